@@ -1,0 +1,120 @@
+// `switchboard channel`: the MCP server Claude Code spawns. It speaks the channel contract
+// (PROTOCOLS.md §2) to Claude Code and the hub protocol to the hub, which owns every event.
+import { basename } from 'node:path'
+import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
+import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import { z } from 'zod'
+import type { HubConfig } from '../core/config.js'
+import { eventMeta, type StoredEvent } from '../core/event.js'
+import { permissionRequestSchema } from '../core/hub-protocol.js'
+import type { Logger } from '../core/log.js'
+import { VERSION } from '../core/version.js'
+import { readAdminToken } from '../hub/admin-token.js'
+import { hubStarter } from '../hub/autostart.js'
+import { HubClient } from '../hub/client.js'
+import { Inbox } from './inbox.js'
+import { channelInstructions } from './instructions.js'
+import { channelTools, inboxArgs, replyArgs } from './tools.js'
+
+export const SERVER_NAME = 'switchboard'
+const HUB_WAIT_MS = 20_000
+
+export interface ChannelOptions {
+  name?: string
+  topics?: string[]
+}
+
+const PermissionRequestNotification = z.object({
+  method: z.literal('notifications/claude/channel/permission_request'),
+  params: permissionRequestSchema,
+})
+
+export async function runChannel(config: HubConfig, options: ChannelOptions, log: Logger): Promise<void> {
+  const inbox = new Inbox()
+  const ready = deferred() // notifications sent before `initialized` would be dropped
+  let mcp: Server | null = null
+
+  // --- hub: events in, verdicts in -------------------------------------------------
+  const hub = new HubClient({
+    host: config.host,
+    port: config.port,
+    token: readAdminToken(config.home),
+    subscriber: options.name ?? (basename(process.cwd()) || 'session'),
+    topics: options.topics?.length ? options.topics : ['*'],
+    log,
+    onHubMissing: hubStarter(config, log),
+    async onDeliver(event: StoredEvent) {
+      await ready.promise
+      if (!inbox.add(event)) return // sent before; the hub missed our ack
+      await mcp?.notification({
+        method: 'notifications/claude/channel',
+        params: { content: event.content, meta: eventMeta(event) },
+      })
+    },
+    async onVerdict(requestId, behavior) {
+      await ready.promise
+      await mcp?.notification({
+        method: 'notifications/claude/channel/permission',
+        params: { request_id: requestId, behavior },
+      })
+    },
+  })
+  const welcome = await hub.connect(HUB_WAIT_MS)
+
+  // --- capabilities: relay only when someone is authenticated to answer ---------------
+  const experimental: Record<string, object> = { 'claude/channel': {} }
+  if (welcome.operators > 0) experimental['claude/channel/permission'] = {}
+  mcp = new Server(
+    { name: SERVER_NAME, version: VERSION },
+    { capabilities: { experimental, tools: {} }, instructions: channelInstructions(SERVER_NAME) },
+  )
+  mcp.oninitialized = () => ready.resolve()
+
+  // --- tools: reply and inbox --------------------------------------------------------
+  mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: channelTools }))
+  mcp.setRequestHandler(CallToolRequestSchema, async (req) => {
+    const { name, arguments: args } = req.params
+    if (name === 'reply') {
+      const parsed = replyArgs.safeParse(args ?? {})
+      if (!parsed.success) return toolError(`reply: ${parsed.error.issues[0]?.message}`)
+      const result = await hub.reply(parsed.data.chat_id, parsed.data.text)
+      return result.ok ? { content: [{ type: 'text', text: 'sent' }] } : toolError(result.message)
+    }
+    if (name === 'inbox') {
+      const parsed = inboxArgs.safeParse(args ?? {})
+      if (!parsed.success) return toolError(`inbox: ${parsed.error.issues[0]?.message}`)
+      const events = inbox.latest(parsed.data.limit).map((e) => ({ ...eventMeta(e), content: e.content }))
+      return { content: [{ type: 'text', text: JSON.stringify(events, null, 2) }] }
+    }
+    return toolError(`unknown tool: ${name}`)
+  })
+
+  // --- permission relay: Claude Code asks, operators answer through the hub -----------
+  mcp.setNotificationHandler(PermissionRequestNotification, async ({ params }) => {
+    const result = await hub.requestPermission(params)
+    if (!result.ok)
+      log.error({ request: params.request_id, reason: result.message }, 'permission relay failed')
+  })
+
+  // --- lifetime: Claude Code closing our stdin ends the session -----------------------
+  const closed = deferred()
+  mcp.onclose = () => closed.resolve()
+  process.stdin.on('end', () => closed.resolve())
+  await mcp.connect(new StdioServerTransport())
+  log.info({ subscriber: welcome.subscriber, relay: welcome.operators > 0 }, 'channel ready')
+  await closed.promise
+  await hub.close()
+}
+
+function toolError(text: string) {
+  return { content: [{ type: 'text' as const, text }], isError: true }
+}
+
+function deferred() {
+  let resolve!: () => void
+  const promise = new Promise<void>((r) => {
+    resolve = r
+  })
+  return { promise, resolve }
+}

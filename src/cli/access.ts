@@ -1,0 +1,76 @@
+import type { Command } from 'commander'
+import { Access } from '../hub/access.js'
+import { withStore } from './options.js'
+
+export function registerAccess(program: Command): void {
+  program
+    .command('sender')
+    .description('people who chat with sessions over HTTP')
+    .command('add <name>')
+    .description('create an allowed sender and print its token')
+    .option('--operator', 'may also answer permission requests')
+    .action(async (name: string, opts: { operator?: boolean }, command: Command) => {
+      const { token } = await withStore(command, (store) =>
+        new Access(store).addSender(name, !!opts.operator),
+      )
+      process.stdout.write(
+        `sender "${name}"${opts.operator ? ' (operator)' : ''}\n  token: ${token}\n` +
+          'Send messages with POST /messages and read replies from GET /events, with "Authorization: Bearer <token>".\n',
+      )
+    })
+
+  program
+    .command('pair <code>')
+    .description('approve a pairing request: the device that showed this code becomes an allowed sender')
+    .option('--name <name>', 'name for the new sender (default: paired-<code>)')
+    .option('--operator', 'may also answer permission requests')
+    .action(async (code: string, opts: { name?: string; operator?: boolean }, command: Command) => {
+      const sender = await withStore(command, (store) =>
+        new Access(store).approvePairing(code, { name: opts.name, operator: opts.operator, by: 'cli' }),
+      )
+      process.stdout.write(
+        `paired: "${sender.name}" may now send messages${sender.operator ? ' and answer permission requests' : ''}\n`,
+      )
+    })
+
+  const access = program.command('access').description('who may talk to sessions')
+
+  access
+    .command('list')
+    .description('list senders with their status')
+    .action(async (_opts: unknown, command: Command) => {
+      const senders = await withStore(command, (store) => store.listSenders())
+      if (senders.length === 0)
+        process.stdout.write('no senders yet (switchboard sender add <name>, or pairing)\n')
+      for (const s of senders)
+        process.stdout.write(`${s.name}\t${s.status}${s.operator ? '\toperator' : ''}\n`)
+    })
+
+  access
+    .command('allow <name>')
+    .description('allow a sender (unblocks a blocked one)')
+    .option('--operator', 'may also answer permission requests')
+    .option('--no-operator', 'may not answer permission requests')
+    .action(async (name: string, opts: { operator?: boolean }, command: Command) => {
+      const sender = await withStore(command, (store) =>
+        new Access(store).setStatus(name, 'allowed', opts.operator),
+      )
+      process.stdout.write(`"${sender.name}" is allowed${sender.operator ? ' (operator)' : ''}\n`)
+    })
+
+  access
+    .command('block <name>')
+    .description('block a sender: nothing it sends reaches a session')
+    .action(async (name: string, _opts: unknown, command: Command) => {
+      await withStore(command, (store) => new Access(store).setStatus(name, 'blocked'))
+      process.stdout.write(`"${name}" is blocked\n`)
+    })
+
+  access
+    .command('remove <name>')
+    .description('delete a sender and its token')
+    .action(async (name: string, _opts: unknown, command: Command) => {
+      await withStore(command, (store) => new Access(store).remove(name))
+      process.stdout.write(`removed "${name}"\n`)
+    })
+}

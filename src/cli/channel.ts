@@ -1,0 +1,27 @@
+import type { Command } from 'commander'
+import { runChannel } from '../channel/index.js'
+import { subscriberNameSchema, topicSchema } from '../core/hub-protocol.js'
+import { createLogger } from '../core/log.js'
+import { check, configFrom } from './options.js'
+
+export function registerChannel(program: Command): void {
+  program
+    .command('channel')
+    .description(
+      'the MCP server Claude Code spawns: pushes events into the session, relays replies and prompts',
+    )
+    .option('--name <name>', 'subscriber name (default: the working folder name)')
+    .option('--topics <list>', 'comma-separated topics to receive (default: all)')
+    .action(async (opts: { name?: string; topics?: string }, command: Command) => {
+      const name = opts.name === undefined ? undefined : check(subscriberNameSchema, opts.name, '--name')
+      const topics = opts.topics
+        ?.split(',')
+        .map((t) => t.trim())
+        .filter(Boolean)
+        .map((t) => check(topicSchema, t, '--topics'))
+      const config = configFrom(command)
+      // stdout is the MCP protocol: logs go to stderr, which Claude Code keeps in its debug log.
+      await runChannel(config, { name, topics }, createLogger('channel'))
+      process.exit(0)
+    })
+}

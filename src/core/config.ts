@@ -1,0 +1,99 @@
+// Where a Switchboard installation keeps its state, and how every command finds its hub.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { z } from 'zod'
+import { UserError } from './errors.js'
+
+export const DEFAULT_PORT = 7420
+export const DEFAULT_HOST = '127.0.0.1'
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
+
+const portSchema = z.coerce
+  .number({ error: 'port must be a number' })
+  .int('port must be a whole number')
+  .min(1, 'port must be between 1 and 65535')
+  .max(65535, 'port must be between 1 and 65535')
+
+/** The optional `config.json` in the home folder. Unknown keys are refused so typos surface. */
+export const configFileSchema = z
+  .object({
+    port: portSchema.optional(),
+    host: z.string().min(1).optional(),
+    maxBodyBytes: z
+      .number()
+      .int()
+      .min(1024)
+      .max(16 * 1024 * 1024)
+      .optional(),
+  })
+  .strict()
+
+export interface HubConfig {
+  home: string
+  port: number
+  host: string
+  maxBodyBytes: number
+}
+
+export interface ConfigOverrides {
+  home?: string
+  port?: string | number
+  host?: string
+}
+
+export function resolveHome(override?: string): string {
+  const raw = override ?? process.env.SWITCHBOARD_HOME ?? join(homedir(), '.switchboard')
+  return resolve(raw)
+}
+
+export function parsePort(raw: unknown, where: string): number {
+  const parsed = portSchema.safeParse(raw)
+  if (!parsed.success) throw new UserError(`${where}: ${parsed.error.issues[0]?.message ?? 'invalid port'}`)
+  return parsed.data
+}
+
+function readConfigFile(home: string): z.infer<typeof configFileSchema> {
+  const file = join(home, 'config.json')
+  if (!existsSync(file)) return {}
+  let json: unknown
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new UserError(`${file}: not valid JSON (${(err as Error).message})`)
+  }
+  const parsed = configFileSchema.safeParse(json)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    const at = issue?.path.length ? issue.path.join('.') : '(top level)'
+    throw new UserError(`${file}: ${at}: ${issue?.message ?? 'invalid'}`)
+  }
+  return parsed.data
+}
+
+/** Flags win over environment variables, which win over config.json, which wins over defaults. */
+export function loadConfig(overrides: ConfigOverrides = {}): HubConfig {
+  const home = resolveHome(overrides.home)
+  const file = readConfigFile(home)
+  let port = file.port ?? DEFAULT_PORT
+  if (process.env.SWITCHBOARD_PORT) port = parsePort(process.env.SWITCHBOARD_PORT, 'SWITCHBOARD_PORT')
+  if (overrides.port !== undefined) port = parsePort(overrides.port, '--port')
+  return {
+    home,
+    port,
+    host: overrides.host ?? file.host ?? DEFAULT_HOST,
+    maxBodyBytes: file.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+  }
+}
+
+export function ensureHome(home: string): void {
+  mkdirSync(home, { recursive: true, mode: 0o700 })
+  mkdirSync(join(home, 'logs'), { recursive: true, mode: 0o700 })
+}
+
+export const paths = {
+  database: (home: string) => join(home, 'switchboard.db'),
+  adminToken: (home: string) => join(home, 'admin-token'),
+  hubInfo: (home: string) => join(home, 'hub.json'),
+  hubLog: (home: string) => join(home, 'logs', 'hub.log'),
+}

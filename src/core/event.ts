@@ -1,0 +1,76 @@
+// The Event: one thing for Claude to see. Stored before its sender hears 202.
+import { z } from 'zod'
+
+/** Claude Code drops meta keys that are not identifiers, silently; we rename them instead. */
+export const META_KEY = /^[a-zA-Z_][a-zA-Z0-9_]*$/
+const MAX_META_KEY = 64
+const MAX_META_VALUE = 500
+const MAX_META_ENTRIES = 32
+
+export const metaSchema = z.record(z.string().regex(META_KEY), z.string())
+export type Meta = z.infer<typeof metaSchema>
+
+export const eventSchema = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  topic: z.string(),
+  source: z.string(),
+  sender: z.string().nullable(),
+  chat_id: z.string().nullable(),
+  content: z.string(),
+  meta: metaSchema,
+  created_at: z.number(),
+})
+export type StoredEvent = z.infer<typeof eventSchema>
+
+/** What a source hands the router; the store assigns id, seq and time. */
+export interface NewEvent {
+  topic: string
+  source: string
+  sender: string | null
+  chat_id: string | null
+  /** A direct message names one subscriber; otherwise topics decide. */
+  target: string | null
+  content: string
+  meta: Meta
+  idempotencyKey: string | null
+}
+
+export function sanitizeMetaKey(key: string): string | null {
+  let k = key.replace(/[^a-zA-Z0-9_]/g, '_').slice(0, MAX_META_KEY)
+  if (/^[0-9]/.test(k)) k = `_${k}`
+  return META_KEY.test(k) && /[a-zA-Z0-9]/.test(k) ? k : null
+}
+
+/** Scalars only, keys made into identifiers, values capped: meta is a label, not a payload. */
+export function toMeta(input: Record<string, unknown>): Meta {
+  const meta: Meta = {}
+  let count = 0
+  for (const [rawKey, value] of Object.entries(input)) {
+    if (count >= MAX_META_ENTRIES) break
+    if (value === null || value === undefined) continue
+    if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue
+    const key = sanitizeMetaKey(rawKey)
+    if (!key || key in meta) continue
+    meta[key] = String(value).slice(0, MAX_META_VALUE)
+    count++
+  }
+  return meta
+}
+
+/** The attributes Switchboard itself sets on every event, which a body cannot override. */
+export function eventMeta(event: StoredEvent): Meta {
+  const meta: Meta = { ...event.meta, source: event.source, topic: event.topic, event_id: event.id }
+  if (event.sender) meta.sender = event.sender
+  if (event.chat_id) meta.chat_id = event.chat_id
+  return meta
+}
+
+/** A subscriber's topic list matches exact names and trailing-`*` prefixes; `*` matches all. */
+export function topicMatches(patterns: readonly string[], topic: string): boolean {
+  for (const p of patterns) {
+    if (p === '*' || p === topic) return true
+    if (p.endsWith('*') && topic.startsWith(p.slice(0, -1))) return true
+  }
+  return false
+}

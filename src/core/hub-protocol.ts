@@ -1,0 +1,88 @@
+// The hub protocol: what channel processes and the hub say to each other over WebSocket.
+// Defined once here and validated on both ends.
+import { z } from 'zod'
+import { eventSchema } from './event.js'
+
+export const HUB_PATH = '/hub'
+
+export const subscriberNameSchema = z
+  .string()
+  .min(1, 'subscriber name must not be empty')
+  .max(100, 'subscriber name is longer than 100 characters')
+  .regex(/^[A-Za-z0-9._:-]+$/, 'subscriber name may hold letters, digits and . _ : - only')
+
+export const topicSchema = z
+  .string()
+  .min(1)
+  .max(200)
+  .regex(/^[A-Za-z0-9._:/*-]+$/, 'topic may hold letters, digits and . _ : / - * only')
+
+/** Claude Code's permission request, as the channel receives it (PROTOCOLS.md §2). */
+export const permissionRequestSchema = z.object({
+  request_id: z.string().regex(/^[a-km-z]{5}$/, 'request_id is five letters a-z without l'),
+  tool_name: z.string(),
+  description: z.string(),
+  input_preview: z.string(),
+})
+export type PermissionRequest = z.infer<typeof permissionRequestSchema>
+
+export const behaviorSchema = z.enum(['allow', 'deny'])
+export type Behavior = z.infer<typeof behaviorSchema>
+
+// --- channel → hub ---------------------------------------------------------
+export const clientMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('hello'),
+    subscriber: subscriberNameSchema,
+    /** `["*"]` for everything. */
+    topics: z.array(topicSchema).min(1),
+    /**
+     * false on a channel's first hello: a taken name gets a free variant (`name-2`).
+     * true when the same channel comes back: it takes its name over from a stale connection.
+     */
+    reconnect: z.boolean().default(false),
+  }),
+  z.object({ type: z.literal('ack'), event_id: z.string() }),
+  z.object({
+    type: z.literal('reply'),
+    rid: z.number().int(),
+    chat_id: z.string().min(1),
+    text: z.string().min(1),
+  }),
+  z.object({
+    type: z.literal('permission_request'),
+    rid: z.number().int(),
+    request: permissionRequestSchema,
+  }),
+  z.object({ type: z.literal('bye') }),
+])
+export type ClientMessage = z.input<typeof clientMessageSchema>
+
+// --- hub → channel ---------------------------------------------------------
+export const serverMessageSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('welcome'),
+    subscriber: subscriberNameSchema,
+    operators: z.number().int(),
+    hubVersion: z.string(),
+  }),
+  z.object({ type: z.literal('deliver'), event: eventSchema }),
+  z.object({
+    type: z.literal('result'),
+    rid: z.number().int(),
+    ok: z.boolean(),
+    message: z.string(),
+  }),
+  z.object({ type: z.literal('verdict'), request_id: z.string(), behavior: behaviorSchema }),
+  z.object({ type: z.literal('error'), message: z.string() }),
+])
+export type ServerMessage = z.infer<typeof serverMessageSchema>
+
+/** The docs' text form for a verdict: `yes abcde`, `n abcde` … (PROTOCOLS.md §2). */
+export const VERDICT_TEXT = /^\s*(y|yes|n|no)\s+([a-km-z]{5})\s*$/i
+
+export function parseVerdictText(text: string): { behavior: Behavior; code: string } | null {
+  const m = VERDICT_TEXT.exec(text)
+  if (!m?.[1] || !m[2]) return null
+  return { behavior: m[1].toLowerCase().startsWith('y') ? 'allow' : 'deny', code: m[2].toLowerCase() }
+}

@@ -1,0 +1,227 @@
+// The channel end of the hub protocol: one WebSocket to the hub that survives the hub going away.
+// Deliveries are handed over one at a time, in order, and acknowledged only once handled.
+import WebSocket from 'ws'
+import type { StoredEvent } from '../core/event.js'
+import {
+  type Behavior,
+  type ClientMessage,
+  HUB_PATH,
+  type PermissionRequest,
+  type ServerMessage,
+  serverMessageSchema,
+} from '../core/hub-protocol.js'
+import type { Logger } from '../core/log.js'
+
+export interface Welcome {
+  subscriber: string
+  operators: number
+  hubVersion: string
+}
+
+export interface HubClientOptions {
+  host: string
+  port: number
+  token: string
+  subscriber: string
+  topics: string[]
+  log: Logger
+  onDeliver(event: StoredEvent): Promise<void>
+  onVerdict(requestId: string, behavior: Behavior): Promise<void>
+  /** Called when nothing listens on the hub's port, so the caller can start a hub. */
+  onHubMissing?(): void
+}
+
+type Result = { ok: boolean; message: string }
+type Pending = { message: ClientMessage & { rid: number }; resolve(r: Result): void; sent: boolean }
+
+const MAX_BACKOFF_MS = 1_000
+const REQUEST_TIMEOUT_MS = 15_000
+
+export class HubClient {
+  private ws: WebSocket | null = null
+  private welcome: Welcome | null = null
+  private nextRid = 1
+  private readonly pending = new Map<number, Pending>()
+  private inbound: Promise<void> = Promise.resolve()
+  private backoff = 50
+  private closing = false
+  private firstWelcome: { resolve(w: Welcome): void; reject(e: Error): void } | null = null
+
+  constructor(private readonly options: HubClientOptions) {}
+
+  get subscriber(): string {
+    return this.welcome?.subscriber ?? this.options.subscriber
+  }
+
+  /** Resolves on the hub's first welcome; keeps reconnecting afterwards until close(). */
+  connect(timeoutMs: number): Promise<Welcome> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.firstWelcome = null
+        reject(
+          new Error(`no hub answered on ${this.options.host}:${this.options.port} within ${timeoutMs} ms`),
+        )
+      }, timeoutMs)
+      this.firstWelcome = {
+        resolve: (w) => {
+          clearTimeout(timer)
+          resolve(w)
+        },
+        reject: (e) => {
+          clearTimeout(timer)
+          reject(e)
+        },
+      }
+      this.open()
+    })
+  }
+
+  reply(chatId: string, text: string): Promise<Result> {
+    return this.request({ type: 'reply', rid: this.nextRid++, chat_id: chatId, text })
+  }
+
+  requestPermission(request: PermissionRequest): Promise<Result> {
+    return this.request({ type: 'permission_request', rid: this.nextRid++, request })
+  }
+
+  /** `bye` tells the hub this session is over, so its open permission requests are cancelled. */
+  async close(): Promise<void> {
+    this.closing = true
+    const ws = this.ws
+    if (!ws) return
+    if (ws.readyState === WebSocket.OPEN && this.welcome) this.sendNow({ type: 'bye' })
+    await new Promise<void>((resolve) => {
+      ws.once('close', () => resolve())
+      ws.close()
+      setTimeout(resolve, 500).unref()
+    })
+  }
+
+  private request(message: ClientMessage & { rid: number }): Promise<Result> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(message.rid)
+        resolve({ ok: false, message: `the hub did not answer within ${REQUEST_TIMEOUT_MS / 1000} s` })
+      }, REQUEST_TIMEOUT_MS)
+      const done = (r: Result) => {
+        clearTimeout(timer)
+        resolve(r)
+      }
+      const pending: Pending = { message, resolve: done, sent: false }
+      this.pending.set(message.rid, pending)
+      if (this.isReady()) this.sendPending(pending)
+    })
+  }
+
+  private sendPending(p: Pending): void {
+    p.sent = true
+    this.sendNow(p.message)
+  }
+
+  private isReady(): boolean {
+    return this.ws?.readyState === WebSocket.OPEN && this.welcome !== null
+  }
+
+  private sendNow(message: ClientMessage): void {
+    this.ws?.send(JSON.stringify(message))
+  }
+
+  private open(): void {
+    const { host, port, token } = this.options
+    const ws = new WebSocket(`ws://${host}:${port}${HUB_PATH}`, {
+      headers: { authorization: `Bearer ${token}` },
+    })
+    this.ws = ws
+    const reconnect = this.welcome !== null
+    ws.on('open', () => {
+      this.sendNow({
+        type: 'hello',
+        subscriber: this.subscriber,
+        topics: this.options.topics,
+        reconnect,
+      })
+    })
+    ws.on('message', (data) => this.onMessage(String(data)))
+    ws.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'ECONNREFUSED') this.options.onHubMissing?.()
+      else this.options.log.warn({ err: err.message }, 'hub connection error')
+    })
+    ws.on('unexpected-response', (_req, res) => {
+      this.options.log.error({ status: res.statusCode }, 'hub refused the connection (wrong admin token?)')
+      ws.terminate()
+    })
+    ws.on('close', () => {
+      if (this.ws !== ws) return
+      this.ws = null
+      this.failInFlightReplies()
+      if (this.closing) return
+      const delay = this.backoff
+      this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS)
+      setTimeout(() => this.open(), delay)
+    })
+  }
+
+  /**
+   * A reply sent before the link broke may or may not have gone out: say so rather than send it twice.
+   * Permission requests are sent again; the hub recognises a repeat.
+   */
+  private failInFlightReplies(): void {
+    for (const [rid, p] of this.pending) {
+      if (!p.sent) continue
+      if (p.message.type !== 'reply') {
+        p.sent = false
+        continue
+      }
+      this.pending.delete(rid)
+      p.resolve({ ok: false, message: 'the hub connection broke while sending; check before sending again' })
+    }
+  }
+
+  private onMessage(text: string): void {
+    let message: ServerMessage
+    try {
+      message = serverMessageSchema.parse(JSON.parse(text))
+    } catch (err) {
+      this.options.log.error({ err: (err as Error).message }, 'hub sent an unreadable message')
+      return
+    }
+    switch (message.type) {
+      case 'welcome':
+        this.onWelcome(message)
+        return
+      case 'deliver': {
+        const event = message.event
+        this.inbound = this.inbound
+          .then(async () => {
+            await this.options.onDeliver(event)
+            if (this.isReady()) this.sendNow({ type: 'ack', event_id: event.id })
+          })
+          .catch((err) => this.options.log.error({ err, event: event.id }, 'delivery failed'))
+        return
+      }
+      case 'verdict':
+        this.inbound = this.inbound
+          .then(() => this.options.onVerdict(message.request_id, message.behavior))
+          .catch((err) => this.options.log.error({ err }, 'verdict relay failed'))
+        return
+      case 'result': {
+        const p = this.pending.get(message.rid)
+        this.pending.delete(message.rid)
+        p?.resolve({ ok: message.ok, message: message.message })
+        return
+      }
+      case 'error':
+        this.options.log.error({ message: message.message }, 'hub reported an error')
+        return
+    }
+  }
+
+  private onWelcome(w: Welcome): void {
+    this.welcome = { subscriber: w.subscriber, operators: w.operators, hubVersion: w.hubVersion }
+    this.backoff = 50
+    this.options.log.info({ subscriber: w.subscriber }, 'connected to hub')
+    for (const p of this.pending.values()) if (!p.sent) this.sendPending(p)
+    this.firstWelcome?.resolve(this.welcome)
+    this.firstWelcome = null
+  }
+}

@@ -1,0 +1,128 @@
+// The hub's core: publishes events to durable subscriber queues, routes replies back to the
+// sender of a chat, and keeps the decisions operators answer. Transports (HTTP, WebSocket) call in.
+
+import { HttpError } from '../core/errors.js'
+import type { NewEvent } from '../core/event.js'
+import type { Behavior, PermissionRequest } from '../core/hub-protocol.js'
+import type { Logger } from '../core/log.js'
+import type { Decision, PublishResult, Sender, Store } from '../store/store.js'
+import { Access } from './access.js'
+import { SenderStreams } from './sender-streams.js'
+import type { SubscriberConnection } from './subscriber-connection.js'
+
+export class Hub {
+  readonly connections = new Map<string, SubscriberConnection>()
+  readonly streams: SenderStreams
+  readonly access: Access
+
+  constructor(
+    readonly store: Store,
+    readonly log: Logger,
+  ) {
+    this.streams = new SenderStreams(store)
+    this.access = new Access(store)
+  }
+
+  async publish(event: NewEvent): Promise<PublishResult> {
+    const result = await this.store.publish(event)
+    for (const name of result.subscribers) void this.connections.get(name)?.pump()
+    return result
+  }
+
+  /** Claude's reply to a chat goes to whoever started that chat. */
+  async reply(from: string, chatId: string, text: string): Promise<{ ok: boolean; message: string }> {
+    const chat = await this.store.getChat(chatId)
+    if (!chat?.senderId)
+      return {
+        ok: false,
+        message: `unknown chat_id "${chatId}": pass the chat_id attribute of the <channel> tag you are answering`,
+      }
+    const sender = await this.store.senderById(chat.senderId)
+    if (sender?.status !== 'allowed')
+      return {
+        ok: false,
+        message: `the sender of chat "${chatId}" is no longer allowed; the reply was not sent`,
+      }
+    await this.streams.send(sender.id, 'reply', { chat_id: chatId, text, from, at: Date.now() })
+    return { ok: true, message: 'sent' }
+  }
+
+  /** A channel relays Claude Code's permission prompt: it becomes a decision operators see. */
+  async requestPermission(subscriber: string, request: PermissionRequest): Promise<Decision> {
+    const again = (await this.store.openDecisionsByCode('permission', request.request_id, Date.now())).find(
+      (d) => d.owner === subscriber,
+    )
+    if (again) return again // the channel re-sent it after a reconnect
+    const decision = await this.store.openDecision({
+      kind: 'permission',
+      code: request.request_id,
+      owner: subscriber,
+      request: { ...request },
+      expiresAt: null,
+    })
+    const id = request.request_id
+    await this.toOperators('permission', {
+      id,
+      session: subscriber,
+      tool_name: request.tool_name,
+      description: request.description,
+      input_preview: request.input_preview,
+      text: `${subscriber}: Claude wants to run ${request.tool_name}: ${oneLine(request.description)} — reply "yes ${id}" or "no ${id}"`,
+    })
+    return decision
+  }
+
+  /** An operator's `yes <id>` / `no <id>`. A wrong id changes nothing and says so. */
+  async answerPermission(sender: Sender, code: string, behavior: Behavior): Promise<Decision> {
+    if (!sender.operator) throw new HttpError(403, 'only operators may answer permission requests')
+    const open = await this.store.openDecisionsByCode('permission', code, Date.now())
+    const [decision] = open
+    if (!decision) throw new HttpError(404, `no open permission request "${code}"; nothing was changed`)
+    if (open.length > 1)
+      throw new HttpError(
+        409,
+        `"${code}" is open in ${open.length} sessions at once; answer it in the terminal`,
+      )
+    const answered = await this.store.answerDecision(decision.id, { behavior }, sender.name)
+    if (!answered) throw new HttpError(409, `permission request "${code}" was answered already`)
+    this.log.info({ decision: answered.id, code, behavior, by: sender.name }, 'permission answered')
+    await this.relayVerdict(answered)
+    await this.toOperators('decision', {
+      id: code,
+      session: answered.owner,
+      status: 'answered',
+      behavior,
+      answered_by: sender.name,
+    })
+    return answered
+  }
+
+  /** Hands an answered permission to its channel now, or when it next connects. */
+  async relayVerdict(decision: Decision): Promise<void> {
+    const connection = this.connections.get(decision.owner)
+    const behavior = decision.answer?.behavior as Behavior | undefined
+    if (!connection || !behavior) return
+    connection.send({ type: 'verdict', request_id: decision.code, behavior })
+    await this.store.markRelayed(decision.id)
+  }
+
+  async relayPendingVerdicts(subscriber: string): Promise<void> {
+    for (const d of await this.store.unrelayedAnswers('permission', subscriber)) await this.relayVerdict(d)
+  }
+
+  /** A channel that said goodbye has no terminal dialog left to answer. */
+  async subscriberLeft(subscriber: string): Promise<void> {
+    const n = await this.store.cancelOpenDecisions('permission', subscriber)
+    if (n) this.log.info({ subscriber, cancelled: n }, 'open permission requests cancelled')
+  }
+
+  private async toOperators(kind: string, body: Record<string, unknown>): Promise<void> {
+    const operators = (await this.store.listSenders()).filter((s) => s.operator && s.status === 'allowed')
+    for (const op of operators) await this.streams.send(op.id, kind, body)
+  }
+}
+
+function oneLine(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat
+}

@@ -1,0 +1,42 @@
+// Live SSE streams of HTTP senders. What is written here was stored in the outbox first,
+// so a sender who reconnects (Last-Event-ID) or was away gets it then.
+import type { ServerResponse } from 'node:http'
+import type { OutboxItem, Store } from '../store/store.js'
+
+export function sseFrame(item: OutboxItem): string {
+  return `id: ${item.id}\nevent: ${item.kind}\ndata: ${JSON.stringify(item.body)}\n\n`
+}
+
+export class SenderStreams {
+  private readonly open = new Map<string, Set<ServerResponse>>()
+
+  constructor(private readonly store: Store) {}
+
+  /** Replays what the sender missed, then keeps the stream for live items. */
+  async attach(senderId: string, res: ServerResponse, lastEventId: number | null): Promise<void> {
+    const missed = await this.store.outboxFor(senderId, lastEventId)
+    for (const item of missed) res.write(sseFrame(item))
+    if (missed.length) await this.store.markStreamed(missed.map((m) => m.id))
+    const set = this.open.get(senderId) ?? new Set<ServerResponse>()
+    this.open.set(senderId, set)
+    set.add(res)
+    res.on('close', () => {
+      set.delete(res)
+      if (set.size === 0) this.open.delete(senderId)
+    })
+  }
+
+  async send(senderId: string, kind: string, body: Record<string, unknown>): Promise<void> {
+    const item = await this.store.addOutbox(senderId, kind, body)
+    const set = this.open.get(senderId)
+    if (!set?.size) return
+    const frame = sseFrame(item)
+    for (const res of set) res.write(frame)
+    await this.store.markStreamed([item.id])
+  }
+
+  closeAll(): void {
+    for (const set of this.open.values()) for (const res of set) res.end()
+    this.open.clear()
+  }
+}

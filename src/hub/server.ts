@@ -1,0 +1,103 @@
+// `switchboard serve`: binds the HTTP API and the hub socket, and owns the store for its lifetime.
+
+import { rmSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { WebSocketServer } from 'ws'
+import { type HubConfig, paths } from '../core/config.js'
+import { HttpError } from '../core/errors.js'
+import { HUB_PATH } from '../core/hub-protocol.js'
+import { safeEqual } from '../core/ids.js'
+import type { Logger } from '../core/log.js'
+import type { Store } from '../store/store.js'
+import { readAdminToken } from './admin-token.js'
+import { bearerToken, sendError } from './http-util.js'
+import { Hub } from './hub.js'
+import { handleHubSocket } from './hub-socket.js'
+import { createRoutes, type Route } from './routes.js'
+
+const SWEEP_MS = 60_000
+
+export interface RunningHub {
+  hub: Hub
+  server: Server
+  port: number
+  close(): Promise<void>
+}
+
+export async function startHub(config: HubConfig, store: Store, log: Logger): Promise<RunningHub> {
+  const hub = new Hub(store, log)
+  const adminToken = readAdminToken(config.home)
+  const routes = createRoutes(hub, config.maxBodyBytes)
+
+  const table: Record<string, Partial<Record<string, Route>>> = {
+    '/health': { GET: routes.health },
+    '/messages': { POST: routes.message },
+    '/events': { GET: routes.events },
+    '/pair': { POST: routes.pair },
+  }
+
+  const server = createServer((req, res) => {
+    const url = new URL(req.url ?? '/', 'http://hub')
+    const methods = url.pathname.startsWith('/hooks/') ? { POST: routes.webhook } : table[url.pathname]
+    const route = methods?.[req.method ?? 'GET']
+    const run: Route = route
+      ? route
+      : async () => {
+          req.resume()
+          throw methods
+            ? new HttpError(405, `${req.method} is not allowed on ${url.pathname}`)
+            : new HttpError(404, `no such path: ${url.pathname}`)
+        }
+    run(req, res, url).catch((err) => {
+      if (!(err instanceof HttpError)) log.error({ err, path: url.pathname }, 'request failed')
+      sendError(res, err)
+    })
+  })
+  server.keepAliveTimeout = 65_000
+
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 })
+  server.on('upgrade', (req, socket, head) => {
+    const url = new URL(req.url ?? '/', 'http://hub')
+    const token = bearerToken(req, url)
+    if (url.pathname !== HUB_PATH || !token || !safeEqual(token, adminToken)) {
+      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n')
+      return
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => handleHubSocket(hub, ws, req))
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(config.port, config.host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address()
+  const port = typeof address === 'object' && address ? address.port : config.port
+  writeFileSync(paths.hubInfo(config.home), JSON.stringify({ pid: process.pid, port, host: config.host }), {
+    mode: 0o600,
+  })
+  log.info({ port, host: config.host, home: config.home }, 'hub listening')
+
+  const sweep = setInterval(() => {
+    hub.access.dropExpiredPairings().catch((err) => log.error({ err }, 'sweep failed'))
+  }, SWEEP_MS)
+  sweep.unref()
+
+  return {
+    hub,
+    server,
+    port,
+    async close() {
+      clearInterval(sweep)
+      hub.streams.closeAll()
+      for (const ws of wss.clients) ws.terminate()
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()))
+      server.closeAllConnections()
+      await closed
+      rmSync(paths.hubInfo(config.home), { force: true })
+      await store.close()
+    },
+  }
+}

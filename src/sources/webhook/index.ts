@@ -1,0 +1,88 @@
+// Inbound webhooks: POST /hooks/<source>. Verifies the caller, then turns the body into an event.
+import { createHmac } from 'node:crypto'
+import type { IncomingHttpHeaders } from 'node:http'
+import { HttpError } from '../../core/errors.js'
+import { type NewEvent, toMeta } from '../../core/event.js'
+import { safeEqual } from '../../core/ids.js'
+import type { Source } from '../../store/store.js'
+
+const MAX_IDEMPOTENCY_KEY = 200
+
+function header(headers: IncomingHttpHeaders, name: string): string | null {
+  const v = headers[name.toLowerCase()]
+  return (Array.isArray(v) ? v[0] : v) ?? null
+}
+
+/** Bearer secret, or a GitHub-style HMAC of the exact body bytes. */
+export function verifyWebhook(source: Source, headers: IncomingHttpHeaders, body: Buffer): void {
+  const signature = header(headers, 'x-hub-signature-256')
+  if (signature) {
+    const expected = `sha256=${createHmac('sha256', source.secret).update(body).digest('hex')}`
+    if (safeEqual(signature.trim(), expected)) return
+    throw new HttpError(401, 'X-Hub-Signature-256 does not match the body signed with this source secret')
+  }
+  const auth = header(headers, 'authorization')
+  if (!auth) throw new HttpError(401, 'missing Authorization: Bearer <secret> or X-Hub-Signature-256')
+  const m = /^Bearer\s+(.+)$/i.exec(auth.trim())
+  if (!m?.[1] || !safeEqual(m[1], source.secret)) throw new HttpError(401, 'wrong source secret')
+}
+
+function parseBody(headers: IncomingHttpHeaders, body: Buffer): { json: unknown } | { text: string } {
+  const type = header(headers, 'content-type') ?? ''
+  const text = body.toString('utf8')
+  if (text.trim() === '') throw new HttpError(400, 'empty body')
+  const looksJson = /json/i.test(type) || (!type.startsWith('text/') && /^\s*[[{]/.test(text))
+  if (!looksJson) return { text }
+  try {
+    return { json: JSON.parse(text) }
+  } catch (err) {
+    throw new HttpError(400, `body is not valid JSON: ${(err as Error).message}`)
+  }
+}
+
+const CONTENT_FIELDS = ['content', 'text', 'message'] as const
+
+/** Text bodies are the content; JSON bodies give their top-level scalars as meta. */
+export function webhookEvent(
+  source: Source,
+  headers: IncomingHttpHeaders,
+  body: Buffer,
+  query: URLSearchParams,
+): NewEvent {
+  const parsed = parseBody(headers, body)
+  let content: string
+  let fields: Record<string, unknown> = {}
+  if ('text' in parsed) {
+    content = parsed.text
+  } else if (parsed.json && typeof parsed.json === 'object' && !Array.isArray(parsed.json)) {
+    const obj = parsed.json as Record<string, unknown>
+    const field = CONTENT_FIELDS.find((f) => typeof obj[f] === 'string' && obj[f] !== '')
+    content = field ? (obj[field] as string) : JSON.stringify(obj, null, 2)
+    fields = { ...obj }
+    if (field) delete fields[field]
+  } else {
+    content = JSON.stringify(parsed.json, null, 2)
+  }
+  const githubEvent = header(headers, 'x-github-event')
+  const meta = toMeta({
+    ...Object.fromEntries(query),
+    ...fields,
+    ...(githubEvent ? { github_event: githubEvent } : {}),
+  })
+
+  let idempotencyKey = header(headers, 'idempotency-key')
+  if (!idempotencyKey && source.deliveryHeader) idempotencyKey = header(headers, source.deliveryHeader)
+  if (idempotencyKey && idempotencyKey.length > MAX_IDEMPOTENCY_KEY)
+    throw new HttpError(400, `Idempotency-Key is longer than ${MAX_IDEMPOTENCY_KEY} characters`)
+
+  return {
+    topic: source.topic,
+    source: source.name,
+    sender: null,
+    chat_id: null,
+    target: null,
+    content,
+    meta,
+    idempotencyKey: idempotencyKey || null,
+  }
+}

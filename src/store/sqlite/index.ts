@@ -1,0 +1,458 @@
+// The embedded default store: one SQLite file in WAL mode, shared by the hub and the CLI.
+import { chmodSync, existsSync } from 'node:fs'
+import Database from 'better-sqlite3'
+import { type NewEvent, type StoredEvent, topicMatches } from '../../core/event.js'
+import { newId } from '../../core/ids.js'
+import type {
+  Chat,
+  Decision,
+  DecisionKind,
+  DecisionStatus,
+  OutboxItem,
+  PublishResult,
+  Sender,
+  SenderStatus,
+  Source,
+  Store,
+} from '../store.js'
+import { migrations } from './migrations.js'
+
+type Row = Record<string, unknown>
+const PARKED = ''
+
+export interface SqliteOptions {
+  /** `full` fsyncs every commit (survives power loss); `normal` survives any process crash. */
+  synchronous?: 'normal' | 'full'
+}
+
+export function openSqliteStore(file: string, options: SqliteOptions = {}): SqliteStore {
+  const fresh = file !== ':memory:' && !existsSync(file)
+  const db = new Database(file)
+  if (fresh) chmodSync(file, 0o600) // holds webhook secrets
+  db.pragma('journal_mode = WAL')
+  db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`)
+  db.pragma('busy_timeout = 5000')
+  db.pragma('foreign_keys = ON')
+  migrate(db)
+  return new SqliteStore(db)
+}
+
+function migrate(db: Database.Database): void {
+  // IMMEDIATE takes the write lock first, so two processes opening a new file migrate once.
+  const run = db.transaction(() => {
+    const version = db.pragma('user_version', { simple: true }) as number
+    for (let v = version; v < migrations.length; v++) {
+      db.exec(migrations[v] as string)
+      db.pragma(`user_version = ${v + 1}`)
+    }
+  })
+  run.immediate()
+}
+
+const toEvent = (r: Row): StoredEvent => ({
+  id: r.id as string,
+  seq: r.seq as number,
+  topic: r.topic as string,
+  source: r.source as string,
+  sender: (r.sender as string | null) ?? null,
+  chat_id: (r.chat_id as string | null) ?? null,
+  content: r.content as string,
+  meta: JSON.parse(r.meta as string),
+  created_at: r.created_at as number,
+})
+
+const toSender = (r: Row): Sender => ({
+  id: r.id as string,
+  name: r.name as string,
+  status: r.status as SenderStatus,
+  operator: r.operator === 1,
+  createdAt: r.created_at as number,
+})
+
+const toSource = (r: Row): Source => ({
+  name: r.name as string,
+  topic: r.topic as string,
+  secret: r.secret as string,
+  deliveryHeader: (r.delivery_header as string | null) ?? null,
+  createdAt: r.created_at as number,
+})
+
+const toDecision = (r: Row): Decision => ({
+  id: r.id as string,
+  kind: r.kind as DecisionKind,
+  code: r.code as string,
+  owner: r.owner as string,
+  status: r.status as DecisionStatus,
+  request: JSON.parse(r.request as string),
+  answer: r.answer ? JSON.parse(r.answer as string) : null,
+  answeredBy: (r.answered_by as string | null) ?? null,
+  createdAt: r.created_at as number,
+  answeredAt: (r.answered_at as number | null) ?? null,
+  expiresAt: (r.expires_at as number | null) ?? null,
+})
+
+const toOutbox = (r: Row): OutboxItem => ({
+  id: r.id as number,
+  senderId: r.sender_id as string,
+  kind: r.kind as string,
+  body: JSON.parse(r.body as string),
+  createdAt: r.created_at as number,
+})
+
+export class SqliteStore implements Store {
+  private subscribers: { name: string; topics: string[] }[] | null = null
+  private readonly q
+
+  constructor(private readonly db: Database.Database) {
+    const p = (sql: string) => db.prepare(sql)
+    this.q = {
+      eventByIdem: p('SELECT * FROM events WHERE source = ? AND idem_key = ?'),
+      insertEvent: p(
+        `INSERT INTO events (id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at)
+         VALUES (@id, @topic, @source, @sender, @chat_id, @target, @content, @meta, @idem_key, @created_at)`,
+      ),
+      insertDelivery: p('INSERT OR IGNORE INTO deliveries (subscriber, seq) VALUES (?, ?)'),
+      pending: p(
+        `SELECT e.* FROM deliveries d JOIN events e ON e.seq = d.seq
+         WHERE d.subscriber = ? AND d.acked_at IS NULL AND d.seq > ? ORDER BY d.seq LIMIT ?`,
+      ),
+      ack: p(
+        `UPDATE deliveries SET acked_at = ? WHERE subscriber = ? AND acked_at IS NULL
+         AND seq = (SELECT seq FROM events WHERE id = ?)`,
+      ),
+      allSubscribers: p('SELECT name, topics FROM subscribers'),
+    }
+  }
+
+  async close(): Promise<void> {
+    this.db.close()
+  }
+
+  // --- sources ---------------------------------------------------------------
+  async addSource(s: Omit<Source, 'createdAt'>): Promise<Source> {
+    const createdAt = Date.now()
+    this.db
+      .prepare(
+        'INSERT INTO sources (name, topic, secret, delivery_header, created_at) VALUES (?, ?, ?, ?, ?)',
+      )
+      .run(s.name, s.topic, s.secret, s.deliveryHeader, createdAt)
+    return { ...s, createdAt }
+  }
+
+  async getSource(name: string): Promise<Source | null> {
+    const r = this.db.prepare('SELECT * FROM sources WHERE name = ?').get(name) as Row | undefined
+    return r ? toSource(r) : null
+  }
+
+  async listSources(): Promise<Source[]> {
+    return (this.db.prepare('SELECT * FROM sources ORDER BY name').all() as Row[]).map(toSource)
+  }
+
+  async removeSource(name: string): Promise<boolean> {
+    return this.db.prepare('DELETE FROM sources WHERE name = ?').run(name).changes > 0
+  }
+
+  // --- events and delivery -----------------------------------------------------
+  private loadSubscribers(): { name: string; topics: string[] }[] {
+    this.subscribers ??= (this.q.allSubscribers.all() as Row[]).map((r) => ({
+      name: r.name as string,
+      topics: JSON.parse(r.topics as string) as string[],
+    }))
+    return this.subscribers
+  }
+
+  private readonly publishTx = (e: NewEvent): PublishResult => {
+    if (e.idempotencyKey) {
+      const existing = this.q.eventByIdem.get(e.source, e.idempotencyKey) as Row | undefined
+      if (existing) return { event: toEvent(existing), duplicate: true, subscribers: [] }
+    }
+    const row = {
+      id: newId('ev'),
+      topic: e.topic,
+      source: e.source,
+      sender: e.sender,
+      chat_id: e.chat_id,
+      target: e.target,
+      content: e.content,
+      meta: JSON.stringify(e.meta),
+      idem_key: e.idempotencyKey,
+      created_at: Date.now(),
+    }
+    const seq = Number(this.q.insertEvent.run(row).lastInsertRowid)
+    const subscribers = e.target
+      ? [e.target]
+      : this.loadSubscribers()
+          .filter((s) => topicMatches(s.topics, e.topic))
+          .map((s) => s.name)
+    for (const name of subscribers) this.q.insertDelivery.run(name, seq)
+    if (subscribers.length === 0) this.q.insertDelivery.run(PARKED, seq)
+    return { event: toEvent({ ...row, seq }), duplicate: false, subscribers }
+  }
+
+  async publish(e: NewEvent): Promise<PublishResult> {
+    return this.db.transaction(this.publishTx).immediate(e)
+  }
+
+  async registerSubscriber(name: string, topics: string[]): Promise<void> {
+    const now = Date.now()
+    this.db
+      .transaction(() => {
+        this.db
+          .prepare(
+            `INSERT INTO subscribers (name, topics, created_at, seen_at) VALUES (?, ?, ?, ?)
+             ON CONFLICT (name) DO UPDATE SET topics = excluded.topics, seen_at = excluded.seen_at`,
+          )
+          .run(name, JSON.stringify(topics), now, now)
+        const parked = this.db
+          .prepare(
+            'SELECT d.seq, e.topic FROM deliveries d JOIN events e ON e.seq = d.seq WHERE d.subscriber = ?',
+          )
+          .all(PARKED) as { seq: number; topic: string }[]
+        const claim = this.db.prepare('UPDATE deliveries SET subscriber = ? WHERE subscriber = ? AND seq = ?')
+        for (const p of parked) if (topicMatches(topics, p.topic)) claim.run(name, PARKED, p.seq)
+      })
+      .immediate()
+    this.subscribers = null
+  }
+
+  async pendingDeliveries(subscriber: string, afterSeq: number, limit: number): Promise<StoredEvent[]> {
+    return (this.q.pending.all(subscriber, afterSeq, limit) as Row[]).map(toEvent)
+  }
+
+  async ack(subscriber: string, eventId: string): Promise<boolean> {
+    return this.q.ack.run(Date.now(), subscriber, eventId).changes > 0
+  }
+
+  async listSubscribers(): Promise<{ name: string; topics: string[]; pending: number }[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT s.name, s.topics,
+           (SELECT COUNT(*) FROM deliveries d WHERE d.subscriber = s.name AND d.acked_at IS NULL) AS pending
+         FROM subscribers s ORDER BY s.name`,
+      )
+      .all() as Row[]
+    return rows.map((r) => ({
+      name: r.name as string,
+      topics: JSON.parse(r.topics as string),
+      pending: r.pending as number,
+    }))
+  }
+
+  // --- senders, chats, outbox --------------------------------------------------
+  async addSender(input: {
+    name: string
+    tokenHash: string
+    status: SenderStatus
+    operator: boolean
+  }): Promise<Sender> {
+    const sender: Sender = {
+      id: newId('snd'),
+      name: input.name,
+      status: input.status,
+      operator: input.operator,
+      createdAt: Date.now(),
+    }
+    this.db
+      .prepare(
+        'INSERT INTO senders (id, name, token_hash, status, operator, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(sender.id, sender.name, input.tokenHash, sender.status, sender.operator ? 1 : 0, sender.createdAt)
+    return sender
+  }
+
+  private senderWhere(clause: string, value: string): Sender | null {
+    const r = this.db.prepare(`SELECT * FROM senders WHERE ${clause} = ?`).get(value) as Row | undefined
+    return r ? toSender(r) : null
+  }
+
+  async senderByToken(tokenHash: string): Promise<Sender | null> {
+    return this.senderWhere('token_hash', tokenHash)
+  }
+
+  async senderByName(name: string): Promise<Sender | null> {
+    return this.senderWhere('name', name)
+  }
+
+  async senderById(id: string): Promise<Sender | null> {
+    return this.senderWhere('id', id)
+  }
+
+  async listSenders(): Promise<Sender[]> {
+    return (this.db.prepare('SELECT * FROM senders ORDER BY created_at').all() as Row[]).map(toSender)
+  }
+
+  async updateSender(
+    id: string,
+    change: { status?: SenderStatus; operator?: boolean; name?: string },
+  ): Promise<void> {
+    if (change.status) this.db.prepare('UPDATE senders SET status = ? WHERE id = ?').run(change.status, id)
+    if (change.operator !== undefined)
+      this.db.prepare('UPDATE senders SET operator = ? WHERE id = ?').run(change.operator ? 1 : 0, id)
+    if (change.name) this.db.prepare('UPDATE senders SET name = ? WHERE id = ?').run(change.name, id)
+  }
+
+  async removeSender(id: string): Promise<boolean> {
+    return this.db.prepare('DELETE FROM senders WHERE id = ?').run(id).changes > 0
+  }
+
+  async countOperators(): Promise<number> {
+    const r = this.db
+      .prepare(`SELECT COUNT(*) AS n FROM senders WHERE operator = 1 AND status = 'allowed'`)
+      .get() as { n: number }
+    return r.n
+  }
+
+  async chatFor(source: string, senderId: string): Promise<Chat> {
+    const r = this.db
+      .prepare('SELECT id FROM chats WHERE source = ? AND sender_id = ?')
+      .get(source, senderId) as Row | undefined
+    if (r) return { id: r.id as string, source, senderId }
+    const id = newId('chat')
+    this.db
+      .prepare('INSERT INTO chats (id, source, sender_id, created_at) VALUES (?, ?, ?, ?)')
+      .run(id, source, senderId, Date.now())
+    return { id, source, senderId }
+  }
+
+  async getChat(id: string): Promise<Chat | null> {
+    const r = this.db.prepare('SELECT * FROM chats WHERE id = ?').get(id) as Row | undefined
+    return r
+      ? { id: r.id as string, source: r.source as string, senderId: (r.sender_id as string | null) ?? null }
+      : null
+  }
+
+  async addOutbox(senderId: string, kind: string, body: Record<string, unknown>): Promise<OutboxItem> {
+    const createdAt = Date.now()
+    const info = this.db
+      .prepare('INSERT INTO outbox (sender_id, kind, body, created_at) VALUES (?, ?, ?, ?)')
+      .run(senderId, kind, JSON.stringify(body), createdAt)
+    return { id: Number(info.lastInsertRowid), senderId, kind, body, createdAt }
+  }
+
+  async outboxFor(senderId: string, afterId: number | null): Promise<OutboxItem[]> {
+    const rows =
+      afterId === null
+        ? this.db
+            .prepare('SELECT * FROM outbox WHERE sender_id = ? AND streamed = 0 ORDER BY id')
+            .all(senderId)
+        : this.db
+            .prepare('SELECT * FROM outbox WHERE sender_id = ? AND id > ? ORDER BY id')
+            .all(senderId, afterId)
+    return (rows as Row[]).map(toOutbox)
+  }
+
+  async markStreamed(ids: number[]): Promise<void> {
+    const mark = this.db.prepare('UPDATE outbox SET streamed = 1 WHERE id = ?')
+    this.db.transaction(() => {
+      for (const id of ids) mark.run(id)
+    })()
+  }
+
+  // --- decisions ---------------------------------------------------------------
+  async openDecision(input: {
+    kind: DecisionKind
+    code: string
+    owner: string
+    request: Record<string, unknown>
+    expiresAt: number | null
+  }): Promise<Decision> {
+    const d: Decision = {
+      id: newId('dec'),
+      kind: input.kind,
+      code: input.code,
+      owner: input.owner,
+      status: 'open',
+      request: input.request,
+      answer: null,
+      answeredBy: null,
+      createdAt: Date.now(),
+      answeredAt: null,
+      expiresAt: input.expiresAt,
+    }
+    this.db
+      .prepare(
+        `INSERT INTO decisions (id, kind, code, owner, status, request, created_at, expires_at)
+         VALUES (?, ?, ?, ?, 'open', ?, ?, ?)`,
+      )
+      .run(d.id, d.kind, d.code, d.owner, JSON.stringify(d.request), d.createdAt, d.expiresAt)
+    return d
+  }
+
+  async openDecisionsByCode(kind: DecisionKind, code: string, now: number): Promise<Decision[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM decisions WHERE kind = ? AND code = ? AND status = 'open'
+         AND (expires_at IS NULL OR expires_at > ?) ORDER BY created_at DESC`,
+      )
+      .all(kind, code, now) as Row[]
+    return rows.map(toDecision)
+  }
+
+  async answerDecision(
+    id: string,
+    answer: Record<string, unknown>,
+    answeredBy: string,
+  ): Promise<Decision | null> {
+    const changed = this.db
+      .prepare(
+        `UPDATE decisions SET status = 'answered', answer = ?, answered_by = ?, answered_at = ?
+         WHERE id = ? AND status = 'open'`,
+      )
+      .run(JSON.stringify(answer), answeredBy, Date.now(), id).changes
+    if (changed === 0) return null
+    return toDecision(this.db.prepare('SELECT * FROM decisions WHERE id = ?').get(id) as Row)
+  }
+
+  async unrelayedAnswers(kind: DecisionKind, owner: string): Promise<Decision[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM decisions WHERE kind = ? AND owner = ? AND status = 'answered' AND relayed = 0
+         ORDER BY answered_at`,
+      )
+      .all(kind, owner) as Row[]
+    return rows.map(toDecision)
+  }
+
+  async markRelayed(id: string): Promise<void> {
+    this.db.prepare('UPDATE decisions SET relayed = 1 WHERE id = ?').run(id)
+  }
+
+  async cancelOpenDecisions(kind: DecisionKind, owner: string): Promise<number> {
+    return this.db
+      .prepare(`UPDATE decisions SET status = 'cancelled' WHERE kind = ? AND owner = ? AND status = 'open'`)
+      .run(kind, owner).changes
+  }
+
+  async expireDecisions(now: number): Promise<Decision[]> {
+    return this.db.transaction(() => {
+      const rows = this.db
+        .prepare(
+          `SELECT * FROM decisions WHERE status = 'open' AND expires_at IS NOT NULL AND expires_at <= ?`,
+        )
+        .all(now) as Row[]
+      const expire = this.db.prepare(`UPDATE decisions SET status = 'expired' WHERE id = ?`)
+      for (const r of rows) expire.run(r.id)
+      return rows.map((r) => ({ ...toDecision(r), status: 'expired' as const }))
+    })()
+  }
+
+  async countOpen(kind: DecisionKind, now: number): Promise<number> {
+    const r = this.db
+      .prepare(
+        `SELECT COUNT(*) AS n FROM decisions WHERE kind = ? AND status = 'open'
+         AND (expires_at IS NULL OR expires_at > ?)`,
+      )
+      .get(kind, now) as { n: number }
+    return r.n
+  }
+
+  async listDecisions(filter: { kind?: DecisionKind; status?: DecisionStatus }): Promise<Decision[]> {
+    const rows = this.db
+      .prepare(
+        `SELECT * FROM decisions WHERE (@kind IS NULL OR kind = @kind) AND (@status IS NULL OR status = @status)
+         ORDER BY created_at DESC LIMIT 500`,
+      )
+      .all({ kind: filter.kind ?? null, status: filter.status ?? null }) as Row[]
+    return rows.map(toDecision)
+  }
+}

@@ -1,0 +1,80 @@
+// Schema versions, applied in order inside one transaction each; PRAGMA user_version records progress.
+export const migrations: string[] = [
+  `
+  CREATE TABLE sources (
+    name TEXT PRIMARY KEY,
+    topic TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    delivery_header TEXT,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    id TEXT NOT NULL UNIQUE,
+    topic TEXT NOT NULL,
+    source TEXT NOT NULL,
+    sender TEXT,
+    chat_id TEXT,
+    target TEXT,
+    content TEXT NOT NULL,
+    meta TEXT NOT NULL,
+    idem_key TEXT,
+    created_at INTEGER NOT NULL,
+    UNIQUE (source, idem_key)
+  );
+  CREATE TABLE subscribers (
+    name TEXT PRIMARY KEY,
+    topics TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    seen_at INTEGER NOT NULL
+  );
+  -- One row per (subscriber, event). subscriber '' parks an event no subscriber wanted yet.
+  CREATE TABLE deliveries (
+    subscriber TEXT NOT NULL,
+    seq INTEGER NOT NULL REFERENCES events(seq),
+    acked_at INTEGER,
+    PRIMARY KEY (subscriber, seq)
+  ) WITHOUT ROWID;
+  CREATE INDEX deliveries_pending ON deliveries (subscriber, seq) WHERE acked_at IS NULL;
+  CREATE TABLE senders (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    token_hash TEXT NOT NULL UNIQUE,
+    status TEXT NOT NULL CHECK (status IN ('allowed','pending','blocked')),
+    operator INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE chats (
+    id TEXT PRIMARY KEY,
+    source TEXT NOT NULL,
+    sender_id TEXT,
+    created_at INTEGER NOT NULL,
+    UNIQUE (source, sender_id)
+  );
+  CREATE TABLE outbox (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    sender_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    streamed INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL
+  );
+  CREATE INDEX outbox_sender ON outbox (sender_id, id);
+  CREATE TABLE decisions (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    code TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open','answered','expired','cancelled')),
+    request TEXT NOT NULL,
+    answer TEXT,
+    answered_by TEXT,
+    relayed INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    answered_at INTEGER,
+    expires_at INTEGER
+  );
+  CREATE INDEX decisions_open ON decisions (kind, code) WHERE status = 'open';
+  CREATE INDEX decisions_owner ON decisions (kind, owner, status);
+  `,
+]

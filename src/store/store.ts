@@ -1,0 +1,123 @@
+// The Store: everything Switchboard must not lose. The hub and the CLI talk to this interface;
+// sqlite/ is the embedded default. Methods are async so a networked store can stand behind it.
+import type { Meta, NewEvent, StoredEvent } from '../core/event.js'
+
+export interface Source {
+  name: string
+  topic: string
+  secret: string
+  /** A header whose value de-duplicates retries, e.g. `X-GitHub-Delivery`. */
+  deliveryHeader: string | null
+  createdAt: number
+}
+
+export type SenderStatus = 'allowed' | 'pending' | 'blocked'
+
+export interface Sender {
+  id: string
+  name: string
+  status: SenderStatus
+  operator: boolean
+  createdAt: number
+}
+
+export type DecisionKind = 'permission' | 'pairing'
+export type DecisionStatus = 'open' | 'answered' | 'expired' | 'cancelled'
+
+export interface Decision {
+  id: string
+  kind: DecisionKind
+  /** What a person types to answer: a permission request id, a pairing code. */
+  code: string
+  /** The subscriber that asked (permission) or the pending sender (pairing). */
+  owner: string
+  status: DecisionStatus
+  request: Record<string, unknown>
+  answer: Record<string, unknown> | null
+  answeredBy: string | null
+  createdAt: number
+  answeredAt: number | null
+  expiresAt: number | null
+}
+
+export interface OutboxItem {
+  id: number
+  senderId: string
+  kind: string
+  body: Record<string, unknown>
+  createdAt: number
+}
+
+export interface Chat {
+  id: string
+  source: string
+  senderId: string | null
+}
+
+export type PublishResult = { event: StoredEvent; duplicate: boolean; subscribers: string[] }
+
+export interface Store {
+  close(): Promise<void>
+
+  // sources
+  addSource(source: Omit<Source, 'createdAt'>): Promise<Source>
+  getSource(name: string): Promise<Source | null>
+  listSources(): Promise<Source[]>
+  removeSource(name: string): Promise<boolean>
+
+  // events and durable delivery
+  /** Commits the event and one delivery per matching subscriber (or parks it) in one transaction. */
+  publish(event: NewEvent): Promise<PublishResult>
+  /** Registers or updates a subscriber; a new one claims parked events that match its topics. */
+  registerSubscriber(name: string, topics: string[]): Promise<void>
+  /** Pending deliveries in order, after `afterSeq`. */
+  pendingDeliveries(subscriber: string, afterSeq: number, limit: number): Promise<StoredEvent[]>
+  ack(subscriber: string, eventId: string): Promise<boolean>
+  listSubscribers(): Promise<{ name: string; topics: string[]; pending: number }[]>
+
+  // senders, chats, outbox
+  addSender(input: {
+    name: string
+    tokenHash: string
+    status: SenderStatus
+    operator: boolean
+  }): Promise<Sender>
+  senderByToken(tokenHash: string): Promise<Sender | null>
+  senderByName(name: string): Promise<Sender | null>
+  senderById(id: string): Promise<Sender | null>
+  listSenders(): Promise<Sender[]>
+  updateSender(
+    id: string,
+    change: { status?: SenderStatus; operator?: boolean; name?: string },
+  ): Promise<void>
+  removeSender(id: string): Promise<boolean>
+  countOperators(): Promise<number>
+  chatFor(source: string, senderId: string): Promise<Chat>
+  getChat(id: string): Promise<Chat | null>
+  addOutbox(senderId: string, kind: string, body: Record<string, unknown>): Promise<OutboxItem>
+  /** Items after `afterId`, or when null, the ones never written to any stream. */
+  outboxFor(senderId: string, afterId: number | null): Promise<OutboxItem[]>
+  markStreamed(ids: number[]): Promise<void>
+
+  // decisions
+  openDecision(input: {
+    kind: DecisionKind
+    code: string
+    owner: string
+    request: Record<string, unknown>
+    expiresAt: number | null
+  }): Promise<Decision>
+  openDecisionsByCode(kind: DecisionKind, code: string, now: number): Promise<Decision[]>
+  /** First answer wins: returns null when the decision was no longer open. */
+  answerDecision(id: string, answer: Record<string, unknown>, answeredBy: string): Promise<Decision | null>
+  /** Answered decisions of an owner whose answer has not been handed on yet. */
+  unrelayedAnswers(kind: DecisionKind, owner: string): Promise<Decision[]>
+  markRelayed(id: string): Promise<void>
+  cancelOpenDecisions(kind: DecisionKind, owner: string): Promise<number>
+  /** Marks every open decision whose time is up as expired and returns them. */
+  expireDecisions(now: number): Promise<Decision[]>
+  countOpen(kind: DecisionKind, now: number): Promise<number>
+  listDecisions(filter: { kind?: DecisionKind; status?: DecisionStatus }): Promise<Decision[]>
+}
+
+export type { Meta }

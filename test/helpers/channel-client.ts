@@ -1,0 +1,79 @@
+// Plays Claude Code: spawns `switchboard channel` as a stdio child through the MCP SDK's Client
+// and records every channel notification it sends.
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { z } from 'zod'
+import { CLI, type TestHome, waitFor } from './home.js'
+
+const ChannelNotification = z.object({
+  method: z.literal('notifications/claude/channel'),
+  params: z.object({ content: z.string(), meta: z.record(z.string(), z.string()).optional() }),
+})
+const PermissionVerdict = z.object({
+  method: z.literal('notifications/claude/channel/permission'),
+  params: z.object({ request_id: z.string(), behavior: z.enum(['allow', 'deny']) }),
+})
+
+export type ChannelEvent = z.infer<typeof ChannelNotification>['params']
+export type Verdict = z.infer<typeof PermissionVerdict>['params']
+
+export class ChannelClient {
+  readonly events: ChannelEvent[] = []
+  readonly verdicts: Verdict[] = []
+  readonly stderr: string[] = []
+
+  private constructor(
+    readonly client: Client,
+    readonly transport: StdioClientTransport,
+  ) {}
+
+  static async start(home: TestHome, args: string[] = []): Promise<ChannelClient> {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'channel', ...args],
+      env: home.env as Record<string, string>,
+      stderr: 'pipe',
+    })
+    const client = new Client({ name: 'claude-code-stand-in', version: '0.0.0' })
+    const channel = new ChannelClient(client, transport)
+    transport.stderr?.on('data', (chunk) => channel.stderr.push(String(chunk)))
+    client.setNotificationHandler(ChannelNotification, ({ params }) => {
+      channel.events.push(params)
+    })
+    client.setNotificationHandler(PermissionVerdict, ({ params }) => {
+      channel.verdicts.push(params)
+    })
+    await client.connect(transport)
+    return channel
+  }
+
+  get pid(): number | null {
+    return this.transport.pid
+  }
+
+  capabilities() {
+    return this.client.getServerCapabilities()
+  }
+
+  async waitForEvents(n: number, ms = 10_000): Promise<ChannelEvent[]> {
+    await waitFor(() => this.events.length >= n, ms, `${n} channel events (have ${this.events.length})`)
+    return this.events
+  }
+
+  async callTool(name: string, args: Record<string, unknown>) {
+    return this.client.callTool({ name, arguments: args })
+  }
+
+  async sendPermissionRequest(params: {
+    request_id: string
+    tool_name: string
+    description: string
+    input_preview: string
+  }): Promise<void> {
+    await this.client.notification({ method: 'notifications/claude/channel/permission_request', params })
+  }
+
+  async close(): Promise<void> {
+    await this.client.close()
+  }
+}

@@ -1,0 +1,117 @@
+// A throwaway Switchboard home and port per test, and the `switchboard` CLI run against them.
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+
+export const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js')
+const run = promisify(execFile)
+
+export async function freePort(): Promise<number> {
+  return new Promise((res, rej) => {
+    const srv = createServer()
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address()
+      const port = typeof address === 'object' && address ? address.port : 0
+      srv.close(() => res(port))
+    })
+    srv.on('error', rej)
+  })
+}
+
+export class TestHome {
+  private constructor(
+    readonly dir: string,
+    readonly port: number,
+  ) {}
+
+  static async create(): Promise<TestHome> {
+    return new TestHome(mkdtempSync(join(tmpdir(), 'switchboard-test-')), await freePort())
+  }
+
+  get env(): NodeJS.ProcessEnv {
+    return { ...process.env, SWITCHBOARD_HOME: this.dir, SWITCHBOARD_PORT: String(this.port) }
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`
+  }
+
+  async cli(...args: string[]): Promise<string> {
+    const { stdout } = await run(process.execPath, [CLI, ...args], { env: this.env })
+    return stdout
+  }
+
+  /** Runs the CLI expecting failure; resolves with its stderr and exit code. */
+  async cliFails(...args: string[]): Promise<{ code: number; stderr: string }> {
+    try {
+      await run(process.execPath, [CLI, ...args], { env: this.env })
+    } catch (err) {
+      const e = err as { code: number; stderr: string }
+      return { code: e.code, stderr: e.stderr }
+    }
+    throw new Error(`switchboard ${args.join(' ')} succeeded`)
+  }
+
+  async addSource(name: string): Promise<string> {
+    const out = await this.cli('source', 'add', name)
+    return /secret: (\S+)/.exec(out)?.[1] ?? ''
+  }
+
+  async addSender(name: string, operator = false): Promise<string> {
+    const out = await this.cli('sender', 'add', name, ...(operator ? ['--operator'] : []))
+    return /token: (\S+)/.exec(out)?.[1] ?? ''
+  }
+
+  hubPid(): number | null {
+    const file = join(this.dir, 'hub.json')
+    if (!existsSync(file)) return null
+    return (JSON.parse(readFileSync(file, 'utf8')) as { pid: number }).pid
+  }
+
+  /** Stops whatever hub runs on this home, and waits until it is gone. */
+  async stopHub(signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
+    const pid = this.hubPid()
+    if (pid === null) return
+    try {
+      process.kill(pid, signal)
+    } catch {
+      return
+    }
+    await waitFor(() => !alive(pid), 10_000, `hub ${pid} to exit`)
+  }
+
+  async cleanup(): Promise<void> {
+    await this.stopHub()
+    rmSync(this.dir, { recursive: true, force: true })
+  }
+}
+
+/** A zombie (killed, not yet reaped by a stopped parent) counts as gone. */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return false
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return false
+  }
+}
+
+export async function waitFor(
+  check: () => boolean | Promise<boolean>,
+  ms: number,
+  what: string,
+): Promise<void> {
+  const deadline = Date.now() + ms
+  while (Date.now() < deadline) {
+    if (await check()) return
+    await new Promise((r) => setTimeout(r, 20))
+  }
+  throw new Error(`timed out after ${ms} ms waiting for ${what}`)
+}
