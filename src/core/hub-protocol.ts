@@ -42,7 +42,8 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
      */
     reconnect: z.boolean().default(false),
   }),
-  z.object({ type: z.literal('ack'), event_id: z.string() }),
+  /** Cumulative: every delivery up to and including this seq was handled. */
+  z.object({ type: z.literal('ack'), seq: z.number().int() }),
   z.object({
     type: z.literal('reply'),
     rid: z.number().int(),

@@ -1,8 +1,20 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 
+// Random bytes drawn in bulk: one call into the CSPRNG per id costs more than the rest of a webhook.
+let pool = Buffer.alloc(0)
+let poolAt = 0
+function randomHex(bytes: number): string {
+  if (poolAt + bytes > pool.length) {
+    pool = randomBytes(4096)
+    poolAt = 0
+  }
+  poolAt += bytes
+  return pool.toString('hex', poolAt - bytes, poolAt)
+}
+
 /** Sortable by creation time, unique without coordination. */
 export function newId(prefix: string): string {
-  return `${prefix}_${Date.now().toString(36)}${randomBytes(6).toString('hex')}`
+  return `${prefix}_${Date.now().toString(36)}${randomHex(6)}`
 }
 
 export function newSecret(prefix: string): string {

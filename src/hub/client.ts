@@ -36,6 +36,7 @@ type Pending = { message: ClientMessage & { rid: number }; resolve(r: Result): v
 
 const MAX_BACKOFF_MS = 1_000
 const REQUEST_TIMEOUT_MS = 15_000
+const ACK_EVERY_MS = 5
 
 export class HubClient {
   private ws: WebSocket | null = null
@@ -44,6 +45,8 @@ export class HubClient {
   private readonly pending = new Map<number, Pending>()
   private inbound: Promise<void> = Promise.resolve()
   private backoff = 50
+  private ackSeq = 0
+  private ackTimer: NodeJS.Timeout | null = null
   private closing = false
   private firstWelcome: { resolve(w: Welcome): void; reject(e: Error): void } | null = null
 
@@ -194,7 +197,7 @@ export class HubClient {
         this.inbound = this.inbound
           .then(async () => {
             await this.options.onDeliver(event)
-            if (this.isReady()) this.sendNow({ type: 'ack', event_id: event.id })
+            this.ackLater(event.seq)
           })
           .catch((err) => this.options.log.error({ err, event: event.id }, 'delivery failed'))
         return
@@ -214,6 +217,15 @@ export class HubClient {
         this.options.log.error({ message: message.message }, 'hub reported an error')
         return
     }
+  }
+
+  /** Acks are cumulative: one every ACK_EVERY_MS covers every delivery handled meanwhile. */
+  private ackLater(seq: number): void {
+    this.ackSeq = Math.max(this.ackSeq, seq)
+    this.ackTimer ??= setTimeout(() => {
+      this.ackTimer = null
+      if (this.isReady()) this.sendNow({ type: 'ack', seq: this.ackSeq })
+    }, ACK_EVERY_MS)
   }
 
   private onWelcome(w: Welcome): void {

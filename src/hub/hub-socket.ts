@@ -59,7 +59,7 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
     const name = connection.name
     switch (msg.type) {
       case 'ack':
-        await connection.ack(msg.event_id)
+        connection.ack(msg.seq)
         return
       case 'reply': {
         const result = await hub.reply(name, msg.chat_id, msg.text)

@@ -14,6 +14,7 @@ export class Hub {
   readonly connections = new Map<string, SubscriberConnection>()
   readonly streams: SenderStreams
   readonly access: Access
+  private publishing: { event: NewEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
 
   constructor(
     readonly store: Store,
@@ -23,10 +24,27 @@ export class Hub {
     this.access = new Access(store)
   }
 
-  async publish(event: NewEvent): Promise<PublishResult> {
-    const result = await this.store.publish(event)
-    for (const name of result.subscribers) void this.connections.get(name)?.pump()
-    return result
+  /**
+   * Events published in the same turn of the event loop share one commit (group commit), and go to
+   * connected subscribers before their senders hear 202.
+   */
+  publish(event: NewEvent): Promise<PublishResult> {
+    return new Promise((resolve, reject) => {
+      this.publishing.push({ event, resolve, reject })
+      if (this.publishing.length === 1) setImmediate(() => void this.commitPublishing())
+    })
+  }
+
+  private async commitPublishing(): Promise<void> {
+    const batch = this.publishing
+    this.publishing = []
+    try {
+      const results = await this.store.publishMany(batch.map((b) => b.event))
+      for (const r of results) for (const name of r.subscribers) this.connections.get(name)?.offer(r.event)
+      for (const [i, r] of results.entries()) batch[i]?.resolve(r)
+    } catch (err) {
+      for (const b of batch) b.reject(err)
+    }
   }
 
   /** Claude's reply to a chat goes to whoever started that chat. */

@@ -1,18 +1,26 @@
-// One connected channel: pushes its durable queue in order and keeps a bounded window in flight.
+// One connected channel: pushes its durable queue in order with a bounded window in flight.
+// A caught-up subscriber gets new events straight from the commit, without reading them back.
 import type { WebSocket } from 'ws'
+import type { StoredEvent } from '../core/event.js'
 import type { ServerMessage } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
 import type { Store } from '../store/store.js'
 
-const WINDOW = 256
+const WINDOW = 1024
+/** Acks reach the store in batches: off the delivery path, one write for many events. */
+const ACK_FLUSH_MS = 20
 
 export class SubscriberConnection {
+  /** Seqs sent and not yet acknowledged, oldest first. */
+  private readonly inFlight: number[] = []
   private lastSentSeq = 0
-  private inFlight = 0
+  /** True while the store may hold pending deliveries that were not sent yet. */
+  private backlog = true
   private pumping = false
   private again = false
-  private windowFull = false
   private closed = false
+  private ackedSeq = 0
+  private ackFlush: NodeJS.Timeout | null = null
 
   constructor(
     readonly name: string,
@@ -25,7 +33,18 @@ export class SubscriberConnection {
     if (!this.closed) this.ws.send(JSON.stringify(message))
   }
 
-  /** Sends whatever is pending and not yet in flight. Calls that arrive mid-pump run it once more. */
+  /** A just-committed event for this subscriber. */
+  offer(event: StoredEvent): void {
+    if (event.seq <= this.lastSentSeq) return // a pump read it already
+    if (this.backlog || this.pumping || this.inFlight.length >= WINDOW) {
+      this.backlog = true
+      void this.pump()
+      return
+    }
+    this.deliver(event)
+  }
+
+  /** Sends what the store holds beyond what is in flight. Calls that arrive mid-pump run it once more. */
   async pump(): Promise<void> {
     if (this.pumping) {
       this.again = true
@@ -35,20 +54,15 @@ export class SubscriberConnection {
     try {
       do {
         this.again = false
-        while (!this.closed && this.inFlight < WINDOW) {
-          const batch = await this.store.pendingDeliveries(
-            this.name,
-            this.lastSentSeq,
-            WINDOW - this.inFlight,
-          )
-          if (batch.length === 0) break
-          for (const event of batch) {
-            this.send({ type: 'deliver', event })
-            this.lastSentSeq = event.seq
-            this.inFlight++
+        while (!this.closed && this.inFlight.length < WINDOW) {
+          const room = WINDOW - this.inFlight.length
+          const batch = await this.store.pendingDeliveries(this.name, this.lastSentSeq, room)
+          for (const event of batch) this.deliver(event)
+          if (batch.length < room) {
+            this.backlog = false
+            break
           }
         }
-        this.windowFull = this.inFlight >= WINDOW
       } while (this.again && !this.closed)
     } catch (err) {
       this.log.error({ err, subscriber: this.name }, 'delivery pump failed')
@@ -57,17 +71,40 @@ export class SubscriberConnection {
     }
   }
 
-  async ack(eventId: string): Promise<void> {
-    await this.store.ack(this.name, eventId)
-    this.inFlight = Math.max(0, this.inFlight - 1)
-    if (this.windowFull) await this.pump()
+  /**
+   * Acks are cumulative and stored within ACK_FLUSH_MS. A hub that dies inside that window sends
+   * those events again; the channel that got them recognises them (see channel/inbox.ts).
+   */
+  ack(seq: number): void {
+    if (seq <= this.ackedSeq) return
+    this.ackedSeq = seq
+    while (this.inFlight.length && (this.inFlight[0] as number) <= seq) this.inFlight.shift()
+    this.ackFlush ??= setTimeout(() => this.flushAcks(), ACK_FLUSH_MS)
+    if (this.backlog) void this.pump()
+  }
+
+  private flushAcks(): void {
+    this.ackFlush = null
+    this.store
+      .ackUpTo(this.name, this.ackedSeq)
+      .catch((err) => this.log.error({ err, subscriber: this.name }, 'ack not stored'))
   }
 
   close(): void {
     this.closed = true
+    if (this.ackFlush) {
+      clearTimeout(this.ackFlush)
+      this.flushAcks()
+    }
   }
 
   terminate(): void {
     this.ws.terminate()
+  }
+
+  private deliver(event: StoredEvent): void {
+    this.send({ type: 'deliver', event })
+    this.lastSentSeq = event.seq
+    this.inFlight.push(event.seq)
   }
 }

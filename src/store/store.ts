@@ -66,13 +66,17 @@ export interface Store {
   removeSource(name: string): Promise<boolean>
 
   // events and durable delivery
-  /** Commits the event and one delivery per matching subscriber (or parks it) in one transaction. */
-  publish(event: NewEvent): Promise<PublishResult>
+  /**
+   * Commits the events and one delivery per matching subscriber (or parks each unwanted one), all in
+   * one transaction: concurrent webhooks share a commit.
+   */
+  publishMany(events: NewEvent[]): Promise<PublishResult[]>
   /** Registers or updates a subscriber; a new one claims parked events that match its topics. */
   registerSubscriber(name: string, topics: string[]): Promise<void>
   /** Pending deliveries in order, after `afterSeq`. */
   pendingDeliveries(subscriber: string, afterSeq: number, limit: number): Promise<StoredEvent[]>
-  ack(subscriber: string, eventId: string): Promise<boolean>
+  /** Marks every delivery to the subscriber up to `seq` as handled. */
+  ackUpTo(subscriber: string, seq: number): Promise<void>
   listSubscribers(): Promise<{ name: string; topics: string[]; pending: number }[]>
 
   // senders, chats, outbox

@@ -102,11 +102,12 @@ const toOutbox = (r: Row): OutboxItem => ({
 export class SqliteStore implements Store {
   private subscribers: { name: string; topics: string[] }[] | null = null
   private readonly q
+  private readonly publishTx: Database.Transaction<(events: NewEvent[]) => PublishResult[]>
 
   constructor(private readonly db: Database.Database) {
     const p = (sql: string) => db.prepare(sql)
     this.q = {
-      eventByIdem: p('SELECT * FROM events WHERE source = ? AND idem_key = ?'),
+      eventByIdem: p('SELECT * FROM events WHERE source = ? AND idem_key = ? AND idem_key IS NOT NULL'),
       insertEvent: p(
         `INSERT INTO events (id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at)
          VALUES (@id, @topic, @source, @sender, @chat_id, @target, @content, @meta, @idem_key, @created_at)`,
@@ -114,14 +115,13 @@ export class SqliteStore implements Store {
       insertDelivery: p('INSERT OR IGNORE INTO deliveries (subscriber, seq) VALUES (?, ?)'),
       pending: p(
         `SELECT e.* FROM deliveries d JOIN events e ON e.seq = d.seq
-         WHERE d.subscriber = ? AND d.acked_at IS NULL AND d.seq > ? ORDER BY d.seq LIMIT ?`,
+         WHERE d.subscriber = ? AND d.seq > ? ORDER BY d.seq LIMIT ?`,
       ),
-      ack: p(
-        `UPDATE deliveries SET acked_at = ? WHERE subscriber = ? AND acked_at IS NULL
-         AND seq = (SELECT seq FROM events WHERE id = ?)`,
-      ),
+      ackUpTo: p('DELETE FROM deliveries WHERE subscriber = ? AND seq <= ?'),
+      source: p('SELECT * FROM sources WHERE name = ?'),
       allSubscribers: p('SELECT name, topics FROM subscribers'),
     }
+    this.publishTx = db.transaction((events: NewEvent[]) => events.map((e) => this.publishOne(e)))
   }
 
   async close(): Promise<void> {
@@ -140,7 +140,7 @@ export class SqliteStore implements Store {
   }
 
   async getSource(name: string): Promise<Source | null> {
-    const r = this.db.prepare('SELECT * FROM sources WHERE name = ?').get(name) as Row | undefined
+    const r = this.q.source.get(name) as Row | undefined
     return r ? toSource(r) : null
   }
 
@@ -161,7 +161,7 @@ export class SqliteStore implements Store {
     return this.subscribers
   }
 
-  private readonly publishTx = (e: NewEvent): PublishResult => {
+  private readonly publishOne = (e: NewEvent): PublishResult => {
     if (e.idempotencyKey) {
       const existing = this.q.eventByIdem.get(e.source, e.idempotencyKey) as Row | undefined
       if (existing) return { event: toEvent(existing), duplicate: true, subscribers: [] }
@@ -189,8 +189,8 @@ export class SqliteStore implements Store {
     return { event: toEvent({ ...row, seq }), duplicate: false, subscribers }
   }
 
-  async publish(e: NewEvent): Promise<PublishResult> {
-    return this.db.transaction(this.publishTx).immediate(e)
+  async publishMany(events: NewEvent[]): Promise<PublishResult[]> {
+    return this.publishTx.immediate(events)
   }
 
   async registerSubscriber(name: string, topics: string[]): Promise<void> {
@@ -219,15 +219,15 @@ export class SqliteStore implements Store {
     return (this.q.pending.all(subscriber, afterSeq, limit) as Row[]).map(toEvent)
   }
 
-  async ack(subscriber: string, eventId: string): Promise<boolean> {
-    return this.q.ack.run(Date.now(), subscriber, eventId).changes > 0
+  async ackUpTo(subscriber: string, seq: number): Promise<void> {
+    this.q.ackUpTo.run(subscriber, seq)
   }
 
   async listSubscribers(): Promise<{ name: string; topics: string[]; pending: number }[]> {
     const rows = this.db
       .prepare(
         `SELECT s.name, s.topics,
-           (SELECT COUNT(*) FROM deliveries d WHERE d.subscriber = s.name AND d.acked_at IS NULL) AS pending
+           (SELECT COUNT(*) FROM deliveries d WHERE d.subscriber = s.name) AS pending
          FROM subscribers s ORDER BY s.name`,
       )
       .all() as Row[]

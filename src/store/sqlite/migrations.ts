@@ -8,9 +8,10 @@ export const migrations: string[] = [
     delivery_header TEXT,
     created_at INTEGER NOT NULL
   );
+  -- Every index here is written on each webhook's commit: keep them few.
   CREATE TABLE events (
     seq INTEGER PRIMARY KEY AUTOINCREMENT,
-    id TEXT NOT NULL UNIQUE,
+    id TEXT NOT NULL,
     topic TEXT NOT NULL,
     source TEXT NOT NULL,
     sender TEXT,
@@ -19,23 +20,22 @@ export const migrations: string[] = [
     content TEXT NOT NULL,
     meta TEXT NOT NULL,
     idem_key TEXT,
-    created_at INTEGER NOT NULL,
-    UNIQUE (source, idem_key)
+    created_at INTEGER NOT NULL
   );
+  CREATE UNIQUE INDEX events_idempotency ON events (source, idem_key) WHERE idem_key IS NOT NULL;
   CREATE TABLE subscribers (
     name TEXT PRIMARY KEY,
     topics TEXT NOT NULL,
     created_at INTEGER NOT NULL,
     seen_at INTEGER NOT NULL
   );
-  -- One row per (subscriber, event). subscriber '' parks an event no subscriber wanted yet.
+  -- What each subscriber has still to receive: one row per (subscriber, event), deleted when
+  -- acknowledged, so this stays as small as the backlog. Subscriber '' parks an event no one wanted yet.
   CREATE TABLE deliveries (
     subscriber TEXT NOT NULL,
     seq INTEGER NOT NULL REFERENCES events(seq),
-    acked_at INTEGER,
     PRIMARY KEY (subscriber, seq)
   ) WITHOUT ROWID;
-  CREATE INDEX deliveries_pending ON deliveries (subscriber, seq) WHERE acked_at IS NULL;
   CREATE TABLE senders (
     id TEXT PRIMARY KEY,
     name TEXT NOT NULL UNIQUE,
