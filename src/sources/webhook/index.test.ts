@@ -1,0 +1,81 @@
+import { createHmac } from 'node:crypto'
+import { describe, expect, it } from 'vitest'
+import { HttpError } from '../../core/errors.js'
+import type { Source } from '../../store/store.js'
+import { verifyWebhook, webhookEvent } from './index.js'
+
+const source: Source = {
+  name: 'gh',
+  topic: 'github',
+  secret: 's3cret',
+  deliveryHeader: 'X-GitHub-Delivery',
+  createdAt: 0,
+}
+const body = Buffer.from('{"action":"opened"}')
+
+function status(fn: () => unknown): number | null {
+  try {
+    fn()
+    return null
+  } catch (err) {
+    return err instanceof HttpError ? err.status : -1
+  }
+}
+
+describe('webhook verification', () => {
+  it('accepts the bearer secret or a signature of the exact body', () => {
+    expect(status(() => verifyWebhook(source, { authorization: 'Bearer s3cret' }, body))).toBeNull()
+    const sig = `sha256=${createHmac('sha256', 's3cret').update(body).digest('hex')}`
+    expect(status(() => verifyWebhook(source, { 'x-hub-signature-256': sig }, body))).toBeNull()
+  })
+
+  it('refuses a signature of another body, even with a right bearer beside it', () => {
+    const sig = `sha256=${createHmac('sha256', 's3cret').update('other').digest('hex')}`
+    expect(
+      status(() =>
+        verifyWebhook(source, { 'x-hub-signature-256': sig, authorization: 'Bearer s3cret' }, body),
+      ),
+    ).toBe(401)
+  })
+})
+
+describe('webhook events', () => {
+  it('uses a JSON text field as content and the other scalars as meta', () => {
+    const e = webhookEvent(
+      source,
+      { 'content-type': 'application/json', 'x-github-delivery': 'd-1' },
+      Buffer.from('{"text":"deploy done","env":"prod","n":3}'),
+      new URLSearchParams(),
+    )
+    expect(e).toMatchObject({
+      topic: 'github',
+      content: 'deploy done',
+      meta: { env: 'prod', n: '3' },
+      idempotencyKey: 'd-1',
+    })
+  })
+
+  it('shows Claude a JSON body without a text field as JSON', () => {
+    const e = webhookEvent(source, { 'content-type': 'application/json' }, body, new URLSearchParams())
+    expect(JSON.parse(e.content)).toEqual({ action: 'opened' })
+  })
+
+  it('takes a plain text body as it is', () => {
+    const e = webhookEvent(
+      source,
+      { 'content-type': 'text/plain' },
+      Buffer.from('{not json'),
+      new URLSearchParams('a=1'),
+    )
+    expect(e).toMatchObject({ content: '{not json', meta: { a: '1' } })
+  })
+
+  it('answers 400 for an empty body and for broken JSON', () => {
+    expect(status(() => webhookEvent(source, {}, Buffer.from('  '), new URLSearchParams()))).toBe(400)
+    expect(
+      status(() =>
+        webhookEvent(source, { 'content-type': 'application/json' }, Buffer.from('{'), new URLSearchParams()),
+      ),
+    ).toBe(400)
+  })
+})

@@ -1,0 +1,85 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import type { NewEvent } from '../../core/event.js'
+import { openSqliteStore, type SqliteStore } from './index.js'
+
+let store: SqliteStore
+beforeEach(() => {
+  store = openSqliteStore(':memory:')
+})
+afterEach(async () => {
+  await store.close()
+})
+
+const event = (topic: string, content: string, extra: Partial<NewEvent> = {}): NewEvent => ({
+  topic,
+  source: 'test',
+  sender: null,
+  chat_id: null,
+  target: null,
+  content,
+  meta: {},
+  idempotencyKey: null,
+  ...extra,
+})
+
+describe('durable delivery', () => {
+  it('queues an event for every subscriber whose topics match, in order, until acknowledged', async () => {
+    await store.registerSubscriber('all', ['*'])
+    await store.registerSubscriber('gh', ['github'])
+    const [a, b] = await store.publishMany([event('github', 'one'), event('alerts', 'two')])
+    expect(a?.subscribers.sort()).toEqual(['all', 'gh'])
+    expect(b?.subscribers).toEqual(['all'])
+    expect((await store.pendingDeliveries('all', 0, 10)).map((e) => e.content)).toEqual(['one', 'two'])
+    await store.ackUpTo('all', a?.event.seq ?? 0)
+    expect((await store.pendingDeliveries('all', 0, 10)).map((e) => e.content)).toEqual(['two'])
+    expect((await store.pendingDeliveries('gh', 0, 10)).map((e) => e.content)).toEqual(['one'])
+  })
+
+  it('parks what nobody wants yet and gives it to the first subscriber that does', async () => {
+    await store.publishMany([event('ci', 'early')])
+    await store.registerSubscriber('other', ['github'])
+    expect(await store.pendingDeliveries('other', 0, 10)).toEqual([])
+    await store.registerSubscriber('ci-watcher', ['ci'])
+    expect((await store.pendingDeliveries('ci-watcher', 0, 10)).map((e) => e.content)).toEqual(['early'])
+  })
+
+  it('stores an event once per idempotency key, also within one commit', async () => {
+    const [x, y] = await store.publishMany([
+      event('t', 'first', { idempotencyKey: 'k' }),
+      event('t', 'retry', { idempotencyKey: 'k' }),
+    ])
+    expect(y?.duplicate).toBe(true)
+    expect(y?.event.id).toBe(x?.event.id)
+  })
+
+  it('sends a direct message to its subscriber only, even before that subscriber connects', async () => {
+    await store.registerSubscriber('a', ['*'])
+    await store.publishMany([event('t', 'for b', { target: 'b' })])
+    expect(await store.pendingDeliveries('a', 0, 10)).toEqual([])
+    expect((await store.pendingDeliveries('b', 0, 10)).map((e) => e.content)).toEqual(['for b'])
+  })
+})
+
+describe('decisions', () => {
+  it('lets the first answer win and records who gave it', async () => {
+    const d = await store.openDecision({
+      kind: 'permission',
+      code: 'abcde',
+      owner: 's',
+      request: {},
+      expiresAt: null,
+    })
+    const first = await store.answerDecision(d.id, { behavior: 'allow' }, 'alice')
+    const second = await store.answerDecision(d.id, { behavior: 'deny' }, 'bob')
+    expect(first).toMatchObject({ status: 'answered', answeredBy: 'alice', answer: { behavior: 'allow' } })
+    expect(second).toBeNull()
+  })
+
+  it('expires decisions whose time is up', async () => {
+    await store.openDecision({ kind: 'pairing', code: 'c1', owner: 's', request: {}, expiresAt: 1000 })
+    expect(await store.countOpen('pairing', 999)).toBe(1)
+    expect(await store.countOpen('pairing', 1000)).toBe(0)
+    expect((await store.expireDecisions(1000)).map((d) => d.code)).toEqual(['c1'])
+    expect(await store.openDecisionsByCode('pairing', 'c1', 0)).toEqual([])
+  })
+})
