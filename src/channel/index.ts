@@ -5,7 +5,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import type { HubConfig } from '../core/config.js'
+import { type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
 import { eventMeta, type StoredEvent } from '../core/event.js'
 import { permissionRequestSchema } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
@@ -39,6 +39,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   const hub = new HubClient({
     host: config.host,
     port: config.port,
+    socketPath: localSocket(config),
     token: readAdminToken(config.home),
     subscriber: options.name ?? (basename(process.cwd()) || 'session'),
     topics: options.topics?.length ? options.topics : ['*'],
@@ -105,6 +106,13 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   log.info({ subscriber: welcome.subscriber, relay: welcome.operators > 0 }, 'channel ready')
   await closed.promise
   await hub.close()
+}
+
+/** Same machine, same home: the Unix socket; a hub elsewhere: TCP. */
+function localSocket(config: HubConfig): string | undefined {
+  const path = paths.hubSocket(config.home, config.port)
+  const loopback = config.host === '127.0.0.1' || config.host === 'localhost' || config.host === '::1'
+  return loopback && path.length <= MAX_SOCKET_PATH ? path : undefined
 }
 
 function toolError(text: string) {

@@ -8,6 +8,8 @@ import { UserError } from './errors.js'
 export const DEFAULT_PORT = 7420
 export const DEFAULT_HOST = '127.0.0.1'
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
+/** Longer paths do not fit in a Unix socket address; channels then use TCP. */
+export const MAX_SOCKET_PATH = 100
 
 const portSchema = z.coerce
   .number({ error: 'port must be a number' })
@@ -96,4 +98,6 @@ export const paths = {
   adminToken: (home: string) => join(home, 'admin-token'),
   hubInfo: (home: string) => join(home, 'hub.json'),
   hubLog: (home: string) => join(home, 'logs', 'hub.log'),
+  /** Local channels reach the hub here: cheaper than TCP, and guarded by the folder's permissions. */
+  hubSocket: (home: string, port: number) => join(home, `hub-${port}.sock`),
 }

@@ -21,6 +21,8 @@ export interface Welcome {
 export interface HubClientOptions {
   host: string
   port: number
+  /** The hub's Unix socket, preferred over TCP when given. */
+  socketPath?: string
   token: string
   subscriber: string
   topics: string[]
@@ -130,8 +132,9 @@ export class HubClient {
   }
 
   private open(): void {
-    const { host, port, token } = this.options
-    const ws = new WebSocket(`ws://${host}:${port}${HUB_PATH}`, {
+    const { host, port, token, socketPath } = this.options
+    const url = socketPath ? `ws+unix://${socketPath}:${HUB_PATH}` : `ws://${host}:${port}${HUB_PATH}`
+    const ws = new WebSocket(url, {
       headers: { authorization: `Bearer ${token}` },
     })
     this.ws = ws
@@ -146,7 +149,7 @@ export class HubClient {
     })
     ws.on('message', (data) => this.onMessage(String(data)))
     ws.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'ECONNREFUSED') this.options.onHubMissing?.()
+      if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT') this.options.onHubMissing?.()
       else this.options.log.warn({ err: err.message }, 'hub connection error')
     })
     ws.on('unexpected-response', (_req, res) => {

@@ -1,9 +1,10 @@
 // `switchboard serve`: binds the HTTP API and the hub socket, and owns the store for its lifetime.
 
-import { rmSync, writeFileSync } from 'node:fs'
-import { createServer, type Server } from 'node:http'
+import { chmodSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
+import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
-import { type HubConfig, paths } from '../core/config.js'
+import { type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
 import { HttpError } from '../core/errors.js'
 import { HUB_PATH } from '../core/hub-protocol.js'
 import { safeEqual } from '../core/ids.js'
@@ -56,7 +57,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   server.keepAliveTimeout = 65_000
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 })
-  server.on('upgrade', (req, socket, head) => {
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://hub')
     const token = bearerToken(req, url)
     if (url.pathname !== HUB_PATH || !token || !safeEqual(token, adminToken)) {
@@ -64,7 +65,8 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       return
     }
     wss.handleUpgrade(req, socket, head, (ws) => handleHubSocket(hub, ws, req))
-  })
+  }
+  server.on('upgrade', onUpgrade)
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -75,6 +77,16 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   })
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
+  // The TCP port is the lock: only the hub that bound it gets to the socket, so a leftover file is stale.
+  const socketPath = paths.hubSocket(config.home, port)
+  const local = createServer((_req, res) => res.writeHead(404).end())
+  local.on('upgrade', onUpgrade)
+  if (socketPath.length <= MAX_SOCKET_PATH) {
+    rmSync(socketPath, { force: true })
+    await new Promise<void>((resolve) => local.listen(socketPath, resolve))
+    chmodSync(socketPath, 0o600)
+  }
+
   writeFileSync(paths.hubInfo(config.home), JSON.stringify({ pid: process.pid, port, host: config.host }), {
     mode: 0o600,
   })
@@ -93,6 +105,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       clearInterval(sweep)
       hub.streams.closeAll()
       for (const ws of wss.clients) ws.terminate()
+      local.close()
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
       server.closeAllConnections()
       await closed
