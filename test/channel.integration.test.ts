@@ -2,6 +2,7 @@
 // webhooks and senders over HTTP.
 import { execFileSync, spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { openSqliteStore } from '../src/store/sqlite/index.js'
@@ -346,6 +347,15 @@ describe('durability and process lifetime', () => {
     const second = await channel(['--name', 'ci-watcher', '--topics', 'ci'])
     const [event] = await second.waitForEvents(1)
     expect(event?.content).toBe('waiting for someone')
+  })
+
+  it('keeps its secrets readable by their owner only', async () => {
+    await home.addSource('ci')
+    await channel()
+    const mode = (name: string) => statSync(join(home.dir, name)).mode & 0o777
+    expect(mode('admin-token')).toBe(0o600)
+    expect(mode('switchboard.db')).toBe(0o600)
+    expect(mode(`hub-${home.port}.sock`)).toBe(0o600)
   })
 
   it('starts one hub when two channels start at once, and leaves no channel process behind', async () => {

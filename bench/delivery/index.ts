@@ -83,6 +83,39 @@ async function baseline(): Promise<Target> {
   }
 }
 
+/** Not a product: the cheapest possible hub + channel, to show what the extra process hop costs. */
+async function relayFloor(): Promise<Target> {
+  const port = await freePort()
+  const script = resolve(import.meta.dirname, 'relay-floor.ts')
+  const hub = spawn(process.execPath, ['--import', 'tsx', script, 'hub', String(port)], { stdio: 'ignore' })
+  await waitFor(
+    async () =>
+      (await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: '' }).catch(() => null)) !== null,
+    10_000,
+    'relay hub',
+  )
+  const client = await connect(
+    process.execPath,
+    ['--import', 'tsx', script, 'channel', String(port)],
+    process.env as Record<string, string>,
+  )
+  const probe = track(client)
+  const arrived = probe.next('probe')
+  await new Promise((r) => setTimeout(r, 300)) // the channel's WebSocket connects after MCP initialize
+  await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: 'probe' })
+  await arrived
+  return {
+    name: 'relay floor',
+    url: `http://127.0.0.1:${port}/`,
+    headers: {},
+    client,
+    async stop() {
+      await client.close()
+      hub.kill()
+    },
+  }
+}
+
 /** Resolves waiters as notifications with a given content arrive. */
 function track(client: Client) {
   const waiting = new Map<string, () => void>()
@@ -182,9 +215,10 @@ console.log(
 for (const kind of ['http', 'fetch'] as const) {
   sender = kind
   const base = await measure(baseline)
+  const floor = await measure(relayFloor)
   const sb = await measure(switchboard)
   console.log(`\nsender: ${kind === 'http' ? 'node:http keep-alive agent' : 'fetch'}`)
-  for (const r of [base, sb])
+  for (const r of [base, floor, sb])
     console.log(
       `  ${r.name.padEnd(12)} p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms  ${fmt(r.perSecond, 0).padStart(6)} events/s  ` +
         `delivered ${r.delivered}/${THROUGHPUT_N}`,
@@ -192,6 +226,10 @@ for (const kind of ['http', 'fetch'] as const) {
   console.log(
     `  ratio        p50 ${fmt(sb.p50 / base.p50, 2)}x  p99 ${fmt(sb.p99 / base.p99, 2)}x  ` +
       `throughput ${fmt(sb.perSecond / base.perSecond, 2)}x   (targets: p50, p99 ≤ 1.5x; throughput ≥ 0.8x)`,
+  )
+  console.log(
+    `  floor ratio  p50 ${fmt(floor.p50 / base.p50, 2)}x  p99 ${fmt(floor.p99 / base.p99, 2)}x  ` +
+      `throughput ${fmt(floor.perSecond / base.perSecond, 2)}x   (a bare two-process relay against the baseline)`,
   )
 }
 agent.destroy()

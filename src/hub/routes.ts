@@ -8,6 +8,7 @@ import { verifyWebhook, webhookEvent } from '../sources/webhook/index.js'
 import type { Sender } from '../store/store.js'
 import { bearerToken, readBody, sendJson } from './http-util.js'
 import type { Hub } from './hub.js'
+import { SourceCache } from './source-cache.js'
 
 const HTTP_SOURCE = 'http'
 const SSE_KEEPALIVE_MS = 15_000
@@ -22,6 +23,8 @@ const messageBodySchema = z
 export type Route = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>
 
 export function createRoutes(hub: Hub, maxBodyBytes: number) {
+  const sources = new SourceCache(hub.store)
+
   async function allowedSender(req: IncomingMessage, url: URL): Promise<Sender> {
     const token = bearerToken(req, url)
     if (!token) throw new HttpError(401, 'missing sender token (Authorization: Bearer <token>)')
@@ -41,7 +44,7 @@ export function createRoutes(hub: Hub, maxBodyBytes: number) {
 
   const webhook: Route = async (req, res, url) => {
     const name = decodeURIComponent(url.pathname.slice('/hooks/'.length))
-    const source = await hub.store.getSource(name)
+    const source = await sources.get(name)
     if (!source) {
       req.resume()
       throw new HttpError(404, `unknown source "${name}" (create it with: switchboard source add ${name})`)
