@@ -70,7 +70,7 @@ describe('webhooks into a session', () => {
     const [event] = await c.waitForEvents(1)
     expect(event?.content).toBe('build failed')
     expect(event?.meta).toMatchObject({
-      source: 'ci',
+      origin: 'ci',
       topic: 'ci',
       event_id: id,
       job: 'test',

@@ -58,9 +58,15 @@ export function toMeta(input: Record<string, unknown>): Meta {
   return meta
 }
 
-/** The attributes Switchboard itself sets on every event, which a body cannot override. */
+/**
+ * The attributes Switchboard itself sets on every event, which a body cannot override. Claude Code
+ * writes its own `source` attribute (the MCP server's name) on the tag, so where an event came from
+ * is `origin`, and a body field called `source` becomes `body_source` rather than a second `source`.
+ */
 export function eventMeta(event: StoredEvent): Meta {
-  const meta: Meta = { ...event.meta, source: event.source, topic: event.topic, event_id: event.id }
+  const { source: bodySource, ...rest } = event.meta
+  const meta: Meta = { ...rest, origin: event.source, topic: event.topic, event_id: event.id }
+  if (bodySource !== undefined) meta.body_source = bodySource
   if (event.sender) meta.sender = event.sender
   if (event.chat_id) meta.chat_id = event.chat_id
   return meta

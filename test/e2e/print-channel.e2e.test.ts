@@ -1,0 +1,81 @@
+// The real Claude Code CLI in -p stream-json mode with Switchboard's channel loaded (--mcp-config):
+// the model replies to an HTTP sender's chat and reads the inbox.
+import { join } from 'node:path'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { FakeAnthropic, textOf, toolResults } from '../fakes/anthropic.js'
+import { ClaudeHome, PrintSession, ROOT } from '../helpers/claude.js'
+import { TestHome, waitFor } from '../helpers/home.js'
+import { SseReader } from '../helpers/sse.js'
+
+let fake: FakeAnthropic
+let home: TestHome
+let claude: ClaudeHome
+const closers: (() => unknown)[] = []
+
+beforeEach(async () => {
+  fake = await new FakeAnthropic().start()
+  home = await TestHome.create()
+  claude = new ClaudeHome()
+})
+
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close()
+  await fake.close()
+  await home.cleanup()
+  claude.cleanup()
+})
+
+it('replies to an HTTP sender through the reply tool, and lists delivered events with inbox', async () => {
+  const token = await home.addSender('alice')
+  const mcpConfig = claude.writeMcpConfig({
+    switchboard: {
+      command: process.execPath,
+      args: [join(ROOT, 'dist/cli/main.js'), 'channel', '--name', 'e2e'],
+      env: { SWITCHBOARD_HOME: home.dir, SWITCHBOARD_PORT: String(home.port) },
+    },
+  })
+  const session = new PrintSession(
+    ['--mcp-config', mcpConfig, '--allowedTools', 'mcp__switchboard__reply,mcp__switchboard__inbox'],
+    { cwd: claude.cwd, env: claude.env(fake.url) },
+  )
+  closers.push(() => session.close())
+
+  // The first turn starts the channel, and with it the hub.
+  fake.respond(() => ({ text: 'ready' }))
+  session.send('get ready')
+  await session.waitForResults(1)
+  await waitFor(
+    async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true,
+    10_000,
+    'the hub',
+  )
+
+  const replies = await SseReader.open(home.url, token)
+  closers.push(() => replies.close())
+  const posted = await fetch(`${home.url}/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: 'hello claude, what is 2+2?',
+  })
+  expect(posted.status).toBe(202)
+  const { chat_id } = (await posted.json()) as { chat_id: string }
+
+  fake.respond((request) => {
+    const results = toolResults(request)
+    if (results.length === 0) return { tool: 'mcp__switchboard__reply', input: { chat_id, text: 'It is 4.' } }
+    if (textOf(results[0]?.content) === 'sent')
+      return { tool: 'mcp__switchboard__inbox', input: { limit: 5 } }
+    return { text: 'done' }
+  })
+  session.send('answer alice')
+  const results = await session.waitForResults(2)
+  expect(results[1]).toMatchObject({ subtype: 'success', is_error: false })
+
+  expect((await replies.waitFor('reply')).data).toMatchObject({ chat_id, text: 'It is 4.', from: 'e2e' })
+  const inboxResult = fake.requests
+    .flatMap(toolResults)
+    .find((r) => textOf(r.content).includes('hello claude'))
+  expect(JSON.parse(textOf(inboxResult?.content))).toEqual([
+    expect.objectContaining({ content: 'hello claude, what is 2+2?', sender: 'alice', chat_id }),
+  ])
+})

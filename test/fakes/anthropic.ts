@@ -1,0 +1,202 @@
+// A scripted fake of the Anthropic Messages API on 127.0.0.1, for running the real Claude Code CLI
+// offline (PROTOCOLS.md §1). Each test gives it a responder that decides the model's next answer
+// from the request; every request is recorded so tests can assert on what the model was shown.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+
+export interface ContentBlock {
+  type: string
+  text?: string
+  name?: string
+  id?: string
+  input?: unknown
+  tool_use_id?: string
+  content?: unknown
+  is_error?: boolean
+}
+
+export interface Message {
+  role: 'user' | 'assistant' | 'system'
+  content: string | ContentBlock[]
+}
+
+export interface MessagesRequest {
+  model: string
+  stream?: boolean
+  system?: string | { type: string; text: string }[]
+  messages: Message[]
+  tools?: { name: string }[]
+  [key: string]: unknown
+}
+
+/** What the fake model does next. */
+export type Reply =
+  | { text: string }
+  | { tool: string; input: Record<string, unknown>; id?: string; text?: string }
+  /** Streams text slowly, so a test can interrupt mid-stream. */
+  | { slowText: string; delayMs: number }
+
+export type Responder = (request: MessagesRequest, index: number) => Reply | Promise<Reply>
+
+export class FakeAnthropic {
+  readonly requests: MessagesRequest[] = []
+  private server: Server | null = null
+  private responder: Responder = () => ({ text: 'ok' })
+  private toolIds = 0
+  port = 0
+
+  respond(responder: Responder): void {
+    this.responder = responder
+  }
+
+  get url(): string {
+    return `http://127.0.0.1:${this.port}`
+  }
+
+  async start(): Promise<this> {
+    this.server = createServer((req, res) => void this.handle(req, res))
+    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve))
+    const address = this.server.address()
+    this.port = typeof address === 'object' && address ? address.port : 0
+    return this
+  }
+
+  async close(): Promise<void> {
+    this.server?.closeAllConnections()
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()))
+  }
+
+  /** The requests whose conversation holds this text anywhere (system prompt included). */
+  requestsMentioning(text: string): MessagesRequest[] {
+    return this.requests.filter((r) => JSON.stringify(r).includes(text))
+  }
+
+  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = []
+    for await (const chunk of req) chunks.push(chunk as Buffer)
+    if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {
+      res.writeHead(404, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ type: 'error', error: { type: 'not_found_error', message: `no ${req.url}` } }))
+      return
+    }
+    const request = JSON.parse(Buffer.concat(chunks).toString('utf8')) as MessagesRequest
+    const index = this.requests.push(request) - 1
+    let reply: Reply
+    try {
+      reply = await this.responder(request, index)
+    } catch (err) {
+      reply = { text: `fake responder failed: ${(err as Error).message}` }
+    }
+    if (request.stream) await this.stream(res, request, reply)
+    else this.json(res, request, reply)
+  }
+
+  private blocks(reply: Reply): ContentBlock[] {
+    if ('tool' in reply) {
+      const tool: ContentBlock = {
+        type: 'tool_use',
+        id: reply.id ?? `toolu_fake${++this.toolIds}`,
+        name: reply.tool,
+        input: reply.input,
+      }
+      return reply.text ? [{ type: 'text', text: reply.text }, tool] : [tool]
+    }
+    if ('slowText' in reply) return [{ type: 'text', text: reply.slowText }]
+    return [{ type: 'text', text: reply.text }]
+  }
+
+  private json(res: ServerResponse, request: MessagesRequest, reply: Reply): void {
+    const content = this.blocks(reply)
+    res.writeHead(200, { 'content-type': 'application/json' })
+    res.end(
+      JSON.stringify({
+        id: `msg_fake${this.requests.length}`,
+        type: 'message',
+        role: 'assistant',
+        model: request.model,
+        content,
+        stop_reason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 5 },
+      }),
+    )
+  }
+
+  private async stream(res: ServerResponse, request: MessagesRequest, reply: Reply): Promise<void> {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
+    const send = (event: string, data: unknown) =>
+      res.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`)
+    const content = this.blocks(reply)
+    send('message_start', {
+      type: 'message_start',
+      message: {
+        id: `msg_fake${this.requests.length}`,
+        type: 'message',
+        role: 'assistant',
+        model: request.model,
+        content: [],
+        stop_reason: null,
+        stop_sequence: null,
+        usage: { input_tokens: 10, output_tokens: 1 },
+      },
+    })
+    for (const [index, block] of content.entries()) {
+      if (block.type === 'tool_use') {
+        send('content_block_start', {
+          type: 'content_block_start',
+          index,
+          content_block: { ...block, input: {} },
+        })
+        send('content_block_delta', {
+          type: 'content_block_delta',
+          index,
+          delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+        })
+      } else {
+        send('content_block_start', {
+          type: 'content_block_start',
+          index,
+          content_block: { type: 'text', text: '' },
+        })
+        const pieces = 'slowText' in reply ? (block.text ?? '').split(/(?<= )/) : [block.text ?? '']
+        for (const piece of pieces) {
+          if (res.destroyed) return
+          send('content_block_delta', {
+            type: 'content_block_delta',
+            index,
+            delta: { type: 'text_delta', text: piece },
+          })
+          if ('slowText' in reply) await new Promise((r) => setTimeout(r, reply.delayMs))
+        }
+      }
+      send('content_block_stop', { type: 'content_block_stop', index })
+    }
+    const stop = content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'
+    send('message_delta', {
+      type: 'message_delta',
+      delta: { stop_reason: stop, stop_sequence: null },
+      usage: { output_tokens: 5 },
+    })
+    send('message_stop', { type: 'message_stop' })
+    res.end()
+  }
+}
+
+/** Helpers for responders: what the last turn of a request holds. */
+export function lastMessage(request: MessagesRequest): Message | undefined {
+  return request.messages.at(-1)
+}
+
+export function toolResults(request: MessagesRequest): ContentBlock[] {
+  const last = lastMessage(request)
+  if (!last || typeof last.content === 'string') return []
+  return last.content.filter((b) => b.type === 'tool_result')
+}
+
+export function textOf(value: unknown): string {
+  if (typeof value === 'string') return value
+  if (Array.isArray(value)) return value.map(textOf).join('\n')
+  if (value && typeof value === 'object' && 'text' in value) return String((value as { text: unknown }).text)
+  if (value && typeof value === 'object' && 'content' in value)
+    return textOf((value as { content: unknown }).content)
+  return ''
+}

@@ -1,0 +1,182 @@
+// Runs the real Claude Code CLI offline against the fake Messages API (PROTOCOLS.md §1): a throwaway
+// HOME, an environment built from scratch, a timeout, and every process it starts cleaned up.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { waitFor } from './home.js'
+
+export const ROOT = resolve(import.meta.dirname, '../..')
+export const CLAUDE_BIN = process.env.CLAUDE_CODE_PATH ?? join(ROOT, 'node_modules/.bin/claude')
+export const PLUGIN_DIR = join(ROOT, 'plugin')
+const API_KEY = 'sk-ant-fake-key-for-tests'
+
+export interface ClaudeHomeOptions {
+  /** Turns on the channels feature flags, allowing this plugin from the `inline` marketplace. */
+  channelPlugin?: string
+}
+
+/** A HOME for one test: onboarding done, the fake key approved, the working folder trusted. */
+export class ClaudeHome {
+  readonly home: string
+  readonly cwd: string
+  /** Holds a `switchboard` command, so the plugin's `.mcp.json` finds it on PATH. */
+  readonly bin: string
+
+  constructor(options: ClaudeHomeOptions = {}) {
+    this.home = realpathSync(mkdtempSync(join(tmpdir(), 'claude-home-')))
+    this.cwd = join(this.home, 'project')
+    this.bin = join(this.home, 'bin')
+    mkdirSync(this.cwd)
+    mkdirSync(this.bin)
+    const shim = `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'dist/cli/main.js')}" "$@"\n`
+    writeFileSync(join(this.bin, 'switchboard'), shim, { mode: 0o755 })
+    const now = Date.now()
+    const flags = options.channelPlugin
+      ? {
+          tengu_harbor: true,
+          tengu_harbor_permissions: true,
+          tengu_harbor_ledger: [{ marketplace: 'inline', plugin: options.channelPlugin }],
+        }
+      : undefined
+    writeFileSync(
+      join(this.home, '.claude.json'),
+      JSON.stringify({
+        hasCompletedOnboarding: true,
+        customApiKeyResponses: { approved: [API_KEY.slice(-20)], rejected: [] },
+        projects: { [this.cwd]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+        ...(flags
+          ? {
+              cachedGrowthBookFeatures: flags,
+              cachedGrowthBookFeaturesAt: now,
+              cachedFeatureFlags: flags,
+              cachedFeatureFlagsAt: now,
+            }
+          : {}),
+      }),
+    )
+  }
+
+  /** Only what the CLI needs: nothing inherited from the shell that runs the tests. */
+  env(apiUrl: string, extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      PATH: `${this.bin}:${process.env.PATH ?? '/usr/bin:/bin'}`,
+      HOME: this.home,
+      TERM: 'xterm-256color',
+      LANG: 'C.UTF-8',
+      ANTHROPIC_BASE_URL: apiUrl,
+      ANTHROPIC_API_KEY: API_KEY,
+      CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
+      CLAUDE_CODE_GB_DISK_CACHE_WHEN_TELEMETRY_OFF: '1',
+      DISABLE_TELEMETRY: '1',
+      DISABLE_AUTOUPDATER: '1',
+      DISABLE_ERROR_REPORTING: '1',
+      ...extra,
+    }
+  }
+
+  writeMcpConfig(
+    servers: Record<string, { command: string; args: string[]; env?: Record<string, string> }>,
+  ): string {
+    const file = join(this.home, 'mcp.json')
+    writeFileSync(file, JSON.stringify({ mcpServers: servers }))
+    return file
+  }
+
+  cleanup(): void {
+    rmSync(this.home, { recursive: true, force: true })
+  }
+}
+
+export type StreamLine = { type: string; subtype?: string; [key: string]: unknown }
+
+/** `claude -p` speaking stream-json on stdin and stdout (PROTOCOLS.md §3). */
+export class PrintSession {
+  readonly lines: StreamLine[] = []
+  readonly stderr: string[] = []
+  private readonly child: ChildProcessWithoutNullStreams
+  private exited: Promise<number | null>
+
+  constructor(
+    args: string[],
+    options: { cwd: string; env: Record<string, string>; timeoutSeconds?: number },
+  ) {
+    const timeout = String(options.timeoutSeconds ?? 120)
+    this.child = spawn(
+      'timeout',
+      [
+        '--kill-after=5',
+        timeout,
+        CLAUDE_BIN,
+        '-p',
+        '--input-format',
+        'stream-json',
+        '--output-format',
+        'stream-json',
+        '--verbose',
+        ...args,
+      ],
+      { cwd: options.cwd, env: options.env },
+    )
+    let buffer = ''
+    this.child.stdout.on('data', (chunk: Buffer) => {
+      buffer += chunk.toString('utf8')
+      let nl = buffer.indexOf('\n')
+      while (nl !== -1) {
+        const line = buffer.slice(0, nl).trim()
+        buffer = buffer.slice(nl + 1)
+        if (line) {
+          try {
+            this.lines.push(JSON.parse(line) as StreamLine)
+          } catch {
+            this.stderr.push(`(stdout, not JSON) ${line}`)
+          }
+        }
+        nl = buffer.indexOf('\n')
+      }
+    })
+    this.child.stderr.on('data', (chunk: Buffer) => this.stderr.push(chunk.toString('utf8')))
+    this.exited = new Promise((res) => this.child.on('exit', (code) => res(code)))
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid
+  }
+
+  send(text: string): void {
+    this.child.stdin.write(
+      `${JSON.stringify({ type: 'user', message: { role: 'user', content: text }, parent_tool_use_id: null, session_id: '' })}\n`,
+    )
+  }
+
+  results(): StreamLine[] {
+    return this.lines.filter((l) => l.type === 'result')
+  }
+
+  async waitForLine(match: (line: StreamLine) => boolean, ms: number, what: string): Promise<StreamLine> {
+    let found: StreamLine | undefined
+    await waitFor(
+      () => {
+        found = this.lines.find(match)
+        return found !== undefined
+      },
+      ms,
+      `${what}\n--- stderr:\n${this.stderr.join('').slice(-3000)}\n--- stdout types: ${this.lines.map((l) => `${l.type}/${l.subtype ?? ''}`).join(' ')}`,
+    )
+    return found as StreamLine
+  }
+
+  async waitForResults(n: number, ms = 60_000): Promise<StreamLine[]> {
+    await this.waitForLine(() => this.results().length >= n, ms, `${n} result line(s)`)
+    return this.results()
+  }
+
+  /** Closing stdin ends the CLI (exit 0); it then closes its MCP servers' stdin too. */
+  async close(): Promise<number | null> {
+    this.child.stdin.end()
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 15_000)
+    const code = await this.exited
+    clearTimeout(timer)
+    return code
+  }
+}
