@@ -19,6 +19,7 @@ import { channelTools, inboxArgs, replyArgs } from './tools.js'
 
 export const SERVER_NAME = 'switchboard'
 const HUB_WAIT_MS = 20_000
+const LISTEN_GRACE_MS = Number(process.env.SWITCHBOARD_LISTEN_GRACE_MS ?? 1_000)
 
 export interface ChannelOptions {
   name?: string
@@ -32,7 +33,10 @@ const PermissionRequestNotification = z.object({
 
 export async function runChannel(config: HubConfig, options: ChannelOptions, log: Logger): Promise<void> {
   const inbox = new Inbox()
-  const ready = deferred() // notifications sent before `initialized` would be dropped
+  // Claude Code drops channel notifications, silently, until it has set the server up, which ends
+  // some time after `initialized` (seen: a notification 10 ms after it was lost, one 1 s after arrived).
+  // Nothing says when; the first delivery waits LISTEN_GRACE_MS.
+  const ready = deferred()
   let mcp: Server | null = null
 
   // --- hub: events in, verdicts in -------------------------------------------------
@@ -70,7 +74,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     { name: SERVER_NAME, version: VERSION },
     { capabilities: { experimental, tools: {} }, instructions: channelInstructions(SERVER_NAME) },
   )
-  mcp.oninitialized = () => ready.resolve()
+  mcp.oninitialized = () => setTimeout(() => ready.resolve(), LISTEN_GRACE_MS)
 
   // --- tools: reply and inbox --------------------------------------------------------
   mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: channelTools }))

@@ -3,8 +3,9 @@ import { type Logger, pino } from 'pino'
 
 export type { Logger }
 
-export function createLogger(name: string, file?: string): Logger {
+/** SWITCHBOARD_LOG_FILE sends logs to a file instead of stderr (Claude Code hides an MCP server's stderr). */
+export function createLogger(name: string, file = process.env.SWITCHBOARD_LOG_FILE): Logger {
   const level = process.env.SWITCHBOARD_LOG_LEVEL ?? 'info'
-  const destination = file ? pino.destination({ dest: file, mkdir: true, sync: false }) : pino.destination(2)
+  const destination = file ? pino.destination({ dest: file, mkdir: true, sync: true }) : pino.destination(2)
   return pino({ name, level, base: { pid: process.pid } }, destination)
 }

@@ -106,13 +106,20 @@ it('hands the model an event sent after the hub was killed exactly once, once th
   const secret = await home.addSource('ci')
   const session = new PrintSession(
     ['--plugin-dir', PLUGIN_DIR, '--channels', 'plugin:switchboard@inline', '--replay-user-messages'],
-    { cwd: claude.cwd, env: claude.env(fake.url, { SWITCHBOARD_HOME: home.dir, SWITCHBOARD_PORT: String(home.port) }) },
+    {
+      cwd: claude.cwd,
+      env: claude.env(fake.url, { SWITCHBOARD_HOME: home.dir, SWITCHBOARD_PORT: String(home.port) }),
+    },
   )
   closers.push(() => session.close())
   fake.respond(() => ({ text: 'ok' }))
   session.send('get ready')
   await session.waitForResults(1)
-  await waitFor(async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true, 10_000, 'the hub')
+  await waitFor(
+    async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true,
+    10_000,
+    'the hub',
+  )
 
   const hook = (body: string) =>
     fetch(`${home.url}/hooks/ci`, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body })
@@ -121,14 +128,19 @@ it('hands the model an event sent after the hub was killed exactly once, once th
 
   await home.stopHub('SIGKILL')
   // The channel notices, and starts a hub again on the same home and port.
-  await waitFor(async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true, 15_000, 'a new hub')
+  await waitFor(
+    async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true,
+    15_000,
+    'a new hub',
+  )
   expect((await hook('second event')).status).toBe(202)
   await session.waitForResults(3)
   await new Promise((r) => setTimeout(r, 500))
 
   // The last request carries the whole conversation: each event must be in it exactly once.
   const conversation = textOf(fake.requests.at(-1)?.messages)
-  const times = (marker: string) => conversation.match(new RegExp(`<channel [^>]*>\\s*${marker}\\s*</channel>`, 'g'))?.length
+  const times = (marker: string) =>
+    conversation.match(new RegExp(`<channel [^>]*>\\s*${marker}\\s*</channel>`, 'g'))?.length
   expect(times('first event')).toBe(1)
   expect(times('second event')).toBe(1)
   const turnsStartedByEvents = session.lines.filter((l) => l.type === 'user' && l.isSynthetic === true)

@@ -1,9 +1,8 @@
 // The real Claude Code CLI in -p stream-json mode with Switchboard's channel loaded (--mcp-config):
 // the model replies to an HTTP sender's chat and reads the inbox.
-import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { FakeAnthropic, textOf, toolResults } from '../fakes/anthropic.js'
-import { ClaudeHome, PrintSession, ROOT } from '../helpers/claude.js'
+import { ClaudeHome, PrintSession, switchboardChannel } from '../helpers/claude.js'
 import { TestHome, waitFor } from '../helpers/home.js'
 import { SseReader } from '../helpers/sse.js'
 
@@ -27,13 +26,7 @@ afterEach(async () => {
 
 it('replies to an HTTP sender through the reply tool, and lists delivered events with inbox', async () => {
   const token = await home.addSender('alice')
-  const mcpConfig = claude.writeMcpConfig({
-    switchboard: {
-      command: process.execPath,
-      args: [join(ROOT, 'dist/cli/main.js'), 'channel', '--name', 'e2e'],
-      env: { SWITCHBOARD_HOME: home.dir, SWITCHBOARD_PORT: String(home.port) },
-    },
-  })
+  const mcpConfig = claude.writeMcpConfig({ switchboard: switchboardChannel(home, 'e2e') })
   const session = new PrintSession(
     ['--mcp-config', mcpConfig, '--allowedTools', 'mcp__switchboard__reply,mcp__switchboard__inbox'],
     { cwd: claude.cwd, env: claude.env(fake.url) },
@@ -59,6 +52,9 @@ it('replies to an HTTP sender through the reply tool, and lists delivered events
   })
   expect(posted.status).toBe(202)
   const { chat_id } = (await posted.json()) as { chat_id: string }
+  // In -p mode without channels the notification itself is dropped; the inbox still has the event
+  // once the channel has handled (and acknowledged) it.
+  await waitFor(async () => (await home.pending('e2e')) === 0, 10_000, 'the channel to take the message')
 
   fake.respond((request) => {
     const results = toolResults(request)

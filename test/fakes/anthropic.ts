@@ -181,15 +181,13 @@ export class FakeAnthropic {
   }
 }
 
-/** Helpers for responders: what the last turn of a request holds. */
-export function lastMessage(request: MessagesRequest): Message | undefined {
-  return request.messages.at(-1)
-}
-
+/** The tool results sent since the model last spoke (the CLI may add reminder messages after them). */
 export function toolResults(request: MessagesRequest): ContentBlock[] {
-  const last = lastMessage(request)
-  if (!last || typeof last.content === 'string') return []
-  return last.content.filter((b) => b.type === 'tool_result')
+  const lastAssistant = request.messages.map((m) => m.role).lastIndexOf('assistant')
+  return request.messages
+    .slice(lastAssistant + 1)
+    .flatMap((m) => (typeof m.content === 'string' ? [] : m.content))
+    .filter((b) => b.type === 'tool_result')
 }
 
 export function textOf(value: unknown): string {

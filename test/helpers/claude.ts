@@ -1,7 +1,7 @@
 // Runs the real Claude Code CLI offline against the fake Messages API (PROTOCOLS.md §1): a throwaway
 // HOME, an environment built from scratch, a timeout, and every process it starts cleaned up.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { waitFor } from './home.js'
@@ -10,6 +10,21 @@ export const ROOT = resolve(import.meta.dirname, '../..')
 export const CLAUDE_BIN = process.env.CLAUDE_CODE_PATH ?? join(ROOT, 'node_modules/.bin/claude')
 export const PLUGIN_DIR = join(ROOT, 'plugin')
 const API_KEY = 'sk-ant-fake-key-for-tests'
+
+export interface McpServer {
+  command: string
+  args: string[]
+  env?: Record<string, string>
+}
+
+/** Switchboard's channel as an MCP server entry, bound to one Switchboard home. */
+export function switchboardChannel(home: { dir: string; port: number }, name: string): McpServer {
+  return {
+    command: process.execPath,
+    args: [join(ROOT, 'dist/cli/main.js'), 'channel', '--name', name],
+    env: { SWITCHBOARD_HOME: home.dir, SWITCHBOARD_PORT: String(home.port) },
+  }
+}
 
 export interface ClaudeHomeOptions {
   /** Turns on the channels feature flags, allowing this plugin from the `inline` marketplace. */
@@ -25,9 +40,8 @@ export class ClaudeHome {
 
   constructor(options: ClaudeHomeOptions = {}) {
     this.home = realpathSync(mkdtempSync(join(tmpdir(), 'claude-home-')))
-    this.cwd = join(this.home, 'project')
+    this.cwd = realpathSync(mkdtempSync(join(tmpdir(), 'claude-project-')))
     this.bin = join(this.home, 'bin')
-    mkdirSync(this.cwd)
     mkdirSync(this.bin)
     const shim = `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, 'dist/cli/main.js')}" "$@"\n`
     writeFileSync(join(this.bin, 'switchboard'), shim, { mode: 0o755 })
@@ -75,9 +89,15 @@ export class ClaudeHome {
     }
   }
 
-  writeMcpConfig(
-    servers: Record<string, { command: string; args: string[]; env?: Record<string, string> }>,
-  ): string {
+  /** A user-scope MCP server: what `--dangerously-load-development-channels server:<name>` looks up. */
+  addUserMcpServer(name: string, server: McpServer): void {
+    const file = join(this.home, '.claude.json')
+    const config = JSON.parse(readFileSync(file, 'utf8')) as { mcpServers?: Record<string, unknown> }
+    config.mcpServers = { ...config.mcpServers, [name]: { type: 'stdio', ...server } }
+    writeFileSync(file, JSON.stringify(config))
+  }
+
+  writeMcpConfig(servers: Record<string, McpServer>): string {
     const file = join(this.home, 'mcp.json')
     writeFileSync(file, JSON.stringify({ mcpServers: servers }))
     return file
@@ -85,6 +105,7 @@ export class ClaudeHome {
 
   cleanup(): void {
     rmSync(this.home, { recursive: true, force: true })
+    rmSync(this.cwd, { recursive: true, force: true })
   }
 }
 

@@ -5,6 +5,7 @@ import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import { openSqliteStore } from '../../src/store/sqlite/index.js'
 
 export const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js')
 const run = promisify(execFile)
@@ -31,8 +32,17 @@ export class TestHome {
     return new TestHome(mkdtempSync(join(tmpdir(), 'switchboard-test-')), await freePort())
   }
 
+  /**
+   * The MCP SDK client that stands in for Claude Code listens from the moment it connects, so its
+   * channels need not wait the grace Claude Code needs (the end-to-end suite keeps the default).
+   */
   get env(): NodeJS.ProcessEnv {
-    return { ...process.env, SWITCHBOARD_HOME: this.dir, SWITCHBOARD_PORT: String(this.port) }
+    return {
+      ...process.env,
+      SWITCHBOARD_HOME: this.dir,
+      SWITCHBOARD_PORT: String(this.port),
+      SWITCHBOARD_LISTEN_GRACE_MS: '0',
+    }
   }
 
   get url(): string {
@@ -63,6 +73,16 @@ export class TestHome {
   async addSender(name: string, operator = false): Promise<string> {
     const out = await this.cli('sender', 'add', name, ...(operator ? ['--operator'] : []))
     return /token: (\S+)/.exec(out)?.[1] ?? ''
+  }
+
+  /** Deliveries the subscriber has not acknowledged yet, read from the store. */
+  async pending(subscriber: string): Promise<number | undefined> {
+    const store = openSqliteStore(join(this.dir, 'switchboard.db'))
+    try {
+      return (await store.listSubscribers()).find((s) => s.name === subscriber)?.pending
+    } finally {
+      await store.close()
+    }
   }
 
   hubPid(): number | null {
