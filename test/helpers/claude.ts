@@ -104,8 +104,9 @@ export class ClaudeHome {
   }
 
   cleanup(): void {
-    rmSync(this.home, { recursive: true, force: true })
-    rmSync(this.cwd, { recursive: true, force: true })
+    // A CLI that is still exiting may write a last file meanwhile.
+    rmSync(this.home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
+    rmSync(this.cwd, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
   }
 }
 

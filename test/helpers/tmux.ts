@@ -1,10 +1,11 @@
 // Interactive Claude Code under tmux: a private tmux server per session, keys in, screen out.
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { waitFor } from './home.js'
+import { alive, waitFor } from './home.js'
 
 export class TmuxSession {
   private readonly socket = `switchboard-test-${randomBytes(4).toString('hex')}`
+  private readonly panePid: number
 
   /** Starts `command` in a clean environment (env -i), inside `timeout --foreground`. */
   constructor(
@@ -13,25 +14,10 @@ export class TmuxSession {
   ) {
     const env = Object.entries(options.env).map(([k, v]) => `${k}=${v}`)
     const timeout = String(options.timeoutSeconds ?? 120)
-    this.tmux(
-      'new-session',
-      '-d',
-      '-s',
-      'main',
-      '-x',
-      '180',
-      '-y',
-      '50',
-      '-c',
-      options.cwd,
-      'env',
-      '-i',
-      ...env,
-      'timeout',
-      '--foreground',
-      timeout,
-      ...command,
-    )
+    const size = ['-x', '180', '-y', '50']
+    const program = ['env', '-i', ...env, 'timeout', '--foreground', timeout, ...command]
+    this.tmux('new-session', '-d', '-s', 'main', ...size, '-c', options.cwd, ...program)
+    this.panePid = Number(this.tmux('display-message', '-p', '-t', 'main', '#{pane_pid}').trim())
   }
 
   private tmux(...args: string[]): string {
@@ -44,12 +30,6 @@ export class TmuxSession {
 
   keys(...keys: string[]): void {
     this.tmux('send-keys', '-t', 'main', ...keys)
-  }
-
-  /** Types text literally, then presses Enter. */
-  type(text: string): void {
-    this.tmux('send-keys', '-t', 'main', '-l', text)
-    this.keys('Enter')
   }
 
   async waitForScreen(pattern: RegExp, ms = 30_000): Promise<string> {
@@ -69,12 +49,13 @@ export class TmuxSession {
     return last
   }
 
-  /** Kills the tmux server and with it every process of the session. */
-  kill(): void {
+  /** Kills the tmux server, and waits for the CLI it ran to be gone. */
+  async kill(): Promise<void> {
     try {
       this.tmux('kill-server')
     } catch {
       // already gone
     }
+    await waitFor(() => !alive(this.panePid), 15_000, `the CLI under tmux (pid ${this.panePid}) to exit`)
   }
 }
