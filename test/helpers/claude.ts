@@ -1,6 +1,6 @@
 // Runs the real Claude Code CLI offline against the fake Messages API (PROTOCOLS.md §1): a throwaway
 // HOME, an environment built from scratch, a timeout, and every process it starts cleaned up.
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -27,8 +27,10 @@ export function switchboardChannel(home: { dir: string; port: number }, name: st
 }
 
 export interface ClaudeHomeOptions {
-  /** Turns on the channels feature flags, allowing this plugin from the `inline` marketplace. */
+  /** Turns on the channels feature flags, allowing this plugin … */
   channelPlugin?: string
+  /** … from this marketplace (`inline` is the one `--plugin-dir` plugins belong to). */
+  channelMarketplace?: string
 }
 
 /** A HOME for one test: onboarding done, the fake key approved, the working folder trusted. */
@@ -50,7 +52,9 @@ export class ClaudeHome {
       ? {
           tengu_harbor: true,
           tengu_harbor_permissions: true,
-          tengu_harbor_ledger: [{ marketplace: 'inline', plugin: options.channelPlugin }],
+          tengu_harbor_ledger: [
+            { marketplace: options.channelMarketplace ?? 'inline', plugin: options.channelPlugin },
+          ],
         }
       : undefined
     writeFileSync(
@@ -108,6 +112,15 @@ export class ClaudeHome {
     rmSync(this.home, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
     rmSync(this.cwd, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 })
   }
+}
+
+/** Runs a `claude` sub-command (plugin management and the like) in this HOME. */
+export function claudeCommand(claude: ClaudeHome, args: string[]): string {
+  return execFileSync('timeout', ['60', CLAUDE_BIN, ...args], {
+    cwd: claude.cwd,
+    env: claude.env('http://127.0.0.1:9'),
+    encoding: 'utf8',
+  })
 }
 
 export type StreamLine = { type: string; subtype?: string; [key: string]: unknown }
