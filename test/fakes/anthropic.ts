@@ -181,13 +181,21 @@ export class FakeAnthropic {
   }
 }
 
-/** The tool results sent since the model last spoke (the CLI may add reminder messages after them). */
-export function toolResults(request: MessagesRequest): ContentBlock[] {
+/** What was said since the model last spoke (the CLI may add reminder messages of its own). */
+function sinceModelSpoke(request: MessagesRequest): Message[] {
   const lastAssistant = request.messages.map((m) => m.role).lastIndexOf('assistant')
-  return request.messages
-    .slice(lastAssistant + 1)
+  return request.messages.slice(lastAssistant + 1)
+}
+
+export function toolResults(request: MessagesRequest): ContentBlock[] {
+  return sinceModelSpoke(request)
     .flatMap((m) => (typeof m.content === 'string' ? [] : m.content))
     .filter((b) => b.type === 'tool_result')
+}
+
+/** The text of the turn the model is answering now. */
+export function latestTurn(request: MessagesRequest): string {
+  return textOf(sinceModelSpoke(request))
 }
 
 export function textOf(value: unknown): string {

@@ -1,0 +1,180 @@
+// One Claude Code CLI process speaking stream-json: started with only the flags the caller set,
+// every line it reads validated first, interrupted through the control protocol.
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import { EventEmitter } from 'node:events'
+import { accessSync, constants } from 'node:fs'
+import { delimiter, join } from 'node:path'
+import { z } from 'zod'
+import { ControlChannel, type ControlHandlers, type PermissionMode } from './control.js'
+import { type CliLine, cliLineSchema, type HostLine, hostLineSchema, type UserInput } from './messages.js'
+import { NdjsonReader, writeLine } from './ndjson.js'
+
+export const claudeOptionsSchema = z
+  .object({
+    cwd: z.string().min(1),
+    model: z.string().min(1).optional(),
+    permissionMode: z
+      .enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk', 'auto'])
+      .optional(),
+    allowedTools: z.array(z.string().min(1)).optional(),
+    disallowedTools: z.array(z.string().min(1)).optional(),
+    maxTurns: z.number().int().positive().optional(),
+    maxBudgetUsd: z.number().positive().optional(),
+    systemPrompt: z.string().optional(),
+    appendSystemPrompt: z.string().optional(),
+    resume: z.string().min(1).optional(),
+    forkSession: z.boolean().optional(),
+    mcpConfig: z.string().min(1).optional(),
+    includePartialMessages: z.boolean().optional(),
+  })
+  .strict()
+export type ClaudeOptions = z.infer<typeof claudeOptionsSchema>
+
+/** The CLI's argument list for these options: the fixed stream-json flags, then only what was set. */
+export function claudeArgs(o: ClaudeOptions): string[] {
+  const args = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose']
+  args.push('--permission-prompt-tool', 'stdio')
+  if (o.model) args.push('--model', o.model)
+  if (o.permissionMode) args.push('--permission-mode', o.permissionMode)
+  if (o.allowedTools?.length) args.push('--allowedTools', o.allowedTools.join(','))
+  if (o.disallowedTools?.length) args.push('--disallowedTools', o.disallowedTools.join(','))
+  if (o.maxTurns) args.push('--max-turns', String(o.maxTurns))
+  if (o.maxBudgetUsd) args.push('--max-budget-usd', String(o.maxBudgetUsd))
+  if (o.systemPrompt) args.push('--system-prompt', o.systemPrompt)
+  if (o.appendSystemPrompt) args.push('--append-system-prompt', o.appendSystemPrompt)
+  if (o.resume) args.push('--resume', o.resume)
+  if (o.resume && o.forkSession) args.push('--fork-session')
+  if (o.mcpConfig) args.push('--mcp-config', o.mcpConfig)
+  if (o.includePartialMessages) args.push('--include-partial-messages')
+  return args
+}
+
+/** `CLAUDE_CODE_PATH`, else `claude` on PATH. */
+export function findClaude(env: NodeJS.ProcessEnv = process.env): string {
+  if (env.CLAUDE_CODE_PATH) return env.CLAUDE_CODE_PATH
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    const candidate = join(dir, 'claude')
+    try {
+      accessSync(candidate, constants.X_OK)
+      return candidate
+    } catch {
+      // not here
+    }
+  }
+  throw new Error(
+    'Claude Code CLI not found: install it (npm i -g @anthropic-ai/claude-code) or set CLAUDE_CODE_PATH',
+  )
+}
+
+const running = new Set<ChildProcessWithoutNullStreams>()
+// A CLI whose stdin closes exits by itself; this covers a hub that exits normally with turns running.
+process.once('exit', () => {
+  for (const child of running) child.kill('SIGKILL')
+})
+
+export interface ClaudeProcessEvents {
+  line: [CliLine]
+  skipped: [string, string]
+  stderr: [string]
+  exit: [number | null, NodeJS.Signals | null]
+}
+
+export class ClaudeProcess extends EventEmitter<ClaudeProcessEvents> {
+  readonly control: ControlChannel
+  readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+  private readonly child: ChildProcessWithoutNullStreams
+  private readonly reader: NdjsonReader<CliLine>
+  private alive = true
+
+  constructor(
+    options: ClaudeOptions,
+    handlers: ControlHandlers,
+    spawnEnv: { bin?: string; env?: NodeJS.ProcessEnv } = {},
+  ) {
+    super()
+    const env = spawnEnv.env ?? process.env
+    this.child = spawn(spawnEnv.bin ?? findClaude(env), claudeArgs(options), {
+      cwd: options.cwd,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    })
+    running.add(this.child)
+    this.control = new ControlChannel((line) => this.write(line), handlers)
+    this.reader = new NdjsonReader(
+      cliLineSchema,
+      (line) => {
+        if (!this.control.handle(line)) this.emit('line', line)
+      },
+      (reason, line) => this.emit('skipped', reason, line),
+    )
+    this.child.stdout.on('data', (chunk: Buffer) => this.reader.push(chunk))
+    this.child.stdout.on('end', () => this.reader.end())
+    this.child.stderr.on('data', (chunk: Buffer) => this.emit('stderr', chunk.toString('utf8')))
+    this.child.stdin.on('error', () => {}) // EPIPE when the CLI died; 'exit' reports it
+    this.exited = new Promise((resolve) => {
+      this.child.on('error', (err) => {
+        this.emit('stderr', `failed to start the CLI: ${err.message}`)
+      })
+      this.child.on('close', (code, signal) => {
+        this.alive = false
+        running.delete(this.child)
+        this.control.close(`the CLI exited (${signal ?? code})`)
+        this.emit('exit', code, signal)
+        resolve({ code, signal })
+      })
+    })
+  }
+
+  get pid(): number | undefined {
+    return this.child.pid
+  }
+
+  get isAlive(): boolean {
+    return this.alive
+  }
+
+  sendUser(content: UserInput['message']['content'], extra: { uuid?: string } = {}): Promise<void> {
+    return this.write({
+      type: 'user',
+      message: { role: 'user', content },
+      parent_tool_use_id: null,
+      session_id: '',
+      ...extra,
+    })
+  }
+
+  setModel(model: string) {
+    return this.control.setModel(model)
+  }
+
+  setPermissionMode(mode: PermissionMode) {
+    return this.control.setPermissionMode(mode)
+  }
+
+  /** The control request keeps the process alive for the next turn; SIGINT only when that fails. */
+  async interrupt(): Promise<void> {
+    try {
+      await this.control.request('interrupt', {}, 5_000)
+    } catch {
+      if (this.alive) this.child.kill('SIGINT')
+    }
+  }
+
+  /** Closing stdin ends the CLI cleanly (exit 0); SIGKILL if it has not after `graceMs`. */
+  async stop(graceMs = 5_000): Promise<void> {
+    if (!this.alive) return
+    this.child.stdin.end()
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs)
+    await this.exited
+    clearTimeout(timer)
+  }
+
+  kill(signal: NodeJS.Signals = 'SIGKILL'): void {
+    if (this.alive) this.child.kill(signal)
+  }
+
+  private write(line: HostLine): Promise<void> {
+    if (!this.alive) return Promise.reject(new Error('the CLI is not running'))
+    return writeLine(this.child.stdin, hostLineSchema, line)
+  }
+}
