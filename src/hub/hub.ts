@@ -1,6 +1,7 @@
 // The hub's core: publishes events to durable subscriber queues, routes replies back to the
 // sender of a chat, and keeps the decisions operators answer. Transports (HTTP, WebSocket) call in.
 
+import { randomBytes } from 'node:crypto'
 import { HttpError } from '../core/errors.js'
 import type { NewEvent } from '../core/event.js'
 import type { Behavior, PermissionRequest } from '../core/hub-protocol.js'
@@ -14,6 +15,7 @@ export class Hub {
   readonly connections = new Map<string, SubscriberConnection>()
   readonly streams: SenderStreams
   readonly access: Access
+  private readonly resolvers = new Map<string, (d: Decision) => void>()
   private publishing: { event: NewEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
 
   constructor(
@@ -101,18 +103,71 @@ export class Hub {
         409,
         `"${code}" is open in ${open.length} sessions at once; answer it in the terminal`,
       )
-    const answered = await this.store.answerDecision(decision.id, { behavior }, sender.name)
-    if (!answered) throw new HttpError(409, `permission request "${code}" was answered already`)
-    this.log.info({ decision: answered.id, code, behavior, by: sender.name }, 'permission answered')
-    await this.relayVerdict(answered)
+    return this.answer(decision, { behavior }, sender.name)
+  }
+
+  /**
+   * Records the first answer to a decision and hands it to whoever waits for it: a driven session's
+   * resolver, or the channel that relayed the prompt. Later answers get 409.
+   */
+  async answer(decision: Decision, answer: Record<string, unknown>, by: string): Promise<Decision> {
+    const answered = await this.store.answerDecision(decision.id, answer, by)
+    if (!answered) throw new HttpError(409, `"${decision.code}" was answered already`)
+    this.log.info({ decision: answered.id, code: answered.code, by }, 'decision answered')
+    const resolve = this.resolvers.get(answered.id)
+    if (resolve) {
+      this.resolvers.delete(answered.id)
+      resolve(answered)
+    } else if (answered.kind === 'permission') {
+      await this.relayVerdict(answered)
+    }
     await this.toOperators('decision', {
-      id: code,
+      id: answered.code,
+      kind: answered.kind,
       session: answered.owner,
       status: 'answered',
-      behavior,
-      answered_by: sender.name,
+      answer,
+      answered_by: by,
     })
     return answered
+  }
+
+  /** A decision that someone in this process waits for (a driven session's tool call). */
+  async openAwaited(
+    input: { kind: Decision['kind']; owner: string; request: Record<string, unknown>; prompt: string },
+    onAnswer: (d: Decision) => void,
+  ): Promise<Decision> {
+    const code = await this.freeCode()
+    const decision = await this.store.openDecision({
+      kind: input.kind,
+      code,
+      owner: input.owner,
+      request: input.request,
+      expiresAt: null,
+    })
+    this.resolvers.set(decision.id, onAnswer)
+    await this.toOperators(input.kind, {
+      id: code,
+      decision: decision.id,
+      session: input.owner,
+      ...input.request,
+      text: `${input.owner}: ${input.prompt} — reply "yes ${code}" or "no ${code}"`,
+    })
+    return decision
+  }
+
+  /** Stops waiting for decisions whose asker went away. */
+  async cancelAwaited(ids: string[]): Promise<void> {
+    for (const id of ids) this.resolvers.delete(id)
+    if (ids.length) await this.store.cancelDecisions(ids)
+  }
+
+  private async freeCode(): Promise<string> {
+    for (;;) {
+      const code = permissionCode()
+      const clash = (await this.store.openDecisionsByCode('permission', code, Date.now())).length
+      if (!clash) return code
+    }
   }
 
   /** Hands an answered permission to its channel now, or when it next connects. */
@@ -138,6 +193,14 @@ export class Hub {
     const operators = (await this.store.listSenders()).filter((s) => s.operator && s.status === 'allowed')
     for (const op of operators) await this.streams.send(op.id, kind, body)
   }
+}
+
+/** Five letters a–z without l, like Claude Code's own request ids, so `yes <id>` reads the same. */
+function permissionCode(): string {
+  const alphabet = 'abcdefghijkmnopqrstuvwxyz'
+  let code = ''
+  for (const b of randomBytes(5)) code += alphabet[b % alphabet.length]
+  return code
 }
 
 function oneLine(text: string): string {

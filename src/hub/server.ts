@@ -4,6 +4,7 @@ import { chmodSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
+import { SessionManager } from '../claude/session-manager.js'
 import { type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
 import { HttpError } from '../core/errors.js'
 import { HUB_PATH } from '../core/hub-protocol.js'
@@ -15,11 +16,13 @@ import { bearerToken, sendError } from './http-util.js'
 import { Hub } from './hub.js'
 import { handleHubSocket } from './hub-socket.js'
 import { createRoutes, type Route } from './routes.js'
+import { createSessionRoutes } from './session-routes.js'
 
 const SWEEP_MS = 60_000
 
 export interface RunningHub {
   hub: Hub
+  sessions: SessionManager
   server: Server
   port: number
   close(): Promise<void>
@@ -29,6 +32,20 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   const hub = new Hub(store, log)
   const adminToken = readAdminToken(config.home)
   const routes = createRoutes(hub, config.maxBodyBytes)
+  const sessions = new SessionManager(store, hub, log)
+  const sessionRoutes = createSessionRoutes(sessions)
+  /** Driving sessions runs commands on this machine: only local processes holding the admin token may. */
+  const adminOnly =
+    (route: Route): Route =>
+    async (req, res, url) => {
+      const token = bearerToken(req, url)
+      if (!token || !safeEqual(token, adminToken)) {
+        req.resume()
+        throw new HttpError(401, 'this API needs the admin token (Authorization: Bearer <home>/admin-token)')
+      }
+      return route(req, res, url)
+    }
+  const sessionApi = adminOnly(sessionRoutes)
 
   const table: Record<string, Partial<Record<string, Route>>> = {
     '/health': { GET: routes.health },
@@ -40,7 +57,8 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   const server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://hub')
     const methods = url.pathname.startsWith('/hooks/') ? { POST: routes.webhook } : table[url.pathname]
-    const route = methods?.[req.method ?? 'GET']
+    const isSessions = url.pathname === '/sessions' || url.pathname.startsWith('/sessions/')
+    const route = isSessions ? sessionApi : methods?.[req.method ?? 'GET']
     const run: Route = route
       ? route
       : async () => {
@@ -101,8 +119,10 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     hub,
     server,
     port,
+    sessions,
     async close() {
       clearInterval(sweep)
+      await sessions.stopAll()
       hub.streams.closeAll()
       for (const ws of wss.clients) ws.terminate()
       local.close()

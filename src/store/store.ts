@@ -21,7 +21,7 @@ export interface Sender {
   createdAt: number
 }
 
-export type DecisionKind = 'permission' | 'pairing'
+export type DecisionKind = 'permission' | 'pairing' | 'question' | 'plan'
 export type DecisionStatus = 'open' | 'answered' | 'expired' | 'cancelled'
 
 export interface Decision {
@@ -52,6 +52,28 @@ export interface Chat {
   id: string
   source: string
   senderId: string | null
+}
+
+export type SessionStatus = 'running' | 'waiting_for_input' | 'idle' | 'completed' | 'error' | 'interrupted'
+
+export interface SessionRecord {
+  id: string
+  /** Claude Code's own id, known from the first `system/init`; what `--resume` takes. */
+  claudeSessionId: string | null
+  cwd: string
+  config: Record<string, unknown>
+  status: SessionStatus
+  costUsd: number
+  turns: number
+  lastResult: string | null
+  createdAt: number
+  updatedAt: number
+}
+
+export interface SessionLine {
+  seq: number
+  line: Record<string, unknown>
+  at: number
 }
 
 export type PublishResult = { event: StoredEvent; duplicate: boolean; subscribers: string[] }
@@ -118,10 +140,30 @@ export interface Store {
   unrelayedAnswers(kind: DecisionKind, owner: string): Promise<Decision[]>
   markRelayed(id: string): Promise<void>
   cancelOpenDecisions(kind: DecisionKind, owner: string): Promise<number>
+  cancelDecisions(ids: string[]): Promise<void>
   /** Marks every open decision whose time is up as expired and returns them. */
   expireDecisions(now: number): Promise<Decision[]>
   countOpen(kind: DecisionKind, now: number): Promise<number>
   listDecisions(filter: { kind?: DecisionKind; status?: DecisionStatus }): Promise<Decision[]>
+  getDecision(id: string): Promise<Decision | null>
+
+  // driven sessions
+  createSession(input: {
+    id: string
+    cwd: string
+    config: Record<string, unknown>
+    status: SessionStatus
+  }): Promise<SessionRecord>
+  updateSession(
+    id: string,
+    change: Partial<
+      Pick<SessionRecord, 'claudeSessionId' | 'status' | 'costUsd' | 'turns' | 'lastResult' | 'config'>
+    >,
+  ): Promise<void>
+  getSession(id: string): Promise<SessionRecord | null>
+  listSessions(): Promise<SessionRecord[]>
+  appendSessionLine(id: string, line: Record<string, unknown>): Promise<number>
+  sessionLines(id: string, afterSeq: number, limit: number): Promise<SessionLine[]>
 }
 
 export type { Meta }

@@ -12,6 +12,9 @@ import type {
   PublishResult,
   Sender,
   SenderStatus,
+  SessionLine,
+  SessionRecord,
+  SessionStatus,
   Source,
   Store,
 } from '../store.js'
@@ -89,6 +92,19 @@ const toDecision = (r: Row): Decision => ({
   createdAt: r.created_at as number,
   answeredAt: (r.answered_at as number | null) ?? null,
   expiresAt: (r.expires_at as number | null) ?? null,
+})
+
+const toSession = (r: Row): SessionRecord => ({
+  id: r.id as string,
+  claudeSessionId: (r.claude_session_id as string | null) ?? null,
+  cwd: r.cwd as string,
+  config: JSON.parse(r.config as string),
+  status: r.status as SessionStatus,
+  costUsd: r.cost_usd as number,
+  turns: r.turns as number,
+  lastResult: (r.last_result as string | null) ?? null,
+  createdAt: r.created_at as number,
+  updatedAt: r.updated_at as number,
 })
 
 const toOutbox = (r: Row): OutboxItem => ({
@@ -423,6 +439,15 @@ export class SqliteStore implements Store {
       .run(kind, owner).changes
   }
 
+  async cancelDecisions(ids: string[]): Promise<void> {
+    const cancel = this.db.prepare(
+      `UPDATE decisions SET status = 'cancelled' WHERE id = ? AND status = 'open'`,
+    )
+    this.db.transaction(() => {
+      for (const id of ids) cancel.run(id)
+    })()
+  }
+
   async expireDecisions(now: number): Promise<Decision[]> {
     return this.db.transaction(() => {
       const rows = this.db
@@ -454,5 +479,79 @@ export class SqliteStore implements Store {
       )
       .all({ kind: filter.kind ?? null, status: filter.status ?? null }) as Row[]
     return rows.map(toDecision)
+  }
+
+  async getDecision(id: string): Promise<Decision | null> {
+    const r = this.db.prepare('SELECT * FROM decisions WHERE id = ?').get(id) as Row | undefined
+    return r ? toDecision(r) : null
+  }
+
+  // --- driven sessions -----------------------------------------------------------
+  async createSession(input: {
+    id: string
+    cwd: string
+    config: Record<string, unknown>
+    status: SessionStatus
+  }): Promise<SessionRecord> {
+    const now = Date.now()
+    this.db
+      .prepare(
+        `INSERT INTO sessions (id, cwd, config, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      )
+      .run(input.id, input.cwd, JSON.stringify(input.config), input.status, now, now)
+    return (await this.getSession(input.id)) as SessionRecord
+  }
+
+  async updateSession(
+    id: string,
+    change: Partial<
+      Pick<SessionRecord, 'claudeSessionId' | 'status' | 'costUsd' | 'turns' | 'lastResult' | 'config'>
+    >,
+  ): Promise<void> {
+    const columns: Record<string, unknown> = {}
+    if (change.claudeSessionId !== undefined) columns.claude_session_id = change.claudeSessionId
+    if (change.status !== undefined) columns.status = change.status
+    if (change.costUsd !== undefined) columns.cost_usd = change.costUsd
+    if (change.turns !== undefined) columns.turns = change.turns
+    if (change.lastResult !== undefined) columns.last_result = change.lastResult
+    if (change.config !== undefined) columns.config = JSON.stringify(change.config)
+    const keys = Object.keys(columns)
+    if (keys.length === 0) return
+    const set = keys.map((k) => `${k} = @${k}`).join(', ')
+    this.db
+      .prepare(`UPDATE sessions SET ${set}, updated_at = @now WHERE id = @id`)
+      .run({ ...columns, now: Date.now(), id })
+  }
+
+  async getSession(id: string): Promise<SessionRecord | null> {
+    const r = this.db.prepare('SELECT * FROM sessions WHERE id = ? OR claude_session_id = ?').get(id, id) as
+      | Row
+      | undefined
+    return r ? toSession(r) : null
+  }
+
+  async listSessions(): Promise<SessionRecord[]> {
+    return (this.db.prepare('SELECT * FROM sessions ORDER BY updated_at DESC').all() as Row[]).map(toSession)
+  }
+
+  async appendSessionLine(id: string, line: Record<string, unknown>): Promise<number> {
+    return this.db.transaction(() => {
+      const { next } = this.db
+        .prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM session_events WHERE session_id = ?')
+        .get(id) as { next: number }
+      this.db
+        .prepare('INSERT INTO session_events (session_id, seq, line, at) VALUES (?, ?, ?, ?)')
+        .run(id, next, JSON.stringify(line), Date.now())
+      return next
+    })()
+  }
+
+  async sessionLines(id: string, afterSeq: number, limit: number): Promise<SessionLine[]> {
+    const rows = this.db
+      .prepare(
+        'SELECT seq, line, at FROM session_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+      )
+      .all(id, afterSeq, limit) as Row[]
+    return rows.map((r) => ({ seq: r.seq as number, line: JSON.parse(r.line as string), at: r.at as number }))
   }
 }

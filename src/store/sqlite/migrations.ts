@@ -79,4 +79,26 @@ export const migrations: string[] = [
   CREATE INDEX decisions_open ON decisions (kind, code) WHERE status = 'open';
   CREATE INDEX decisions_owner ON decisions (kind, owner, status);
   `,
+  `
+  -- Sessions the hub drives: their record, and every line of their stream so any surface can replay it.
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    claude_session_id TEXT,
+    cwd TEXT NOT NULL,
+    config TEXT NOT NULL,
+    status TEXT NOT NULL,
+    cost_usd REAL NOT NULL DEFAULT 0,
+    turns INTEGER NOT NULL DEFAULT 0,
+    last_result TEXT,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE TABLE session_events (
+    session_id TEXT NOT NULL,
+    seq INTEGER NOT NULL,
+    line TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (session_id, seq)
+  ) WITHOUT ROWID;
+  `,
 ]

@@ -1,0 +1,309 @@
+// Sessions the hub drives: one Claude Code process each (started, resumed, interrupted here), their
+// state and every line they print kept in the store, and their tool prompts turned into decisions
+// that any surface may answer.
+import { EventEmitter } from 'node:events'
+import { z } from 'zod'
+import { newId } from '../core/ids.js'
+import type { Logger } from '../core/log.js'
+import type { Hub } from '../hub/hub.js'
+import type { Decision, DecisionKind, SessionRecord, SessionStatus, Store } from '../store/store.js'
+import type { CanUseTool, CliLine, PermissionAnswer } from './messages.js'
+import { type ClaudeOptions, ClaudeProcess, claudeOptionsSchema } from './process.js'
+
+/** How a person answers a decision of a driven session. */
+export const respondSchema = z.discriminatedUnion('behavior', [
+  z
+    .object({
+      behavior: z.literal('allow'),
+      /** Replaces the tool's input: the edited command is the one that runs. */
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+      /** For a question: the chosen label per question text. */
+      answers: z.record(z.string(), z.string()).optional(),
+    })
+    .strict(),
+  z.object({ behavior: z.literal('deny'), message: z.string().min(1).default('Denied') }).strict(),
+])
+export type RespondInput = z.infer<typeof respondSchema>
+
+export interface PendingInput {
+  decision: string
+  code: string
+  kind: DecisionKind
+  tool_name: string
+  input: Record<string, unknown>
+  description?: string
+}
+
+export interface SessionView extends SessionRecord {
+  live: boolean
+  pendingInputs: PendingInput[]
+}
+
+interface Live {
+  process: ClaudeProcess
+  interrupting: boolean
+  pending: Map<string, PendingInput>
+}
+
+function kindOf(tool: string): DecisionKind {
+  if (tool === 'AskUserQuestion') return 'question'
+  if (tool === 'ExitPlanMode') return 'plan'
+  return 'permission'
+}
+
+function promptFor(req: CanUseTool): string {
+  if (req.tool_name === 'AskUserQuestion') return 'Claude asks a question'
+  if (req.tool_name === 'ExitPlanMode') return 'Claude asks you to review its plan'
+  const what = req.description ?? (typeof req.input.command === 'string' ? req.input.command : '')
+  return `Claude wants to run ${req.tool_name}${what ? `: ${what}` : ''}`
+}
+
+export class SessionManager {
+  private readonly live = new Map<string, Live>()
+  private readonly changes = new EventEmitter()
+
+  constructor(
+    private readonly store: Store,
+    private readonly hub: Hub,
+    private readonly log: Logger,
+    private readonly spawnEnv: { bin?: string; env?: NodeJS.ProcessEnv } = {},
+  ) {
+    this.changes.setMaxListeners(0)
+  }
+
+  async create(prompt: string, options: ClaudeOptions): Promise<SessionView> {
+    const config = claudeOptionsSchema.parse(options)
+    const record = await this.store.createSession({
+      id: newId('ses'),
+      cwd: config.cwd,
+      config,
+      status: 'running',
+    })
+    await this.start(record, config)
+    await this.sendToLive(record.id, prompt)
+    return this.view(record.id)
+  }
+
+  /** A message to a session; one whose process ended is resumed first (same Claude session id). */
+  async send(id: string, text: string, options: { fork?: boolean } = {}): Promise<SessionView> {
+    const record = await this.require(id)
+    if (!this.live.has(record.id)) {
+      if (!record.claudeSessionId) throw new Error(`session ${id} never started; create a new one`)
+      const config = {
+        ...(record.config as ClaudeOptions),
+        resume: record.claudeSessionId,
+        forkSession: options.fork,
+      }
+      await this.start(record, config)
+    }
+    await this.sendToLive(record.id, text)
+    return this.view(record.id)
+  }
+
+  async interrupt(id: string): Promise<SessionView> {
+    const record = await this.require(id)
+    const live = this.live.get(record.id)
+    if (!live) throw new Error(`session ${id} is not running`)
+    live.interrupting = true
+    await live.process.interrupt()
+    return this.view(record.id)
+  }
+
+  async setModel(id: string, model: string): Promise<void> {
+    await (await this.liveOf(id)).process.setModel(model)
+  }
+
+  async setPermissionMode(id: string, mode: NonNullable<ClaudeOptions['permissionMode']>): Promise<void> {
+    await (await this.liveOf(id)).process.setPermissionMode(mode)
+  }
+
+  /** Answers a pending input of this session, by decision id or code. */
+  async respond(
+    id: string,
+    decisionIdOrCode: string,
+    answer: RespondInput,
+    by: string,
+  ): Promise<SessionView> {
+    const record = await this.require(id)
+    const pending = [...(this.live.get(record.id)?.pending.values() ?? [])].find(
+      (p) => p.decision === decisionIdOrCode || p.code === decisionIdOrCode,
+    )
+    if (!pending) throw new Error(`no pending input "${decisionIdOrCode}" in session ${id}`)
+    const decision = await this.store.getDecision(pending.decision)
+    if (!decision) throw new Error(`decision ${pending.decision} is gone`)
+    await this.hub.answer(decision, answer, by)
+    return this.view(record.id)
+  }
+
+  async view(id: string): Promise<SessionView> {
+    const record = await this.require(id)
+    const live = this.live.get(record.id)
+    return { ...record, live: !!live, pendingInputs: [...(live?.pending.values() ?? [])] }
+  }
+
+  /** The session now, or as soon as it changes (up to `waitSeconds`) when it is busy. */
+  async status(id: string, waitSeconds = 0): Promise<SessionView> {
+    const record = await this.require(id)
+    if (waitSeconds > 0 && record.status === 'running') {
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer)
+          this.changes.off(record.id, done)
+          resolve()
+        }
+        const timer = setTimeout(done, waitSeconds * 1000)
+        this.changes.on(record.id, done)
+      })
+    }
+    return this.view(record.id)
+  }
+
+  async list(): Promise<SessionView[]> {
+    const records = await this.store.listSessions()
+    return Promise.all(records.map((r) => this.view(r.id)))
+  }
+
+  lines(id: string, afterSeq: number) {
+    return this.store.sessionLines(id, afterSeq, 100_000)
+  }
+
+  onLine(listener: (id: string, seq: number, line: CliLine) => void): () => void {
+    const wrapped = (id: string, seq: number, line: CliLine) => listener(id, seq, line)
+    this.changes.on('line', wrapped)
+    return () => this.changes.off('line', wrapped)
+  }
+
+  async stopAll(): Promise<void> {
+    await Promise.all([...this.live.values()].map((l) => l.process.stop(3_000)))
+  }
+
+  // --- internals -------------------------------------------------------------------------------
+
+  private async require(id: string): Promise<SessionRecord> {
+    const record = await this.store.getSession(id)
+    if (!record) throw new Error(`no session "${id}"`)
+    return record
+  }
+
+  private async liveOf(id: string): Promise<Live> {
+    const record = await this.require(id)
+    const live = this.live.get(record.id)
+    if (!live) throw new Error(`session ${id} is not running`)
+    return live
+  }
+
+  private async setStatus(
+    id: string,
+    status: SessionStatus,
+    extra: Partial<SessionRecord> = {},
+  ): Promise<void> {
+    await this.store.updateSession(id, { status, ...extra })
+    this.changes.emit(id)
+  }
+
+  private async sendToLive(id: string, text: string): Promise<void> {
+    const live = await this.liveOf(id)
+    live.interrupting = false
+    await this.setStatus(id, 'running')
+    await live.process.sendUser(text)
+  }
+
+  private async start(record: SessionRecord, options: ClaudeOptions): Promise<void> {
+    const id = record.id
+    const live: Live = {
+      interrupting: false,
+      pending: new Map(),
+      process: new ClaudeProcess(
+        options,
+        { canUseTool: (req, signal) => this.ask(id, req, signal) },
+        this.spawnEnv,
+      ),
+    }
+    this.live.set(id, live)
+    const p = live.process
+    // Lines are stored in the order they came; the chain keeps that order across awaits.
+    let chain = Promise.resolve()
+    p.on('line', (line) => {
+      chain = chain
+        .then(() => this.record(id, line))
+        .catch((err) => this.log.error({ err, session: id }, 'line not stored'))
+    })
+    p.on('skipped', (reason, line) =>
+      this.log.warn({ session: id, reason, line }, 'unreadable line from the CLI'),
+    )
+    p.on('stderr', (text) => this.log.debug({ session: id, text }, 'CLI stderr'))
+    p.on('exit', (code, signal) => {
+      chain = chain.then(() => this.exited(id, live, code, signal))
+    })
+  }
+
+  private async record(id: string, line: CliLine): Promise<void> {
+    const seq = await this.store.appendSessionLine(id, line)
+    this.changes.emit('line', id, seq, line)
+    if (line.type === 'system' && line.subtype === 'init' && typeof line.session_id === 'string') {
+      await this.store.updateSession(id, { claudeSessionId: line.session_id })
+    }
+    if (line.type === 'result') {
+      const session = await this.require(id)
+      const live = this.live.get(id)
+      const interrupted = live?.interrupting && line.subtype === 'error_during_execution'
+      await this.setStatus(id, interrupted ? 'interrupted' : 'idle', {
+        costUsd: session.costUsd + (typeof line.total_cost_usd === 'number' ? line.total_cost_usd : 0),
+        turns: session.turns + (typeof line.num_turns === 'number' ? line.num_turns : 0),
+        lastResult: typeof line.result === 'string' ? line.result : session.lastResult,
+      })
+    }
+  }
+
+  private async exited(
+    id: string,
+    live: Live,
+    code: number | null,
+    signal: NodeJS.Signals | null,
+  ): Promise<void> {
+    if (this.live.get(id) === live) this.live.delete(id)
+    await this.hub.cancelAwaited([...live.pending.values()].map((p) => p.decision))
+    live.pending.clear()
+    const session = await this.store.getSession(id)
+    const clean = code === 0 && signal === null
+    const status: SessionStatus = clean ? (session?.status === 'running' ? 'error' : 'completed') : 'error'
+    this.log.info({ session: id, code, signal, status }, 'CLI exited')
+    await this.setStatus(id, status)
+  }
+
+  /** `can_use_tool` → a decision in the hub; resolves with the first answer from any surface. */
+  private async ask(id: string, req: CanUseTool, signal: AbortSignal): Promise<PermissionAnswer> {
+    const live = this.live.get(id)
+    if (!live) return { behavior: 'deny', message: 'session is stopping' }
+    const kind = kindOf(req.tool_name)
+    let settle: (d: Decision) => void = () => {}
+    const answered = new Promise<Decision>((resolve) => {
+      settle = resolve
+    })
+    const request = {
+      tool_name: req.tool_name,
+      input: req.input,
+      ...(req.description ? { description: req.description } : {}),
+    }
+    const decision = await this.hub.openAwaited({ kind, owner: id, request, prompt: promptFor(req) }, (d) =>
+      settle(d),
+    )
+    live.pending.set(decision.id, { decision: decision.id, code: decision.code, kind, ...request })
+    await this.setStatus(id, 'waiting_for_input')
+    signal.addEventListener('abort', () => void this.hub.cancelAwaited([decision.id]))
+    const done = await answered
+    live.pending.delete(decision.id)
+    if (live.pending.size === 0) await this.setStatus(id, 'running')
+    return toPermissionAnswer(req, done.answer ?? {})
+  }
+}
+
+/** A stored answer in the shape the CLI expects for this tool. */
+export function toPermissionAnswer(req: CanUseTool, answer: Record<string, unknown>): PermissionAnswer {
+  const parsed = respondSchema.safeParse(answer)
+  if (!parsed.success) return { behavior: 'deny', message: 'unreadable answer' }
+  const a = parsed.data
+  if (a.behavior === 'deny') return { behavior: 'deny', message: a.message }
+  if (a.answers) return { behavior: 'allow', updatedInput: { ...req.input, answers: a.answers } }
+  return { behavior: 'allow', updatedInput: a.updatedInput ?? req.input }
+}

@@ -1,0 +1,226 @@
+// The hub drives real Claude Code sessions through its HTTP API: create, decisions answered from
+// any surface, resume, and a CLI killed mid-turn.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { FakeAnthropic, latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
+import { CLAUDE_BIN, ClaudeHome } from '../helpers/claude.js'
+import { alive, CLI, TestHome, waitFor } from '../helpers/home.js'
+import { SseReader } from '../helpers/sse.js'
+
+let fake: FakeAnthropic
+let home: TestHome
+let claude: ClaudeHome
+let hub: ChildProcess
+const closers: (() => unknown)[] = []
+
+beforeEach(async () => {
+  fake = await new FakeAnthropic().start()
+  home = await TestHome.create()
+  claude = new ClaudeHome()
+  const env = {
+    ...claude.env(fake.url),
+    SWITCHBOARD_HOME: home.dir,
+    SWITCHBOARD_PORT: String(home.port),
+    CLAUDE_CODE_PATH: CLAUDE_BIN,
+  }
+  hub = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' })
+  await waitFor(async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true, 10_000, 'hub')
+})
+
+afterEach(async () => {
+  for (const close of closers.splice(0).reverse()) await close()
+  hub.kill('SIGTERM')
+  await new Promise((r) => hub.once('exit', r))
+  await fake.close()
+  await home.cleanup()
+  claude.cleanup()
+})
+
+type View = {
+  id: string
+  claudeSessionId: string | null
+  status: string
+  lastResult: string | null
+  live: boolean
+  pendingInputs: {
+    decision: string
+    code: string
+    kind: string
+    tool_name: string
+    input: Record<string, unknown>
+  }[]
+}
+
+async function api<T = View>(
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: T }> {
+  const token = readFileSync(join(home.dir, 'admin-token'), 'utf8').trim()
+  const res = await fetch(`${home.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: res.status, json: (await res.json()) as T }
+}
+
+async function until(id: string, done: (v: View) => boolean, what: string): Promise<View> {
+  let view: View | undefined
+  await waitFor(
+    async () => {
+      view = (await api('GET', `/sessions/${id}?wait=5`)).json
+      return done(view)
+    },
+    60_000,
+    what,
+  )
+  return view as View
+}
+
+const create = (prompt: string, options: Record<string, unknown> = {}) =>
+  api('POST', '/sessions', { prompt, options: { cwd: claude.cwd, ...options } })
+
+it('creates a session that answers, and refuses the API without the admin token', async () => {
+  fake.respond(() => ({ text: 'the answer is 42' }))
+  const { status, json } = await create('what is the answer?')
+  expect(status).toBe(201)
+  const done = await until(json.id, (v) => v.status === 'idle', 'the turn to end')
+  expect(done).toMatchObject({ lastResult: 'the answer is 42', live: true })
+  expect(done.claudeSessionId).toMatch(/^[0-9a-f-]{36}$/)
+  expect((await fetch(`${home.url}/sessions`)).status).toBe(401)
+  const bad = await api<{ error: string }>('POST', '/sessions', { prompt: '', options: { cwd: claude.cwd } })
+  expect(bad).toMatchObject({
+    status: 400,
+    json: { error: expect.stringMatching(/prompt must not be empty/) },
+  })
+})
+
+it('holds a Bash call as a decision: allow with edited input runs the edited command', async () => {
+  const edited = join(claude.cwd, 'edited')
+  fake.respond((r) =>
+    toolResults(r).length
+      ? { text: 'done' }
+      : { tool: 'Bash', input: { command: 'touch original', description: 'make it' } },
+  )
+  const { json } = await create('make the file')
+  const waiting = await until(json.id, (v) => v.status === 'waiting_for_input', 'the permission prompt')
+  const [pending] = waiting.pendingInputs
+  expect(pending).toMatchObject({
+    kind: 'permission',
+    tool_name: 'Bash',
+    input: { command: 'touch original' },
+  })
+  const answered = await api('POST', `/sessions/${json.id}/respond`, {
+    decision: pending?.decision,
+    answer: { behavior: 'allow', updatedInput: { command: `touch ${edited}` } },
+  })
+  expect(answered.status).toBe(200)
+  await until(json.id, (v) => v.status === 'idle', 'the turn to end')
+  expect(existsSync(edited)).toBe(true)
+  expect(existsSync(join(claude.cwd, 'original'))).toBe(false)
+})
+
+it('lets an operator deny from their phone with "no <code>", and the model sees it', async () => {
+  const operator = await home.addSender('ops', true)
+  const ops = await SseReader.open(home.url, operator)
+  closers.push(() => ops.close())
+  fake.respond((r) =>
+    toolResults(r).length ? { text: 'ok, not doing it' } : { tool: 'Bash', input: { command: 'touch nope' } },
+  )
+  const { json } = await create('make the file')
+  const prompt = await ops.waitFor('permission', 30_000)
+  const code = (prompt.data as { id: string }).id
+  const res = await fetch(`${home.url}/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${operator}` },
+    body: `no ${code}`,
+  })
+  expect(res.status).toBe(200)
+  await until(json.id, (v) => v.status === 'idle', 'the turn to end')
+  const result = fake.requests.flatMap(toolResults)[0]
+  expect(result?.is_error).toBe(true)
+  expect(existsSync(join(claude.cwd, 'nope'))).toBe(false)
+})
+
+it('round-trips a question and a plan review as decisions of their own kinds', async () => {
+  const question = {
+    questions: [
+      {
+        question: 'Which colour?',
+        header: 'Colour',
+        multiSelect: false,
+        options: [
+          { label: 'red', description: 'warm' },
+          { label: 'blue', description: 'cool' },
+        ],
+      },
+    ],
+  }
+  fake.respond((r) => {
+    const results = toolResults(r)
+    if (results.length) return { text: `got: ${textOf(results[0]?.content)}` }
+    if (latestTurn(r).includes('now make a plan'))
+      return { tool: 'ExitPlanMode', input: { plan: '1. paint the shed' } }
+    return { tool: 'AskUserQuestion', input: question }
+  })
+  const { json } = await create('ask me', { permissionMode: 'default' })
+  const asked = await until(json.id, (v) => v.status === 'waiting_for_input', 'the question')
+  expect(asked.pendingInputs[0]).toMatchObject({ kind: 'question', tool_name: 'AskUserQuestion' })
+  await api('POST', `/sessions/${json.id}/respond`, {
+    decision: asked.pendingInputs[0]?.code,
+    answer: { behavior: 'allow', answers: { 'Which colour?': 'blue' } },
+  })
+  const answered = await until(json.id, (v) => v.status === 'idle', 'the answer')
+  expect(answered.lastResult).toContain('blue')
+
+  // ExitPlanMode only exists in plan mode: switching modes at run time is part of the API.
+  expect((await api('POST', `/sessions/${json.id}/permission-mode`, { mode: 'plan' })).status).toBe(200)
+  await api('POST', `/sessions/${json.id}/messages`, { text: 'now make a plan' })
+  const review = await until(json.id, (v) => v.status === 'waiting_for_input', 'the plan review')
+  // (this CLI keeps the plan in its plan file; the tool call's own input arrives empty)
+  expect(review.pendingInputs[0]).toMatchObject({ kind: 'plan', tool_name: 'ExitPlanMode' })
+  await api('POST', `/sessions/${json.id}/respond`, {
+    decision: review.pendingInputs[0]?.decision,
+    answer: { behavior: 'deny', message: 'paint the house instead' },
+  })
+  await until(json.id, (v) => v.status === 'idle', 'the review to be answered')
+  expect(textOf(fake.requests.flatMap(toolResults).at(-1)?.content)).toContain('paint the house instead')
+})
+
+it('leaves a session killed mid-turn in error, resumes it on the next message, and leaves no process', async () => {
+  fake.respond((r) =>
+    latestTurn(r).includes('slow') ? { slowText: 'word '.repeat(500), delayMs: 20 } : { text: 'back again' },
+  )
+  const { json } = await create('something slow please', { includePartialMessages: true })
+  const running = await until(
+    json.id,
+    (v) => v.status === 'running' && !!v.claudeSessionId,
+    'the turn to start',
+  )
+  const [cliPid] = processesIn(claude.cwd)
+  expect(cliPid).toBeDefined()
+  process.kill(cliPid as number, 'SIGKILL')
+  const failed = await until(json.id, (v) => v.status === 'error', 'the error status')
+  expect(failed.live).toBe(false)
+  expect(processesIn(claude.cwd)).toEqual([])
+  await api('POST', `/sessions/${json.id}/messages`, { text: 'are you there?' })
+  const resumed = await until(json.id, (v) => v.status === 'idle', 'the resumed turn')
+  expect(resumed).toMatchObject({ claudeSessionId: running.claudeSessionId, lastResult: 'back again' })
+})
+
+/** Processes whose working folder is `dir`: the CLI the hub started for this test's session. */
+function processesIn(dir: string): number[] {
+  return readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readlinkSync(`/proc/${d}/cwd`) === dir && alive(Number(d))
+      } catch {
+        return false
+      }
+    })
+    .map(Number)
+}
