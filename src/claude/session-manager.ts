@@ -7,6 +7,7 @@ import { newId } from '../core/ids.js'
 import type { Logger } from '../core/log.js'
 import type { Hub } from '../hub/hub.js'
 import type { Decision, DecisionKind, SessionRecord, SessionStatus, Store } from '../store/store.js'
+import { discoverSessions } from './discovery.js'
 import type { CanUseTool, CliLine, PermissionAnswer } from './messages.js'
 import { type ClaudeOptions, ClaudeProcess, claudeOptionsSchema } from './process.js'
 
@@ -32,6 +33,19 @@ export interface PendingInput {
   tool_name: string
   input: Record<string, unknown>
   description?: string
+}
+
+export interface ListedSession {
+  id: string
+  claudeSessionId: string | null
+  cwd: string | null
+  /** A hub session's status, or `on_disk` for one found only in Claude Code's files. */
+  status: SessionStatus | 'on_disk'
+  managed: boolean
+  lastActivity: number
+  summary: string | null
+  /** Where a session was found: the hub, Claude Code's transcripts, its interactive history. */
+  sources: ('hub' | 'transcript' | 'history')[]
 }
 
 export interface SessionView extends SessionRecord {
@@ -161,6 +175,39 @@ export class SessionManager {
   async list(): Promise<SessionView[]> {
     const records = await this.store.listSessions()
     return Promise.all(records.map((r) => this.view(r.id)))
+  }
+
+  /**
+   * The hub's sessions and every other session found on disk, newest first. Any of them can be
+   * resumed: a discovered one by creating a session with `resume: <claudeSessionId>`.
+   */
+  async listAll(options: { cwd?: string; claudeDir?: string } = {}): Promise<ListedSession[]> {
+    const managed = (await this.list()).filter((s) => !options.cwd || s.cwd === options.cwd)
+    const known = new Set(managed.map((s) => s.claudeSessionId))
+    const listed: ListedSession[] = managed.map((s) => ({
+      id: s.id,
+      claudeSessionId: s.claudeSessionId,
+      cwd: s.cwd,
+      status: s.status,
+      managed: true,
+      lastActivity: s.updatedAt,
+      summary: s.lastResult,
+      sources: ['hub'],
+    }))
+    for (const d of discoverSessions(options)) {
+      if (known.has(d.sessionId)) continue
+      listed.push({
+        id: d.sessionId,
+        claudeSessionId: d.sessionId,
+        cwd: d.cwd,
+        status: 'on_disk',
+        managed: false,
+        lastActivity: d.lastActivity,
+        summary: d.firstPrompt,
+        sources: d.sources,
+      })
+    }
+    return listed.sort((a, b) => b.lastActivity - a.lastActivity)
   }
 
   lines(id: string, afterSeq: number) {

@@ -49,7 +49,10 @@ export function createSessionRoutes(sessions: SessionManager) {
     const method = req.method ?? 'GET'
 
     if (!id) {
-      if (method === 'GET') return sendJson(res, 200, { sessions: await sessions.list() })
+      if (method === 'GET') {
+        const cwd = url.searchParams.get('cwd') ?? undefined
+        return sendJson(res, 200, { sessions: await sessions.listAll({ cwd }) })
+      }
       if (method === 'POST') {
         const input = await body(req, createSchema)
         return sendJson(res, 201, await guard(() => sessions.create(input.prompt, input.options)))

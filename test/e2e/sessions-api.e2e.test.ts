@@ -5,9 +5,10 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { FakeAnthropic, latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
-import { CLAUDE_BIN, ClaudeHome } from '../helpers/claude.js'
+import { CLAUDE_BIN, ClaudeHome, PrintSession } from '../helpers/claude.js'
 import { alive, CLI, TestHome, waitFor } from '../helpers/home.js'
 import { SseReader } from '../helpers/sse.js'
+import { TmuxSession } from '../helpers/tmux.js'
 
 let fake: FakeAnthropic
 let home: TestHome
@@ -224,3 +225,45 @@ function processesIn(dir: string): number[] {
     })
     .map(Number)
 }
+
+it('lists sessions started outside the hub: interactive ones (history) and -p ones (transcript only)', {
+  timeout: 90_000,
+}, async () => {
+  fake.respond(() => ({ text: 'hello back' }))
+  const printed = new PrintSession([], { cwd: claude.cwd, env: claude.env(fake.url) })
+  printed.send('a print-mode session')
+  const [result] = await printed.waitForResults(1)
+  await printed.close()
+
+  const terminal = new TmuxSession([CLAUDE_BIN, '--permission-mode', 'default'], {
+    cwd: claude.cwd,
+    env: claude.env(fake.url),
+  })
+  closers.push(() => terminal.kill())
+  await terminal.waitForScreen(/❯/)
+  terminal.keys('-l', 'an interactive session')
+  terminal.keys('Enter')
+  await terminal.waitForScreen(/hello back/)
+  await terminal.kill()
+
+  const { json } = await api<{
+    sessions: { id: string; status: string; managed: boolean; summary: string | null; cwd: string }[]
+  }>('GET', `/sessions?cwd=${encodeURIComponent(claude.cwd)}`)
+  expect(json.sessions).toContainEqual(
+    expect.objectContaining({
+      id: result?.session_id,
+      status: 'on_disk',
+      managed: false,
+      summary: 'a print-mode session',
+      sources: ['transcript'],
+    }),
+  )
+  expect(json.sessions).toContainEqual(
+    expect.objectContaining({
+      status: 'on_disk',
+      summary: 'an interactive session',
+      cwd: claude.cwd,
+      sources: expect.arrayContaining(['history']),
+    }),
+  )
+})
