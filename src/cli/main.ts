@@ -5,6 +5,7 @@ import { UserError } from '../core/errors.js'
 import { VERSION } from '../core/version.js'
 import { registerAccess } from './access.js'
 import { registerChannel } from './channel.js'
+import { registerMcp } from './mcp.js'
 import { registerServe } from './serve.js'
 import { registerSources } from './source.js'
 
@@ -18,6 +19,7 @@ const program = new Command('switchboard')
 
 registerServe(program)
 registerChannel(program)
+registerMcp(program)
 registerSources(program)
 registerAccess(program)
 

@@ -1,0 +1,15 @@
+import type { Command } from 'commander'
+import { createLogger } from '../core/log.js'
+import { runMcpServer } from '../mcp/server.js'
+import { configFrom } from './options.js'
+
+export function registerMcp(program: Command): void {
+  program
+    .command('mcp')
+    .description('an MCP stdio server with claude_* tools, so another agent can drive Claude Code sessions')
+    .action(async (_opts: unknown, command: Command) => {
+      // stdout is the MCP protocol: logs go to stderr.
+      await runMcpServer(configFrom(command), createLogger('mcp'))
+      process.exit(0)
+    })
+}
