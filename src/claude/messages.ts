@@ -107,6 +107,20 @@ export type CanUseTool = z.infer<typeof canUseToolSchema>
 export const cliLineSchema = z.object({ type: z.string().min(1) }).passthrough()
 export type CliLine = z.infer<typeof cliLineSchema>
 
+/**
+ * The rule of cliLineSchema, without copying the object: it runs on every line the CLI prints, and
+ * the copy is most of the decoder's cost (bench/codec). messages.test.ts holds the two to agreement.
+ */
+export function checkCliLine(value: unknown): { ok: true; value: CliLine } | { ok: false; reason: string } {
+  const type =
+    value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as { type?: unknown }).type
+      : undefined
+  return typeof type === 'string' && type.length > 0
+    ? { ok: true, value: value as CliLine }
+    : { ok: false, reason: 'a line needs a non-empty "type"' }
+}
+
 export type PermissionAnswer =
   | { behavior: 'allow'; updatedInput?: Record<string, unknown>; updatedPermissions?: unknown[] }
   | { behavior: 'deny'; message: string; interrupt?: boolean }

@@ -1,13 +1,13 @@
 import { PassThrough } from 'node:stream'
 import { describe, expect, it } from 'vitest'
-import { type CliLine, cliLineSchema, hostLineSchema } from './messages.js'
+import { type CliLine, checkCliLine, hostLineSchema } from './messages.js'
 import { InvalidLineError, NdjsonReader, writeLine } from './ndjson.js'
 
 function reader(max?: number) {
   const lines: CliLine[] = []
   const skipped: string[] = []
   const r = new NdjsonReader(
-    cliLineSchema,
+    checkCliLine,
     (l) => lines.push(l),
     (reason) => skipped.push(reason),
     max,

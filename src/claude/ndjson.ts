@@ -9,13 +9,21 @@ export interface ReaderStats {
   skipped: number
 }
 
+/** Checks one parsed line: returns the typed value, or a reason to skip it. */
+export type LineCheck<T> = (value: unknown) => { ok: true; value: T } | { ok: false; reason: string }
+
+const NEWLINE = 0x0a
+
 export class NdjsonReader<T> {
   readonly stats: ReaderStats = { lines: 0, skipped: 0 }
-  private pending = ''
-  private readonly decoder = new TextDecoder()
+  /** Bytes of a line not finished yet. Lines split at the newline byte, which never occurs inside a
+   * multi-byte UTF-8 character, so chunks can be cut anywhere. */
+  private pending: Buffer | null = null
+  /** Inside a line that was too long: dropping bytes up to its end. */
+  private discarding = false
 
   constructor(
-    private readonly schema: z.ZodType<T>,
+    private readonly check: LineCheck<T>,
     private readonly onLine: (value: T) => void,
     private readonly onSkip: (reason: string, line: string) => void = () => {},
     /** Longer lines are dropped (and counted), so a runaway line cannot exhaust memory. */
@@ -23,45 +31,53 @@ export class NdjsonReader<T> {
   ) {}
 
   push(chunk: Buffer | string): void {
-    this.pending += typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true })
-    let start = 0
-    let nl = this.pending.indexOf('\n', start)
-    while (nl !== -1) {
-      this.line(this.pending.slice(start, nl))
-      start = nl + 1
-      nl = this.pending.indexOf('\n', start)
+    let data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
+    if (this.pending) {
+      data = Buffer.concat([this.pending, data])
+      this.pending = null
     }
-    this.pending = start === 0 ? this.pending : this.pending.slice(start)
-    if (this.pending.length > this.maxLineBytes) {
-      this.skip(`line longer than ${this.maxLineBytes} bytes`, this.pending)
-      this.pending = ''
+    let start = 0
+    let nl = data.indexOf(NEWLINE, start)
+    if (this.discarding) {
+      if (nl === -1) return
+      this.discarding = false
+      start = nl + 1
+      nl = data.indexOf(NEWLINE, start)
+    }
+    while (nl !== -1) {
+      if (nl > start) this.line(data.toString('utf8', start, nl))
+      start = nl + 1
+      nl = data.indexOf(NEWLINE, start)
+    }
+    if (start < data.length) {
+      if (data.length - start > this.maxLineBytes) {
+        this.skip(`line longer than ${this.maxLineBytes} bytes`, data.toString('utf8', start, start + 200))
+        this.discarding = true
+      } else this.pending = data.subarray(start)
     }
   }
 
   /** The stream ended: a last line without a newline still counts. */
   end(): void {
-    this.pending += this.decoder.decode()
-    if (this.pending.trim()) this.line(this.pending)
-    this.pending = ''
+    if (this.pending) this.line(this.pending.toString('utf8'))
+    this.pending = null
   }
 
   private line(raw: string): void {
-    const text = raw.trim()
-    if (!text) return
     let json: unknown
     try {
-      json = JSON.parse(text)
+      json = JSON.parse(raw)
     } catch {
-      this.skip('not JSON', text)
+      if (raw.trim()) this.skip('not JSON', raw)
       return
     }
-    const parsed = this.schema.safeParse(json)
-    if (!parsed.success) {
-      this.skip(parsed.error.issues[0]?.message ?? 'invalid', text)
+    const checked = this.check(json)
+    if (!checked.ok) {
+      this.skip(checked.reason, raw)
       return
     }
     this.stats.lines++
-    this.onLine(parsed.data)
+    this.onLine(checked.value)
   }
 
   private skip(reason: string, line: string): void {

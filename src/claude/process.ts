@@ -6,7 +6,7 @@ import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import { z } from 'zod'
 import { ControlChannel, type ControlHandlers, type PermissionMode } from './control.js'
-import { type CliLine, cliLineSchema, type HostLine, hostLineSchema, type UserInput } from './messages.js'
+import { type CliLine, checkCliLine, type HostLine, hostLineSchema, type UserInput } from './messages.js'
 import { NdjsonReader, writeLine } from './ndjson.js'
 
 export const claudeOptionsSchema = z
@@ -101,7 +101,7 @@ export class ClaudeProcess extends EventEmitter<ClaudeProcessEvents> {
     running.add(this.child)
     this.control = new ControlChannel((line) => this.write(line), handlers)
     this.reader = new NdjsonReader(
-      cliLineSchema,
+      checkCliLine,
       (line) => {
         if (!this.control.handle(line)) this.emit('line', line)
       },
