@@ -6,6 +6,7 @@ import { VERSION } from '../core/version.js'
 import { registerAccess } from './access.js'
 import { registerChannel } from './channel.js'
 import { registerMcp } from './mcp.js'
+import { registerRun } from './run.js'
 import { registerServe } from './serve.js'
 import { registerSources } from './source.js'
 
@@ -20,6 +21,7 @@ const program = new Command('switchboard')
 registerServe(program)
 registerChannel(program)
 registerMcp(program)
+registerRun(program)
 registerSources(program)
 registerAccess(program)
 

@@ -77,6 +77,10 @@ export function createSessionRoutes(sessions: SessionManager) {
       const input = await body(req, modeSchema)
       await guard(() => sessions.setPermissionMode(id, input.mode))
       return sendJson(res, 200, { ok: true })
+    } else if (action === 'lines' && method === 'GET') {
+      const after = Number(url.searchParams.get('after') ?? 0) || 0
+      const view = await guard(() => sessions.view(id))
+      return sendJson(res, 200, { lines: await sessions.lines(view.id, after) })
     } else if (action === 'events' && method === 'GET') {
       return streamLines(sessions, id, req, res, url)
     }

@@ -53,6 +53,16 @@ export class HubApi {
     return this.call('POST', `/sessions/${encodeURIComponent(id)}/interrupt`)
   }
 
+  /** The session's stored lines after `afterSeq`. */
+  async lines(id: string, afterSeq: number): Promise<{ seq: number; line: Record<string, unknown> }[]> {
+    return (
+      await this.call<{ lines: { seq: number; line: Record<string, unknown> }[] }>(
+        'GET',
+        `/sessions/${encodeURIComponent(id)}/lines?after=${afterSeq}`,
+      )
+    ).lines
+  }
+
   async list(cwd?: string): Promise<ListedSession[]> {
     const q = cwd ? `?cwd=${encodeURIComponent(cwd)}` : ''
     return (await this.call<{ sessions: ListedSession[] }>('GET', `/sessions${q}`)).sessions
