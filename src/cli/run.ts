@@ -131,13 +131,17 @@ async function answerInline(
   const controller = new AbortController()
   const ask = `${what} [y/n] (or answer "${p.code}" from anywhere) `
   // With no terminal input left (stdin closed), the answer can only come from elsewhere.
-  const typed = inputClosed(rl)
-    ? (out(ask), new Promise<null>(() => {}))
-    : new Promise<string | null>((resolve) => {
-        rl.question(ask, { signal: controller.signal }, resolve)
-        controller.signal.addEventListener('abort', () => resolve(null))
-        rl.once('close', () => resolve(null))
-      })
+  let typed: Promise<string | null>
+  if (inputClosed(rl)) {
+    out(ask)
+    typed = new Promise<null>(() => {})
+  } else {
+    typed = new Promise<string | null>((resolve) => {
+      rl.question(ask, { signal: controller.signal }, resolve)
+      controller.signal.addEventListener('abort', () => resolve(null))
+      rl.once('close', () => resolve(null))
+    })
+  }
   const elsewhere = (async () => {
     while (!controller.signal.aborted) {
       const view: SessionView = await hub.status(id, 1)
