@@ -6,7 +6,9 @@ import { z } from 'zod'
 import { newId } from '../core/ids.js'
 import type { Logger } from '../core/log.js'
 import type { Hub } from '../hub/hub.js'
+import { SubscriberConnection } from '../hub/subscriber-connection.js'
 import type { Decision, DecisionKind, SessionRecord, SessionStatus, Store } from '../store/store.js'
+import { channelTag } from './channel-tag.js'
 import { discoverSessions } from './discovery.js'
 import type { CanUseTool, CliLine, PermissionAnswer } from './messages.js'
 import { type ClaudeOptions, ClaudeProcess, claudeOptionsSchema } from './process.js'
@@ -85,7 +87,8 @@ export class SessionManager {
     this.changes.setMaxListeners(0)
   }
 
-  async create(prompt: string, options: ClaudeOptions): Promise<SessionView> {
+  /** `topics`: events on them are written into the session as `<channel>` messages (rung 2). */
+  async create(prompt: string, options: ClaudeOptions, topics: string[] = []): Promise<SessionView> {
     const config = claudeOptionsSchema.parse(options)
     const record = await this.store.createSession({
       id: newId('ses'),
@@ -95,7 +98,38 @@ export class SessionManager {
     })
     await this.start(record, config)
     await this.sendToLive(record.id, prompt)
+    if (topics.length) await this.subscribe(record.id, topics)
     return this.view(record.id)
+  }
+
+  /**
+   * Makes the session a durable subscriber of the hub: each event is written to it as a user
+   * message (resuming it if its process ended) and acknowledged once written.
+   */
+  private async subscribe(id: string, topics: string[]): Promise<void> {
+    const name = `session:${id}`
+    await this.store.registerSubscriber(name, topics)
+    let inOrder = Promise.resolve()
+    const connection: SubscriberConnection = new SubscriberConnection(
+      name,
+      {
+        send: (message) => {
+          if (message.type !== 'deliver') return
+          const { event } = message
+          inOrder = inOrder
+            .then(() => this.send(id, channelTag(event)))
+            .then(() => connection.ack(event.seq))
+            .catch((err) =>
+              this.log.error({ err, session: id, event: event.id }, 'event not written to the session'),
+            )
+        },
+        terminate: () => {},
+      },
+      this.store,
+      this.log,
+    )
+    this.hub.connections.set(name, connection)
+    await connection.pump()
   }
 
   /** A message to a session; one whose process ended is resumed first (same Claude session id). */

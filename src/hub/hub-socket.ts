@@ -88,7 +88,8 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
       stale.close()
       stale.terminate()
     }
-    connection = new SubscriberConnection(name, ws, hub.store, hub.log)
+    const sink = { send: (m: ServerMessage) => ws.send(JSON.stringify(m)), terminate: () => ws.terminate() }
+    connection = new SubscriberConnection(name, sink, hub.store, hub.log)
     hub.connections.set(name, connection)
     await hub.store.registerSubscriber(name, msg.topics)
     say(ws, {

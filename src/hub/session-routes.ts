@@ -5,11 +5,17 @@ import { z } from 'zod'
 import { claudeOptionsSchema } from '../claude/process.js'
 import { respondSchema, type SessionManager } from '../claude/session-manager.js'
 import { HttpError } from '../core/errors.js'
+import { topicSchema } from '../core/hub-protocol.js'
 import { readBody, sendJson } from './http-util.js'
 import { describeZod } from './routes.js'
 
 const createSchema = z
-  .object({ prompt: z.string().min(1, 'prompt must not be empty'), options: claudeOptionsSchema })
+  .object({
+    prompt: z.string().min(1, 'prompt must not be empty'),
+    options: claudeOptionsSchema,
+    /** Events on these topics are written into the session as `<channel>` messages. */
+    topics: z.array(topicSchema).optional(),
+  })
   .strict()
 const sendSchema = z
   .object({ text: z.string().min(1, 'text must not be empty'), fork: z.boolean().optional() })
@@ -55,7 +61,11 @@ export function createSessionRoutes(sessions: SessionManager) {
       }
       if (method === 'POST') {
         const input = await body(req, createSchema)
-        return sendJson(res, 201, await guard(() => sessions.create(input.prompt, input.options)))
+        return sendJson(
+          res,
+          201,
+          await guard(() => sessions.create(input.prompt, input.options, input.topics)),
+        )
       }
     } else if (!action && method === 'GET') {
       const wait = Math.min(Number(url.searchParams.get('wait') ?? 0) || 0, 300)

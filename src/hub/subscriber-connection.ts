@@ -1,10 +1,15 @@
 // One connected channel: pushes its durable queue in order with a bounded window in flight.
 // A caught-up subscriber gets new events straight from the commit, without reading them back.
-import type { WebSocket } from 'ws'
 import type { StoredEvent } from '../core/event.js'
 import type { ServerMessage } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
 import type { Store } from '../store/store.js'
+
+/** Where deliveries go: a channel's WebSocket, or a session the hub drives. */
+export interface DeliverySink {
+  send(message: ServerMessage): void
+  terminate(): void
+}
 
 const WINDOW = 1024
 /** Acks reach the store in batches: off the delivery path, one write for many events. */
@@ -24,13 +29,13 @@ export class SubscriberConnection {
 
   constructor(
     readonly name: string,
-    private readonly ws: WebSocket,
+    private readonly sink: DeliverySink,
     private readonly store: Store,
     private readonly log: Logger,
   ) {}
 
   send(message: ServerMessage): void {
-    if (!this.closed) this.ws.send(JSON.stringify(message))
+    if (!this.closed) this.sink.send(message)
   }
 
   /** A just-committed event for this subscriber. */
@@ -99,7 +104,7 @@ export class SubscriberConnection {
   }
 
   terminate(): void {
-    this.ws.terminate()
+    this.sink.terminate()
   }
 
   private deliver(event: StoredEvent): void {

@@ -267,3 +267,34 @@ it('lists sessions started outside the hub: interactive ones (history) and -p on
     }),
   )
 })
+
+it('writes events on its topics into a driven session as <channel> messages', async () => {
+  const secret = await home.addSource('ci')
+  fake.respond((r) => ({
+    text: latestTurn(r).includes('<channel') ? 'on it: the build' : 'waiting for events',
+  }))
+  const { json } = await api('POST', '/sessions', {
+    prompt: 'wait for events',
+    options: { cwd: claude.cwd },
+    topics: ['ci'],
+  })
+  await until(json.id, (v) => v.status === 'idle', 'the first turn')
+  const hook = await fetch(`${home.url}/hooks/ci?job=unit`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}` },
+    body: 'build 12 "failed"',
+  })
+  expect(hook.status).toBe(202)
+  const { id: eventId } = (await hook.json()) as { id: string }
+  const answered = await until(
+    json.id,
+    (v) => v.status === 'idle' && v.lastResult === 'on it: the build',
+    'the event turn',
+  )
+  expect(answered.turns).toBeGreaterThanOrEqual(2)
+  const shown = latestTurn(fake.requests.at(-1) as never)
+  expect(shown).toContain(
+    `<channel source="switchboard" job="unit" origin="ci" topic="ci" event_id="${eventId}">`,
+  )
+  expect(shown).toContain('build 12 "failed"')
+})
