@@ -44,6 +44,7 @@ type View = {
   claudeSessionId: string | null
   status: string
   lastResult: string | null
+  turns: number
   live: boolean
   pendingInputs: {
     decision: string
