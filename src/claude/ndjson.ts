@@ -90,16 +90,20 @@ export class InvalidLineError extends Error {
   override name = 'InvalidLineError'
 }
 
-/** Validates, then writes one line. Throws InvalidLineError (and writes nothing) for a bad line. */
-export function writeLine<T>(out: Writable, schema: z.ZodType<T>, value: unknown): Promise<void> {
+/** One validated line as text (without its newline), or why it was refused. */
+export function encodeLine<T>(schema: z.ZodType<T>, value: unknown): string | InvalidLineError {
   const parsed = schema.safeParse(value)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    const at = issue?.path.length ? `${issue.path.join('.')}: ` : ''
-    return Promise.reject(new InvalidLineError(`refused to write an invalid line: ${at}${issue?.message}`))
-  }
-  const text = `${JSON.stringify(parsed.data)}\n`
+  if (parsed.success) return JSON.stringify(parsed.data)
+  const issue = parsed.error.issues[0]
+  const at = issue?.path.length ? `${issue.path.join('.')}: ` : ''
+  return new InvalidLineError(`refused to write an invalid line: ${at}${issue?.message}`)
+}
+
+/** Validates, then writes one line. Rejects with InvalidLineError (and writes nothing) for a bad line. */
+export function writeLine<T>(out: Writable, schema: z.ZodType<T>, value: unknown): Promise<void> {
+  const text = encodeLine(schema, value)
+  if (text instanceof InvalidLineError) return Promise.reject(text)
   return new Promise((resolve, reject) => {
-    out.write(text, (err) => (err ? reject(err) : resolve()))
+    out.write(`${text}\n`, (err) => (err ? reject(err) : resolve()))
   })
 }

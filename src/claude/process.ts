@@ -4,10 +4,12 @@ import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
+import type { WebSocket } from 'ws'
 import { z } from 'zod'
 import { ControlChannel, type ControlHandlers, type PermissionMode } from './control.js'
 import { type CliLine, checkCliLine, type HostLine, hostLineSchema, type UserInput } from './messages.js'
-import { NdjsonReader, writeLine } from './ndjson.js'
+import { encodeLine, InvalidLineError, NdjsonReader } from './ndjson.js'
+import { type LineTransport, stdioTransport, webSocketTransport } from './transport.js'
 
 export const claudeOptionsSchema = z
   .object({
@@ -66,6 +68,13 @@ export function findClaude(env: NodeJS.ProcessEnv = process.env): string {
   )
 }
 
+export interface SpawnEnv {
+  bin?: string
+  env?: NodeJS.ProcessEnv
+  /** Speak over a WebSocket the CLI opens to the hub instead of stdin/stdout. */
+  sdkUrl?: { url: string; token: string; connection: Promise<WebSocket> }
+}
+
 const running = new Set<ChildProcessWithoutNullStreams>()
 // A CLI whose stdin closes exits by itself; this covers a hub that exits normally with turns running.
 process.once('exit', () => {
@@ -84,21 +93,27 @@ export class ClaudeProcess extends EventEmitter<ClaudeProcessEvents> {
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
   private readonly child: ChildProcessWithoutNullStreams
   private readonly reader: NdjsonReader<CliLine>
+  private readonly transport: LineTransport
   private alive = true
 
-  constructor(
-    options: ClaudeOptions,
-    handlers: ControlHandlers,
-    spawnEnv: { bin?: string; env?: NodeJS.ProcessEnv } = {},
-  ) {
+  constructor(options: ClaudeOptions, handlers: ControlHandlers, spawnEnv: SpawnEnv = {}) {
     super()
-    const env = spawnEnv.env ?? process.env
-    this.child = spawn(spawnEnv.bin ?? findClaude(env), claudeArgs(options), {
+    let env = spawnEnv.env ?? process.env
+    const args = claudeArgs(options)
+    if (spawnEnv.sdkUrl) {
+      // The CLI reads its token from the environment and waits on the socket for the first prompt.
+      args.push('--sdk-url', spawnEnv.sdkUrl.url)
+      env = { ...env, CLAUDE_CODE_SESSION_ACCESS_TOKEN: spawnEnv.sdkUrl.token }
+    }
+    this.child = spawn(spawnEnv.bin ?? findClaude(env), args, {
       cwd: options.cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
     })
     running.add(this.child)
+    this.transport = spawnEnv.sdkUrl
+      ? webSocketTransport(spawnEnv.sdkUrl.connection)
+      : stdioTransport(this.child)
     this.control = new ControlChannel((line) => this.write(line), handlers)
     this.reader = new NdjsonReader(
       checkCliLine,
@@ -107,10 +122,11 @@ export class ClaudeProcess extends EventEmitter<ClaudeProcessEvents> {
       },
       (reason, line) => this.emit('skipped', reason, line),
     )
-    this.child.stdout.on('data', (chunk: Buffer) => this.reader.push(chunk))
-    this.child.stdout.on('end', () => this.reader.end())
+    this.transport.start(
+      (chunk) => this.reader.push(chunk),
+      () => this.reader.end(),
+    )
     this.child.stderr.on('data', (chunk: Buffer) => this.emit('stderr', chunk.toString('utf8')))
-    this.child.stdin.on('error', () => {}) // EPIPE when the CLI died; 'exit' reports it
     this.exited = new Promise((resolve) => {
       this.child.on('error', (err) => {
         this.emit('stderr', `failed to start the CLI: ${err.message}`)
@@ -163,7 +179,7 @@ export class ClaudeProcess extends EventEmitter<ClaudeProcessEvents> {
   /** Closing stdin ends the CLI cleanly (exit 0); SIGKILL if it has not after `graceMs`. */
   async stop(graceMs = 5_000): Promise<void> {
     if (!this.alive) return
-    this.child.stdin.end()
+    this.transport.end()
     const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs)
     await this.exited
     clearTimeout(timer)
@@ -175,6 +191,7 @@ export class ClaudeProcess extends EventEmitter<ClaudeProcessEvents> {
 
   private write(line: HostLine): Promise<void> {
     if (!this.alive) return Promise.reject(new Error('the CLI is not running'))
-    return writeLine(this.child.stdin, hostLineSchema, line)
+    const text = encodeLine(hostLineSchema, line)
+    return text instanceof InvalidLineError ? Promise.reject(text) : this.transport.write(text)
   }
 }

@@ -2,8 +2,9 @@
 // state and every line they print kept in the store, and their tool prompts turned into decisions
 // that any surface may answer.
 import { EventEmitter } from 'node:events'
+import type { WebSocket } from 'ws'
 import { z } from 'zod'
-import { newId } from '../core/ids.js'
+import { newId, newSecret, safeEqual } from '../core/ids.js'
 import type { Logger } from '../core/log.js'
 import type { Hub } from '../hub/hub.js'
 import { SubscriberConnection } from '../hub/subscriber-connection.js'
@@ -11,7 +12,7 @@ import type { Decision, DecisionKind, SessionRecord, SessionStatus, Store } from
 import { channelTag } from './channel-tag.js'
 import { discoverSessions } from './discovery.js'
 import type { CanUseTool, CliLine, PermissionAnswer } from './messages.js'
-import { type ClaudeOptions, ClaudeProcess, claudeOptionsSchema } from './process.js'
+import { type ClaudeOptions, ClaudeProcess, claudeOptionsSchema, type SpawnEnv } from './process.js'
 
 /** How a person answers a decision of a driven session. */
 export const respondSchema = z.discriminatedUnion('behavior', [
@@ -36,6 +37,18 @@ export interface PendingInput {
   input: Record<string, unknown>
   description?: string
 }
+
+/** How the hub runs a session's CLI, beside the CLI's own flags. */
+export const sessionSetupSchema = z
+  .object({
+    /** `sdk-url`: the CLI connects back to the hub over WebSocket (CLIs up to 2.1.120, PROTOCOLS.md §4). */
+    transport: z.enum(['stdio', 'sdk-url']).default('stdio'),
+    /** A CLI other than CLAUDE_CODE_PATH / `claude` on PATH. */
+    claudePath: z.string().min(1).optional(),
+  })
+  .strict()
+export type SessionSetup = z.input<typeof sessionSetupSchema>
+type StoredConfig = { options: ClaudeOptions; setup: z.infer<typeof sessionSetupSchema> }
 
 export interface ListedSession {
   id: string
@@ -78,25 +91,50 @@ export class SessionManager {
   private readonly live = new Map<string, Live>()
   private readonly changes = new EventEmitter()
 
+  /** Sessions on the `--sdk-url` transport whose CLI has not connected yet: token and hand-over. */
+  private readonly sdkWaiting = new Map<string, { token: string; connect(ws: WebSocket): void }>()
+  private hubAddress = ''
+
   constructor(
     private readonly store: Store,
     private readonly hub: Hub,
     private readonly log: Logger,
-    private readonly spawnEnv: { bin?: string; env?: NodeJS.ProcessEnv } = {},
+    private readonly spawnEnv: { env?: NodeJS.ProcessEnv } = {},
   ) {
     this.changes.setMaxListeners(0)
   }
 
+  /** Where CLIs on the `--sdk-url` transport connect: the hub's own address, known once it listens. */
+  listeningOn(host: string, port: number): void {
+    this.hubAddress = `ws://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`
+  }
+
+  /** The hub's upgrade handler asks here; a right token gets the connection handed to its session. */
+  sdkConnection(sessionId: string, token: string | null): ((ws: WebSocket) => void) | null {
+    const waiting = this.sdkWaiting.get(sessionId)
+    if (!waiting || !token || !safeEqual(token, waiting.token)) return null
+    this.sdkWaiting.delete(sessionId)
+    return waiting.connect
+  }
+
   /** `topics`: events on them are written into the session as `<channel>` messages (rung 2). */
-  async create(prompt: string, options: ClaudeOptions, topics: string[] = []): Promise<SessionView> {
-    const config = claudeOptionsSchema.parse(options)
+  async create(
+    prompt: string,
+    options: ClaudeOptions,
+    topics: string[] = [],
+    setup: SessionSetup = { transport: 'stdio' },
+  ): Promise<SessionView> {
+    const config: StoredConfig = {
+      options: claudeOptionsSchema.parse(options),
+      setup: sessionSetupSchema.parse(setup),
+    }
     const record = await this.store.createSession({
       id: newId('ses'),
-      cwd: config.cwd,
+      cwd: config.options.cwd,
       config,
       status: 'running',
     })
-    await this.start(record, config)
+    await this.start(record, config.options, config.setup)
     await this.sendToLive(record.id, prompt)
     if (topics.length) await this.subscribe(record.id, topics)
     return this.view(record.id)
@@ -137,12 +175,9 @@ export class SessionManager {
     const record = await this.require(id)
     if (!this.live.has(record.id)) {
       if (!record.claudeSessionId) throw new Error(`session ${id} never started; create a new one`)
-      const config = {
-        ...(record.config as ClaudeOptions),
-        resume: record.claudeSessionId,
-        forkSession: options.fork,
-      }
-      await this.start(record, config)
+      const stored = record.config as StoredConfig
+      const config = { ...stored.options, resume: record.claudeSessionId, forkSession: options.fork }
+      await this.start(record, config, stored.setup)
     }
     await this.sendToLive(record.id, text)
     return this.view(record.id)
@@ -289,15 +324,26 @@ export class SessionManager {
     await live.process.sendUser(text)
   }
 
-  private async start(record: SessionRecord, options: ClaudeOptions): Promise<void> {
+  private async start(
+    record: SessionRecord,
+    options: ClaudeOptions,
+    setup: StoredConfig['setup'],
+  ): Promise<void> {
     const id = record.id
+    const spawnEnv: SpawnEnv = { ...this.spawnEnv, bin: setup.claudePath }
+    if (setup.transport === 'sdk-url') {
+      if (!this.hubAddress) throw new Error('the hub is not listening yet')
+      const token = newSecret('sbk')
+      const connection = new Promise<WebSocket>((connect) => this.sdkWaiting.set(id, { token, connect }))
+      spawnEnv.sdkUrl = { url: `${this.hubAddress}/sdk/${id}`, token, connection }
+    }
     const live: Live = {
       interrupting: false,
       pending: new Map(),
       process: new ClaudeProcess(
         options,
         { canUseTool: (req, signal) => this.ask(id, req, signal) },
-        this.spawnEnv,
+        spawnEnv,
       ),
     }
     this.live.set(id, live)
@@ -343,6 +389,7 @@ export class SessionManager {
     signal: NodeJS.Signals | null,
   ): Promise<void> {
     if (this.live.get(id) === live) this.live.delete(id)
+    this.sdkWaiting.delete(id)
     await this.hub.cancelAwaited([...live.pending.values()].map((p) => p.decision))
     live.pending.clear()
     const session = await this.store.getSession(id)

@@ -78,6 +78,13 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     const url = new URL(req.url ?? '/', 'http://hub')
     const token = bearerToken(req, url)
+    // A CLI on the --sdk-url transport, with the token of the one session it was started for.
+    if (url.pathname.startsWith('/sdk/')) {
+      const connect = sessions.sdkConnection(decodeURIComponent(url.pathname.slice(5)), token)
+      if (!connect) socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n')
+      else wss.handleUpgrade(req, socket, head, connect)
+      return
+    }
     if (url.pathname !== HUB_PATH || !token || !safeEqual(token, adminToken)) {
       socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n')
       return
@@ -95,6 +102,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   })
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
+  sessions.listeningOn(config.host, port)
   // The TCP port is the lock: only the hub that bound it gets to the socket, so a leftover file is stale.
   const socketPath = paths.hubSocket(config.home, port)
   const local = createServer((_req, res) => res.writeHead(404).end())

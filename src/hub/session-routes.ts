@@ -3,7 +3,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { claudeOptionsSchema } from '../claude/process.js'
-import { respondSchema, type SessionManager } from '../claude/session-manager.js'
+import { respondSchema, type SessionManager, sessionSetupSchema } from '../claude/session-manager.js'
 import { HttpError } from '../core/errors.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import { readBody, sendJson } from './http-util.js'
@@ -15,6 +15,7 @@ const createSchema = z
     options: claudeOptionsSchema,
     /** Events on these topics are written into the session as `<channel>` messages. */
     topics: z.array(topicSchema).optional(),
+    setup: sessionSetupSchema.optional(),
   })
   .strict()
 const sendSchema = z
@@ -64,7 +65,7 @@ export function createSessionRoutes(sessions: SessionManager) {
         return sendJson(
           res,
           201,
-          await guard(() => sessions.create(input.prompt, input.options, input.topics)),
+          await guard(() => sessions.create(input.prompt, input.options, input.topics, input.setup)),
         )
       }
     } else if (!action && method === 'GET') {

@@ -5,7 +5,7 @@ import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { FakeAnthropic, latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
-import { CLAUDE_BIN, ClaudeHome, PrintSession } from '../helpers/claude.js'
+import { CLAUDE_BIN, ClaudeHome, PrintSession, SDK_URL_CLI } from '../helpers/claude.js'
 import { alive, CLI, TestHome, waitFor } from '../helpers/home.js'
 import { SseReader } from '../helpers/sse.js'
 import { TmuxSession } from '../helpers/tmux.js'
@@ -298,4 +298,45 @@ it('writes events on its topics into a driven session as <channel> messages', as
     `<channel source="switchboard" job="unit" origin="ci" topic="ci" event_id="${eventId}">`,
   )
   expect(shown).toContain('build 12 "failed"')
+})
+
+it('drives a CLI that connects back over --sdk-url (CLI 2.1.119): a prompt and a permission request', async () => {
+  const marker = join(claude.cwd, 'over-websocket')
+  fake.respond((r) => {
+    if (toolResults(r).length) return { text: 'made it over the socket' }
+    if (latestTurn(r).includes('make the file'))
+      return { tool: 'Bash', input: { command: `touch ${marker}` } }
+    return { text: 'hello over the socket' }
+  })
+  const setup = { transport: 'sdk-url', claudePath: SDK_URL_CLI }
+  const { status, json } = await api('POST', '/sessions', {
+    prompt: 'say hello',
+    options: { cwd: claude.cwd },
+    setup,
+  })
+  expect(status).toBe(201)
+  expect((await until(json.id, (v) => v.status === 'idle', 'the first answer')).lastResult).toBe(
+    'hello over the socket',
+  )
+
+  await api('POST', `/sessions/${json.id}/messages`, { text: 'make the file' })
+  const waiting = await until(json.id, (v) => v.status === 'waiting_for_input', 'the permission request')
+  await api('POST', `/sessions/${json.id}/respond`, {
+    decision: waiting.pendingInputs[0]?.decision,
+    answer: { behavior: 'allow' },
+  })
+  expect((await until(json.id, (v) => v.status === 'idle', 'the second answer')).lastResult).toBe(
+    'made it over the socket',
+  )
+  expect(existsSync(marker)).toBe(true)
+
+  // The socket only takes the CLI of that session, with its token.
+  const { WebSocket } = await import('ws')
+  const stranger = new WebSocket(`ws://127.0.0.1:${home.port}/sdk/${json.id}`, {
+    headers: { authorization: 'Bearer guess' },
+  })
+  const refused = await new Promise<number>((resolve) =>
+    stranger.on('unexpected-response', (_q, res) => resolve(res.statusCode ?? 0)),
+  )
+  expect(refused).toBe(401)
 })

@@ -9,6 +9,8 @@ import { waitFor } from './home.js'
 export const ROOT = resolve(import.meta.dirname, '../..')
 export const CLAUDE_BIN = process.env.CLAUDE_CODE_PATH ?? join(ROOT, 'node_modules/.bin/claude')
 export const PLUGIN_DIR = join(ROOT, 'plugin')
+/** The last CLI that accepts a local `--sdk-url` (PROTOCOLS.md §4), pinned beside the current one. */
+export const SDK_URL_CLI = join(ROOT, 'node_modules/claude-code-sdk-url/bin/claude.exe')
 const API_KEY = 'sk-ant-fake-key-for-tests'
 
 export interface McpServer {
