@@ -7,7 +7,9 @@ import { join, resolve } from 'node:path'
 import { waitFor } from './home.js'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
-export const CLAUDE_BIN = process.env.CLAUDE_CODE_PATH ?? join(ROOT, 'node_modules/.bin/claude')
+// The package's own path: node_modules/.bin/claude may point at either pinned CLI.
+export const CLAUDE_BIN =
+  process.env.CLAUDE_CODE_PATH ?? join(ROOT, 'node_modules/@anthropic-ai/claude-code/bin/claude.exe')
 export const PLUGIN_DIR = join(ROOT, 'plugin')
 /** The last CLI that accepts a local `--sdk-url` (PROTOCOLS.md §4), pinned beside the current one. */
 export const SDK_URL_CLI = join(ROOT, 'node_modules/claude-code-sdk-url/bin/claude.exe')
