@@ -145,3 +145,43 @@ it('fails every waiting control request at once when the CLI is killed mid-turn'
   expect(await pending).toBeInstanceOf(Error)
   expect(alive(pid)).toBe(false)
 })
+
+it('gets an answer to every control subtype it offers, from the real CLI', async () => {
+  fake.respond(() => ({ text: 'ok' }))
+  const { p, waitResults } = start()
+  const init = await p.control.initialize({})
+  expect(init).toMatchObject({ commands: expect.any(Array) })
+  await p.sendUser('hello')
+  await waitResults(1)
+  const c = p.control
+  const calls: [string, () => Promise<Record<string, unknown>>][] = [
+    ['set_max_thinking_tokens', () => c.setMaxThinkingTokens(1024)],
+    ['mcp_status', () => c.mcpStatus()],
+    ['get_settings', () => c.getSettings()],
+    ['apply_flag_settings', () => c.applyFlagSettings({})],
+    ['mcp_set_servers', () => c.mcpSetServers({})],
+    ['mcp_reconnect', () => c.mcpReconnect('no-such-server')],
+    ['mcp_toggle', () => c.mcpToggle('no-such-server', false)],
+    ['mcp_message', () => c.mcpMessage('no-such-server', { jsonrpc: '2.0', method: 'ping', id: 1 })],
+    ['rewind_files', () => c.rewindFiles('no-such-message', true)],
+    ['stop_task', () => c.stopTask('no-such-task')],
+    ['cancel_async_message', () => c.cancelAsyncMessage('no-such-uuid')],
+  ]
+  const outcomes: Record<string, string> = {}
+  for (const [name, call] of calls) {
+    outcomes[name] = await call().then(
+      () => 'success',
+      (err: Error) => err.name,
+    )
+  }
+  // Every request is answered (success, or a typed error from the CLI), none times out.
+  for (const [name, outcome] of Object.entries(outcomes))
+    expect([name, outcome]).not.toEqual([name, 'ControlTimeoutError'])
+  expect(outcomes).toMatchObject({
+    mcp_status: 'success',
+    get_settings: 'success',
+    set_max_thinking_tokens: 'success',
+  })
+  await p.control.endSession('done')
+  await p.exited
+})
