@@ -7,7 +7,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import { z } from 'zod'
 import { type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
 import { eventMeta, type StoredEvent } from '../core/event.js'
-import { permissionRequestSchema } from '../core/hub-protocol.js'
+import { peerRequestSchema, permissionRequestSchema } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
 import { VERSION } from '../core/version.js'
 import { readAdminToken } from '../hub/admin-token.js'
@@ -15,7 +15,7 @@ import { hubStarter } from '../hub/autostart.js'
 import { HubClient } from '../hub/client.js'
 import { Inbox } from './inbox.js'
 import { channelInstructions } from './instructions.js'
-import { channelTools, inboxArgs, replyArgs } from './tools.js'
+import { channelTools, inboxArgs, peerTools, replyArgs } from './tools.js'
 
 export const SERVER_NAME = 'switchboard'
 const HUB_WAIT_MS = 20_000
@@ -86,6 +86,15 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
       const result = await hub.reply(parsed.data.chat_id, parsed.data.text)
       return result.ok ? { content: [{ type: 'text', text: 'sent' }] } : toolError(result.message)
     }
+    if (name in peerTools) {
+      const parsed = peerRequestSchema.safeParse({
+        ...(args ?? {}),
+        action: name === 'peers' ? 'list' : name,
+      })
+      if (!parsed.success) return toolError(`${name}: ${describe(parsed.error)}`)
+      const result = await hub.peer(parsed.data)
+      return result.ok ? { content: [{ type: 'text', text: result.message }] } : toolError(result.message)
+    }
     if (name === 'inbox') {
       const parsed = inboxArgs.safeParse(args ?? {})
       if (!parsed.success) return toolError(`inbox: ${parsed.error.issues[0]?.message}`)
@@ -117,6 +126,11 @@ function localSocket(config: HubConfig): string | undefined {
   const path = paths.hubSocket(config.home, config.port)
   const loopback = config.host === '127.0.0.1' || config.host === 'localhost' || config.host === '::1'
   return loopback && path.length <= MAX_SOCKET_PATH ? path : undefined
+}
+
+function describe(error: z.ZodError): string {
+  const issue = error.issues[0]
+  return `${issue?.path.join('.') || 'arguments'}: ${issue?.message}`
 }
 
 function toolError(text: string) {

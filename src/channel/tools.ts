@@ -10,7 +10,44 @@ export const inboxArgs = z.object({
   limit: z.number().int().min(1).max(500).default(20),
 })
 
+const to = {
+  type: 'string',
+  description: 'The peer’s name (the from attribute of a message you got, or see peers)',
+}
+const room = { type: 'string', description: 'A room name' }
+const message = { type: 'string', description: 'The message' }
+const object = (properties: Record<string, unknown>, required: string[]) => ({
+  type: 'object' as const,
+  properties,
+  required,
+})
+
+/** The peer tools and the peer request each one makes. */
+export const peerTools = {
+  peers: {
+    description:
+      'List the other Claude Code sessions reachable through Switchboard (live or not), with their rooms.',
+    inputSchema: object({}, []),
+  },
+  send: {
+    description:
+      'Send a message to another session. It arrives there as a <channel> event with from="<you>".',
+    inputSchema: object({ to, text: message }, ['to', 'text']),
+  },
+  broadcast: {
+    description: 'Send a message to every other session.',
+    inputSchema: object({ text: message }, ['text']),
+  },
+  join: { description: 'Join a room, to get what is sent to it.', inputSchema: object({ room }, ['room']) },
+  leave: { description: 'Leave a room.', inputSchema: object({ room }, ['room']) },
+  send_room: {
+    description: 'Send a message to every other member of a room you joined.',
+    inputSchema: object({ room, text: message }, ['room', 'text']),
+  },
+} as const
+
 export const channelTools = [
+  ...Object.entries(peerTools).map(([name, tool]) => ({ name, ...tool })),
   {
     name: 'reply',
     description:

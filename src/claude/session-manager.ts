@@ -136,7 +136,8 @@ export class SessionManager {
     })
     await this.start(record, config.options, config.setup)
     await this.sendToLive(record.id, prompt)
-    if (topics.length) await this.subscribe(record.id, topics)
+    // Every driven session is a peer (direct messages); topics add what it subscribes to.
+    await this.subscribe(record.id, topics)
     return this.view(record.id)
   }
 

@@ -13,7 +13,9 @@ export function registerChannel(program: Command): void {
     .option('--name <name>', 'subscriber name (default: the working folder name)')
     .option('--topics <list>', 'comma-separated topics to receive (default: all)')
     .action(async (opts: { name?: string; topics?: string }, command: Command) => {
-      const name = opts.name === undefined ? undefined : check(subscriberNameSchema, opts.name, '--name')
+      // A plugin's .mcp.json cannot take per-project flags: SWITCHBOARD_CHANNEL_NAME can be set instead.
+      const rawName = opts.name ?? process.env.SWITCHBOARD_CHANNEL_NAME
+      const name = rawName === undefined ? undefined : check(subscriberNameSchema, rawName, '--name')
       const topics = opts.topics
         ?.split(',')
         .map((t) => t.trim())

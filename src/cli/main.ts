@@ -3,9 +3,11 @@
 import { Command, CommanderError } from 'commander'
 import { UserError } from '../core/errors.js'
 import { VERSION } from '../core/version.js'
+import { HubApiError } from '../hub/api-client.js'
 import { registerAccess } from './access.js'
 import { registerChannel } from './channel.js'
 import { registerMcp } from './mcp.js'
+import { registerPeers } from './peers.js'
 import { registerRun } from './run.js'
 import { registerServe } from './serve.js'
 import { registerSources } from './source.js'
@@ -21,6 +23,7 @@ const program = new Command('switchboard')
 registerServe(program)
 registerChannel(program)
 registerMcp(program)
+registerPeers(program)
 registerRun(program)
 registerSources(program)
 registerAccess(program)
@@ -29,7 +32,7 @@ try {
   await program.parseAsync(process.argv)
 } catch (err) {
   if (err instanceof CommanderError) process.exit(err.exitCode)
-  if (err instanceof UserError) {
+  if (err instanceof UserError || err instanceof HubApiError) {
     process.stderr.write(`switchboard: ${err.message}\n`)
     process.exit(2)
   }

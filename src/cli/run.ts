@@ -7,7 +7,7 @@ import { claudeOptionsSchema } from '../claude/process.js'
 import type { PendingInput, SessionView } from '../claude/session-manager.js'
 import { UserError } from '../core/errors.js'
 import { createLogger } from '../core/log.js'
-import { HubApi } from '../mcp/hub-api.js'
+import { HubApi } from '../hub/api-client.js'
 import { configFrom } from './options.js'
 
 const runOptions = z.object({

@@ -29,6 +29,23 @@ export type PermissionRequest = z.infer<typeof permissionRequestSchema>
 export const behaviorSchema = z.enum(['allow', 'deny'])
 export type Behavior = z.infer<typeof behaviorSchema>
 
+export const roomSchema = z
+  .string()
+  .min(1)
+  .max(100)
+  .regex(/^[A-Za-z0-9._-]+$/, 'room names hold letters, digits and . _ - only')
+
+/** What a session asks of its peers (tools of `switchboard channel`, `switchboard send`). */
+export const peerRequestSchema = z.discriminatedUnion('action', [
+  z.object({ action: z.literal('list') }),
+  z.object({ action: z.literal('send'), to: subscriberNameSchema, text: z.string().min(1) }),
+  z.object({ action: z.literal('broadcast'), text: z.string().min(1) }),
+  z.object({ action: z.literal('join'), room: roomSchema }),
+  z.object({ action: z.literal('leave'), room: roomSchema }),
+  z.object({ action: z.literal('send_room'), room: roomSchema, text: z.string().min(1) }),
+])
+export type PeerRequest = z.infer<typeof peerRequestSchema>
+
 // --- channel → hub ---------------------------------------------------------
 export const clientMessageSchema = z.discriminatedUnion('type', [
   z.object({
@@ -55,6 +72,7 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     rid: z.number().int(),
     request: permissionRequestSchema,
   }),
+  z.object({ type: z.literal('peer'), rid: z.number().int(), request: peerRequestSchema }),
   z.object({ type: z.literal('bye') }),
 ])
 export type ClientMessage = z.input<typeof clientMessageSchema>

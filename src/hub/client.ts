@@ -6,6 +6,7 @@ import {
   type Behavior,
   type ClientMessage,
   HUB_PATH,
+  type PeerRequest,
   type PermissionRequest,
   type ServerMessage,
   serverMessageSchema,
@@ -83,6 +84,10 @@ export class HubClient {
 
   reply(chatId: string, text: string): Promise<Result> {
     return this.request({ type: 'reply', rid: this.nextRid++, chat_id: chatId, text })
+  }
+
+  peer(request: PeerRequest): Promise<Result> {
+    return this.request({ type: 'peer', rid: this.nextRid++, request })
   }
 
   requestPermission(request: PermissionRequest): Promise<Result> {

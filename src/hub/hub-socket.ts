@@ -71,6 +71,14 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
         say(ws, { type: 'result', rid: msg.rid, ok: true, message: decision.id })
         return
       }
+      case 'peer': {
+        const answer = await hub.peers.handle(name, msg.request).then(
+          (message) => ({ ok: true, message }),
+          (err: Error) => ({ ok: false, message: err.message }),
+        )
+        say(ws, { type: 'result', rid: msg.rid, ...answer })
+        return
+      }
       case 'bye':
         saidBye = true
         return

@@ -8,6 +8,7 @@ import type { Behavior, PermissionRequest } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
 import type { Decision, PublishResult, Sender, Store } from '../store/store.js'
 import { Access } from './access.js'
+import { Peers } from './peers.js'
 import { SenderStreams } from './sender-streams.js'
 import type { SubscriberConnection } from './subscriber-connection.js'
 
@@ -15,6 +16,7 @@ export class Hub {
   readonly connections = new Map<string, SubscriberConnection>()
   readonly streams: SenderStreams
   readonly access: Access
+  readonly peers: Peers
   private readonly resolvers = new Map<string, (d: Decision) => void>()
   private publishing: { event: NewEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
 
@@ -24,6 +26,7 @@ export class Hub {
   ) {
     this.streams = new SenderStreams(store)
     this.access = new Access(store)
+    this.peers = new Peers(this)
   }
 
   /**

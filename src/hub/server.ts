@@ -11,6 +11,7 @@ import { HUB_PATH } from '../core/hub-protocol.js'
 import { safeEqual } from '../core/ids.js'
 import type { Logger } from '../core/log.js'
 import type { Store } from '../store/store.js'
+import { createAdminRoutes } from './admin-routes.js'
 import { readAdminToken } from './admin-token.js'
 import { bearerToken, sendError } from './http-util.js'
 import { Hub } from './hub.js'
@@ -46,6 +47,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       return route(req, res, url)
     }
   const sessionApi = adminOnly(sessionRoutes)
+  const adminApi = adminOnly(createAdminRoutes(hub))
 
   const table: Record<string, Partial<Record<string, Route>>> = {
     '/health': { GET: routes.health },
@@ -58,7 +60,9 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     const url = new URL(req.url ?? '/', 'http://hub')
     const methods = url.pathname.startsWith('/hooks/') ? { POST: routes.webhook } : table[url.pathname]
     const isSessions = url.pathname === '/sessions' || url.pathname.startsWith('/sessions/')
-    const route = isSessions ? sessionApi : methods?.[req.method ?? 'GET']
+    const isAdmin =
+      url.pathname === '/peers' || url.pathname.startsWith('/peers/') || url.pathname === '/dead-letters'
+    const route = isSessions ? sessionApi : isAdmin ? adminApi : methods?.[req.method ?? 'GET']
     const run: Route = route
       ? route
       : async () => {

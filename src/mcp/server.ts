@@ -8,7 +8,7 @@ import type { PendingInput, RespondInput, SessionView } from '../claude/session-
 import type { HubConfig } from '../core/config.js'
 import type { Logger } from '../core/log.js'
 import { VERSION } from '../core/version.js'
-import { HubApi, HubApiError } from './hub-api.js'
+import { HubApi, HubApiError } from '../hub/api-client.js'
 import {
   createArgs,
   interruptArgs,

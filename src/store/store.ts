@@ -76,6 +76,16 @@ export interface SessionLine {
   at: number
 }
 
+export interface DeadLetter {
+  id: number
+  /** `peer` (a name nobody holds) or `webhook` (a receiver that kept failing). */
+  kind: string
+  target: string
+  payload: Record<string, unknown>
+  reason: string
+  createdAt: number
+}
+
 export type PublishResult = { event: StoredEvent; duplicate: boolean; subscribers: string[] }
 
 export interface Store {
@@ -100,6 +110,15 @@ export interface Store {
   /** Marks every delivery to the subscriber up to `seq` as handled. */
   ackUpTo(subscriber: string, seq: number): Promise<void>
   listSubscribers(): Promise<{ name: string; topics: string[]; pending: number }[]>
+  hasSubscriber(name: string): Promise<boolean>
+
+  // peers
+  joinRoom(room: string, member: string): Promise<void>
+  leaveRoom(room: string, member: string): Promise<void>
+  roomMembers(room: string): Promise<string[]>
+  roomsOf(member: string): Promise<string[]>
+  addDeadLetter(input: Omit<DeadLetter, 'id' | 'createdAt'>): Promise<DeadLetter>
+  listDeadLetters(kind?: string): Promise<DeadLetter[]>
 
   // senders, chats, outbox
   addSender(input: {

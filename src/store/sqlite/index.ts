@@ -5,6 +5,7 @@ import { type NewEvent, type StoredEvent, topicMatches } from '../../core/event.
 import { newId } from '../../core/ids.js'
 import type {
   Chat,
+  DeadLetter,
   Decision,
   DecisionKind,
   DecisionStatus,
@@ -553,5 +554,54 @@ export class SqliteStore implements Store {
       )
       .all(id, afterSeq, limit) as Row[]
     return rows.map((r) => ({ seq: r.seq as number, line: JSON.parse(r.line as string), at: r.at as number }))
+  }
+
+  async hasSubscriber(name: string): Promise<boolean> {
+    return this.db.prepare('SELECT 1 FROM subscribers WHERE name = ?').get(name) !== undefined
+  }
+
+  // --- peers -----------------------------------------------------------------------
+  async joinRoom(room: string, member: string): Promise<void> {
+    this.db
+      .prepare('INSERT OR IGNORE INTO rooms (room, member, joined_at) VALUES (?, ?, ?)')
+      .run(room, member, Date.now())
+  }
+
+  async leaveRoom(room: string, member: string): Promise<void> {
+    this.db.prepare('DELETE FROM rooms WHERE room = ? AND member = ?').run(room, member)
+  }
+
+  async roomMembers(room: string): Promise<string[]> {
+    return (
+      this.db.prepare('SELECT member FROM rooms WHERE room = ? ORDER BY member').all(room) as Row[]
+    ).map((r) => r.member as string)
+  }
+
+  async roomsOf(member: string): Promise<string[]> {
+    return (
+      this.db.prepare('SELECT room FROM rooms WHERE member = ? ORDER BY room').all(member) as Row[]
+    ).map((r) => r.room as string)
+  }
+
+  async addDeadLetter(input: Omit<DeadLetter, 'id' | 'createdAt'>): Promise<DeadLetter> {
+    const createdAt = Date.now()
+    const info = this.db
+      .prepare('INSERT INTO dead_letters (kind, target, payload, reason, created_at) VALUES (?, ?, ?, ?, ?)')
+      .run(input.kind, input.target, JSON.stringify(input.payload), input.reason, createdAt)
+    return { ...input, id: Number(info.lastInsertRowid), createdAt }
+  }
+
+  async listDeadLetters(kind?: string): Promise<DeadLetter[]> {
+    const rows = this.db
+      .prepare('SELECT * FROM dead_letters WHERE (@kind IS NULL OR kind = @kind) ORDER BY id DESC LIMIT 500')
+      .all({ kind: kind ?? null }) as Row[]
+    return rows.map((r) => ({
+      id: r.id as number,
+      kind: r.kind as string,
+      target: r.target as string,
+      payload: JSON.parse(r.payload as string),
+      reason: r.reason as string,
+      createdAt: r.created_at as number,
+    }))
   }
 }

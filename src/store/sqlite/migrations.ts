@@ -101,4 +101,22 @@ export const migrations: string[] = [
     PRIMARY KEY (session_id, seq)
   ) WITHOUT ROWID;
   `,
+  `
+  -- Peers: rooms they joined, and what could not be delivered (to a name nobody holds, or to an
+  -- outbound webhook that kept failing).
+  CREATE TABLE rooms (
+    room TEXT NOT NULL,
+    member TEXT NOT NULL,
+    joined_at INTEGER NOT NULL,
+    PRIMARY KEY (room, member)
+  ) WITHOUT ROWID;
+  CREATE TABLE dead_letters (
+    id INTEGER PRIMARY KEY,
+    kind TEXT NOT NULL,
+    target TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  `,
 ]

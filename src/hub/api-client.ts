@@ -1,12 +1,14 @@
-// The hub's session API as `switchboard mcp` (and `switchboard run`) call it: local HTTP with the
-// admin token, starting a hub first when none answers.
+// The hub's HTTP API as the CLI and `switchboard mcp` call it: local HTTP with the admin token,
+// starting a hub first when none answers.
 
 import type { ClaudeOptions } from '../claude/process.js'
 import type { ListedSession, RespondInput, SessionView } from '../claude/session-manager.js'
 import type { HubConfig } from '../core/config.js'
 import type { Logger } from '../core/log.js'
-import { readAdminToken } from '../hub/admin-token.js'
-import { hubStarter } from '../hub/autostart.js'
+import type { DeadLetter } from '../store/store.js'
+import { readAdminToken } from './admin-token.js'
+import { hubStarter } from './autostart.js'
+import type { PeerInfo } from './peers.js'
 
 export class HubApiError extends Error {
   constructor(
@@ -61,6 +63,18 @@ export class HubApi {
         `/sessions/${encodeURIComponent(id)}/lines?after=${afterSeq}`,
       )
     ).lines
+  }
+
+  peers(): Promise<{ peers: PeerInfo[] }> {
+    return this.call('GET', '/peers')
+  }
+
+  sendToPeer(to: string, text: string, from = 'cli'): Promise<{ message: string }> {
+    return this.call('POST', '/peers/messages', { from, to, text })
+  }
+
+  deadLetters(): Promise<{ deadLetters: DeadLetter[] }> {
+    return this.call('GET', '/dead-letters')
   }
 
   async list(cwd?: string): Promise<ListedSession[]> {

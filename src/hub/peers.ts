@@ -1,0 +1,102 @@
+// Sessions talking to each other (seed 002, c2c): every channel and every driven session is a peer,
+// named by its subscriber name. Messages are direct, durable events: one to a peer that is offline
+// waits for it; one to a name nobody holds is refused and kept as a dead letter.
+import { HttpError } from '../core/errors.js'
+import type { PeerRequest } from '../core/hub-protocol.js'
+import type { Hub } from './hub.js'
+
+export interface PeerInfo {
+  name: string
+  live: boolean
+  rooms: string[]
+  pending: number
+}
+
+export class Peers {
+  constructor(private readonly hub: Hub) {}
+
+  /** Carries out one request from `from`; answers with a line for the asking tool. */
+  async handle(from: string, request: PeerRequest): Promise<string> {
+    switch (request.action) {
+      case 'list':
+        return JSON.stringify(await this.list(), null, 2)
+      case 'send': {
+        const id = await this.send(from, request.to, request.text)
+        return `sent to ${request.to} (${id})`
+      }
+      case 'broadcast': {
+        const n = await this.toMany(
+          from,
+          (await this.names()).filter((n) => n !== from),
+          request.text,
+        )
+        return `sent to ${n} peer${n === 1 ? '' : 's'}`
+      }
+      case 'join':
+        await this.hub.store.joinRoom(request.room, from)
+        return `joined ${request.room}`
+      case 'leave':
+        await this.hub.store.leaveRoom(request.room, from)
+        return `left ${request.room}`
+      case 'send_room': {
+        const members = await this.hub.store.roomMembers(request.room)
+        if (!members.includes(from)) throw new HttpError(403, `join ${request.room} before sending to it`)
+        const n = await this.toMany(
+          from,
+          members.filter((m) => m !== from),
+          request.text,
+          request.room,
+        )
+        return `sent to ${n} member${n === 1 ? '' : 's'} of ${request.room}`
+      }
+    }
+  }
+
+  async list(): Promise<PeerInfo[]> {
+    const subscribers = await this.hub.store.listSubscribers()
+    return Promise.all(
+      subscribers
+        .filter((s) => s.name !== '')
+        .map(async (s) => ({
+          name: s.name,
+          live: this.hub.connections.has(s.name),
+          rooms: await this.hub.store.roomsOf(s.name),
+          pending: s.pending,
+        })),
+    )
+  }
+
+  async send(from: string, to: string, text: string, room?: string): Promise<string> {
+    if (!(await this.hub.store.hasSubscriber(to))) {
+      await this.hub.store.addDeadLetter({
+        kind: 'peer',
+        target: to,
+        payload: { from, to, text, ...(room ? { room } : {}) },
+        reason: 'no peer by that name',
+      })
+      throw new HttpError(404, `no peer named "${to}"; the peers tool lists who is there`)
+    }
+    const meta: Record<string, string> = { from, to }
+    if (room) meta.room = room
+    const result = await this.hub.publish({
+      topic: `peer:${to}`,
+      source: 'peer',
+      sender: from,
+      chat_id: null,
+      target: to,
+      content: text,
+      meta,
+      idempotencyKey: null,
+    })
+    return result.event.id
+  }
+
+  private async names(): Promise<string[]> {
+    return (await this.hub.store.listSubscribers()).map((s) => s.name).filter((n) => n !== '')
+  }
+
+  private async toMany(from: string, targets: string[], text: string, room?: string): Promise<number> {
+    for (const to of targets) await this.send(from, to, text, room)
+    return targets.length
+  }
+}
