@@ -11,6 +11,7 @@ import { registerPeers } from './peers.js'
 import { registerRun } from './run.js'
 import { registerServe } from './serve.js'
 import { registerSources } from './source.js'
+import { registerSubscribe } from './subscribe.js'
 
 const program = new Command('switchboard')
   .description('Connects Claude Code sessions to webhooks, chat and the people who approve their tools.')
@@ -25,6 +26,7 @@ registerChannel(program)
 registerMcp(program)
 registerPeers(program)
 registerRun(program)
+registerSubscribe(program)
 registerSources(program)
 registerAccess(program)
 

@@ -2,9 +2,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { HttpError } from '../core/errors.js'
-import { subscriberNameSchema } from '../core/hub-protocol.js'
+import { subscriberNameSchema, topicSchema } from '../core/hub-protocol.js'
 import { readBody, sendJson } from './http-util.js'
 import type { Hub } from './hub.js'
+import type { OutboundWebhooks } from './outbound.js'
 import { describeZod } from './routes.js'
 
 const peerMessageSchema = z
@@ -15,7 +16,29 @@ const peerMessageSchema = z
   })
   .strict()
 
-export function createAdminRoutes(hub: Hub) {
+const subscribeSchema = z
+  .object({
+    url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }),
+    topics: z.array(topicSchema).min(1).default(['*']),
+    maxAttempts: z.number().int().min(1).max(50).default(8),
+    backoffMs: z.number().int().min(10).max(3_600_000).default(1_000),
+  })
+  .strict()
+
+async function jsonBody<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
+  const raw = (await readBody(req, 1024 * 1024)).toString('utf8')
+  let json: unknown
+  try {
+    json = JSON.parse(raw)
+  } catch (err) {
+    throw new HttpError(400, `body is not valid JSON: ${(err as Error).message}`)
+  }
+  const parsed = schema.safeParse(json)
+  if (!parsed.success) throw new HttpError(400, describeZod(parsed.error))
+  return parsed.data
+}
+
+export function createAdminRoutes(hub: Hub, outbound: OutboundWebhooks) {
   return async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET'
     if (url.pathname === '/peers' && method === 'GET')
@@ -24,17 +47,22 @@ export function createAdminRoutes(hub: Hub) {
       return sendJson(res, 200, {
         deadLetters: await hub.store.listDeadLetters(url.searchParams.get('kind') ?? undefined),
       })
+    if (url.pathname === '/subscriptions' && method === 'POST') {
+      const input = await jsonBody(req, subscribeSchema)
+      const webhook = await outbound.add(input)
+      return sendJson(res, 201, {
+        name: webhook.name,
+        url: webhook.url,
+        secret: webhook.secret,
+        topics: input.topics,
+      })
+    }
+    if (url.pathname === '/subscriptions/log' && method === 'GET') {
+      const name = url.searchParams.get('name') ?? ''
+      return sendJson(res, 200, { log: await hub.store.outboundLog(name, 200) })
+    }
     if (url.pathname === '/peers/messages' && method === 'POST') {
-      const raw = (await readBody(req, 1024 * 1024)).toString('utf8')
-      let json: unknown
-      try {
-        json = JSON.parse(raw)
-      } catch (err) {
-        throw new HttpError(400, `body is not valid JSON: ${(err as Error).message}`)
-      }
-      const parsed = peerMessageSchema.safeParse(json)
-      if (!parsed.success) throw new HttpError(400, describeZod(parsed.error))
-      const { from, to, text } = parsed.data
+      const { from, to, text } = await jsonBody(req, peerMessageSchema)
       const id = await hub.peers.send(from, to, text)
       return sendJson(res, 202, { id, message: `sent to ${to}` })
     }

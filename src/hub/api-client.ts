@@ -5,7 +5,7 @@ import type { ClaudeOptions } from '../claude/process.js'
 import type { ListedSession, RespondInput, SessionView } from '../claude/session-manager.js'
 import type { HubConfig } from '../core/config.js'
 import type { Logger } from '../core/log.js'
-import type { DeadLetter } from '../store/store.js'
+import type { DeadLetter, OutboundAttempt } from '../store/store.js'
 import { readAdminToken } from './admin-token.js'
 import { hubStarter } from './autostart.js'
 import type { PeerInfo } from './peers.js'
@@ -71,6 +71,18 @@ export class HubApi {
 
   sendToPeer(to: string, text: string, from = 'cli'): Promise<{ message: string }> {
     return this.call('POST', '/peers/messages', { from, to, text })
+  }
+
+  subscribe(input: { url: string; topics?: string[]; maxAttempts?: number; backoffMs?: number }) {
+    return this.call<{ name: string; url: string; secret: string; topics: string[] }>(
+      'POST',
+      '/subscriptions',
+      input,
+    )
+  }
+
+  outboundLog(name: string) {
+    return this.call<{ log: OutboundAttempt[] }>('GET', `/subscriptions/log?name=${encodeURIComponent(name)}`)
   }
 
   deadLetters(): Promise<{ deadLetters: DeadLetter[] }> {

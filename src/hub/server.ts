@@ -16,6 +16,7 @@ import { readAdminToken } from './admin-token.js'
 import { bearerToken, sendError } from './http-util.js'
 import { Hub } from './hub.js'
 import { handleHubSocket } from './hub-socket.js'
+import { OutboundWebhooks } from './outbound.js'
 import { createRoutes, type Route } from './routes.js'
 import { createSessionRoutes } from './session-routes.js'
 
@@ -47,7 +48,8 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       return route(req, res, url)
     }
   const sessionApi = adminOnly(sessionRoutes)
-  const adminApi = adminOnly(createAdminRoutes(hub))
+  const outbound = new OutboundWebhooks(hub, log)
+  const adminApi = adminOnly(createAdminRoutes(hub, outbound))
 
   const table: Record<string, Partial<Record<string, Route>>> = {
     '/health': { GET: routes.health },
@@ -60,8 +62,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     const url = new URL(req.url ?? '/', 'http://hub')
     const methods = url.pathname.startsWith('/hooks/') ? { POST: routes.webhook } : table[url.pathname]
     const isSessions = url.pathname === '/sessions' || url.pathname.startsWith('/sessions/')
-    const isAdmin =
-      url.pathname === '/peers' || url.pathname.startsWith('/peers/') || url.pathname === '/dead-letters'
+    const isAdmin = /^\/(peers|dead-letters|subscriptions)(\/|$)/.test(url.pathname)
     const route = isSessions ? sessionApi : isAdmin ? adminApi : methods?.[req.method ?? 'GET']
     const run: Route = route
       ? route
@@ -107,6 +108,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   const address = server.address()
   const port = typeof address === 'object' && address ? address.port : config.port
   sessions.listeningOn(config.host, port)
+  await outbound.start()
   // The TCP port is the lock: only the hub that bound it gets to the socket, so a leftover file is stale.
   const socketPath = paths.hubSocket(config.home, port)
   const local = createServer((_req, res) => res.writeHead(404).end())

@@ -86,6 +86,25 @@ export interface DeadLetter {
   createdAt: number
 }
 
+export interface OutboundWebhook {
+  name: string
+  url: string
+  secret: string
+  maxAttempts: number
+  backoffMs: number
+  createdAt: number
+}
+
+export interface OutboundAttempt {
+  webhook: string
+  eventId: string
+  attempt: number
+  /** The receiver's HTTP status, or null when it could not be reached. */
+  status: number | null
+  error: string | null
+  at: number
+}
+
 export type PublishResult = { event: StoredEvent; duplicate: boolean; subscribers: string[] }
 
 export interface Store {
@@ -117,6 +136,10 @@ export interface Store {
   leaveRoom(room: string, member: string): Promise<void>
   roomMembers(room: string): Promise<string[]>
   roomsOf(member: string): Promise<string[]>
+  addOutboundWebhook(input: Omit<OutboundWebhook, 'createdAt'>): Promise<OutboundWebhook>
+  listOutboundWebhooks(): Promise<OutboundWebhook[]>
+  logOutbound(attempt: Omit<OutboundAttempt, 'at'>): Promise<void>
+  outboundLog(webhook: string, limit: number): Promise<OutboundAttempt[]>
   addDeadLetter(input: Omit<DeadLetter, 'id' | 'createdAt'>): Promise<DeadLetter>
   listDeadLetters(kind?: string): Promise<DeadLetter[]>
 

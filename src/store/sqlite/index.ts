@@ -9,6 +9,8 @@ import type {
   Decision,
   DecisionKind,
   DecisionStatus,
+  OutboundAttempt,
+  OutboundWebhook,
   OutboxItem,
   PublishResult,
   Sender,
@@ -602,6 +604,52 @@ export class SqliteStore implements Store {
       payload: JSON.parse(r.payload as string),
       reason: r.reason as string,
       createdAt: r.created_at as number,
+    }))
+  }
+
+  // --- outbound webhooks -------------------------------------------------------------
+  async addOutboundWebhook(input: Omit<OutboundWebhook, 'createdAt'>): Promise<OutboundWebhook> {
+    const createdAt = Date.now()
+    this.db
+      .prepare(
+        'INSERT INTO outbound_webhooks (name, url, secret, max_attempts, backoff_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(input.name, input.url, input.secret, input.maxAttempts, input.backoffMs, createdAt)
+    return { ...input, createdAt }
+  }
+
+  async listOutboundWebhooks(): Promise<OutboundWebhook[]> {
+    return (this.db.prepare('SELECT * FROM outbound_webhooks ORDER BY created_at').all() as Row[]).map(
+      (r) => ({
+        name: r.name as string,
+        url: r.url as string,
+        secret: r.secret as string,
+        maxAttempts: r.max_attempts as number,
+        backoffMs: r.backoff_ms as number,
+        createdAt: r.created_at as number,
+      }),
+    )
+  }
+
+  async logOutbound(a: Omit<OutboundAttempt, 'at'>): Promise<void> {
+    this.db
+      .prepare(
+        'INSERT INTO outbound_log (webhook, event_id, attempt, status, error, at) VALUES (?, ?, ?, ?, ?, ?)',
+      )
+      .run(a.webhook, a.eventId, a.attempt, a.status, a.error, Date.now())
+  }
+
+  async outboundLog(webhook: string, limit: number): Promise<OutboundAttempt[]> {
+    const rows = this.db
+      .prepare('SELECT * FROM outbound_log WHERE webhook = ? ORDER BY id DESC LIMIT ?')
+      .all(webhook, limit) as Row[]
+    return rows.map((r) => ({
+      webhook: r.webhook as string,
+      eventId: r.event_id as string,
+      attempt: r.attempt as number,
+      status: (r.status as number | null) ?? null,
+      error: (r.error as string | null) ?? null,
+      at: r.at as number,
     }))
   }
 }

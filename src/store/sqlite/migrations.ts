@@ -119,4 +119,25 @@ export const migrations: string[] = [
     created_at INTEGER NOT NULL
   );
   `,
+  `
+  -- Outbound webhooks: stateless consumers that get each event POSTed, signed, with retries.
+  CREATE TABLE outbound_webhooks (
+    name TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    max_attempts INTEGER NOT NULL,
+    backoff_ms INTEGER NOT NULL,
+    created_at INTEGER NOT NULL
+  );
+  CREATE TABLE outbound_log (
+    id INTEGER PRIMARY KEY,
+    webhook TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    status INTEGER,
+    error TEXT,
+    at INTEGER NOT NULL
+  );
+  CREATE INDEX outbound_log_webhook ON outbound_log (webhook, id);
+  `,
 ]
