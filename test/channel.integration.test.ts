@@ -372,3 +372,34 @@ describe('durability and process lifetime', () => {
     await waitFor(() => pids.every((p) => !alive(p)), 5_000, 'channels to exit')
   })
 })
+
+describe('clients without channels', () => {
+  it('get notifications/message with an actionable line, and read the event through inbox', async () => {
+    const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
+    const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
+    const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js')
+    const secret = await home.addSource('alerts')
+    const client = new Client({ name: 'visual-studio-code', version: '1.0.0' })
+    const lines: string[] = []
+    client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
+      lines.push(String(params.data))
+    })
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [CLI, 'channel', '--name', 'editor'],
+      env: home.env as Record<string, string>,
+      stderr: 'ignore',
+    })
+    await client.connect(transport)
+    opened.push(client)
+    expect(client.getServerCapabilities()?.logging).toEqual({})
+    const res = await post('/hooks/alerts', 'disk full on db-1', { authorization: `Bearer ${secret}` })
+    const { id } = (await res.json()) as { id: string }
+    await waitFor(() => lines.length === 1, 10_000, 'the log message')
+    expect(lines[0]).toMatch(new RegExp(`New event ${id} from alerts .*call the inbox tool`))
+    const inbox = await client.callTool({ name: 'inbox', arguments: {} })
+    expect(JSON.parse((inbox.content as { text: string }[])[0]?.text ?? '[]')).toEqual([
+      expect.objectContaining({ event_id: id, content: 'disk full on db-1', origin: 'alerts' }),
+    ])
+  })
+})

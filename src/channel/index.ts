@@ -15,6 +15,7 @@ import { hubStarter } from '../hub/autostart.js'
 import { HubClient } from '../hub/client.js'
 import { Inbox } from './inbox.js'
 import { channelInstructions } from './instructions.js'
+import { chooseRung, type Rung } from './rung.js'
 import { channelTools, inboxArgs, peerTools, replyArgs } from './tools.js'
 
 export const SERVER_NAME = 'switchboard'
@@ -33,6 +34,7 @@ const PermissionRequestNotification = z.object({
 
 export async function runChannel(config: HubConfig, options: ChannelOptions, log: Logger): Promise<void> {
   const inbox = new Inbox()
+  let rung: Rung = 'channel'
   // Claude Code drops channel notifications, silently, until it has set the server up, which ends
   // some time after `initialized` (seen: a notification 10 ms after it was lost, one 1 s after arrived).
   // Nothing says when; the first delivery waits LISTEN_GRACE_MS.
@@ -52,9 +54,19 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     async onDeliver(event: StoredEvent) {
       await ready.promise
       if (!inbox.add(event)) return // sent before; the hub missed our ack
-      await mcp?.notification({
-        method: 'notifications/claude/channel',
-        params: { content: event.content, meta: eventMeta(event) },
+      if (rung === 'channel') {
+        await mcp?.notification({
+          method: 'notifications/claude/channel',
+          params: { content: event.content, meta: eventMeta(event) },
+        })
+        return
+      }
+      // Rung 5: a client without channels gets a line it can act on, and reads the event with inbox.
+      const from = event.sender ? `${event.sender} via ${event.source}` : event.source
+      await mcp?.sendLoggingMessage({
+        level: 'notice',
+        logger: 'switchboard',
+        data: `New event ${event.id} from ${from} (topic ${event.topic}): call the inbox tool to read it.`,
       })
     },
     async onVerdict(requestId, behavior) {
@@ -72,9 +84,16 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   if (welcome.operators > 0) experimental['claude/channel/permission'] = {}
   mcp = new Server(
     { name: SERVER_NAME, version: VERSION },
-    { capabilities: { experimental, tools: {} }, instructions: channelInstructions(SERVER_NAME) },
+    {
+      capabilities: { experimental, tools: {}, logging: {} },
+      instructions: channelInstructions(SERVER_NAME),
+    },
   )
-  mcp.oninitialized = () => setTimeout(() => ready.resolve(), LISTEN_GRACE_MS)
+  mcp.oninitialized = () => {
+    rung = chooseRung(mcp?.getClientVersion()?.name)
+    log.info({ rung, client: mcp?.getClientVersion()?.name }, 'delivery rung chosen')
+    setTimeout(() => ready.resolve(), LISTEN_GRACE_MS)
+  }
 
   // --- tools: reply and inbox --------------------------------------------------------
   mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: channelTools }))

@@ -34,7 +34,8 @@ export class ChannelClient {
       env: home.env as Record<string, string>,
       stderr: 'pipe',
     })
-    const client = new Client({ name: 'claude-code-stand-in', version: '0.0.0' })
+    // Named as Claude Code names itself, since it stands in for it (see src/channel/rung.ts).
+    const client = new Client({ name: 'claude-code', version: '0.0.0' })
     const channel = new ChannelClient(client, transport)
     transport.stderr?.on('data', (chunk) => channel.stderr.push(String(chunk)))
     client.setNotificationHandler(ChannelNotification, ({ params }) => {
