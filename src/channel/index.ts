@@ -49,6 +49,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     token: readAdminToken(config.home),
     subscriber: options.name ?? (basename(process.cwd()) || 'session'),
     topics: options.topics?.length ? options.topics : ['*'],
+    rung: () => rung,
     log,
     onHubMissing: hubStarter(config, log),
     async onDeliver(event: StoredEvent) {
@@ -91,6 +92,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   )
   mcp.oninitialized = () => {
     rung = chooseRung(mcp?.getClientVersion()?.name)
+    hub.announceRung(rung)
     log.info({ rung, client: mcp?.getClientVersion()?.name }, 'delivery rung chosen')
     setTimeout(() => ready.resolve(), LISTEN_GRACE_MS)
   }

@@ -6,6 +6,7 @@ import { VERSION } from '../core/version.js'
 import { HubApiError } from '../hub/api-client.js'
 import { registerAccess } from './access.js'
 import { registerChannel } from './channel.js'
+import { registerHook } from './hook.js'
 import { registerMcp } from './mcp.js'
 import { registerPeers } from './peers.js'
 import { registerRun } from './run.js'
@@ -24,6 +25,7 @@ const program = new Command('switchboard')
 registerServe(program)
 registerChannel(program)
 registerMcp(program)
+registerHook(program)
 registerPeers(program)
 registerRun(program)
 registerSubscribe(program)

@@ -58,6 +58,8 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
      * true when the same channel comes back: it takes its name over from a stale connection.
      */
     reconnect: z.boolean().default(false),
+    /** How this channel hands events to its session (src/channel/rung.ts). */
+    rung: z.enum(['channel', 'message']).default('channel'),
   }),
   /** Cumulative: every delivery up to and including this seq was handled. */
   z.object({ type: z.literal('ack'), seq: z.number().int() }),
@@ -73,6 +75,8 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     request: permissionRequestSchema,
   }),
   z.object({ type: z.literal('peer'), rid: z.number().int(), request: peerRequestSchema }),
+  /** The rung, once the channel knows its client (after MCP initialize). */
+  z.object({ type: z.literal('rung'), rung: z.enum(['channel', 'message']) }),
   z.object({ type: z.literal('bye') }),
 ])
 export type ClientMessage = z.input<typeof clientMessageSchema>

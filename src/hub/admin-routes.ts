@@ -47,6 +47,10 @@ export function createAdminRoutes(hub: Hub, outbound: OutboundWebhooks) {
       return sendJson(res, 200, {
         deadLetters: await hub.store.listDeadLetters(url.searchParams.get('kind') ?? undefined),
       })
+    if (url.pathname === '/hook/take' && method === 'POST') {
+      const { subscriber } = await jsonBody(req, z.object({ subscriber: subscriberNameSchema }).strict())
+      return sendJson(res, 200, { events: await hub.takeForHook(subscriber) })
+    }
     if (url.pathname === '/subscriptions' && method === 'POST') {
       const input = await jsonBody(req, subscribeSchema)
       const webhook = await outbound.add(input)

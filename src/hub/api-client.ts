@@ -4,6 +4,7 @@
 import type { ClaudeOptions } from '../claude/process.js'
 import type { ListedSession, RespondInput, SessionView } from '../claude/session-manager.js'
 import type { HubConfig } from '../core/config.js'
+import type { StoredEvent } from '../core/event.js'
 import type { Logger } from '../core/log.js'
 import type { DeadLetter, OutboundAttempt } from '../store/store.js'
 import { readAdminToken } from './admin-token.js'
@@ -83,6 +84,10 @@ export class HubApi {
 
   outboundLog(name: string) {
     return this.call<{ log: OutboundAttempt[] }>('GET', `/subscriptions/log?name=${encodeURIComponent(name)}`)
+  }
+
+  takeForHook(subscriber: string): Promise<{ events: StoredEvent[] }> {
+    return this.call('POST', '/hook/take', { subscriber })
   }
 
   deadLetters(): Promise<{ deadLetters: DeadLetter[] }> {

@@ -27,6 +27,8 @@ export interface HubClientOptions {
   token: string
   subscriber: string
   topics: string[]
+  /** What this channel tells the hub about how it delivers (see channel/rung.ts). */
+  rung?: () => 'channel' | 'message'
   log: Logger
   onDeliver(event: StoredEvent): Promise<void>
   onVerdict(requestId: string, behavior: Behavior): Promise<void>
@@ -84,6 +86,11 @@ export class HubClient {
 
   reply(chatId: string, text: string): Promise<Result> {
     return this.request({ type: 'reply', rid: this.nextRid++, chat_id: chatId, text })
+  }
+
+  /** Tells the hub how this channel delivers now (also said again on every reconnect). */
+  announceRung(rung: 'channel' | 'message'): void {
+    if (this.isReady()) this.sendNow({ type: 'rung', rung })
   }
 
   peer(request: PeerRequest): Promise<Result> {
@@ -150,6 +157,7 @@ export class HubClient {
         subscriber: this.subscriber,
         topics: this.options.topics,
         reconnect,
+        rung: this.options.rung?.() ?? 'channel',
       })
     })
     ws.on('message', (data) => this.onMessage(String(data)))

@@ -79,6 +79,10 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
         say(ws, { type: 'result', rid: msg.rid, ...answer })
         return
       }
+      case 'rung':
+        connection.rung = msg.rung
+        if (hub.hookFed.has(name) && msg.rung === 'message') connection.hold()
+        return
       case 'bye':
         saidBye = true
         return
@@ -98,6 +102,8 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
     }
     const sink = { send: (m: ServerMessage) => ws.send(JSON.stringify(m)), terminate: () => ws.terminate() }
     connection = new SubscriberConnection(name, sink, hub.store, hub.log)
+    connection.rung = msg.rung ?? 'channel'
+    if (hub.hookFed.has(name) && connection.rung === 'message') connection.hold()
     hub.connections.set(name, connection)
     await hub.store.registerSubscriber(name, msg.topics)
     say(ws, {

@@ -3,7 +3,7 @@
 
 import { randomBytes } from 'node:crypto'
 import { HttpError } from '../core/errors.js'
-import type { NewEvent } from '../core/event.js'
+import type { NewEvent, StoredEvent } from '../core/event.js'
 import type { Behavior, PermissionRequest } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
 import type { Decision, PublishResult, Sender, Store } from '../store/store.js'
@@ -18,6 +18,8 @@ export class Hub {
   readonly access: Access
   readonly peers: Peers
   private readonly resolvers = new Map<string, (d: Decision) => void>()
+  /** Subscribers whose events a Claude Code hook takes (rung 3). */
+  readonly hookFed = new Set<string>()
   private publishing: { event: NewEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
 
   constructor(
@@ -50,6 +52,23 @@ export class Hub {
     } catch (err) {
       for (const b of batch) b.reject(err)
     }
+  }
+
+  /**
+   * Rung 3: a Claude Code hook asks for what waits for its session. A session whose channel takes
+   * channel notifications gets nothing here (the channel delivers); otherwise the hook takes over:
+   * the channel's pushes stop, and what is pending is handed over and acknowledged.
+   */
+  async takeForHook(subscriber: string): Promise<StoredEvent[]> {
+    const connection = this.connections.get(subscriber)
+    if (connection?.rung === 'channel') return []
+    if (!(await this.store.hasSubscriber(subscriber))) await this.store.registerSubscriber(subscriber, ['*'])
+    this.hookFed.add(subscriber)
+    connection?.hold()
+    const events = await this.store.pendingDeliveries(subscriber, 0, 100)
+    const last = events.at(-1)
+    if (last) await this.store.ackUpTo(subscriber, last.seq)
+    return events
   }
 
   /** Claude's reply to a chat goes to whoever started that chat. */

@@ -62,7 +62,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     const url = new URL(req.url ?? '/', 'http://hub')
     const methods = url.pathname.startsWith('/hooks/') ? { POST: routes.webhook } : table[url.pathname]
     const isSessions = url.pathname === '/sessions' || url.pathname.startsWith('/sessions/')
-    const isAdmin = /^\/(peers|dead-letters|subscriptions)(\/|$)/.test(url.pathname)
+    const isAdmin = /^\/(peers|dead-letters|subscriptions|hook)(\/|$)/.test(url.pathname)
     const route = isSessions ? sessionApi : isAdmin ? adminApi : methods?.[req.method ?? 'GET']
     const run: Route = route
       ? route

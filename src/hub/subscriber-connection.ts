@@ -24,6 +24,8 @@ export class SubscriberConnection {
   private pumping = false
   private again = false
   private closed = false
+  /** Set when a hook takes this subscriber's events: pushes stop, the store keeps them for the hook. */
+  private held = false
   private ackedSeq = 0
   private ackFlush: NodeJS.Timeout | null = null
 
@@ -38,8 +40,16 @@ export class SubscriberConnection {
     if (!this.closed) this.sink.send(message)
   }
 
+  /** The rung the subscriber said it takes; a `message` one may be fed by a hook instead. */
+  rung: 'channel' | 'message' = 'channel'
+
+  hold(): void {
+    this.held = true
+  }
+
   /** A just-committed event for this subscriber. */
   offer(event: StoredEvent): void {
+    if (this.held) return
     if (event.seq <= this.lastSentSeq) return // a pump read it already
     if (this.backlog || this.pumping || this.inFlight.length >= WINDOW) {
       this.backlog = true
@@ -51,6 +61,7 @@ export class SubscriberConnection {
 
   /** Sends what the store holds beyond what is in flight. Calls that arrive mid-pump run it once more. */
   async pump(): Promise<void> {
+    if (this.held) return
     if (this.pumping) {
       this.again = true
       return

@@ -1,0 +1,88 @@
+// Rung 3: `switchboard hook` runs as a Claude Code hook (UserPromptSubmit, PostToolUse) and hands the
+// session its pending events as additional context; `switchboard install claude --hooks` sets it up.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { basename, dirname, join } from 'node:path'
+import type { Command } from 'commander'
+import { z } from 'zod'
+import { channelTag } from '../claude/channel-tag.js'
+import { UserError } from '../core/errors.js'
+import { createLogger } from '../core/log.js'
+import { HubApi } from '../hub/api-client.js'
+import { configFrom } from './options.js'
+
+/** What Claude Code writes to a hook's stdin; only these fields matter here. */
+const hookInputSchema = z
+  .object({ hook_event_name: z.string().min(1), cwd: z.string().optional() })
+  .passthrough()
+
+const HOOK_EVENTS = ['UserPromptSubmit', 'PostToolUse'] as const
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+export function registerHook(program: Command): void {
+  program
+    .command('hook')
+    .description('for Claude Code hooks: prints the session’s pending events as additional context')
+    .action(async (_opts: unknown, command: Command) => {
+      // A hook must never break the session: any problem is said on stderr, and the hook exits 0.
+      try {
+        const input = hookInputSchema.parse(JSON.parse(await readStdin()))
+        const subscriber =
+          process.env.SWITCHBOARD_CHANNEL_NAME ?? (basename(input.cwd ?? process.cwd()) || 'session')
+        const hub = new HubApi(configFrom(command), createLogger('hook'))
+        const { events } = await hub.takeForHook(subscriber)
+        if (events.length === 0) return
+        const additionalContext = [
+          `Switchboard delivered ${events.length} event${events.length === 1 ? '' : 's'} while you worked:`,
+          ...events.map((e) => channelTag(e)),
+        ].join('\n')
+        process.stdout.write(
+          `${JSON.stringify({ hookSpecificOutput: { hookEventName: input.hook_event_name, additionalContext } })}\n`,
+        )
+      } catch (err) {
+        process.stderr.write(`switchboard hook: ${(err as Error).message}\n`)
+      }
+    })
+
+  program
+    .command('install')
+    .description('set Switchboard up in a client')
+    .command('claude')
+    .description('write Switchboard’s hook entries into Claude Code settings')
+    .option('--hooks', 'the UserPromptSubmit and PostToolUse hooks that hand over pending events')
+    .option('--project <dir>', 'into <dir>/.claude/settings.json instead of ~/.claude/settings.json')
+    .action(async (opts: { hooks?: boolean; project?: string }) => {
+      if (!opts.hooks) throw new UserError('say what to install: --hooks')
+      const file = opts.project
+        ? join(opts.project, '.claude', 'settings.json')
+        : join(homedir(), '.claude', 'settings.json')
+      let settings: {
+        hooks?: Record<string, { matcher?: string; hooks: { type: string; command: string }[] }[]>
+      } = {}
+      if (existsSync(file)) {
+        try {
+          settings = JSON.parse(readFileSync(file, 'utf8'))
+        } catch (err) {
+          throw new UserError(`${file}: not valid JSON (${(err as Error).message}); fix it first`)
+        }
+      }
+      settings.hooks ??= {}
+      for (const event of HOOK_EVENTS) {
+        const entries = (settings.hooks[event] ??= [])
+        const present = entries.some((e) => e.hooks?.some((h) => h.command === 'switchboard hook'))
+        if (!present)
+          entries.push({
+            ...(event === 'PostToolUse' ? { matcher: '*' } : {}),
+            hooks: [{ type: 'command', command: 'switchboard hook' }],
+          })
+      }
+      mkdirSync(dirname(file), { recursive: true })
+      writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`)
+      process.stdout.write(`hooks for ${HOOK_EVENTS.join(' and ')} are in ${file}\n`)
+    })
+}
