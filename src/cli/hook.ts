@@ -71,9 +71,11 @@ export function registerHook(program: Command): void {
           throw new UserError(`${file}: not valid JSON (${(err as Error).message}); fix it first`)
         }
       }
-      settings.hooks ??= {}
+      const hooks = settings.hooks ?? {}
+      settings.hooks = hooks
       for (const event of HOOK_EVENTS) {
-        const entries = (settings.hooks[event] ??= [])
+        const entries = hooks[event] ?? []
+        hooks[event] = entries
         const present = entries.some((e) => e.hooks?.some((h) => h.command === 'switchboard hook'))
         if (!present)
           entries.push({
