@@ -70,7 +70,7 @@ it('POSTs each event signed with the subscription secret', async () => {
 
 it('retries a receiver that fails twice, and it gets the event once', async () => {
   const { url, got } = await receive([500, 503])
-  await subscribe(url)
+  const sub = await subscribe(url)
   const source = await ciSource()
   await fetch(`${home.url}/hooks/ci`, {
     method: 'POST',
@@ -81,6 +81,13 @@ it('retries a receiver that fails twice, and it gets the event once', async () =
   await new Promise((r) => setTimeout(r, 300))
   expect(got.map((g) => g.status)).toEqual([500, 503, 200])
   expect(new Set(got.map((g) => JSON.parse(g.body).id)).size).toBe(1)
+  const log = await home.cli('deliveries', sub.name)
+  expect(
+    log
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t')[3]),
+  ).toEqual(['200', '503', '500'])
 })
 
 it('dead-letters an event a dead receiver never takes', async () => {

@@ -15,8 +15,8 @@ afterEach(async () => {
   await home.cleanup()
 })
 
-async function peer(name: string): Promise<ChannelClient> {
-  const c = await ChannelClient.start(home, ['--name', name])
+async function peer(name: string, ...flags: string[]): Promise<ChannelClient> {
+  const c = await ChannelClient.start(home, ['--name', name, ...flags])
   opened.push(c)
   return c
 }
@@ -87,5 +87,17 @@ describe('peers', () => {
     expect(await home.cli('peers')).toMatch(/alpha\tlive\trooms: release/)
     const bad = await home.cliFails('send', 'nobody', 'x')
     expect(bad.stderr).toMatch(/no peer named "nobody"/)
+  })
+
+  it('reaches a peer by one of its aliases', async () => {
+    const alpha = await peer('alpha', '--aliases', 'reviewer,ops-bot')
+    const beta = await peer('beta')
+    expect((await tool(beta, 'send', { to: 'reviewer', text: 'please review #12' })).isError).toBe(false)
+    expect((await alpha.waitForEvents(1))[0]).toMatchObject({
+      content: 'please review #12',
+      meta: expect.objectContaining({ to: 'alpha', from: 'beta' }),
+    })
+    const list = JSON.parse((await tool(beta, 'peers')).text) as { name: string; aliases: string[] }[]
+    expect(list).toContainEqual(expect.objectContaining({ name: 'alpha', aliases: ['ops-bot', 'reviewer'] }))
   })
 })

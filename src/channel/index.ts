@@ -25,6 +25,7 @@ const LISTEN_GRACE_MS = Number(process.env.SWITCHBOARD_LISTEN_GRACE_MS ?? 1_000)
 export interface ChannelOptions {
   name?: string
   topics?: string[]
+  aliases?: string[]
 }
 
 const PermissionRequestNotification = z.object({
@@ -50,6 +51,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     subscriber: options.name ?? (basename(process.cwd()) || 'session'),
     topics: options.topics?.length ? options.topics : ['*'],
     rung: () => rung,
+    aliases: options.aliases,
     log,
     onHubMissing: hubStarter(config, log),
     async onDeliver(event: StoredEvent) {

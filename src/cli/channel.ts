@@ -12,7 +12,8 @@ export function registerChannel(program: Command): void {
     )
     .option('--name <name>', 'subscriber name (default: the working folder name)')
     .option('--topics <list>', 'comma-separated topics to receive (default: all)')
-    .action(async (opts: { name?: string; topics?: string }, command: Command) => {
+    .option('--aliases <list>', 'other names peers may send to (or SWITCHBOARD_CHANNEL_ALIASES)')
+    .action(async (opts: { name?: string; topics?: string; aliases?: string }, command: Command) => {
       // A plugin's .mcp.json cannot take per-project flags: SWITCHBOARD_CHANNEL_NAME can be set instead.
       const rawName = opts.name ?? process.env.SWITCHBOARD_CHANNEL_NAME
       const name = rawName === undefined ? undefined : check(subscriberNameSchema, rawName, '--name')
@@ -21,9 +22,14 @@ export function registerChannel(program: Command): void {
         .map((t) => t.trim())
         .filter(Boolean)
         .map((t) => check(topicSchema, t, '--topics'))
+      const aliases = (opts.aliases ?? process.env.SWITCHBOARD_CHANNEL_ALIASES)
+        ?.split(',')
+        .map((a) => a.trim())
+        .filter(Boolean)
+        .map((a) => check(subscriberNameSchema, a, '--aliases'))
       const config = configFrom(command)
       // stdout is the MCP protocol: logs go to stderr, which Claude Code keeps in its debug log.
-      await runChannel(config, { name, topics }, createLogger('channel'))
+      await runChannel(config, { name, topics, aliases }, createLogger('channel'))
       process.exit(0)
     })
 }

@@ -12,7 +12,7 @@ import { registerPeers } from './peers.js'
 import { registerRun } from './run.js'
 import { registerServe } from './serve.js'
 import { registerSources } from './source.js'
-import { registerSubscribe } from './subscribe.js'
+import { registerDeliveries, registerSubscribe } from './subscribe.js'
 
 const program = new Command('switchboard')
   .description('Connects Claude Code sessions to webhooks, chat and the people who approve their tools.')
@@ -29,6 +29,7 @@ registerHook(program)
 registerPeers(program)
 registerRun(program)
 registerSubscribe(program)
+registerDeliveries(program)
 registerSources(program)
 registerAccess(program)
 

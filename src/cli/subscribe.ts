@@ -46,3 +46,18 @@ export function registerSubscribe(program: Command): void {
       },
     )
 }
+
+export function registerDeliveries(program: Command): void {
+  program
+    .command('deliveries <webhook>')
+    .description('the delivery log of an outbound webhook (its name, as `subscribe` printed it)')
+    .action(async (name: string, _opts: unknown, command: Command) => {
+      const hub = new HubApi(configFrom(command), createLogger('cli'))
+      const { log } = await hub.outboundLog(name)
+      if (log.length === 0) process.stdout.write('no deliveries yet\n')
+      for (const a of log)
+        process.stdout.write(
+          `${new Date(a.at).toISOString()}\t${a.eventId}\tattempt ${a.attempt}\t${a.status ?? '-'}${a.error ? `\t${a.error}` : ''}\n`,
+        )
+    })
+}

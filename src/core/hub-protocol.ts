@@ -60,6 +60,8 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     reconnect: z.boolean().default(false),
     /** How this channel hands events to its session (src/channel/rung.ts). */
     rung: z.enum(['channel', 'message']).default('channel'),
+    /** Other names this peer answers to. */
+    aliases: z.array(subscriberNameSchema).default([]),
   }),
   /** Cumulative: every delivery up to and including this seq was handled. */
   z.object({ type: z.literal('ack'), seq: z.number().int() }),

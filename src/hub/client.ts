@@ -27,6 +27,7 @@ export interface HubClientOptions {
   token: string
   subscriber: string
   topics: string[]
+  aliases?: string[]
   /** What this channel tells the hub about how it delivers (see channel/rung.ts). */
   rung?: () => 'channel' | 'message'
   log: Logger
@@ -158,6 +159,7 @@ export class HubClient {
         topics: this.options.topics,
         reconnect,
         rung: this.options.rung?.() ?? 'channel',
+        aliases: this.options.aliases ?? [],
       })
     })
     ws.on('message', (data) => this.onMessage(String(data)))

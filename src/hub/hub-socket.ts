@@ -106,6 +106,7 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
     if (hub.hookFed.has(name) && connection.rung === 'message') connection.hold()
     hub.connections.set(name, connection)
     await hub.store.registerSubscriber(name, msg.topics)
+    for (const alias of msg.aliases ?? []) if (alias !== name) await hub.store.setAlias(alias, name)
     say(ws, {
       type: 'welcome',
       subscriber: name,

@@ -7,6 +7,7 @@ import type { Hub } from './hub.js'
 
 export interface PeerInfo {
   name: string
+  aliases: string[]
   live: boolean
   rooms: string[]
   pending: number
@@ -59,6 +60,7 @@ export class Peers {
         .filter((s) => s.name !== '')
         .map(async (s) => ({
           name: s.name,
+          aliases: await this.hub.store.aliasesOf(s.name),
           live: this.hub.connections.has(s.name),
           rooms: await this.hub.store.roomsOf(s.name),
           pending: s.pending,
@@ -66,7 +68,10 @@ export class Peers {
     )
   }
 
-  async send(from: string, to: string, text: string, room?: string): Promise<string> {
+  async send(from: string, toName: string, text: string, room?: string): Promise<string> {
+    const to = (await this.hub.store.hasSubscriber(toName))
+      ? toName
+      : ((await this.hub.store.resolveAlias(toName)) ?? toName)
     if (!(await this.hub.store.hasSubscriber(to))) {
       await this.hub.store.addDeadLetter({
         kind: 'peer',

@@ -132,6 +132,10 @@ export interface Store {
   hasSubscriber(name: string): Promise<boolean>
 
   // peers
+  /** The alias now points at `name`: the last peer to claim it wins. */
+  setAlias(alias: string, name: string): Promise<void>
+  resolveAlias(alias: string): Promise<string | null>
+  aliasesOf(name: string): Promise<string[]>
   joinRoom(room: string, member: string): Promise<void>
   leaveRoom(room: string, member: string): Promise<void>
   roomMembers(room: string): Promise<string[]>

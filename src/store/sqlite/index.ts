@@ -563,6 +563,25 @@ export class SqliteStore implements Store {
   }
 
   // --- peers -----------------------------------------------------------------------
+  async setAlias(alias: string, name: string): Promise<void> {
+    this.db
+      .prepare(
+        'INSERT INTO peer_aliases (alias, name) VALUES (?, ?) ON CONFLICT (alias) DO UPDATE SET name = excluded.name',
+      )
+      .run(alias, name)
+  }
+
+  async resolveAlias(alias: string): Promise<string | null> {
+    const r = this.db.prepare('SELECT name FROM peer_aliases WHERE alias = ?').get(alias) as Row | undefined
+    return r ? (r.name as string) : null
+  }
+
+  async aliasesOf(name: string): Promise<string[]> {
+    return (
+      this.db.prepare('SELECT alias FROM peer_aliases WHERE name = ? ORDER BY alias').all(name) as Row[]
+    ).map((r) => r.alias as string)
+  }
+
   async joinRoom(room: string, member: string): Promise<void> {
     this.db
       .prepare('INSERT OR IGNORE INTO rooms (room, member, joined_at) VALUES (?, ?, ?)')

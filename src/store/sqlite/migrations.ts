@@ -140,4 +140,11 @@ export const migrations: string[] = [
   );
   CREATE INDEX outbound_log_webhook ON outbound_log (webhook, id);
   `,
+  `
+  -- Other names a peer answers to.
+  CREATE TABLE peer_aliases (
+    alias TEXT PRIMARY KEY,
+    name TEXT NOT NULL
+  );
+  `,
 ]
