@@ -317,11 +317,7 @@ describe('durability and process lifetime', () => {
         stdio: 'ignore',
       })
       hub.unref()
-      await waitFor(
-        async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true,
-        10_000,
-        'hub',
-      )
+      await home.waitForHub(10_000)
     } finally {
       process.kill(channelPid, 'SIGCONT')
     }

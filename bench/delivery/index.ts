@@ -40,7 +40,7 @@ async function switchboard(): Promise<Target> {
   const out = await home.cli('source', 'add', 'bench')
   const secret = /secret: (\S+)/.exec(out)?.[1] ?? ''
   const hub = spawn(process.execPath, [CLI, 'serve'], { env: home.env, stdio: 'ignore' })
-  await waitFor(async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true, 10_000, 'hub')
+  await home.waitForHub(10_000)
   const client = await connect(
     process.execPath,
     [CLI, 'channel', '--name', 'bench'],

@@ -9,7 +9,7 @@ import { z } from 'zod'
 import { createLogger } from '../../src/core/log.js'
 import { readAdminToken } from '../../src/hub/admin-token.js'
 import { HubClient } from '../../src/hub/client.js'
-import { CLI, TestHome, waitFor } from '../../test/helpers/home.js'
+import { CLI, TestHome } from '../../test/helpers/home.js'
 import { fmt, summarize } from '../stats.js'
 
 const MESSAGES = Number(process.env.BENCH_PEER_MESSAGES ?? 1000)
@@ -24,7 +24,7 @@ const Notification = z.object({
 const home = await TestHome.create()
 const env = { ...(home.env as Record<string, string>), SWITCHBOARD_DELIVERY: 'channel' }
 const hub = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' })
-await waitFor(async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true, 10_000, 'hub')
+await home.waitForHub(10_000)
 
 async function channel(name: string, onContent: (content: string) => void): Promise<Client> {
   const client = new Client({ name: 'claude-code', version: '0' })

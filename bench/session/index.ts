@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { FakeAnthropic } from '../../test/fakes/anthropic.js'
 import { CLAUDE_BIN, ClaudeHome } from '../../test/helpers/claude.js'
-import { CLI, TestHome, waitFor } from '../../test/helpers/home.js'
+import { CLI, TestHome } from '../../test/helpers/home.js'
 import { fmt, summarize } from '../stats.js'
 
 const RUNS = Number(process.env.BENCH_SESSION_RUNS ?? 12)
@@ -24,7 +24,7 @@ const env = {
   CLAUDE_CODE_PATH: CLAUDE_BIN,
 }
 const hub: ChildProcess = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' })
-await waitFor(async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true, 10_000, 'hub')
+await home.waitForHub(10_000)
 const token = readFileSync(join(home.dir, 'admin-token'), 'utf8').trim()
 const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
 

@@ -3,55 +3,40 @@
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, expect, it } from 'vitest'
-import { FakeAnthropic, latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
-import { ClaudeHome, PrintSession } from '../helpers/claude.js'
-import { CLI, TestHome } from '../helpers/home.js'
+import { expect, it } from 'vitest'
+import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
+import { PrintSession } from '../helpers/claude.js'
+import { e2eWorld } from '../helpers/e2e.js'
+import { CLI } from '../helpers/home.js'
 
-let fake: FakeAnthropic
-let home: TestHome
-let claude: ClaudeHome
-const closers: (() => unknown)[] = []
-
-beforeEach(async () => {
-  fake = await new FakeAnthropic().start()
-  home = await TestHome.create()
-  claude = new ClaudeHome()
-})
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close()
-  await fake.close()
-  await home.cleanup()
-  claude.cleanup()
-})
+const world = e2eWorld()
 
 it('hands an event published mid-turn to the model after the next tool call, exactly once', {
   timeout: 60_000,
 }, async () => {
   const env = {
-    ...claude.env(fake.url),
-    SWITCHBOARD_HOME: home.dir,
-    SWITCHBOARD_PORT: String(home.port),
+    ...world.claude.env(world.fake.url),
+    SWITCHBOARD_HOME: world.home.dir,
+    SWITCHBOARD_PORT: String(world.home.port),
     SWITCHBOARD_CHANNEL_NAME: 'hooked',
   }
   execFileSync(process.execPath, [CLI, 'install', 'claude', '--hooks'], { env })
-  const settings = JSON.parse(readFileSync(join(claude.home, '.claude', 'settings.json'), 'utf8'))
+  const settings = JSON.parse(readFileSync(join(world.claude.home, '.claude', 'settings.json'), 'utf8'))
   expect(Object.keys(settings.hooks)).toEqual(['UserPromptSubmit', 'PostToolUse'])
   execFileSync(process.execPath, [CLI, 'install', 'claude', '--hooks'], { env }) // twice: still one entry each
   expect(
-    JSON.parse(readFileSync(join(claude.home, '.claude', 'settings.json'), 'utf8')).hooks.PostToolUse,
+    JSON.parse(readFileSync(join(world.claude.home, '.claude', 'settings.json'), 'utf8')).hooks.PostToolUse,
   ).toHaveLength(1)
 
-  const secret = await home.addSource('ci')
+  const secret = await world.home.addSource('ci')
   let published = false
-  fake.respond(async (r) => {
+  world.fake.respond(async (r) => {
     if (toolResults(r).length) return { text: 'finished' }
     if (!latestTurn(r).includes('run the checks')) return { text: 'ok' }
     // The model is working (this very request): an event arrives now.
     if (!published) {
       published = true
-      const res = await fetch(`${home.url}/hooks/ci`, {
+      const res = await fetch(`${world.home.url}/hooks/ci`, {
         method: 'POST',
         headers: { authorization: `Bearer ${secret}` },
         body: 'main is red again',
@@ -60,15 +45,15 @@ it('hands an event published mid-turn to the model after the next tool call, exa
     }
     return { tool: 'Bash', input: { command: 'echo checks', description: 'run checks' } }
   })
-  const session = new PrintSession(['--allowedTools', 'Bash'], { cwd: claude.cwd, env })
-  closers.push(() => session.close())
+  const session = new PrintSession(['--allowedTools', 'Bash'], { cwd: world.claude.cwd, env })
+  world.closers.push(() => session.close())
   session.send('run the checks')
   await session.waitForResults(1)
 
-  const afterTool = fake.requests.find((r) => toolResults(r).length > 0)
+  const afterTool = world.fake.requests.find((r) => toolResults(r).length > 0)
   expect(textOf(afterTool?.messages)).toMatch(
     /<channel source="switchboard"[^>]*origin="ci"[^>]*>\s*main is red again/,
   )
-  const conversation = textOf(fake.requests.at(-1)?.messages)
+  const conversation = textOf(world.fake.requests.at(-1)?.messages)
   expect(conversation.match(/main is red again/g)).toHaveLength(1)
 })

@@ -5,35 +5,20 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import { afterEach, beforeEach, expect, it } from 'vitest'
-import { FakeAnthropic, latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
-import { CLAUDE_BIN, ClaudeHome, PrintSession } from '../helpers/claude.js'
-import { CLI, TestHome } from '../helpers/home.js'
+import { expect, it } from 'vitest'
+import { type FakeAnthropic, latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
+import { CLAUDE_BIN, PrintSession } from '../helpers/claude.js'
+import { e2eWorld } from '../helpers/e2e.js'
+import { CLI } from '../helpers/home.js'
 
-let fake: FakeAnthropic
-let home: TestHome
-let claude: ClaudeHome
-const closers: (() => unknown)[] = []
-
-beforeEach(async () => {
-  fake = await new FakeAnthropic().start()
-  home = await TestHome.create()
-  claude = new ClaudeHome()
-})
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close()
-  await fake.close()
-  await home.cleanup()
-  claude.cleanup()
-})
+const world = e2eWorld()
 
 /** Everything a hub started by `switchboard mcp` needs to run the CLI offline. */
 function env(): Record<string, string> {
   return {
-    ...claude.env(fake.url),
-    SWITCHBOARD_HOME: home.dir,
-    SWITCHBOARD_PORT: String(home.port),
+    ...world.claude.env(world.fake.url),
+    SWITCHBOARD_HOME: world.home.dir,
+    SWITCHBOARD_PORT: String(world.home.port),
     CLAUDE_CODE_PATH: CLAUDE_BIN,
   }
 }
@@ -52,11 +37,11 @@ async function mcpClient(elicit?: (message: string) => Record<string, unknown> |
     command: process.execPath,
     args: [CLI, 'mcp'],
     env: env(),
-    cwd: claude.cwd,
+    cwd: world.claude.cwd,
     stderr: 'ignore',
   })
   await client.connect(transport)
-  closers.push(() => client.close())
+  world.closers.push(() => client.close())
   const call = async (name: string, args: Record<string, unknown>) => {
     const result = await client.callTool({ name, arguments: args })
     const body = textOf(result.content)
@@ -76,7 +61,7 @@ const bashThenDone = (command: string) => (r: Parameters<Parameters<FakeAnthropi
 it('drives a session with all six tools, answering prompts from pendingInputs', {
   timeout: 90_000,
 }, async () => {
-  fake.respond(bashThenDone('touch from-pending'))
+  world.fake.respond(bashThenDone('touch from-pending'))
   const { client, call } = await mcpClient()
   const names = (await client.listTools()).tools.map((t) => t.name).sort()
   expect(names).toEqual([
@@ -88,7 +73,7 @@ it('drives a session with all six tools, answering prompts from pendingInputs', 
     'claude_send_message',
   ])
 
-  const created = await call('claude_create_session', { prompt: 'make the file', cwd: claude.cwd })
+  const created = await call('claude_create_session', { prompt: 'make the file', cwd: world.claude.cwd })
   expect(created.json).toMatchObject({
     status: 'waiting_for_input',
     pendingInputs: [{ kind: 'permission', tool_name: 'Bash' }],
@@ -100,7 +85,7 @@ it('drives a session with all six tools, answering prompts from pendingInputs', 
     behavior: 'allow',
   })
   expect(responded.json).toMatchObject({ status: 'idle', lastResult: expect.stringContaining('finished') })
-  expect(existsSync(join(claude.cwd, 'from-pending'))).toBe(true)
+  expect(existsSync(join(world.claude.cwd, 'from-pending'))).toBe(true)
 
   const sent = await call('claude_send_message', { sessionId: id, message: 'just talk' })
   expect(sent.json).toMatchObject({ status: 'idle', lastResult: 'plain answer' })
@@ -111,7 +96,7 @@ it('drives a session with all six tools, answering prompts from pendingInputs', 
   const status = await call('claude_get_status', { sessionId: id, waitSeconds: 20 })
   expect(status.json.status).toBe('interrupted')
 
-  const listed = await call('claude_list_sessions', { cwd: claude.cwd })
+  const listed = await call('claude_list_sessions', { cwd: world.claude.cwd })
   expect(listed.json.sessions).toContainEqual(expect.objectContaining({ id, managed: true }))
 
   const bad = await call('claude_get_status', { sessionId: 42 })
@@ -121,44 +106,44 @@ it('drives a session with all six tools, answering prompts from pendingInputs', 
 })
 
 it('asks the person through elicitation when the client supports it', { timeout: 60_000 }, async () => {
-  fake.respond(bashThenDone('touch from-elicitation'))
+  world.fake.respond(bashThenDone('touch from-elicitation'))
   const asked: string[] = []
   const { call } = await mcpClient((message) => {
     asked.push(message)
     return { approve: true }
   })
-  const created = await call('claude_create_session', { prompt: 'make the file', cwd: claude.cwd })
+  const created = await call('claude_create_session', { prompt: 'make the file', cwd: world.claude.cwd })
   expect(created.json).toMatchObject({ status: 'idle', pendingInputs: [] })
   expect(asked).toEqual([expect.stringContaining('Allow Bash?')])
-  expect(existsSync(join(claude.cwd, 'from-elicitation'))).toBe(true)
+  expect(existsSync(join(world.claude.cwd, 'from-elicitation'))).toBe(true)
 })
 
 it('is spawned by the real CLI, whose model starts a second, driven session', {
   timeout: 90_000,
 }, async () => {
-  fake.respond((r) => {
+  world.fake.respond((r) => {
     if (latestTurn(r).includes('inner task')) return { text: 'inner session reporting' }
     const results = toolResults(r)
     if (results.length) return { text: `outer saw: ${textOf(results[0]?.content)}` }
     return {
       tool: 'mcp__switchboard__claude_create_session',
-      input: { prompt: 'inner task', cwd: claude.cwd },
+      input: { prompt: 'inner task', cwd: world.claude.cwd },
     }
   })
-  const config = claude.writeMcpConfig({
+  const config = world.claude.writeMcpConfig({
     switchboard: { command: process.execPath, args: [CLI, 'mcp'], env: env() },
   })
   const outer = new PrintSession(
     ['--mcp-config', config, '--allowedTools', 'mcp__switchboard__claude_create_session'],
     {
-      cwd: claude.cwd,
+      cwd: world.claude.cwd,
       env: env(),
     },
   )
-  closers.push(() => outer.close())
+  world.closers.push(() => outer.close())
   outer.send('start a helper session')
   const [result] = await outer.waitForResults(1, 90_000)
   expect(result?.result).toContain('outer saw')
   expect(result?.result).toContain('inner session reporting')
-  expect(fake.requestsMentioning('inner task').length).toBeGreaterThan(0)
+  expect(world.fake.requestsMentioning('inner task').length).toBeGreaterThan(0)
 })

@@ -1,28 +1,12 @@
 // Channels in -p mode through the plugin (PROTOCOLS.md §2 recipe): an event pushed into the hub
 // starts a turn by itself; the model sees the <channel> block and answers through the reply tool.
-import { afterEach, beforeEach, expect, it } from 'vitest'
-import { FakeAnthropic, type MessagesRequest, textOf, toolResults } from '../fakes/anthropic.js'
-import { ClaudeHome, PLUGIN_DIR, PrintSession } from '../helpers/claude.js'
-import { TestHome, waitFor } from '../helpers/home.js'
+import { expect, it } from 'vitest'
+import { type MessagesRequest, textOf, toolResults } from '../fakes/anthropic.js'
+import { PLUGIN_DIR, PrintSession } from '../helpers/claude.js'
+import { e2eWorld } from '../helpers/e2e.js'
 import { SseReader } from '../helpers/sse.js'
 
-let fake: FakeAnthropic
-let home: TestHome
-let claude: ClaudeHome
-const closers: (() => unknown)[] = []
-
-beforeEach(async () => {
-  fake = await new FakeAnthropic().start()
-  home = await TestHome.create()
-  claude = new ClaudeHome({ channelPlugin: 'switchboard' })
-})
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close()
-  await fake.close()
-  await home.cleanup()
-  claude.cleanup()
-})
+const world = e2eWorld({ channelPlugin: 'switchboard' })
 
 const REPLY_TOOL = 'mcp__plugin_switchboard_switchboard__reply'
 
@@ -34,8 +18,8 @@ function channelBlock(request: MessagesRequest, marker: string): string | undefi
 }
 
 it('starts a turn on a webhook and answers a chat through the reply tool', async () => {
-  const secret = await home.addSource('ci')
-  const token = await home.addSender('bob')
+  const secret = await world.home.addSource('ci')
+  const token = await world.home.addSender('bob')
   const session = new PrintSession(
     [
       '--plugin-dir',
@@ -47,23 +31,22 @@ it('starts a turn on a webhook and answers a chat through the reply tool', async
       REPLY_TOOL,
     ],
     {
-      cwd: claude.cwd,
-      env: claude.env(fake.url, { SWITCHBOARD_HOME: home.dir, SWITCHBOARD_PORT: String(home.port) }),
+      cwd: world.claude.cwd,
+      env: world.claude.env(world.fake.url, {
+        SWITCHBOARD_HOME: world.home.dir,
+        SWITCHBOARD_PORT: String(world.home.port),
+      }),
     },
   )
-  closers.push(() => session.close())
-  fake.respond(() => ({ text: 'ready' }))
+  world.closers.push(() => session.close())
+  world.fake.respond(() => ({ text: 'ready' }))
   session.send('get ready')
   await session.waitForResults(1)
-  await waitFor(
-    async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true,
-    10_000,
-    'the hub',
-  )
+  await world.home.waitForHub(10_000)
 
   // A webhook: no one types anything, yet a turn starts.
-  fake.respond(() => ({ text: 'noted the build failure' }))
-  const hook = await fetch(`${home.url}/hooks/ci?job=unit`, {
+  world.fake.respond(() => ({ text: 'noted the build failure' }))
+  const hook = await fetch(`${world.home.url}/hooks/ci?job=unit`, {
     method: 'POST',
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'text/plain' },
     body: 'build 77 failed',
@@ -73,72 +56,71 @@ it('starts a turn on a webhook and answers a chat through the reply tool', async
   await session.waitForResults(2)
   const synthetic = session.lines.find((l) => l.type === 'user' && l.isSynthetic === true)
   expect(synthetic).toMatchObject({ origin: { kind: 'channel' } })
-  const webhookBlock = fake.requests.map((r) => channelBlock(r, 'build 77 failed')).find(Boolean)
+  const webhookBlock = world.fake.requests.map((r) => channelBlock(r, 'build 77 failed')).find(Boolean)
   expect(webhookBlock).toContain('source="plugin:switchboard:switchboard"')
   expect(webhookBlock).toContain(`event_id="${id}"`)
   expect(webhookBlock).toContain('origin="ci"')
   expect(webhookBlock).toContain('job="unit"')
 
   // A chat message: the model answers it with the reply tool, and the sender sees the answer.
-  const replies = await SseReader.open(home.url, token)
-  closers.push(() => replies.close())
-  const posted = await fetch(`${home.url}/messages`, {
+  const replies = await SseReader.open(world.home.url, token)
+  world.closers.push(() => replies.close())
+  const posted = await fetch(`${world.home.url}/messages`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
     body: 'are you there?',
   })
   const { chat_id } = (await posted.json()) as { chat_id: string }
-  fake.respond((request) => {
+  world.fake.respond((request) => {
     if (toolResults(request).length) return { text: 'replied' }
     const block = channelBlock(request, 'are you there?')
     return block ? { tool: REPLY_TOOL, input: { chat_id, text: 'yes, here' } } : { text: 'nothing for me' }
   })
   expect((await replies.waitFor('reply', 30_000)).data).toMatchObject({ chat_id, text: 'yes, here' })
-  const chatBlock = fake.requests.map((r) => channelBlock(r, 'are you there?')).find(Boolean)
+  const chatBlock = world.fake.requests.map((r) => channelBlock(r, 'are you there?')).find(Boolean)
   expect(chatBlock).toContain('sender="bob"')
   expect(chatBlock).toContain(`chat_id="${chat_id}"`)
   await session.waitForResults(3)
-  const sent = fake.requests.flatMap(toolResults).find((r) => textOf(r.content) === 'sent')
+  const sent = world.fake.requests.flatMap(toolResults).find((r) => textOf(r.content) === 'sent')
   expect(sent).toBeDefined()
 })
 
 it('hands the model an event sent after the hub was killed exactly once, once the channel is back', async () => {
-  const secret = await home.addSource('ci')
+  const secret = await world.home.addSource('ci')
   const session = new PrintSession(
     ['--plugin-dir', PLUGIN_DIR, '--channels', 'plugin:switchboard@inline', '--replay-user-messages'],
     {
-      cwd: claude.cwd,
-      env: claude.env(fake.url, { SWITCHBOARD_HOME: home.dir, SWITCHBOARD_PORT: String(home.port) }),
+      cwd: world.claude.cwd,
+      env: world.claude.env(world.fake.url, {
+        SWITCHBOARD_HOME: world.home.dir,
+        SWITCHBOARD_PORT: String(world.home.port),
+      }),
     },
   )
-  closers.push(() => session.close())
-  fake.respond(() => ({ text: 'ok' }))
+  world.closers.push(() => session.close())
+  world.fake.respond(() => ({ text: 'ok' }))
   session.send('get ready')
   await session.waitForResults(1)
-  await waitFor(
-    async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true,
-    10_000,
-    'the hub',
-  )
+  await world.home.waitForHub(10_000)
 
   const hook = (body: string) =>
-    fetch(`${home.url}/hooks/ci`, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body })
+    fetch(`${world.home.url}/hooks/ci`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}` },
+      body,
+    })
   expect((await hook('first event')).status).toBe(202)
   await session.waitForResults(2)
 
-  await home.stopHub('SIGKILL')
+  await world.home.stopHub('SIGKILL')
   // The channel notices, and starts a hub again on the same home and port.
-  await waitFor(
-    async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true,
-    15_000,
-    'a new hub',
-  )
+  await world.home.waitForHub(15_000)
   expect((await hook('second event')).status).toBe(202)
   await session.waitForResults(3)
   await new Promise((r) => setTimeout(r, 500))
 
   // The last request carries the whole conversation: each event must be in it exactly once.
-  const conversation = textOf(fake.requests.at(-1)?.messages)
+  const conversation = textOf(world.fake.requests.at(-1)?.messages)
   const times = (marker: string) =>
     conversation.match(new RegExp(`<channel [^>]*>\\s*${marker}\\s*</channel>`, 'g'))?.length
   expect(times('first event')).toBe(1)

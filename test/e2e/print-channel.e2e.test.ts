@@ -1,51 +1,32 @@
 // The real Claude Code CLI in -p stream-json mode with Switchboard's channel loaded (--mcp-config):
 // the model replies to an HTTP sender's chat and reads the inbox.
-import { afterEach, beforeEach, expect, it } from 'vitest'
-import { FakeAnthropic, textOf, toolResults } from '../fakes/anthropic.js'
-import { ClaudeHome, PrintSession, switchboardChannel } from '../helpers/claude.js'
-import { TestHome, waitFor } from '../helpers/home.js'
+import { expect, it } from 'vitest'
+import { textOf, toolResults } from '../fakes/anthropic.js'
+import { PrintSession, switchboardChannel } from '../helpers/claude.js'
+import { e2eWorld } from '../helpers/e2e.js'
+import { waitFor } from '../helpers/home.js'
 import { SseReader } from '../helpers/sse.js'
 
-let fake: FakeAnthropic
-let home: TestHome
-let claude: ClaudeHome
-const closers: (() => unknown)[] = []
-
-beforeEach(async () => {
-  fake = await new FakeAnthropic().start()
-  home = await TestHome.create()
-  claude = new ClaudeHome()
-})
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close()
-  await fake.close()
-  await home.cleanup()
-  claude.cleanup()
-})
+const world = e2eWorld()
 
 it('replies to an HTTP sender through the reply tool, and lists delivered events with inbox', async () => {
-  const token = await home.addSender('alice')
-  const mcpConfig = claude.writeMcpConfig({ switchboard: switchboardChannel(home, 'e2e') })
+  const token = await world.home.addSender('alice')
+  const mcpConfig = world.claude.writeMcpConfig({ switchboard: switchboardChannel(world.home, 'e2e') })
   const session = new PrintSession(
     ['--mcp-config', mcpConfig, '--allowedTools', 'mcp__switchboard__reply,mcp__switchboard__inbox'],
-    { cwd: claude.cwd, env: claude.env(fake.url) },
+    { cwd: world.claude.cwd, env: world.claude.env(world.fake.url) },
   )
-  closers.push(() => session.close())
+  world.closers.push(() => session.close())
 
   // The first turn starts the channel, and with it the hub.
-  fake.respond(() => ({ text: 'ready' }))
+  world.fake.respond(() => ({ text: 'ready' }))
   session.send('get ready')
   await session.waitForResults(1)
-  await waitFor(
-    async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true,
-    10_000,
-    'the hub',
-  )
+  await world.home.waitForHub(10_000)
 
-  const replies = await SseReader.open(home.url, token)
-  closers.push(() => replies.close())
-  const posted = await fetch(`${home.url}/messages`, {
+  const replies = await SseReader.open(world.home.url, token)
+  world.closers.push(() => replies.close())
+  const posted = await fetch(`${world.home.url}/messages`, {
     method: 'POST',
     headers: { authorization: `Bearer ${token}` },
     body: 'hello claude, what is 2+2?',
@@ -54,9 +35,13 @@ it('replies to an HTTP sender through the reply tool, and lists delivered events
   const { chat_id } = (await posted.json()) as { chat_id: string }
   // In -p mode without channels the notification itself is dropped; the inbox still has the event
   // once the channel has handled (and acknowledged) it.
-  await waitFor(async () => (await home.pending('e2e')) === 0, 10_000, 'the channel to take the message')
+  await waitFor(
+    async () => (await world.home.pending('e2e')) === 0,
+    10_000,
+    'the channel to take the message',
+  )
 
-  fake.respond((request) => {
+  world.fake.respond((request) => {
     const results = toolResults(request)
     if (results.length === 0) return { tool: 'mcp__switchboard__reply', input: { chat_id, text: 'It is 4.' } }
     if (textOf(results[0]?.content) === 'sent')
@@ -68,7 +53,7 @@ it('replies to an HTTP sender through the reply tool, and lists delivered events
   expect(results[1]).toMatchObject({ subtype: 'success', is_error: false })
 
   expect((await replies.waitFor('reply')).data).toMatchObject({ chat_id, text: 'It is 4.', from: 'e2e' })
-  const inboxResult = fake.requests
+  const inboxResult = world.fake.requests
     .flatMap(toolResults)
     .find((r) => textOf(r.content).includes('hello claude'))
   expect(JSON.parse(textOf(inboxResult?.content))).toEqual([

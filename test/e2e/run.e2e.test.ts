@@ -3,44 +3,32 @@
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, expect, it } from 'vitest'
-import { FakeAnthropic, textOf, toolResults } from '../fakes/anthropic.js'
-import { CLAUDE_BIN, ClaudeHome } from '../helpers/claude.js'
-import { CLI, TestHome, waitFor } from '../helpers/home.js'
+import { beforeEach, expect, it } from 'vitest'
+import { textOf, toolResults } from '../fakes/anthropic.js'
+import { CLAUDE_BIN } from '../helpers/claude.js'
+import { e2eWorld } from '../helpers/e2e.js'
+import { CLI, waitFor } from '../helpers/home.js'
 import { SseReader } from '../helpers/sse.js'
 
-let fake: FakeAnthropic
-let home: TestHome
-let claude: ClaudeHome
-const closers: (() => unknown)[] = []
+const world = e2eWorld()
 
-beforeEach(async () => {
-  fake = await new FakeAnthropic().start()
-  home = await TestHome.create()
-  claude = new ClaudeHome()
-  fake.respond((r) =>
+beforeEach(() => {
+  world.fake.respond((r) =>
     toolResults(r).length
       ? { text: `all done: ${textOf(toolResults(r)[0]?.content) || 'ok'}` }
       : { tool: 'Bash', input: { command: 'touch made-by-run', description: 'make the file' } },
   )
 })
 
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close()
-  await fake.close()
-  await home.cleanup()
-  claude.cleanup()
-})
-
 function run(prompt: string) {
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
-    [CLI, 'run', prompt, '--cwd', claude.cwd],
+    [CLI, 'run', prompt, '--cwd', world.claude.cwd],
     {
       env: {
-        ...claude.env(fake.url),
-        SWITCHBOARD_HOME: home.dir,
-        SWITCHBOARD_PORT: String(home.port),
+        ...world.claude.env(world.fake.url),
+        SWITCHBOARD_HOME: world.home.dir,
+        SWITCHBOARD_PORT: String(world.home.port),
         CLAUDE_CODE_PATH: CLAUDE_BIN,
       },
     },
@@ -53,7 +41,7 @@ function run(prompt: string) {
     output += c
   })
   const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
-  closers.push(() => {
+  world.closers.push(() => {
     child.kill()
     return exited
   })
@@ -67,18 +55,18 @@ it('asks at the terminal, runs the command on "y", and prints the result', { tim
   r.child.stdin.write('y\n')
   expect(await r.exited).toBe(0)
   expect(r.output()).toContain('all done')
-  expect(existsSync(join(claude.cwd, 'made-by-run'))).toBe(true)
+  expect(existsSync(join(world.claude.cwd, 'made-by-run'))).toBe(true)
 })
 
 it('gives way when an operator answers from elsewhere', { timeout: 60_000 }, async () => {
-  const operator = await home.addSender('ops', true)
+  const operator = await world.home.addSender('ops', true)
   const r = run('make the file')
   await waitFor(() => r.output().includes('[y/n]'), 30_000, `the prompt\n${r.output()}`)
-  const ops = await SseReader.open(home.url, operator)
-  closers.push(() => ops.close())
+  const ops = await SseReader.open(world.home.url, operator)
+  world.closers.push(() => ops.close())
   const code = ((await ops.waitFor('permission')).data as { id: string }).id
   expect(r.output()).toContain(`"${code}"`)
-  const res = await fetch(`${home.url}/messages`, {
+  const res = await fetch(`${world.home.url}/messages`, {
     method: 'POST',
     headers: { authorization: `Bearer ${operator}` },
     body: `yes ${code}`,
@@ -86,12 +74,12 @@ it('gives way when an operator answers from elsewhere', { timeout: 60_000 }, asy
   expect(res.status).toBe(200)
   expect(await r.exited).toBe(0)
   expect(r.output()).toContain('(answered elsewhere)')
-  expect(existsSync(join(claude.cwd, 'made-by-run'))).toBe(true)
+  expect(existsSync(join(world.claude.cwd, 'made-by-run'))).toBe(true)
 })
 
 it('refuses a bad flag with a clear message', async () => {
   const bad = spawn(process.execPath, [CLI, 'run', 'x', '--max-turns', 'many'], {
-    env: { ...process.env, SWITCHBOARD_HOME: home.dir },
+    env: { ...process.env, SWITCHBOARD_HOME: world.home.dir },
   })
   let err = ''
   bad.stderr.on('data', (c: Buffer) => {

@@ -27,7 +27,7 @@ beforeEach(async () => {
     CLAUDE_CODE_PATH: CLAUDE_BIN,
   }
   hub = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' })
-  await waitFor(async () => (await fetch(`${home.url}/health`).catch(() => null))?.ok === true, 10_000, 'hub')
+  await home.waitForHub(10_000)
 })
 
 afterEach(async () => {

@@ -75,6 +75,15 @@ export class TestHome {
     return /token: (\S+)/.exec(out)?.[1] ?? ''
   }
 
+  /** Resolves once a hub answers on this home's port (started by a test, or by a channel). */
+  async waitForHub(ms = 15_000): Promise<void> {
+    await waitFor(
+      async () => (await fetch(`${this.url}/health`).catch(() => null))?.ok === true,
+      ms,
+      'the hub',
+    )
+  }
+
   /** Deliveries the subscriber has not acknowledged yet, read from the store. */
   async pending(subscriber: string): Promise<number | undefined> {
     const store = openSqliteStore(join(this.dir, 'switchboard.db'))
