@@ -99,13 +99,13 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     setTimeout(() => ready.resolve(), LISTEN_GRACE_MS)
   }
 
-  // --- tools: reply and inbox --------------------------------------------------------
+  // --- tools: reply, inbox, and the peer tools -----------------------------------------
   mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: channelTools }))
   mcp.setRequestHandler(CallToolRequestSchema, async (req) => {
     const { name, arguments: args } = req.params
     if (name === 'reply') {
       const parsed = replyArgs.safeParse(args ?? {})
-      if (!parsed.success) return toolError(`reply: ${parsed.error.issues[0]?.message}`)
+      if (!parsed.success) return toolError(`reply: ${describe(parsed.error)}`)
       const result = await hub.reply(parsed.data.chat_id, parsed.data.text)
       return result.ok ? { content: [{ type: 'text', text: 'sent' }] } : toolError(result.message)
     }
@@ -120,7 +120,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     }
     if (name === 'inbox') {
       const parsed = inboxArgs.safeParse(args ?? {})
-      if (!parsed.success) return toolError(`inbox: ${parsed.error.issues[0]?.message}`)
+      if (!parsed.success) return toolError(`inbox: ${describe(parsed.error)}`)
       const events = inbox.latest(parsed.data.limit).map((e) => ({ ...eventMeta(e), content: e.content }))
       return { content: [{ type: 'text', text: JSON.stringify(events, null, 2) }] }
     }

@@ -142,6 +142,18 @@ export class SessionManager {
   }
 
   /**
+   * After a hub restart: every session it drove is a subscriber again, so what waits for one (a
+   * peer message, an event on its topics) is written to it, resuming its process.
+   */
+  async restore(): Promise<void> {
+    const subscribers = new Map((await this.store.listSubscribers()).map((s) => [s.name, s.topics]))
+    for (const session of await this.store.listSessions()) {
+      const topics = subscribers.get(`session:${session.id}`)
+      if (topics) await this.subscribe(session.id, topics)
+    }
+  }
+
+  /**
    * Makes the session a durable subscriber of the hub: each event is written to it as a user
    * message (resuming it if its process ended) and acknowledged once written.
    */

@@ -109,6 +109,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   const port = typeof address === 'object' && address ? address.port : config.port
   sessions.listeningOn(config.host, port)
   await outbound.start()
+  await sessions.restore()
   // The TCP port is the lock: only the hub that bound it gets to the socket, so a leftover file is stale.
   const socketPath = paths.hubSocket(config.home, port)
   const local = createServer((_req, res) => res.writeHead(404).end())

@@ -20,13 +20,7 @@ beforeEach(async () => {
   fake = await new FakeAnthropic().start()
   home = await TestHome.create()
   claude = new ClaudeHome()
-  const env = {
-    ...claude.env(fake.url),
-    SWITCHBOARD_HOME: home.dir,
-    SWITCHBOARD_PORT: String(home.port),
-    CLAUDE_CODE_PATH: CLAUDE_BIN,
-  }
-  hub = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' })
+  hub = spawn(process.execPath, [CLI, 'serve'], { env: hubEnv(), stdio: 'ignore' })
   await home.waitForHub(10_000)
 })
 
@@ -38,6 +32,16 @@ afterEach(async () => {
   await home.cleanup()
   claude.cleanup()
 })
+
+/** A hub that runs the CLI offline against the fake API, in the test's HOME. */
+function hubEnv(): Record<string, string> {
+  return {
+    ...claude.env(fake.url),
+    SWITCHBOARD_HOME: home.dir,
+    SWITCHBOARD_PORT: String(home.port),
+    CLAUDE_CODE_PATH: CLAUDE_BIN,
+  }
+}
 
 type View = {
   id: string
@@ -339,4 +343,21 @@ it('drives a CLI that connects back over --sdk-url (CLI 2.1.119): a prompt and a
     stranger.on('unexpected-response', (_q, res) => resolve(res.statusCode ?? 0)),
   )
   expect(refused).toBe(401)
+})
+
+it('after a hub restart, a peer message to a driven session resumes it', { timeout: 60_000 }, async () => {
+  fake.respond((r) => ({ text: latestTurn(r).includes('note from cli') ? 'read the note' : 'ready' }))
+  const { json } = await create('get ready')
+  const first = await until(json.id, (v) => v.status === 'idle', 'the first turn')
+  hub.kill('SIGTERM')
+  await new Promise((r) => hub.once('exit', r))
+  hub = spawn(process.execPath, [CLI, 'serve'], { env: hubEnv(), stdio: 'ignore' })
+  await home.waitForHub(10_000)
+  expect(await home.cli('send', `session:${json.id}`, 'note from cli')).toMatch(/sent to session:/)
+  const resumed = await until(
+    json.id,
+    (v) => v.status === 'idle' && v.lastResult === 'read the note',
+    'the resumed turn',
+  )
+  expect(resumed.claudeSessionId).toBe(first.claudeSessionId)
 })
