@@ -30,7 +30,8 @@ interface Target {
 
 async function connect(command: string, args: string[], env: Record<string, string>) {
   const transport = new StdioClientTransport({ command, args, env, stderr: 'ignore' })
-  const client = new Client({ name: 'bench', version: '0' })
+  // Named as Claude Code names itself: the channel then takes the channel-notification rung.
+  const client = new Client({ name: 'claude-code', version: '0' })
   await client.connect(transport)
   return client
 }
@@ -132,8 +133,15 @@ function track(client: Client) {
     get received() {
       return received
     },
+    /** Resolves when the notification with this content arrives; fails loudly after 10 s. */
     next(content: string) {
-      return new Promise<void>((r) => waiting.set(content, r))
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`no notification "${content}" within 10 s`)), 10_000)
+        waiting.set(content, () => {
+          clearTimeout(timer)
+          resolve()
+        })
+      })
     },
   }
 }
