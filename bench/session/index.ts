@@ -11,7 +11,7 @@ import { CLI, TestHome } from '../../test/helpers/home.js'
 import { fmt, summarize } from '../stats.js'
 
 const RUNS = Number(process.env.BENCH_SESSION_RUNS ?? 12)
-const MEMORY_SESSIONS = Number(process.env.BENCH_SESSION_MEMORY ?? 10)
+const MEMORY_SESSIONS = Number(process.env.BENCH_SESSION_MEMORY ?? 30)
 
 const fake = await new FakeAnthropic().start()
 fake.respond(() => ({ text: 'first words' }))
