@@ -2,8 +2,8 @@
 // with --channels plugin:switchboard@switchboard.
 import { expect, it } from 'vitest'
 import { textOf } from '../fakes/anthropic.js'
-import { claudeCommand, PrintSession, ROOT } from '../helpers/claude.js'
-import { e2eWorld } from '../helpers/e2e.js'
+import { claudeCommand, ROOT } from '../helpers/claude.js'
+import { e2eWorld, startedSession } from '../helpers/e2e.js'
 
 const world = e2eWorld({ channelPlugin: 'switchboard', channelMarketplace: 'switchboard' })
 
@@ -17,18 +17,7 @@ it('installs from the marketplace entry and delivers events through the installe
   expect(claudeCommand(world.claude, ['plugin', 'list'])).toMatch(/switchboard@switchboard[\s\S]*enabled/)
 
   const secret = await world.home.addSource('alerts')
-  const session = new PrintSession(['--channels', 'plugin:switchboard@switchboard'], {
-    cwd: world.claude.cwd,
-    env: world.claude.env(world.fake.url, {
-      SWITCHBOARD_HOME: world.home.dir,
-      SWITCHBOARD_PORT: String(world.home.port),
-    }),
-  })
-  world.closers.push(() => session.close())
-  world.fake.respond(() => ({ text: 'ok' }))
-  session.send('get ready')
-  await session.waitForResults(1)
-  await world.home.waitForHub(10_000)
+  const session = await startedSession(world, ['--channels', 'plugin:switchboard@switchboard'])
 
   const res = await fetch(`${world.home.url}/hooks/alerts`, {
     method: 'POST',

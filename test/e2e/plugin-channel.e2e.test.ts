@@ -2,8 +2,8 @@
 // starts a turn by itself; the model sees the <channel> block and answers through the reply tool.
 import { expect, it } from 'vitest'
 import { type MessagesRequest, textOf, toolResults } from '../fakes/anthropic.js'
-import { PLUGIN_DIR, PrintSession } from '../helpers/claude.js'
-import { e2eWorld } from '../helpers/e2e.js'
+import { PLUGIN_DIR } from '../helpers/claude.js'
+import { e2eWorld, startedSession } from '../helpers/e2e.js'
 import { SseReader } from '../helpers/sse.js'
 
 const world = e2eWorld({ channelPlugin: 'switchboard' })
@@ -20,29 +20,15 @@ function channelBlock(request: MessagesRequest, marker: string): string | undefi
 it('starts a turn on a webhook and answers a chat through the reply tool', async () => {
   const secret = await world.home.addSource('ci')
   const token = await world.home.addSender('bob')
-  const session = new PrintSession(
-    [
-      '--plugin-dir',
-      PLUGIN_DIR,
-      '--channels',
-      'plugin:switchboard@inline',
-      '--replay-user-messages',
-      '--allowedTools',
-      REPLY_TOOL,
-    ],
-    {
-      cwd: world.claude.cwd,
-      env: world.claude.env(world.fake.url, {
-        SWITCHBOARD_HOME: world.home.dir,
-        SWITCHBOARD_PORT: String(world.home.port),
-      }),
-    },
-  )
-  world.closers.push(() => session.close())
-  world.fake.respond(() => ({ text: 'ready' }))
-  session.send('get ready')
-  await session.waitForResults(1)
-  await world.home.waitForHub(10_000)
+  const session = await startedSession(world, [
+    '--plugin-dir',
+    PLUGIN_DIR,
+    '--channels',
+    'plugin:switchboard@inline',
+    '--replay-user-messages',
+    '--allowedTools',
+    REPLY_TOOL,
+  ])
 
   // A webhook: no one types anything, yet a turn starts.
   world.fake.respond(() => ({ text: 'noted the build failure' }))
@@ -87,21 +73,13 @@ it('starts a turn on a webhook and answers a chat through the reply tool', async
 
 it('hands the model an event sent after the hub was killed exactly once, once the channel is back', async () => {
   const secret = await world.home.addSource('ci')
-  const session = new PrintSession(
-    ['--plugin-dir', PLUGIN_DIR, '--channels', 'plugin:switchboard@inline', '--replay-user-messages'],
-    {
-      cwd: world.claude.cwd,
-      env: world.claude.env(world.fake.url, {
-        SWITCHBOARD_HOME: world.home.dir,
-        SWITCHBOARD_PORT: String(world.home.port),
-      }),
-    },
-  )
-  world.closers.push(() => session.close())
-  world.fake.respond(() => ({ text: 'ok' }))
-  session.send('get ready')
-  await session.waitForResults(1)
-  await world.home.waitForHub(10_000)
+  const session = await startedSession(world, [
+    '--plugin-dir',
+    PLUGIN_DIR,
+    '--channels',
+    'plugin:switchboard@inline',
+    '--replay-user-messages',
+  ])
 
   const hook = (body: string) =>
     fetch(`${world.home.url}/hooks/ci`, {

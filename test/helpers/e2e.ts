@@ -2,7 +2,7 @@
 // and the things to close afterwards, set up before each test and torn down after it.
 import { afterEach, beforeEach } from 'vitest'
 import { FakeAnthropic } from '../fakes/anthropic.js'
-import { ClaudeHome, type ClaudeHomeOptions } from './claude.js'
+import { ClaudeHome, type ClaudeHomeOptions, PrintSession } from './claude.js'
 import { TestHome } from './home.js'
 
 export interface World {
@@ -11,6 +11,31 @@ export interface World {
   claude: ClaudeHome
   /** Closed in reverse order after the test. */
   closers: (() => unknown)[]
+}
+
+/**
+ * A `-p` stream-json session with Switchboard's channel on this world's Switchboard home. Its first
+ * turn starts the channel, and with it the hub; this resolves once that turn ended and the hub answers.
+ */
+export async function startedSession(
+  world: World,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<PrintSession> {
+  const session = new PrintSession(args, {
+    cwd: world.claude.cwd,
+    env: world.claude.env(world.fake.url, {
+      SWITCHBOARD_HOME: world.home.dir,
+      SWITCHBOARD_PORT: String(world.home.port),
+      ...env,
+    }),
+  })
+  world.closers.push(() => session.close())
+  world.fake.respond(() => ({ text: 'ready' }))
+  session.send('get ready')
+  await session.waitForResults(1)
+  await world.home.waitForHub(10_000)
+  return session
 }
 
 export function e2eWorld(options: ClaudeHomeOptions = {}): World {
