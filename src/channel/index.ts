@@ -6,6 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
 import { type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
+import { describeZod } from '../core/errors.js'
 import { eventMeta, type StoredEvent } from '../core/event.js'
 import { peerRequestSchema, permissionRequestSchema } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
@@ -105,7 +106,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     const { name, arguments: args } = req.params
     if (name === 'reply') {
       const parsed = replyArgs.safeParse(args ?? {})
-      if (!parsed.success) return toolError(`reply: ${describe(parsed.error)}`)
+      if (!parsed.success) return toolError(`reply: ${describeZod(parsed.error)}`)
       const result = await hub.reply(parsed.data.chat_id, parsed.data.text)
       return result.ok ? { content: [{ type: 'text', text: 'sent' }] } : toolError(result.message)
     }
@@ -114,13 +115,13 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
         ...(args ?? {}),
         action: name === 'peers' ? 'list' : name,
       })
-      if (!parsed.success) return toolError(`${name}: ${describe(parsed.error)}`)
+      if (!parsed.success) return toolError(`${name}: ${describeZod(parsed.error)}`)
       const result = await hub.peer(parsed.data)
       return result.ok ? { content: [{ type: 'text', text: result.message }] } : toolError(result.message)
     }
     if (name === 'inbox') {
       const parsed = inboxArgs.safeParse(args ?? {})
-      if (!parsed.success) return toolError(`inbox: ${describe(parsed.error)}`)
+      if (!parsed.success) return toolError(`inbox: ${describeZod(parsed.error)}`)
       const events = inbox.latest(parsed.data.limit).map((e) => ({ ...eventMeta(e), content: e.content }))
       return { content: [{ type: 'text', text: JSON.stringify(events, null, 2) }] }
     }
@@ -149,11 +150,6 @@ function localSocket(config: HubConfig): string | undefined {
   const path = paths.hubSocket(config.home, config.port)
   const loopback = config.host === '127.0.0.1' || config.host === 'localhost' || config.host === '::1'
   return loopback && path.length <= MAX_SOCKET_PATH ? path : undefined
-}
-
-function describe(error: z.ZodError): string {
-  const issue = error.issues[0]
-  return `${issue?.path.join('.') || 'arguments'}: ${issue?.message}`
 }
 
 function toolError(text: string) {

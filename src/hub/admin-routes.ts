@@ -3,10 +3,9 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { HttpError } from '../core/errors.js'
 import { subscriberNameSchema, topicSchema } from '../core/hub-protocol.js'
-import { readBody, sendJson } from './http-util.js'
+import { readJson, sendJson } from './http-util.js'
 import type { Hub } from './hub.js'
 import type { OutboundWebhooks } from './outbound.js'
-import { describeZod } from './routes.js'
 
 const peerMessageSchema = z
   .object({
@@ -25,19 +24,6 @@ const subscribeSchema = z
   })
   .strict()
 
-async function jsonBody<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
-  const raw = (await readBody(req, 1024 * 1024)).toString('utf8')
-  let json: unknown
-  try {
-    json = JSON.parse(raw)
-  } catch (err) {
-    throw new HttpError(400, `body is not valid JSON: ${(err as Error).message}`)
-  }
-  const parsed = schema.safeParse(json)
-  if (!parsed.success) throw new HttpError(400, describeZod(parsed.error))
-  return parsed.data
-}
-
 export function createAdminRoutes(hub: Hub, outbound: OutboundWebhooks) {
   return async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET'
@@ -48,11 +34,11 @@ export function createAdminRoutes(hub: Hub, outbound: OutboundWebhooks) {
         deadLetters: await hub.store.listDeadLetters(url.searchParams.get('kind') ?? undefined),
       })
     if (url.pathname === '/hook/take' && method === 'POST') {
-      const { subscriber } = await jsonBody(req, z.object({ subscriber: subscriberNameSchema }).strict())
+      const { subscriber } = await readJson(req, z.object({ subscriber: subscriberNameSchema }).strict())
       return sendJson(res, 200, { events: await hub.takeForHook(subscriber) })
     }
     if (url.pathname === '/subscriptions' && method === 'POST') {
-      const input = await jsonBody(req, subscribeSchema)
+      const input = await readJson(req, subscribeSchema)
       const webhook = await outbound.add(input)
       return sendJson(res, 201, {
         name: webhook.name,
@@ -66,7 +52,7 @@ export function createAdminRoutes(hub: Hub, outbound: OutboundWebhooks) {
       return sendJson(res, 200, { log: await hub.store.outboundLog(name, 200) })
     }
     if (url.pathname === '/peers/messages' && method === 'POST') {
-      const { from, to, text } = await jsonBody(req, peerMessageSchema)
+      const { from, to, text } = await readJson(req, peerMessageSchema)
       const id = await hub.peers.send(from, to, text)
       return sendJson(res, 202, { id, message: `sent to ${to}` })
     }

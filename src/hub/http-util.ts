@@ -1,6 +1,7 @@
 // Small helpers for node:http handlers: bounded body reading, one-line JSON answers, tokens.
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { HttpError } from '../core/errors.js'
+import type { z } from 'zod'
+import { describeZod, HttpError } from '../core/errors.js'
 
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0)
@@ -45,4 +46,22 @@ export function bearerToken(req: IncomingMessage, url: URL): string | null {
   const auth = req.headers.authorization
   const m = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null
   return m?.[1] ?? url.searchParams.get('token')
+}
+
+/** A JSON body checked against `schema`; an empty body reads as `{}`. Problems answer 400. */
+export async function readJson<T>(
+  req: IncomingMessage,
+  schema: z.ZodType<T>,
+  limit = 1024 * 1024,
+): Promise<T> {
+  const raw = (await readBody(req, limit)).toString('utf8')
+  let json: unknown
+  try {
+    json = raw.trim() ? JSON.parse(raw) : {}
+  } catch (err) {
+    throw new HttpError(400, `body is not valid JSON: ${(err as Error).message}`)
+  }
+  const parsed = schema.safeParse(json)
+  if (!parsed.success) throw new HttpError(400, describeZod(parsed.error))
+  return parsed.data
 }

@@ -1,10 +1,10 @@
 // The hub end of the hub protocol: channels connect here over WebSocket with the admin token.
 import type { IncomingMessage } from 'node:http'
 import type { WebSocket } from 'ws'
+import { describeZod } from '../core/errors.js'
 import { type ClientMessage, clientMessageSchema, type ServerMessage } from '../core/hub-protocol.js'
 import { VERSION } from '../core/version.js'
 import type { Hub } from './hub.js'
-import { describeZod } from './routes.js'
 import { SubscriberConnection } from './subscriber-connection.js'
 
 function say(ws: WebSocket, message: ServerMessage): void {
@@ -80,8 +80,7 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
         return
       }
       case 'rung':
-        connection.rung = msg.rung
-        if (hub.hookFed.has(name) && msg.rung === 'message') connection.hold()
+        connection.setRung(msg.rung, hub.hookFed.has(name))
         return
       case 'bye':
         saidBye = true
@@ -102,8 +101,7 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
     }
     const sink = { send: (m: ServerMessage) => ws.send(JSON.stringify(m)), terminate: () => ws.terminate() }
     connection = new SubscriberConnection(name, sink, hub.store, hub.log)
-    connection.rung = msg.rung ?? 'channel'
-    if (hub.hookFed.has(name) && connection.rung === 'message') connection.hold()
+    connection.setRung(msg.rung ?? 'channel', hub.hookFed.has(name))
     hub.connections.set(name, connection)
     await hub.store.registerSubscriber(name, msg.topics)
     for (const alias of msg.aliases ?? []) if (alias !== name) await hub.store.setAlias(alias, name)

@@ -69,17 +69,18 @@ export class Peers {
   }
 
   async send(from: string, toName: string, text: string, room?: string): Promise<string> {
+    // Aliases are only ever set for registered subscribers: a resolved alias needs no second check.
     const to = (await this.hub.store.hasSubscriber(toName))
       ? toName
-      : ((await this.hub.store.resolveAlias(toName)) ?? toName)
-    if (!(await this.hub.store.hasSubscriber(to))) {
+      : await this.hub.store.resolveAlias(toName)
+    if (!to) {
       await this.hub.store.addDeadLetter({
         kind: 'peer',
-        target: to,
-        payload: { from, to, text, ...(room ? { room } : {}) },
+        target: toName,
+        payload: { from, to: toName, text, ...(room ? { room } : {}) },
         reason: 'no peer by that name',
       })
-      throw new HttpError(404, `no peer named "${to}"; the peers tool lists who is there`)
+      throw new HttpError(404, `no peer named "${toName}"; the peers tool lists who is there`)
     }
     const meta: Record<string, string> = { from, to }
     if (room) meta.room = room

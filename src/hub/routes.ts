@@ -1,7 +1,7 @@
 // The hub's HTTP API: webhooks in, sender messages in, sender streams out, pairing.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
-import { HttpError } from '../core/errors.js'
+import { describeZod, HttpError } from '../core/errors.js'
 import { parseVerdictText, subscriberNameSchema } from '../core/hub-protocol.js'
 import { VERSION } from '../core/version.js'
 import { verifyWebhook, webhookEvent } from '../sources/webhook/index.js'
@@ -123,10 +123,4 @@ export function createRoutes(hub: Hub, maxBodyBytes: number) {
 function headerValue(req: IncomingMessage, name: string): string | null {
   const v = req.headers[name]
   return (Array.isArray(v) ? v[0] : v) ?? null
-}
-
-export function describeZod(err: z.ZodError): string {
-  const issue = err.issues[0]
-  if (!issue) return 'invalid input'
-  return issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message
 }

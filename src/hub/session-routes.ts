@@ -6,8 +6,7 @@ import { claudeOptionsSchema } from '../claude/process.js'
 import { respondSchema, type SessionManager, sessionSetupSchema } from '../claude/session-manager.js'
 import { HttpError } from '../core/errors.js'
 import { topicSchema } from '../core/hub-protocol.js'
-import { readBody, sendJson } from './http-util.js'
-import { describeZod } from './routes.js'
+import { readJson, sendJson } from './http-util.js'
 
 const createSchema = z
   .object({
@@ -24,19 +23,6 @@ const sendSchema = z
 const respondBodySchema = z.object({ decision: z.string().min(1), answer: respondSchema }).strict()
 const modelSchema = z.object({ model: z.string().min(1) }).strict()
 const modeSchema = z.object({ mode: claudeOptionsSchema.shape.permissionMode.unwrap() }).strict()
-
-async function body<T>(req: IncomingMessage, schema: z.ZodType<T>): Promise<T> {
-  const raw = (await readBody(req, 1024 * 1024)).toString('utf8')
-  let json: unknown
-  try {
-    json = raw.trim() ? JSON.parse(raw) : {}
-  } catch (err) {
-    throw new HttpError(400, `body is not valid JSON: ${(err as Error).message}`)
-  }
-  const parsed = schema.safeParse(json)
-  if (!parsed.success) throw new HttpError(400, describeZod(parsed.error))
-  return parsed.data
-}
 
 /** Errors from the manager ("no session", "not running") are the caller's to fix. */
 async function guard<T>(work: () => Promise<T>): Promise<T> {
@@ -61,7 +47,7 @@ export function createSessionRoutes(sessions: SessionManager) {
         return sendJson(res, 200, { sessions: await sessions.listAll({ cwd }) })
       }
       if (method === 'POST') {
-        const input = await body(req, createSchema)
+        const input = await readJson(req, createSchema)
         return sendJson(
           res,
           201,
@@ -72,20 +58,20 @@ export function createSessionRoutes(sessions: SessionManager) {
       const wait = Math.min(Number(url.searchParams.get('wait') ?? 0) || 0, 300)
       return sendJson(res, 200, await guard(() => sessions.status(id, wait)))
     } else if (action === 'messages' && method === 'POST') {
-      const input = await body(req, sendSchema)
+      const input = await readJson(req, sendSchema)
       return sendJson(res, 202, await guard(() => sessions.send(id, input.text, { fork: input.fork })))
     } else if (action === 'respond' && method === 'POST') {
-      const input = await body(req, respondBodySchema)
+      const input = await readJson(req, respondBodySchema)
       return sendJson(res, 200, await guard(() => sessions.respond(id, input.decision, input.answer, 'api')))
     } else if (action === 'interrupt' && method === 'POST') {
       req.resume()
       return sendJson(res, 200, await guard(() => sessions.interrupt(id)))
     } else if (action === 'model' && method === 'POST') {
-      const input = await body(req, modelSchema)
+      const input = await readJson(req, modelSchema)
       await guard(() => sessions.setModel(id, input.model))
       return sendJson(res, 200, { ok: true })
     } else if (action === 'permission-mode' && method === 'POST') {
-      const input = await body(req, modeSchema)
+      const input = await readJson(req, modeSchema)
       await guard(() => sessions.setPermissionMode(id, input.mode))
       return sendJson(res, 200, { ok: true })
     } else if (action === 'lines' && method === 'GET') {

@@ -47,6 +47,12 @@ export class SubscriberConnection {
     this.held = true
   }
 
+  /** A `message`-rung subscriber that a hook already feeds is held: the hook takes its events. */
+  setRung(rung: 'channel' | 'message', hookFed: boolean): void {
+    this.rung = rung
+    if (hookFed && rung === 'message') this.hold()
+  }
+
   /** A just-committed event for this subscriber. */
   offer(event: StoredEvent): void {
     if (this.held) return

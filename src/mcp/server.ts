@@ -6,6 +6,7 @@ import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprot
 import type { z } from 'zod'
 import type { PendingInput, RespondInput, SessionView } from '../claude/session-manager.js'
 import type { HubConfig } from '../core/config.js'
+import { describeZod } from '../core/errors.js'
 import type { Logger } from '../core/log.js'
 import { VERSION } from '../core/version.js'
 import { HubApi, HubApiError } from '../hub/api-client.js'
@@ -116,10 +117,7 @@ export async function runMcpServer(config: HubConfig, log: Logger): Promise<void
 
   function parse<T>(schema: z.ZodType<T>, args: unknown, tool: string): T {
     const parsed = schema.safeParse(args ?? {})
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0]
-      throw new HubApiError(400, `${tool}: ${issue?.path.join('.') || 'arguments'}: ${issue?.message}`)
-    }
+    if (!parsed.success) throw new HubApiError(400, `${tool}: ${describeZod(parsed.error)}`)
     return parsed.data
   }
 

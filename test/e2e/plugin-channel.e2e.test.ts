@@ -9,6 +9,14 @@ import { SseReader } from '../helpers/sse.js'
 const world = e2eWorld({ channelPlugin: 'switchboard' })
 
 const REPLY_TOOL = 'mcp__plugin_switchboard_switchboard__reply'
+/** The local plugin with its channel on, in -p mode (PROTOCOLS.md §2 recipe). */
+const PLUGIN_CHANNEL = [
+  '--plugin-dir',
+  PLUGIN_DIR,
+  '--channels',
+  'plugin:switchboard@inline',
+  '--replay-user-messages',
+]
 
 /** The <channel …>…</channel> block holding `marker`, as the model was shown it. */
 function channelBlock(request: MessagesRequest, marker: string): string | undefined {
@@ -20,15 +28,7 @@ function channelBlock(request: MessagesRequest, marker: string): string | undefi
 it('starts a turn on a webhook and answers a chat through the reply tool', async () => {
   const secret = await world.home.addSource('ci')
   const token = await world.home.addSender('bob')
-  const session = await startedSession(world, [
-    '--plugin-dir',
-    PLUGIN_DIR,
-    '--channels',
-    'plugin:switchboard@inline',
-    '--replay-user-messages',
-    '--allowedTools',
-    REPLY_TOOL,
-  ])
+  const session = await startedSession(world, [...PLUGIN_CHANNEL, '--allowedTools', REPLY_TOOL])
 
   // A webhook: no one types anything, yet a turn starts.
   world.fake.respond(() => ({ text: 'noted the build failure' }))
@@ -73,13 +73,7 @@ it('starts a turn on a webhook and answers a chat through the reply tool', async
 
 it('hands the model an event sent after the hub was killed exactly once, once the channel is back', async () => {
   const secret = await world.home.addSource('ci')
-  const session = await startedSession(world, [
-    '--plugin-dir',
-    PLUGIN_DIR,
-    '--channels',
-    'plugin:switchboard@inline',
-    '--replay-user-messages',
-  ])
+  const session = await startedSession(world, PLUGIN_CHANNEL)
 
   const hook = (body: string) =>
     fetch(`${world.home.url}/hooks/ci`, {
