@@ -1,16 +1,19 @@
 // bench/delivery: webhook POST → notification read by an MCP client, through Switchboard (hub +
 // channel) and through a baseline channel (HTTP inside the MCP server, in memory), in one run.
-import { spawn } from 'node:child_process'
-import { Agent, request } from 'node:http'
+// The sender is a process of its own (sender.ts); the targets run side by side and take turns,
+// so a slow minute of the machine falls on all of them alike.
+import { type ChildProcess, fork, spawn } from 'node:child_process'
 import { resolve } from 'node:path'
-import { performance } from 'node:perf_hooks'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { z } from 'zod'
 import { CLI, freePort, TestHome, waitFor } from '../../test/helpers/home.js'
 import { fmt, summarize } from '../stats.js'
+import { type SenderAnswer, type SenderAsk, type SenderKind, senderKinds } from './sender.js'
 
-const LATENCY_N = Number(process.env.BENCH_LATENCY_N ?? 3000)
+const LATENCY_N = Number(process.env.BENCH_LATENCY_N ?? 5000)
+/** Latency is measured in rounds; each round takes every target in turn. */
+const ROUNDS = 10
 const THROUGHPUT_N = Number(process.env.BENCH_THROUGHPUT_N ?? 20000)
 const IN_FLIGHT = 32
 const WARMUP = 500
@@ -25,6 +28,7 @@ interface Target {
   url: string
   headers: Record<string, string>
   client: Client
+  tracker: Tracker
   stop(): Promise<void>
 }
 
@@ -52,9 +56,12 @@ async function switchboard(): Promise<Target> {
     url: `${home.url}/hooks/bench`,
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'text/plain' },
     client,
+    tracker: track(client),
     async stop() {
       await client.close()
+      const exited = new Promise((r) => hub.once('exit', r))
       hub.kill('SIGTERM')
+      await exited
       await home.cleanup()
     },
   }
@@ -80,6 +87,7 @@ async function baseline(): Promise<Target> {
     url: `http://127.0.0.1:${port}/`,
     headers: {},
     client,
+    tracker: track(client),
     stop: () => client.close(),
   }
 }
@@ -100,8 +108,8 @@ async function relayFloor(): Promise<Target> {
     ['--import', 'tsx', script, 'channel', String(port)],
     process.env as Record<string, string>,
   )
-  const probe = track(client)
-  const arrived = probe.next('probe')
+  const tracker = track(client)
+  const arrived = tracker.next('probe')
   await new Promise((r) => setTimeout(r, 300)) // the channel's WebSocket connects after MCP initialize
   await fetch(`http://127.0.0.1:${port}/`, { method: 'POST', body: 'probe' })
   await arrived
@@ -110,6 +118,7 @@ async function relayFloor(): Promise<Target> {
     url: `http://127.0.0.1:${port}/`,
     headers: {},
     client,
+    tracker,
     async stop() {
       await client.close()
       hub.kill()
@@ -117,127 +126,135 @@ async function relayFloor(): Promise<Target> {
   }
 }
 
-/** Resolves waiters as notifications with a given content arrive. */
+type Tracker = ReturnType<typeof track>
+
+/** Resolves waiters as notifications with a given content arrive, and notes when each did. */
 function track(client: Client) {
-  const waiting = new Map<string, () => void>()
+  const waiting = new Map<string, (at: bigint) => void>()
   let received = 0
   client.setNotificationHandler(Notification, ({ params }) => {
+    const at = process.hrtime.bigint()
     received++
     const done = waiting.get(params.content)
     if (done) {
       waiting.delete(params.content)
-      done()
+      done(at)
     }
   })
   return {
     get received() {
       return received
     },
-    /** Resolves when the notification with this content arrives; fails loudly after 10 s. */
+    /** Resolves with the arrival time of the notification with this content; fails after 10 s. */
     next(content: string) {
-      return new Promise<void>((resolve, reject) => {
+      return new Promise<bigint>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`no notification "${content}" within 10 s`)), 10_000)
-        waiting.set(content, () => {
+        waiting.set(content, (at) => {
           clearTimeout(timer)
-          resolve()
+          resolve(at)
         })
       })
     },
   }
 }
 
-const agent = new Agent({ keepAlive: true, maxSockets: IN_FLIGHT })
-
-/** Two webhook senders: node:http with a keep-alive agent (lean), and fetch (what most code uses). */
-type Sender = 'http' | 'fetch'
-let sender: Sender = 'http'
-
-function post(target: Target, body: string): Promise<number> {
-  if (sender === 'fetch')
-    return fetch(target.url, { method: 'POST', headers: target.headers, body }).then(async (res) => {
-      await res.arrayBuffer()
-      return res.status
-    })
-  return postHttp(target, body)
-}
-
-function postHttp(target: Target, body: string): Promise<number> {
-  return new Promise((resolvePost, reject) => {
-    const req = request(target.url, { method: 'POST', agent, headers: target.headers }, (res) => {
-      res.resume()
-      res.on('end', () => resolvePost(res.statusCode ?? 0))
-    })
-    req.on('error', reject)
-    req.end(body)
+/** The sender process, and a promise per request to it. */
+function startSender() {
+  const child: ChildProcess = fork(resolve(import.meta.dirname, 'sender.ts'), [], {
+    execArgv: ['--import', 'tsx'],
   })
+  const answers = new Map<number, (a: SenderAnswer) => void>()
+  child.on('message', (a: SenderAnswer) => {
+    answers.get(a.id)?.(a)
+    answers.delete(a.id)
+  })
+  let nextId = 1
+  return {
+    async ask(ask: SenderAsk): Promise<SenderAnswer> {
+      const id = nextId++
+      const answer = new Promise<SenderAnswer>((r) => answers.set(id, r))
+      child.send({ id, ask })
+      const a = await answer
+      if (a.failed) throw new Error(`sender: ${a.failed}`)
+      return a
+    },
+    stop: () => child.disconnect(),
+  }
 }
+type Sender = ReturnType<typeof startSender>
 
-async function latency(target: Target, tracker: ReturnType<typeof track>, n: number, tag: string) {
+const targetOf = (t: Target) => ({ url: t.url, headers: t.headers })
+
+/** One POST at a time: from the moment the sender starts it to the moment the client reads it. */
+async function latency(sender: Sender, kind: SenderKind, t: Target, n: number, tag: string) {
   const samples: number[] = []
   for (let i = 0; i < n; i++) {
     const content = `${tag}-${i}`
-    const arrived = tracker.next(content)
-    const t0 = performance.now()
-    const status = post(target, content)
-    await arrived
-    samples.push(performance.now() - t0)
-    if ((await status) >= 300) throw new Error(`${target.name} answered ${await status}`)
+    const arrived = t.tracker.next(content)
+    const answer = sender.ask({ op: 'post', kind, target: targetOf(t), body: content })
+    const at = await arrived
+    samples.push(Number(at - BigInt((await answer).startedAt)) / 1e6)
   }
-  return summarize(samples)
+  return samples
 }
 
-async function throughput(target: Target, tracker: ReturnType<typeof track>, n: number) {
-  const start = tracker.received
-  const t0 = performance.now()
-  let sent = 0
-  const worker = async () => {
-    while (sent < n) {
-      const i = sent++
-      const status = await post(target, `tp-${i}`)
-      if (status >= 300) throw new Error(`${target.name} answered ${status}`)
-    }
-  }
-  await Promise.all(Array.from({ length: IN_FLIGHT }, worker))
-  await waitFor(() => tracker.received - start >= n, 60_000, `${n} notifications at ${target.name}`)
-  const seconds = (performance.now() - t0) / 1000
-  return { perSecond: n / seconds, delivered: tracker.received - start }
+async function throughput(sender: Sender, kind: SenderKind, t: Target, n: number, tag: string) {
+  const start = t.tracker.received
+  const t0 = process.hrtime.bigint()
+  await sender.ask({
+    op: 'flood',
+    kind,
+    target: targetOf(t),
+    prefix: `${tag}-`,
+    count: n,
+    inFlight: IN_FLIGHT,
+  })
+  await waitFor(() => t.tracker.received - start >= n, 60_000, `${n} notifications at ${t.name}`)
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9
+  return { perSecond: n / seconds, delivered: t.tracker.received - start }
 }
 
-async function measure(make: () => Promise<Target>) {
-  const target = await make()
-  try {
-    const tracker = track(target.client)
-    await latency(target, tracker, WARMUP, 'warm')
-    const lat = await latency(target, tracker, LATENCY_N, 'lat')
-    const tp = await throughput(target, tracker, THROUGHPUT_N)
-    return { name: target.name, ...lat, ...tp }
-  } finally {
-    await target.stop()
+async function measure(sender: Sender, kind: SenderKind, targets: Target[]) {
+  const samples = new Map<Target, number[]>(targets.map((t) => [t, []]))
+  for (const t of targets) await latency(sender, kind, t, WARMUP, `${kind}-warm`)
+  for (let round = 0; round < ROUNDS; round++)
+    for (const t of targets)
+      samples.get(t)?.push(...(await latency(sender, kind, t, LATENCY_N / ROUNDS, `${kind}-lat-${round}`)))
+  const results = []
+  for (const t of targets) {
+    const tp = await throughput(sender, kind, t, THROUGHPUT_N, `${kind}-tp`)
+    results.push({ name: t.name, ...summarize(samples.get(t) ?? []), ...tp })
   }
+  return results
 }
 
 console.log(
-  `bench/delivery — webhook POST → MCP notification read by the client ` +
-    `(${LATENCY_N} sequential after ${WARMUP} warm-up; ${THROUGHPUT_N} with ${IN_FLIGHT} in flight)`,
+  `bench/delivery — webhook POST (from a sender process) → MCP notification read by the client ` +
+    `(${LATENCY_N} sequential per target after ${WARMUP} warm-up, in ${ROUNDS} alternating rounds; ` +
+    `${THROUGHPUT_N} with ${IN_FLIGHT} in flight)`,
 )
-for (const kind of ['http', 'fetch'] as const) {
-  sender = kind
-  const base = await measure(baseline)
-  const floor = await measure(relayFloor)
-  const sb = await measure(switchboard)
-  console.log(`\nsender: ${kind === 'http' ? 'node:http keep-alive agent' : 'fetch'}`)
-  for (const r of [base, floor, sb])
+const sender = startSender()
+const targets = [await baseline(), await relayFloor(), await switchboard()]
+try {
+  for (const kind of senderKinds) {
+    const [base, floor, sb] = await measure(sender, kind, targets)
+    if (!base || !floor || !sb) throw new Error('a target is missing')
+    console.log(`\nsender: ${kind === 'http' ? 'node:http keep-alive agent' : 'fetch'}`)
+    for (const r of [base, floor, sb])
+      console.log(
+        `  ${r.name.padEnd(12)} p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms  ${fmt(r.perSecond, 0).padStart(6)} events/s  ` +
+          `delivered ${r.delivered}/${THROUGHPUT_N}`,
+      )
     console.log(
-      `  ${r.name.padEnd(12)} p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms  ${fmt(r.perSecond, 0).padStart(6)} events/s  ` +
-        `delivered ${r.delivered}/${THROUGHPUT_N}`,
+      `  ratio        p50 ${fmt(sb.p50 / base.p50, 2)}x  p99 ${fmt(sb.p99 / base.p99, 2)}x  ` +
+        `throughput ${fmt(sb.perSecond / base.perSecond, 2)}x   (targets: p50, p99 ≤ 1.5x; throughput ≥ 0.8x)`,
     )
-  console.log(
-    `  ratio        p50 ${fmt(sb.p50 / base.p50, 2)}x  p99 ${fmt(sb.p99 / base.p99, 2)}x  ` +
-      `throughput ${fmt(sb.perSecond / base.perSecond, 2)}x   (targets: p50, p99 ≤ 1.5x; throughput ≥ 0.8x)`,
-  )
-  console.log(
-    `  floor ratio  p50 ${fmt(floor.p50 / base.p50, 2)}x  p99 ${fmt(floor.p99 / base.p99, 2)}x  ` +
-      `throughput ${fmt(floor.perSecond / base.perSecond, 2)}x   (a bare two-process relay against the baseline)`,
-  )
+    console.log(
+      `  floor ratio  p50 ${fmt(floor.p50 / base.p50, 2)}x  p99 ${fmt(floor.p99 / base.p99, 2)}x  ` +
+        `throughput ${fmt(floor.perSecond / base.perSecond, 2)}x   (a bare two-process relay against the baseline)`,
+    )
+  }
+} finally {
+  sender.stop()
+  for (const t of targets) await t.stop()
 }
-agent.destroy()

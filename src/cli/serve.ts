@@ -12,7 +12,11 @@ export function registerServe(program: Command): void {
     .action(async (opts: { host?: string }, command: Command) => {
       const config = configFrom(command, opts.host ? { host: opts.host } : {})
       const log = createLogger('hub')
-      const store = openStore(config)
+      // The hub delivers from its event loop: WAL checkpoints go to a worker thread.
+      const store = openStore(config, {
+        checkpoints: 'worker',
+        onCheckpointError: (message) => log.warn({ message }, 'WAL checkpoint failed'),
+      })
       let running: Awaited<ReturnType<typeof startHub>>
       try {
         running = await startHub(config, store, log)

@@ -32,8 +32,10 @@ export class Hub {
   }
 
   /**
-   * Events published in the same turn of the event loop share one commit (group commit), and go to
-   * connected subscribers before their senders hear 202.
+   * Events published in the same turn of the event loop share one commit (group commit). Connected
+   * subscribers get them while that commit writes out, so a channel's work overlaps the hub's I/O;
+   * senders hear 202 only after the commit. If a commit fails, a session may have seen an event
+   * whose sender was told it failed: the sender's retry delivers it again (at least once, never lost).
    */
   publish(event: NewEvent): Promise<PublishResult> {
     return new Promise((resolve, reject) => {
@@ -46,12 +48,26 @@ export class Hub {
     const batch = this.publishing
     this.publishing = []
     try {
-      const results = await this.store.publishMany(batch.map((b) => b.event))
-      for (const r of results) for (const name of r.subscribers) this.connections.get(name)?.offer(r.event)
+      const results = await this.store.publishMany(
+        batch.map((b) => b.event),
+        (staged) => this.offerToConnected(staged),
+      )
       for (const [i, r] of results.entries()) batch[i]?.resolve(r)
     } catch (err) {
       for (const b of batch) b.reject(err)
     }
+  }
+
+  /** Runs inside the store's transaction: nothing here may throw into it and roll the events back. */
+  private offerToConnected(staged: PublishResult[]): void {
+    for (const r of staged)
+      for (const name of r.subscribers) {
+        try {
+          this.connections.get(name)?.offer(r.event)
+        } catch (err) {
+          this.log.error({ err, subscriber: name }, 'offer failed; the event stays queued')
+        }
+      }
   }
 
   /**

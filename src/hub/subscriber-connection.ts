@@ -53,13 +53,16 @@ export class SubscriberConnection {
     if (hookFed && rung === 'message') this.hold()
   }
 
-  /** A just-committed event for this subscriber. */
+  /**
+   * An event for this subscriber, offered while its commit runs (see Hub.publish). A caught-up
+   * subscriber gets it at once; otherwise the pump reads the store, after the commit.
+   */
   offer(event: StoredEvent): void {
     if (this.held) return
     if (event.seq <= this.lastSentSeq) return // a pump read it already
     if (this.backlog || this.pumping || this.inFlight.length >= WINDOW) {
       this.backlog = true
-      void this.pump()
+      queueMicrotask(() => void this.pump())
       return
     }
     this.deliver(event)

@@ -119,9 +119,11 @@ export interface Store {
   // events and durable delivery
   /**
    * Commits the events and one delivery per matching subscriber (or parks each unwanted one), all in
-   * one transaction: concurrent webhooks share a commit.
+   * one transaction: concurrent webhooks share a commit. `beforeCommit` sees the results once the
+   * rows are written and before COMMIT writes them out, so live subscribers can get the events while
+   * the commit's I/O runs; the promise still settles only after the commit (or rejects if it fails).
    */
-  publishMany(events: NewEvent[]): Promise<PublishResult[]>
+  publishMany(events: NewEvent[], beforeCommit?: (staged: PublishResult[]) => void): Promise<PublishResult[]>
   /** Registers or updates a subscriber; a new one claims parked events that match its topics. */
   registerSubscriber(name: string, topics: string[]): Promise<void>
   /** Pending deliveries in order, after `afterSeq`. */

@@ -1,5 +1,6 @@
 // The embedded default store: one SQLite file in WAL mode, shared by the hub and the CLI.
 import { chmodSync, existsSync } from 'node:fs'
+import { Worker } from 'node:worker_threads'
 import Database from 'better-sqlite3'
 import { type NewEvent, type StoredEvent, topicMatches } from '../../core/event.js'
 import { newId } from '../../core/ids.js'
@@ -21,6 +22,7 @@ import type {
   Source,
   Store,
 } from '../store.js'
+import type { CheckpointerData } from './checkpointer.js'
 import { migrations } from './migrations.js'
 
 type Row = Record<string, unknown>
@@ -29,7 +31,16 @@ const PARKED = ''
 export interface SqliteOptions {
   /** `full` fsyncs every commit (survives power loss); `normal` survives any process crash. */
   synchronous?: 'normal' | 'full'
+  /**
+   * `worker`: WAL checkpoints run in a worker thread every second instead of inside whichever commit
+   * crosses SQLite's threshold (the hub's choice: its event loop delivers events). `auto`: SQLite's own.
+   */
+  checkpoints?: 'auto' | 'worker'
+  /** Told when a background checkpoint fails (the log then grows until one succeeds). */
+  onCheckpointError?: (message: string) => void
 }
+
+const CHECKPOINT_EVERY_MS = 1_000
 
 export function openSqliteStore(file: string, options: SqliteOptions = {}): SqliteStore {
   const fresh = file !== ':memory:' && !existsSync(file)
@@ -40,7 +51,14 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Sqli
   db.pragma('busy_timeout = 5000')
   db.pragma('foreign_keys = ON')
   migrate(db)
-  return new SqliteStore(db)
+  if (options.checkpoints !== 'worker' || file === ':memory:') return new SqliteStore(db, null)
+  db.pragma('wal_autocheckpoint = 0')
+  const data: CheckpointerData = { file, everyMs: CHECKPOINT_EVERY_MS }
+  const checkpointer = new Worker(new URL('./checkpointer.js', import.meta.url), { workerData: data })
+  checkpointer.unref()
+  checkpointer.on('message', (m: { error?: string }) => m.error && options.onCheckpointError?.(m.error))
+  checkpointer.on('error', (err) => options.onCheckpointError?.(err.message))
+  return new SqliteStore(db, checkpointer)
 }
 
 function migrate(db: Database.Database): void {
@@ -121,9 +139,14 @@ const toOutbox = (r: Row): OutboxItem => ({
 export class SqliteStore implements Store {
   private subscribers: { name: string; topics: string[] }[] | null = null
   private readonly q
-  private readonly publishTx: Database.Transaction<(events: NewEvent[]) => PublishResult[]>
+  private readonly publishTx: Database.Transaction<
+    (events: NewEvent[], beforeCommit?: (staged: PublishResult[]) => void) => PublishResult[]
+  >
 
-  constructor(private readonly db: Database.Database) {
+  constructor(
+    private readonly db: Database.Database,
+    private readonly checkpointer: Worker | null,
+  ) {
     const p = (sql: string) => db.prepare(sql)
     this.q = {
       eventByIdem: p('SELECT * FROM events WHERE source = ? AND idem_key = ? AND idem_key IS NOT NULL'),
@@ -140,10 +163,21 @@ export class SqliteStore implements Store {
       source: p('SELECT * FROM sources WHERE name = ?'),
       allSubscribers: p('SELECT name, topics FROM subscribers'),
     }
-    this.publishTx = db.transaction((events: NewEvent[]) => events.map((e) => this.publishOne(e)))
+    this.publishTx = db.transaction(
+      (events: NewEvent[], beforeCommit?: (staged: PublishResult[]) => void) => {
+        const results = events.map((e) => this.publishOne(e))
+        beforeCommit?.(results)
+        return results
+      },
+    )
   }
 
   async close(): Promise<void> {
+    if (this.checkpointer) {
+      const exited = new Promise((resolve) => this.checkpointer?.once('exit', resolve))
+      this.checkpointer.postMessage('stop')
+      await exited
+    }
     this.db.close()
   }
 
@@ -208,8 +242,11 @@ export class SqliteStore implements Store {
     return { event: toEvent({ ...row, seq }), duplicate: false, subscribers }
   }
 
-  async publishMany(events: NewEvent[]): Promise<PublishResult[]> {
-    return this.publishTx.immediate(events)
+  async publishMany(
+    events: NewEvent[],
+    beforeCommit?: (staged: PublishResult[]) => void,
+  ): Promise<PublishResult[]> {
+    return this.publishTx.immediate(events, beforeCommit)
   }
 
   async registerSubscriber(name: string, topics: string[]): Promise<void> {
