@@ -145,6 +145,11 @@ export class HubClient {
   }
 
   private open(): void {
+    // Acks cover only what this connection delivered: a hub that died between showing an event and
+    // committing it gives that seq to another event once it is back (see Hub.publish).
+    this.ackSeq = 0
+    if (this.ackTimer) clearTimeout(this.ackTimer)
+    this.ackTimer = null
     const { host, port, token, socketPath } = this.options
     const url = socketPath ? `ws+unix://${socketPath}:${HUB_PATH}` : `ws://${host}:${port}${HUB_PATH}`
     const ws = new WebSocket(url, {
@@ -212,10 +217,11 @@ export class HubClient {
         return
       case 'deliver': {
         const event = message.event
+        const via = this.ws
         this.inbound = this.inbound
           .then(async () => {
             await this.options.onDeliver(event)
-            this.ackLater(event.seq)
+            if (this.ws === via) this.ackLater(event.seq)
           })
           .catch((err) => this.options.log.error({ err, event: event.id }, 'delivery failed'))
         return

@@ -52,6 +52,20 @@ describe('durable delivery', () => {
     expect(y?.event.id).toBe(x?.event.id)
   })
 
+  it('shows events before COMMIT and never gives their seq to another event, even after a rollback', async () => {
+    await store.registerSubscriber('live', ['*'])
+    let seen = 0
+    const failed = store.publishMany([event('t', 'shown, then rolled back')], (staged) => {
+      seen = staged[0]?.event.seq ?? 0
+      throw new Error('disk full')
+    })
+    await expect(failed).rejects.toThrow('disk full')
+    expect(seen).toBeGreaterThan(0)
+    expect(await store.pendingDeliveries('live', 0, 10)).toEqual([])
+    const [next] = await store.publishMany([event('t', 'committed')])
+    expect(next?.event.seq).toBeGreaterThan(seen)
+  })
+
   it('sends a direct message to its subscriber only, even before that subscriber connects', async () => {
     await store.registerSubscriber('a', ['*'])
     await store.publishMany([event('t', 'for b', { target: 'b' })])

@@ -151,8 +151,9 @@ export class SqliteStore implements Store {
     this.q = {
       eventByIdem: p('SELECT * FROM events WHERE source = ? AND idem_key = ? AND idem_key IS NOT NULL'),
       insertEvent: p(
-        `INSERT INTO events (id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at)
-         VALUES (@id, @topic, @source, @sender, @chat_id, @target, @content, @meta, @idem_key, @created_at)`,
+        `INSERT INTO events (seq, id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at)
+         VALUES (max(@seq_floor, coalesce((SELECT max(seq) FROM events), 0) + 1),
+                 @id, @topic, @source, @sender, @chat_id, @target, @content, @meta, @idem_key, @created_at)`,
       ),
       insertDelivery: p('INSERT OR IGNORE INTO deliveries (subscriber, seq) VALUES (?, ?)'),
       pending: p(
@@ -214,6 +215,12 @@ export class SqliteStore implements Store {
     return this.subscribers
   }
 
+  /**
+   * Subscribers may see an event before its COMMIT (see publishMany), so a seq is never handed out
+   * twice, not even after a rolled-back transaction freed it.
+   */
+  private seqFloor = 0
+
   private readonly publishOne = (e: NewEvent): PublishResult => {
     if (e.idempotencyKey) {
       const existing = this.q.eventByIdem.get(e.source, e.idempotencyKey) as Row | undefined
@@ -231,7 +238,8 @@ export class SqliteStore implements Store {
       idem_key: e.idempotencyKey,
       created_at: Date.now(),
     }
-    const seq = Number(this.q.insertEvent.run(row).lastInsertRowid)
+    const seq = Number(this.q.insertEvent.run({ ...row, seq_floor: this.seqFloor }).lastInsertRowid)
+    this.seqFloor = seq + 1
     const subscribers = e.target
       ? [e.target]
       : this.loadSubscribers()
