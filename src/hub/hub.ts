@@ -33,7 +33,7 @@ export class Hub {
 
   /**
    * Events published in the same turn of the event loop share one commit (group commit). Connected
-   * subscribers get them while that commit writes out, so a channel's work overlaps the hub's I/O;
+   * subscribers get them before they are written, so a channel's work overlaps the hub's I/O;
    * senders hear 202 only after the commit. If a commit fails, a session may have seen an event
    * whose sender was told it failed: the sender's retry delivers it again (at least once, never lost).
    */
@@ -58,7 +58,7 @@ export class Hub {
     }
   }
 
-  /** Runs inside the store's transaction: nothing here may throw into it and roll the events back. */
+  /** Runs inside publishMany, before the events are written: nothing here may throw into it. */
   private offerToConnected(staged: PublishResult[]): void {
     for (const r of staged)
       for (const name of r.subscribers) {

@@ -54,7 +54,7 @@ export class SubscriberConnection {
   }
 
   /**
-   * An event for this subscriber, offered while its commit runs (see Hub.publish). A caught-up
+   * An event for this subscriber, offered before it is written (see Hub.publish). A caught-up
    * subscriber gets it at once; otherwise the pump reads the store, after the commit.
    */
   offer(event: StoredEvent): void {

@@ -119,9 +119,10 @@ export interface Store {
   // events and durable delivery
   /**
    * Commits the events and one delivery per matching subscriber (or parks each unwanted one), all in
-   * one transaction: concurrent webhooks share a commit. `beforeCommit` sees the results once the
-   * rows are written and before COMMIT writes them out, so live subscribers can get the events while
-   * the commit's I/O runs; the promise still settles only after the commit (or rejects if it fails).
+   * one transaction: concurrent webhooks share a commit. `beforeCommit` sees the results (ids and
+   * seqs assigned, duplicates found) before anything is written, so live subscribers can get the
+   * events while the transaction runs; the promise settles only after the commit, or rejects if it
+   * fails. A seq, once handed out, is never given to another event.
    */
   publishMany(events: NewEvent[], beforeCommit?: (staged: PublishResult[]) => void): Promise<PublishResult[]>
   /** Registers or updates a subscriber; a new one claims parked events that match its topics. */

@@ -52,7 +52,7 @@ describe('durable delivery', () => {
     expect(y?.event.id).toBe(x?.event.id)
   })
 
-  it('shows events before COMMIT and never gives their seq to another event, even after a rollback', async () => {
+  it('shows events before they are written, and never gives their seq to another event when the write fails', async () => {
     await store.registerSubscriber('live', ['*'])
     let seen = 0
     const failed = store.publishMany([event('t', 'shown, then rolled back')], (staged) => {

@@ -28,6 +28,13 @@ import { migrations } from './migrations.js'
 type Row = Record<string, unknown>
 const PARKED = ''
 
+/** An event ready to write: what publishMany answers, and the columns StoredEvent does not carry. */
+interface Staged {
+  result: PublishResult
+  target: string | null
+  idemKey: string | null
+}
+
 export interface SqliteOptions {
   /** `full` fsyncs every commit (survives power loss); `normal` survives any process crash. */
   synchronous?: 'normal' | 'full'
@@ -139,9 +146,13 @@ const toOutbox = (r: Row): OutboxItem => ({
 export class SqliteStore implements Store {
   private subscribers: { name: string; topics: string[] }[] | null = null
   private readonly q
-  private readonly publishTx: Database.Transaction<
-    (events: NewEvent[], beforeCommit?: (staged: PublishResult[]) => void) => PublishResult[]
-  >
+  private readonly writeStaged: Database.Transaction<(staged: Staged[]) => void>
+  /**
+   * The next event's seq, kept here rather than taken from SQLite's rowid: subscribers see an event
+   * before it is written (see publishMany), so a seq is never handed out twice, not even after a
+   * failed transaction left it unused.
+   */
+  private nextSeq: number
 
   constructor(
     private readonly db: Database.Database,
@@ -152,9 +163,9 @@ export class SqliteStore implements Store {
       eventByIdem: p('SELECT * FROM events WHERE source = ? AND idem_key = ? AND idem_key IS NOT NULL'),
       insertEvent: p(
         `INSERT INTO events (seq, id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at)
-         VALUES (max(@seq_floor, coalesce((SELECT max(seq) FROM events), 0) + 1),
-                 @id, @topic, @source, @sender, @chat_id, @target, @content, @meta, @idem_key, @created_at)`,
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
+      maxSeq: p('SELECT coalesce(max(seq), 0) AS seq FROM events'),
       insertDelivery: p('INSERT OR IGNORE INTO deliveries (subscriber, seq) VALUES (?, ?)'),
       pending: p(
         `SELECT e.* FROM deliveries d JOIN events e ON e.seq = d.seq
@@ -164,13 +175,32 @@ export class SqliteStore implements Store {
       source: p('SELECT * FROM sources WHERE name = ?'),
       allSubscribers: p('SELECT name, topics FROM subscribers'),
     }
-    this.publishTx = db.transaction(
-      (events: NewEvent[], beforeCommit?: (staged: PublishResult[]) => void) => {
-        const results = events.map((e) => this.publishOne(e))
-        beforeCommit?.(results)
-        return results
-      },
-    )
+    this.nextSeq = this.maxSeq() + 1
+    this.writeStaged = db.transaction((staged: Staged[]) => {
+      for (const { result, target, idemKey } of staged) {
+        if (result.duplicate) continue
+        const e = result.event
+        this.q.insertEvent.run(
+          e.seq,
+          e.id,
+          e.topic,
+          e.source,
+          e.sender,
+          e.chat_id,
+          target,
+          e.content,
+          JSON.stringify(e.meta),
+          idemKey,
+          e.created_at,
+        )
+        for (const name of result.subscribers) this.q.insertDelivery.run(name, e.seq)
+        if (result.subscribers.length === 0) this.q.insertDelivery.run(PARKED, e.seq)
+      }
+    })
+  }
+
+  private maxSeq(): number {
+    return (this.q.maxSeq.get() as { seq: number }).seq
   }
 
   async close(): Promise<void> {
@@ -215,46 +245,54 @@ export class SqliteStore implements Store {
     return this.subscribers
   }
 
-  /**
-   * Subscribers may see an event before its COMMIT (see publishMany), so a seq is never handed out
-   * twice, not even after a rolled-back transaction freed it.
-   */
-  private seqFloor = 0
+  /** Ids, seqs and subscribers for a batch, in memory; a retry of a stored event is its duplicate. */
+  private stage(events: NewEvent[]): Staged[] {
+    const byKey = new Map<string, StoredEvent>()
+    return events.map((e) => {
+      const key = e.idempotencyKey === null ? null : `${e.source}\n${e.idempotencyKey}`
+      const earlier = key === null ? null : (byKey.get(key) ?? this.storedByKey(e.source, e.idempotencyKey))
+      if (earlier)
+        return { result: { event: earlier, duplicate: true, subscribers: [] }, target: null, idemKey: null }
+      const event: StoredEvent = {
+        id: newId('ev'),
+        seq: this.nextSeq++,
+        topic: e.topic,
+        source: e.source,
+        sender: e.sender,
+        chat_id: e.chat_id,
+        content: e.content,
+        meta: e.meta,
+        created_at: Date.now(),
+      }
+      if (key !== null) byKey.set(key, event)
+      const subscribers = e.target
+        ? [e.target]
+        : this.loadSubscribers()
+            .filter((s) => topicMatches(s.topics, e.topic))
+            .map((s) => s.name)
+      return { result: { event, duplicate: false, subscribers }, target: e.target, idemKey: e.idempotencyKey }
+    })
+  }
 
-  private readonly publishOne = (e: NewEvent): PublishResult => {
-    if (e.idempotencyKey) {
-      const existing = this.q.eventByIdem.get(e.source, e.idempotencyKey) as Row | undefined
-      if (existing) return { event: toEvent(existing), duplicate: true, subscribers: [] }
-    }
-    const row = {
-      id: newId('ev'),
-      topic: e.topic,
-      source: e.source,
-      sender: e.sender,
-      chat_id: e.chat_id,
-      target: e.target,
-      content: e.content,
-      meta: JSON.stringify(e.meta),
-      idem_key: e.idempotencyKey,
-      created_at: Date.now(),
-    }
-    const seq = Number(this.q.insertEvent.run({ ...row, seq_floor: this.seqFloor }).lastInsertRowid)
-    this.seqFloor = seq + 1
-    const subscribers = e.target
-      ? [e.target]
-      : this.loadSubscribers()
-          .filter((s) => topicMatches(s.topics, e.topic))
-          .map((s) => s.name)
-    for (const name of subscribers) this.q.insertDelivery.run(name, seq)
-    if (subscribers.length === 0) this.q.insertDelivery.run(PARKED, seq)
-    return { event: toEvent({ ...row, seq }), duplicate: false, subscribers }
+  private storedByKey(source: string, key: string | null): StoredEvent | null {
+    const row = this.q.eventByIdem.get(source, key) as Row | undefined
+    return row ? toEvent(row) : null
   }
 
   async publishMany(
     events: NewEvent[],
     beforeCommit?: (staged: PublishResult[]) => void,
   ): Promise<PublishResult[]> {
-    return this.publishTx.immediate(events, beforeCommit)
+    const staged = this.stage(events)
+    const results = staged.map((s) => s.result)
+    beforeCommit?.(results)
+    try {
+      this.writeStaged.immediate(staged)
+    } catch (err) {
+      this.nextSeq = Math.max(this.nextSeq, this.maxSeq() + 1) // in case another writer took seqs
+      throw err
+    }
+    return results
   }
 
   async registerSubscriber(name: string, topics: string[]): Promise<void> {
