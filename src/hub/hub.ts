@@ -6,7 +6,7 @@ import { HttpError } from '../core/errors.js'
 import type { NewEvent, StoredEvent } from '../core/event.js'
 import type { Behavior, PermissionRequest } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
-import type { Decision, PublishResult, Sender, Store } from '../store/store.js'
+import type { Decision, PublishResult, Sender, StagedEvent, Store } from '../store/store.js'
 import { Access } from './access.js'
 import { Peers } from './peers.js'
 import { SenderStreams } from './sender-streams.js'
@@ -20,7 +20,7 @@ export class Hub {
   private readonly resolvers = new Map<string, (d: Decision) => void>()
   /** Subscribers whose events a Claude Code hook takes (rung 3). */
   readonly hookFed = new Set<string>()
-  private publishing: { event: NewEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
+  private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
 
   constructor(
     readonly store: Store,
@@ -32,42 +32,45 @@ export class Hub {
   }
 
   /**
-   * Events published in the same turn of the event loop share one commit (group commit). Connected
-   * subscribers get them before they are written, so a channel's work overlaps the hub's I/O;
-   * senders hear 202 only after the commit. If a commit fails, a session may have seen an event
-   * whose sender was told it failed: the sender's retry delivers it again (at least once, never lost).
+   * An event goes to its connected subscribers as soon as it is staged (id and seq given), before it
+   * is written; events published in the same turn of the event loop share one commit (group
+   * commit), and each sender hears 202 only after it. If a commit fails, a session may have seen an
+   * event whose sender was told it failed: the sender's retry delivers it again (at least once,
+   * never lost).
    */
-  publish(event: NewEvent): Promise<PublishResult> {
+  async publish(event: NewEvent): Promise<PublishResult> {
+    const [staged] = await this.store.stage([event])
+    if (!staged) throw new Error('the store staged nothing')
+    this.offerToConnected(staged)
     return new Promise((resolve, reject) => {
-      this.publishing.push({ event, resolve, reject })
-      if (this.publishing.length === 1) setImmediate(() => void this.commitPublishing())
+      this.unwritten.push({ staged, resolve, reject })
+      if (this.unwritten.length === 1) setImmediate(() => void this.writeUnwritten())
     })
   }
 
-  private async commitPublishing(): Promise<void> {
-    const batch = this.publishing
-    this.publishing = []
-    try {
-      const results = await this.store.publishMany(
-        batch.map((b) => b.event),
-        (staged) => this.offerToConnected(staged),
-      )
-      for (const [i, r] of results.entries()) batch[i]?.resolve(r)
-    } catch (err) {
-      for (const b of batch) b.reject(err)
+  /** A connection that cannot take the event now reads it from the store later; the write goes on. */
+  private offerToConnected(staged: StagedEvent): void {
+    for (const name of staged.subscribers) {
+      try {
+        this.connections.get(name)?.offer(staged.event)
+      } catch (err) {
+        this.log.error({ err, subscriber: name }, 'offer failed; the event stays queued')
+      }
     }
   }
 
-  /** Runs inside publishMany, before the events are written: nothing here may throw into it. */
-  private offerToConnected(staged: PublishResult[]): void {
-    for (const r of staged)
-      for (const name of r.subscribers) {
-        try {
-          this.connections.get(name)?.offer(r.event)
-        } catch (err) {
-          this.log.error({ err, subscriber: name }, 'offer failed; the event stays queued')
-        }
-      }
+  private async writeUnwritten(): Promise<void> {
+    const batch = this.unwritten
+    this.unwritten = []
+    try {
+      await this.store.write(batch.map((b) => b.staged))
+      for (const { staged, resolve } of batch) resolve(staged)
+    } catch (err) {
+      for (const b of batch) b.reject(err)
+    } finally {
+      for (const { staged } of batch)
+        for (const name of staged.subscribers) this.connections.get(name)?.written(staged.event.seq)
+    }
   }
 
   /**

@@ -55,17 +55,24 @@ export class SubscriberConnection {
 
   /**
    * An event for this subscriber, offered before it is written (see Hub.publish). A caught-up
-   * subscriber gets it at once; otherwise the pump reads the store, after the commit.
+   * subscriber gets it at once; otherwise the pump reads it from the store once it is written.
    */
   offer(event: StoredEvent): void {
     if (this.held) return
     if (event.seq <= this.lastSentSeq) return // a pump read it already
     if (this.backlog || this.pumping || this.inFlight.length >= WINDOW) {
-      this.backlog = true
-      queueMicrotask(() => void this.pump())
+      this.backlog = true // written() starts the pump
       return
     }
     this.deliver(event)
+  }
+
+  /**
+   * An event for this subscriber is written (or failed to be). One it was not sent, because it was
+   * behind or connected after the event was staged, is read from the store now.
+   */
+  written(seq: number): void {
+    if (!this.held && seq > this.lastSentSeq) void this.pump()
   }
 
   /** Sends what the store holds beyond what is in flight. Calls that arrive mid-pump run it once more. */

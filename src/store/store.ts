@@ -107,6 +107,12 @@ export interface OutboundAttempt {
 
 export type PublishResult = { event: StoredEvent; duplicate: boolean; subscribers: string[] }
 
+/** An event with its id and seq, not written yet; the columns a StoredEvent does not carry ride along. */
+export interface StagedEvent extends PublishResult {
+  target: string | null
+  idempotencyKey: string | null
+}
+
 export interface Store {
   close(): Promise<void>
 
@@ -118,13 +124,16 @@ export interface Store {
 
   // events and durable delivery
   /**
-   * Commits the events and one delivery per matching subscriber (or parks each unwanted one), all in
-   * one transaction: concurrent webhooks share a commit. `beforeCommit` sees the results (ids and
-   * seqs assigned, duplicates found) before anything is written, so live subscribers can get the
-   * events while the transaction runs; the promise settles only after the commit, or rejects if it
-   * fails. A seq, once handed out, is never given to another event.
+   * Gives events their ids, seqs and subscribers and recognises retries of an idempotency key
+   * (stored, or staged and not written yet), without writing: live subscribers can be shown the
+   * events at once (see Hub.publish). A seq, once handed out, is never given to another event.
    */
-  publishMany(events: NewEvent[], beforeCommit?: (staged: PublishResult[]) => void): Promise<PublishResult[]>
+  stage(events: NewEvent[]): Promise<StagedEvent[]>
+  /**
+   * Commits staged events and one delivery per matching subscriber (or parks each unwanted one), in
+   * one transaction: whatever was staged in one turn of the event loop shares a commit.
+   */
+  write(staged: StagedEvent[]): Promise<void>
   /** Registers or updates a subscriber; a new one claims parked events that match its topics. */
   registerSubscriber(name: string, topics: string[]): Promise<void>
   /** Pending deliveries in order, after `afterSeq`. */

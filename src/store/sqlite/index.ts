@@ -13,13 +13,13 @@ import type {
   OutboundAttempt,
   OutboundWebhook,
   OutboxItem,
-  PublishResult,
   Sender,
   SenderStatus,
   SessionLine,
   SessionRecord,
   SessionStatus,
   Source,
+  StagedEvent,
   Store,
 } from '../store.js'
 import type { CheckpointerData } from './checkpointer.js'
@@ -27,13 +27,7 @@ import { migrations } from './migrations.js'
 
 type Row = Record<string, unknown>
 const PARKED = ''
-
-/** An event ready to write: what publishMany answers, and the columns StoredEvent does not carry. */
-interface Staged {
-  result: PublishResult
-  target: string | null
-  idemKey: string | null
-}
+const idempotencyKey = (source: string, key: string) => `${source}\n${key}`
 
 export interface SqliteOptions {
   /** `full` fsyncs every commit (survives power loss); `normal` survives any process crash. */
@@ -146,13 +140,15 @@ const toOutbox = (r: Row): OutboxItem => ({
 export class SqliteStore implements Store {
   private subscribers: { name: string; topics: string[] }[] | null = null
   private readonly q
-  private readonly writeStaged: Database.Transaction<(staged: Staged[]) => void>
+  private readonly writeTx: Database.Transaction<(staged: StagedEvent[]) => void>
   /**
    * The next event's seq, kept here rather than taken from SQLite's rowid: subscribers see an event
-   * before it is written (see publishMany), so a seq is never handed out twice, not even after a
-   * failed transaction left it unused.
+   * before it is written (see stage), so a seq is never handed out twice, not even after a failed
+   * transaction left it unused.
    */
   private nextSeq: number
+  /** Idempotency keys staged and not written yet, so a retry in the same instant is a duplicate too. */
+  private readonly unwrittenKeys = new Map<string, StoredEvent>()
 
   constructor(
     private readonly db: Database.Database,
@@ -176,10 +172,9 @@ export class SqliteStore implements Store {
       allSubscribers: p('SELECT name, topics FROM subscribers'),
     }
     this.nextSeq = this.maxSeq() + 1
-    this.writeStaged = db.transaction((staged: Staged[]) => {
-      for (const { result, target, idemKey } of staged) {
-        if (result.duplicate) continue
-        const e = result.event
+    this.writeTx = db.transaction((staged: StagedEvent[]) => {
+      for (const { event: e, duplicate, subscribers, target, idempotencyKey } of staged) {
+        if (duplicate) continue
         this.q.insertEvent.run(
           e.seq,
           e.id,
@@ -190,11 +185,11 @@ export class SqliteStore implements Store {
           target,
           e.content,
           JSON.stringify(e.meta),
-          idemKey,
+          idempotencyKey,
           e.created_at,
         )
-        for (const name of result.subscribers) this.q.insertDelivery.run(name, e.seq)
-        if (result.subscribers.length === 0) this.q.insertDelivery.run(PARKED, e.seq)
+        for (const name of subscribers) this.q.insertDelivery.run(name, e.seq)
+        if (subscribers.length === 0) this.q.insertDelivery.run(PARKED, e.seq)
       }
     })
   }
@@ -245,14 +240,13 @@ export class SqliteStore implements Store {
     return this.subscribers
   }
 
-  /** Ids, seqs and subscribers for a batch, in memory; a retry of a stored event is its duplicate. */
-  private stage(events: NewEvent[]): Staged[] {
-    const byKey = new Map<string, StoredEvent>()
+  async stage(events: NewEvent[]): Promise<StagedEvent[]> {
     return events.map((e) => {
-      const key = e.idempotencyKey === null ? null : `${e.source}\n${e.idempotencyKey}`
-      const earlier = key === null ? null : (byKey.get(key) ?? this.storedByKey(e.source, e.idempotencyKey))
+      const key = e.idempotencyKey === null ? null : idempotencyKey(e.source, e.idempotencyKey)
+      const earlier =
+        key === null ? null : (this.unwrittenKeys.get(key) ?? this.storedByKey(e.source, e.idempotencyKey))
       if (earlier)
-        return { result: { event: earlier, duplicate: true, subscribers: [] }, target: null, idemKey: null }
+        return { event: earlier, duplicate: true, subscribers: [], target: null, idempotencyKey: null }
       const event: StoredEvent = {
         id: newId('ev'),
         seq: this.nextSeq++,
@@ -264,13 +258,13 @@ export class SqliteStore implements Store {
         meta: e.meta,
         created_at: Date.now(),
       }
-      if (key !== null) byKey.set(key, event)
+      if (key !== null) this.unwrittenKeys.set(key, event)
       const subscribers = e.target
         ? [e.target]
         : this.loadSubscribers()
             .filter((s) => topicMatches(s.topics, e.topic))
             .map((s) => s.name)
-      return { result: { event, duplicate: false, subscribers }, target: e.target, idemKey: e.idempotencyKey }
+      return { event, duplicate: false, subscribers, target: e.target, idempotencyKey: e.idempotencyKey }
     })
   }
 
@@ -279,20 +273,17 @@ export class SqliteStore implements Store {
     return row ? toEvent(row) : null
   }
 
-  async publishMany(
-    events: NewEvent[],
-    beforeCommit?: (staged: PublishResult[]) => void,
-  ): Promise<PublishResult[]> {
-    const staged = this.stage(events)
-    const results = staged.map((s) => s.result)
-    beforeCommit?.(results)
+  async write(staged: StagedEvent[]): Promise<void> {
     try {
-      this.writeStaged.immediate(staged)
+      this.writeTx.immediate(staged)
     } catch (err) {
       this.nextSeq = Math.max(this.nextSeq, this.maxSeq() + 1) // in case another writer took seqs
       throw err
+    } finally {
+      for (const s of staged)
+        if (s.idempotencyKey !== null)
+          this.unwrittenKeys.delete(idempotencyKey(s.event.source, s.idempotencyKey))
     }
-    return results
   }
 
   async registerSubscriber(name: string, topics: string[]): Promise<void> {
