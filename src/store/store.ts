@@ -131,7 +131,8 @@ export interface Store {
   stage(events: NewEvent[]): Promise<StagedEvent[]>
   /**
    * Commits staged events and one delivery per matching subscriber (or parks each unwanted one), in
-   * one transaction: whatever was staged in one turn of the event loop shares a commit.
+   * one transaction: whatever was staged in one turn of the event loop shares a commit. Subscribers
+   * are matched again at this point, and each staged event's `subscribers` updated.
    */
   write(staged: StagedEvent[]): Promise<void>
   /** Registers or updates a subscriber; a new one claims parked events that match its topics. */

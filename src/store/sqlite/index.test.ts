@@ -81,6 +81,15 @@ describe('durable delivery', () => {
     expect(c).toMatchObject({ duplicate: true, event: { id: a?.event.id, content: 'try' } })
   })
 
+  it('gives an event staged before a subscriber registered to that subscriber too', async () => {
+    const staged = await store.stage([event('ci', 'built')])
+    expect(staged[0]?.subscribers).toEqual([])
+    await store.registerSubscriber('ci-watcher', ['ci'])
+    await store.write(staged)
+    expect(staged[0]?.subscribers).toEqual(['ci-watcher'])
+    expect((await store.pendingDeliveries('ci-watcher', 0, 10)).map((e) => e.content)).toEqual(['built'])
+  })
+
   it('sends a direct message to its subscriber only, even before that subscriber connects', async () => {
     await store.registerSubscriber('a', ['*'])
     await publish([event('t', 'for b', { target: 'b' })])

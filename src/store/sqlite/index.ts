@@ -27,7 +27,8 @@ import { migrations } from './migrations.js'
 
 type Row = Record<string, unknown>
 const PARKED = ''
-const idempotencyKey = (source: string, key: string) => `${source}\n${key}`
+/** Idempotency keys are unique per source. */
+const retryKey = (source: string, key: string) => `${source}\n${key}`
 
 export interface SqliteOptions {
   /** `full` fsyncs every commit (survives power loss); `normal` survives any process crash. */
@@ -173,8 +174,11 @@ export class SqliteStore implements Store {
     }
     this.nextSeq = this.maxSeq() + 1
     this.writeTx = db.transaction((staged: StagedEvent[]) => {
-      for (const { event: e, duplicate, subscribers, target, idempotencyKey } of staged) {
-        if (duplicate) continue
+      for (const s of staged) {
+        if (s.duplicate) continue
+        const { event: e, target, idempotencyKey } = s
+        // Decided again now: a subscriber that registered since the event was staged gets it too.
+        s.subscribers = this.subscribersOf(e.topic, target)
         this.q.insertEvent.run(
           e.seq,
           e.id,
@@ -188,8 +192,8 @@ export class SqliteStore implements Store {
           idempotencyKey,
           e.created_at,
         )
-        for (const name of subscribers) this.q.insertDelivery.run(name, e.seq)
-        if (subscribers.length === 0) this.q.insertDelivery.run(PARKED, e.seq)
+        for (const name of s.subscribers) this.q.insertDelivery.run(name, e.seq)
+        if (s.subscribers.length === 0) this.q.insertDelivery.run(PARKED, e.seq)
       }
     })
   }
@@ -242,7 +246,7 @@ export class SqliteStore implements Store {
 
   async stage(events: NewEvent[]): Promise<StagedEvent[]> {
     return events.map((e) => {
-      const key = e.idempotencyKey === null ? null : idempotencyKey(e.source, e.idempotencyKey)
+      const key = e.idempotencyKey === null ? null : retryKey(e.source, e.idempotencyKey)
       const earlier =
         key === null ? null : (this.unwrittenKeys.get(key) ?? this.storedByKey(e.source, e.idempotencyKey))
       if (earlier)
@@ -259,13 +263,16 @@ export class SqliteStore implements Store {
         created_at: Date.now(),
       }
       if (key !== null) this.unwrittenKeys.set(key, event)
-      const subscribers = e.target
-        ? [e.target]
-        : this.loadSubscribers()
-            .filter((s) => topicMatches(s.topics, e.topic))
-            .map((s) => s.name)
+      const subscribers = this.subscribersOf(e.topic, e.target)
       return { event, duplicate: false, subscribers, target: e.target, idempotencyKey: e.idempotencyKey }
     })
+  }
+
+  private subscribersOf(topic: string, target: string | null): string[] {
+    if (target) return [target]
+    return this.loadSubscribers()
+      .filter((s) => topicMatches(s.topics, topic))
+      .map((s) => s.name)
   }
 
   private storedByKey(source: string, key: string | null): StoredEvent | null {
@@ -281,8 +288,7 @@ export class SqliteStore implements Store {
       throw err
     } finally {
       for (const s of staged)
-        if (s.idempotencyKey !== null)
-          this.unwrittenKeys.delete(idempotencyKey(s.event.source, s.idempotencyKey))
+        if (s.idempotencyKey !== null) this.unwrittenKeys.delete(retryKey(s.event.source, s.idempotencyKey))
     }
   }
 
