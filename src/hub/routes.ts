@@ -44,12 +44,15 @@ export function createRoutes(hub: Hub, maxBodyBytes: number) {
 
   const webhook: Route = async (req, res, url) => {
     const name = decodeURIComponent(url.pathname.slice('/hooks/'.length))
-    const source = await sources.get(name)
+    // Read before anything awaits: the body has usually arrived with the headers, and a reader in
+    // place now gets it as it is parsed instead of a few event-loop turns later.
+    const reading = readBody(req, maxBodyBytes)
+    const source = sources.cached(name) ?? (await sources.get(name))
     if (!source) {
-      req.resume()
+      reading.catch(() => {}) // the 404 says enough
       throw new HttpError(404, `unknown source "${name}" (create it with: switchboard source add ${name})`)
     }
-    const body = await readBody(req, maxBodyBytes)
+    const body = await reading
     verifyWebhook(source, req.headers, body)
     const result = await hub.publish(webhookEvent(source, req.headers, body, url.searchParams))
     sendJson(res, result.duplicate ? 200 : 202, { id: result.event.id, duplicate: result.duplicate })

@@ -10,9 +10,15 @@ export class SourceCache {
 
   constructor(private readonly store: Store) {}
 
-  async get(name: string, now = Date.now()): Promise<Source | null> {
+  /** The source when it was read less than a second ago, without a trip through the event loop. */
+  cached(name: string, now = Date.now()): Source | null {
     const hit = this.entries.get(name)
-    if (hit && hit.until > now) return hit.source
+    return hit && hit.until > now ? hit.source : null
+  }
+
+  async get(name: string, now = Date.now()): Promise<Source | null> {
+    const hit = this.cached(name, now)
+    if (hit) return hit
     const source = await this.store.getSource(name)
     if (source) this.entries.set(name, { source, until: now + TTL_MS })
     else this.entries.delete(name)
