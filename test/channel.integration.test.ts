@@ -4,38 +4,29 @@ import { execFileSync, spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { openSqliteStore } from '../src/store/sqlite/index.js'
 import { ChannelClient } from './helpers/channel-client.js'
-import { alive, CLI, TestHome, waitFor } from './helpers/home.js'
+import { alive, CLI, waitFor } from './helpers/home.js'
+import { homePerTest } from './helpers/home-per-test.js'
 import { SseReader } from './helpers/sse.js'
 
-let home: TestHome
-const opened: { close(): unknown }[] = []
-
-beforeEach(async () => {
-  home = await TestHome.create()
-})
-
-afterEach(async () => {
-  for (const thing of opened.splice(0)) await thing.close()
-  await home.cleanup()
-})
+const world = homePerTest()
 
 async function channel(args: string[] = []): Promise<ChannelClient> {
-  const c = await ChannelClient.start(home, args)
-  opened.push(c)
+  const c = await ChannelClient.start(world.home, args)
+  world.opened.push(c)
   return c
 }
 
 async function stream(token: string): Promise<SseReader> {
-  const s = await SseReader.open(home.url, token)
-  opened.push(s)
+  const s = await SseReader.open(world.home.url, token)
+  world.opened.push(s)
   return s
 }
 
 function post(path: string, body: string, headers: Record<string, string> = {}) {
-  return fetch(`${home.url}${path}`, { method: 'POST', body, headers })
+  return fetch(`${world.home.url}${path}`, { method: 'POST', body, headers })
 }
 
 function say(token: string, text: string) {
@@ -44,7 +35,7 @@ function say(token: string, text: string) {
 
 function hubProcesses(): number {
   try {
-    return execFileSync('pgrep', ['-f', `serve --home ${home.dir}`])
+    return execFileSync('pgrep', ['-f', `serve --home ${world.home.dir}`])
       .toString()
       .trim()
       .split('\n').length
@@ -55,7 +46,7 @@ function hubProcesses(): number {
 
 describe('webhooks into a session', () => {
   it('delivers a webhook as a channel notification with content and meta', async () => {
-    const secret = await home.addSource('ci')
+    const secret = await world.home.addSource('ci')
     const c = await channel(['--name', 'work'])
     const res = await post(
       '/hooks/ci?branch=main',
@@ -80,12 +71,12 @@ describe('webhooks into a session', () => {
   })
 
   it('accepts a GitHub-style signature and de-duplicates retries by delivery id', async () => {
-    await home.cli('source', 'add', 'github', '--delivery-header', 'X-GitHub-Delivery')
-    const secret = /secret: (\S+)/.exec(await home.cli('source', 'list'))?.[1]
+    await world.home.cli('source', 'add', 'github', '--delivery-header', 'X-GitHub-Delivery')
+    const secret = /secret: (\S+)/.exec(await world.home.cli('source', 'list'))?.[1]
     expect(secret).toBeUndefined() // list never prints secrets
     const c = await channel()
     const { openSqliteStore: open } = await import('../src/store/sqlite/index.js')
-    const store = open(join(home.dir, 'switchboard.db'))
+    const store = open(join(world.home.dir, 'switchboard.db'))
     const key = (await store.getSource('github'))?.secret ?? ''
     await store.close()
     const body = JSON.stringify({ action: 'opened', number: 7 })
@@ -115,7 +106,7 @@ describe('webhooks into a session', () => {
   })
 
   it('refuses bad secrets, bad signatures, unknown sources, malformed and oversized bodies, and delivers none', async () => {
-    const secret = await home.addSource('alerts')
+    const secret = await world.home.addSource('alerts')
     const c = await channel()
     const cases: [Promise<Response>, number, RegExp][] = [
       [post('/hooks/alerts', 'x', { authorization: 'Bearer wrong' }), 401, /wrong source secret/],
@@ -146,7 +137,7 @@ describe('webhooks into a session', () => {
 
 describe('senders and replies', () => {
   it('routes a reply back to the sender of that chat, and lists delivered events in the inbox', async () => {
-    const token = await home.addSender('alice')
+    const token = await world.home.addSender('alice')
     const c = await channel()
     const events = await stream(token)
     const res = await say(token, 'hello claude')
@@ -168,7 +159,7 @@ describe('senders and replies', () => {
   })
 
   it('keeps a reply for a sender who was away and streams it when they come back', async () => {
-    const token = await home.addSender('bob')
+    const token = await world.home.addSender('bob')
     const c = await channel()
     await say(token, 'ping')
     const [event] = await c.waitForEvents(1)
@@ -178,9 +169,9 @@ describe('senders and replies', () => {
   })
 
   it('lets nothing from unknown, pending or blocked senders reach the session', async () => {
-    const good = await home.addSender('carol')
-    const blocked = await home.addSender('mallory')
-    await home.cli('access', 'block', 'mallory')
+    const good = await world.home.addSender('carol')
+    const blocked = await world.home.addSender('mallory')
+    await world.home.cli('access', 'block', 'mallory')
     const c = await channel()
     const pairing = (await (await post('/pair', '')).json()) as { token: string }
     const refused: [Response, number, RegExp][] = [
@@ -193,7 +184,7 @@ describe('senders and replies', () => {
       expect(res.status).toBe(status)
       expect(((await res.json()) as { error: string }).error).toMatch(reason)
     }
-    expect((await SseReader.connect(home.url, blocked)).status).toBe(403)
+    expect((await SseReader.connect(world.home.url, blocked)).status).toBe(403)
     await say(good, 'only me')
     await c.waitForEvents(1)
     await new Promise((r) => setTimeout(r, 200))
@@ -206,12 +197,12 @@ describe('senders and replies', () => {
     expect(res.status).toBe(201)
     const { code, token } = (await res.json()) as { code: string; token: string }
     expect((await say(token, 'before')).status).toBe(403)
-    const out = await home.cli('pair', code, '--name', 'phone')
+    const out = await world.home.cli('pair', code, '--name', 'phone')
     expect(out).toMatch(/"phone" may now send/)
     expect((await say(token, 'after')).status).toBe(202)
     const [event] = await c.waitForEvents(1)
     expect(event).toMatchObject({ content: 'after', meta: expect.objectContaining({ sender: 'phone' }) })
-    expect((await home.cliFails('pair', code)).stderr).toMatch(/no pending pairing request/)
+    expect((await world.home.cliFails('pair', code)).stderr).toMatch(/no pending pairing request/)
   })
 
   it('holds at most three pending pairing requests', async () => {
@@ -234,7 +225,7 @@ describe('permission relay', () => {
   it('declares the relay only when an operator exists', async () => {
     const without = await channel(['--name', 'a'])
     expect(without.capabilities()?.experimental).toEqual({ 'claude/channel': {} })
-    await home.addSender('ops', true)
+    await world.home.addSender('ops', true)
     const withOperator = await channel(['--name', 'b'])
     expect(withOperator.capabilities()?.experimental).toEqual({
       'claude/channel': {},
@@ -244,8 +235,8 @@ describe('permission relay', () => {
   })
 
   it('shows the prompt to operators and turns "yes <id>" into an allow verdict; the first answer wins', async () => {
-    const operator = await home.addSender('ops', true)
-    const chatter = await home.addSender('dave')
+    const operator = await world.home.addSender('ops', true)
+    const chatter = await world.home.addSender('dave')
     const c = await channel(['--name', 'work'])
     const ops = await stream(operator)
     await c.sendPermissionRequest(request)
@@ -270,7 +261,7 @@ describe('permission relay', () => {
     expect(c.verdicts).toHaveLength(1)
     expect(c.events).toHaveLength(0) // verdicts are never forwarded as chat
 
-    const store = openSqliteStore(join(home.dir, 'switchboard.db'))
+    const store = openSqliteStore(join(world.home.dir, 'switchboard.db'))
     const decisions = await store.listDecisions({ kind: 'permission' })
     await store.close()
     expect(decisions).toEqual([
@@ -284,7 +275,7 @@ describe('permission relay', () => {
   })
 
   it('turns "no <id>" into a deny verdict', async () => {
-    const operator = await home.addSender('ops', true)
+    const operator = await world.home.addSender('ops', true)
     const c = await channel()
     const ops = await stream(operator)
     await c.sendPermissionRequest({ ...request, request_id: 'qwert' })
@@ -297,7 +288,7 @@ describe('permission relay', () => {
 
 describe('durability and process lifetime', () => {
   it('delivers every queued event in order, none twice, after the hub is killed and restarted', async () => {
-    const secret = await home.addSource('ci')
+    const secret = await world.home.addSource('ci')
     const c = await channel(['--name', 'durable'])
     await post('/hooks/ci', 'warm-up', { authorization: `Bearer ${secret}` })
     await c.waitForEvents(1)
@@ -311,13 +302,17 @@ describe('durability and process lifetime', () => {
         expect(res.status).toBe(202)
         ids.push(((await res.json()) as { id: string }).id)
       }
-      await home.stopHub('SIGKILL')
-      const hub = spawn(process.execPath, [CLI, 'serve', '--home', home.dir, '--port', String(home.port)], {
-        detached: true,
-        stdio: 'ignore',
-      })
+      await world.home.stopHub('SIGKILL')
+      const hub = spawn(
+        process.execPath,
+        [CLI, 'serve', '--home', world.home.dir, '--port', String(world.home.port)],
+        {
+          detached: true,
+          stdio: 'ignore',
+        },
+      )
       hub.unref()
-      await home.waitForHub(10_000)
+      await world.home.waitForHub(10_000)
     } finally {
       process.kill(channelPid, 'SIGCONT')
     }
@@ -335,7 +330,7 @@ describe('durability and process lifetime', () => {
   })
 
   it('keeps events that arrive before any session subscribes, and hands them to the first one', async () => {
-    const secret = await home.addSource('ci')
+    const secret = await world.home.addSource('ci')
     const first = await channel(['--name', 'only-github', '--topics', 'github'])
     await post('/hooks/ci', 'waiting for someone', { authorization: `Bearer ${secret}` })
     await new Promise((r) => setTimeout(r, 200))
@@ -346,16 +341,16 @@ describe('durability and process lifetime', () => {
   })
 
   it('keeps its secrets readable by their owner only', async () => {
-    await home.addSource('ci')
+    await world.home.addSource('ci')
     await channel()
-    const mode = (name: string) => statSync(join(home.dir, name)).mode & 0o777
+    const mode = (name: string) => statSync(join(world.home.dir, name)).mode & 0o777
     expect(mode('admin-token')).toBe(0o600)
     expect(mode('switchboard.db')).toBe(0o600)
-    expect(mode(`hub-${home.port}.sock`)).toBe(0o600)
+    expect(mode(`hub-${world.home.port}.sock`)).toBe(0o600)
   })
 
   it('starts one hub when two channels start at once, and leaves no channel process behind', async () => {
-    const secret = await home.addSource('ci')
+    const secret = await world.home.addSource('ci')
     const both = await Promise.all([channel(), channel()])
     await waitFor(() => hubProcesses() === 1, 5_000, 'one hub process')
     await post('/hooks/ci', 'to everyone', { authorization: `Bearer ${secret}` })
@@ -374,7 +369,7 @@ describe('clients without channels', () => {
     const { Client } = await import('@modelcontextprotocol/sdk/client/index.js')
     const { StdioClientTransport } = await import('@modelcontextprotocol/sdk/client/stdio.js')
     const { LoggingMessageNotificationSchema } = await import('@modelcontextprotocol/sdk/types.js')
-    const secret = await home.addSource('alerts')
+    const secret = await world.home.addSource('alerts')
     const client = new Client({ name: 'visual-studio-code', version: '1.0.0' })
     const lines: string[] = []
     client.setNotificationHandler(LoggingMessageNotificationSchema, ({ params }) => {
@@ -383,11 +378,11 @@ describe('clients without channels', () => {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, 'channel', '--name', 'editor'],
-      env: home.env as Record<string, string>,
+      env: world.home.env as Record<string, string>,
       stderr: 'ignore',
     })
     await client.connect(transport)
-    opened.push(client)
+    world.opened.push(client)
     expect(client.getServerCapabilities()?.logging).toEqual({})
     const res = await post('/hooks/alerts', 'disk full on db-1', { authorization: `Bearer ${secret}` })
     const { id } = (await res.json()) as { id: string }

@@ -1,23 +1,14 @@
 // Sessions talking to each other through the hub: channels as peers, rooms, offline peers, dead letters.
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { ChannelClient } from './helpers/channel-client.js'
-import { TestHome, waitFor } from './helpers/home.js'
+import { waitFor } from './helpers/home.js'
+import { homePerTest } from './helpers/home-per-test.js'
 
-let home: TestHome
-const opened: { close(): unknown }[] = []
-
-beforeEach(async () => {
-  home = await TestHome.create()
-})
-
-afterEach(async () => {
-  for (const thing of opened.splice(0)) await thing.close()
-  await home.cleanup()
-})
+const world = homePerTest()
 
 async function peer(name: string, ...flags: string[]): Promise<ChannelClient> {
-  const c = await ChannelClient.start(home, ['--name', name, ...flags])
-  opened.push(c)
+  const c = await ChannelClient.start(world.home, ['--name', name, ...flags])
+  world.opened.push(c)
   return c
 }
 
@@ -47,7 +38,7 @@ describe('peers', () => {
     const alpha = await peer('alpha')
     const first = await peer('beta')
     await first.close()
-    opened.splice(opened.indexOf(first), 1)
+    world.opened.splice(world.opened.indexOf(first), 1)
     const peers = JSON.parse((await tool(alpha, 'peers')).text) as { name: string; live: boolean }[]
     expect(peers).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'beta', live: false })]))
     expect((await tool(alpha, 'send', { to: 'beta', text: 'while you were away' })).isError).toBe(false)
@@ -59,7 +50,7 @@ describe('peers', () => {
     const alpha = await peer('alpha')
     const refused = await tool(alpha, 'send', { to: 'nobody', text: 'hello?' })
     expect(refused).toEqual({ isError: true, text: expect.stringMatching(/no peer named "nobody"/) })
-    expect(await home.cli('dead-letters')).toMatch(/peer\tnobody\tno peer by that name/)
+    expect(await world.home.cli('dead-letters')).toMatch(/peer\tnobody\tno peer by that name/)
   })
 
   it('reaches rooms and everyone, and takes messages from the command line', async () => {
@@ -78,14 +69,14 @@ describe('peers', () => {
     expect((await tool(gamma, 'broadcast', { text: 'lunch' })).text).toMatch(/sent to 2 peers/)
     await alpha.waitForEvents(1)
     await beta.waitForEvents(2)
-    expect(await home.cli('send', 'gamma', 'from the terminal')).toMatch(/sent to gamma/)
+    expect(await world.home.cli('send', 'gamma', 'from the terminal')).toMatch(/sent to gamma/)
     await waitFor(
       () => gamma.events.some((e) => e.content === 'from the terminal' && e.meta?.from === 'cli'),
       5_000,
       'cli message',
     )
-    expect(await home.cli('peers')).toMatch(/alpha\tlive\trooms: release/)
-    const bad = await home.cliFails('send', 'nobody', 'x')
+    expect(await world.home.cli('peers')).toMatch(/alpha\tlive\trooms: release/)
+    const bad = await world.home.cliFails('send', 'nobody', 'x')
     expect(bad.stderr).toMatch(/no peer named "nobody"/)
   })
 

@@ -6,7 +6,7 @@ import { type ChildProcess, fork, spawn } from 'node:child_process'
 import { resolve } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { z } from 'zod'
+import { ChannelNotification } from '../../test/helpers/channel-client.js'
 import { CLI, freePort, TestHome, waitFor } from '../../test/helpers/home.js'
 import { fmt, summarize } from '../stats.js'
 import { type SenderAnswer, type SenderAsk, type SenderKind, senderKinds } from './sender.js'
@@ -17,11 +17,6 @@ const ROUNDS = 10
 const THROUGHPUT_N = Number(process.env.BENCH_THROUGHPUT_N ?? 20000)
 const IN_FLIGHT = 32
 const WARMUP = 500
-
-const Notification = z.object({
-  method: z.literal('notifications/claude/channel'),
-  params: z.object({ content: z.string() }).passthrough(),
-})
 
 interface Target {
   name: string
@@ -132,7 +127,7 @@ type Tracker = ReturnType<typeof track>
 function track(client: Client) {
   const waiting = new Map<string, (at: bigint) => void>()
   let received = 0
-  client.setNotificationHandler(Notification, ({ params }) => {
+  client.setNotificationHandler(ChannelNotification, ({ params }) => {
     const at = process.hrtime.bigint()
     received++
     const done = waiting.get(params.content)

@@ -5,21 +5,16 @@ import { Agent, request } from 'node:http'
 import { performance } from 'node:perf_hooks'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import { z } from 'zod'
 import { createLogger } from '../../src/core/log.js'
 import { readAdminToken } from '../../src/hub/admin-token.js'
 import { HubClient } from '../../src/hub/client.js'
+import { ChannelNotification } from '../../test/helpers/channel-client.js'
 import { CLI, TestHome } from '../../test/helpers/home.js'
 import { fmt, summarize } from '../stats.js'
 
 const MESSAGES = Number(process.env.BENCH_PEER_MESSAGES ?? 1000)
 const FANOUT = Number(process.env.BENCH_FANOUT ?? 100)
 const FANOUT_EVENTS = Number(process.env.BENCH_FANOUT_EVENTS ?? 300)
-
-const Notification = z.object({
-  method: z.literal('notifications/claude/channel'),
-  params: z.object({ content: z.string() }).passthrough(),
-})
 
 const home = await TestHome.create()
 const env = { ...(home.env as Record<string, string>), SWITCHBOARD_DELIVERY: 'channel' }
@@ -28,7 +23,7 @@ await home.waitForHub(10_000)
 
 async function channel(name: string, onContent: (content: string) => void): Promise<Client> {
   const client = new Client({ name: 'claude-code', version: '0' })
-  client.setNotificationHandler(Notification, ({ params }) => onContent(params.content))
+  client.setNotificationHandler(ChannelNotification, ({ params }) => onContent(params.content))
   await client.connect(
     new StdioClientTransport({
       command: process.execPath,

@@ -4,10 +4,10 @@
 import { EventEmitter } from 'node:events'
 import type { WebSocket } from 'ws'
 import { z } from 'zod'
+import { dialHost } from '../core/config.js'
 import { newId, newSecret, safeEqual } from '../core/ids.js'
 import type { Logger } from '../core/log.js'
 import type { Hub } from '../hub/hub.js'
-import { SubscriberConnection } from '../hub/subscriber-connection.js'
 import type { Decision, DecisionKind, SessionRecord, SessionStatus, Store } from '../store/store.js'
 import { channelTag } from './channel-tag.js'
 import { discoverSessions } from './discovery.js'
@@ -106,7 +106,7 @@ export class SessionManager {
 
   /** Where CLIs on the `--sdk-url` transport connect: the hub's own address, known once it listens. */
   listeningOn(host: string, port: number): void {
-    this.hubAddress = `ws://${host === '0.0.0.0' ? '127.0.0.1' : host}:${port}`
+    this.hubAddress = `ws://${dialHost(host)}:${port}`
   }
 
   /** The hub's upgrade handler asks here; a right token gets the connection handed to its session. */
@@ -160,27 +160,9 @@ export class SessionManager {
   private async subscribe(id: string, topics: string[]): Promise<void> {
     const name = `session:${id}`
     await this.store.registerSubscriber(name, topics)
-    let inOrder = Promise.resolve()
-    const connection: SubscriberConnection = new SubscriberConnection(
-      name,
-      {
-        send: (message) => {
-          if (message.type !== 'deliver') return
-          const { event } = message
-          inOrder = inOrder
-            .then(() => this.send(id, channelTag(event)))
-            .then(() => connection.ack(event.seq))
-            .catch((err) =>
-              this.log.error({ err, session: id, event: event.id }, 'event not written to the session'),
-            )
-        },
-        terminate: () => {},
-      },
-      this.store,
-      this.log,
-    )
-    this.hub.connections.set(name, connection)
-    await connection.pump()
+    await this.hub.attachConsumer(name, async (event) => {
+      await this.send(id, channelTag(event))
+    })
   }
 
   /** A message to a session; one whose process ended is resumed first (same Claude session id). */
@@ -330,8 +312,10 @@ export class SessionManager {
     this.changes.emit(id)
   }
 
+  /** `id` is a record's own id, read by the caller: its process was just started or runs. */
   private async sendToLive(id: string, text: string): Promise<void> {
-    const live = await this.liveOf(id)
+    const live = this.live.get(id)
+    if (!live) throw new Error(`session ${id} is not running`)
     live.interrupting = false
     await this.setStatus(id, 'running')
     await live.process.sendUser(text)

@@ -7,9 +7,7 @@ import type { Command } from 'commander'
 import { z } from 'zod'
 import { channelTag } from '../claude/channel-tag.js'
 import { UserError } from '../core/errors.js'
-import { createLogger } from '../core/log.js'
-import { HubApi } from '../hub/api-client.js'
-import { configFrom } from './options.js'
+import { hubApi } from './options.js'
 
 /** What Claude Code writes to a hook's stdin; only these fields matter here. */
 const hookInputSchema = z
@@ -34,7 +32,7 @@ export function registerHook(program: Command): void {
         const input = hookInputSchema.parse(JSON.parse(await readStdin()))
         const subscriber =
           process.env.SWITCHBOARD_CHANNEL_NAME ?? (basename(input.cwd ?? process.cwd()) || 'session')
-        const hub = new HubApi(configFrom(command), createLogger('hook'))
+        const hub = hubApi(command, 'hook')
         const { events } = await hub.takeForHook(subscriber)
         if (events.length === 0) return
         const additionalContext = [

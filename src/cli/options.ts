@@ -2,6 +2,8 @@ import type { Command } from 'commander'
 import type { z } from 'zod'
 import { type ConfigOverrides, type HubConfig, loadConfig } from '../core/config.js'
 import { UserError } from '../core/errors.js'
+import { createLogger } from '../core/log.js'
+import { HubApi } from '../hub/api-client.js'
 import { openStore } from '../store/open.js'
 import type { Store } from '../store/store.js'
 
@@ -9,6 +11,11 @@ import type { Store } from '../store/store.js'
 export function configFrom(command: Command, extra: ConfigOverrides = {}): HubConfig {
   const globals = command.optsWithGlobals() as { home?: string; port?: string }
   return loadConfig({ home: globals.home, port: globals.port, ...extra })
+}
+
+/** The hub's HTTP API for a command, a hub started first when none answers. Logs go to stderr. */
+export function hubApi(command: Command, logName = 'cli'): HubApi {
+  return new HubApi(configFrom(command), createLogger(logName))
 }
 
 /** Validates one flag's value and names the flag in the error. */

@@ -1,16 +1,12 @@
 import type { Command } from 'commander'
-import { createLogger } from '../core/log.js'
-import { HubApi } from '../hub/api-client.js'
-import { configFrom } from './options.js'
+import { hubApi } from './options.js'
 
 export function registerPeers(program: Command): void {
-  const hub = (command: Command) => new HubApi(configFrom(command), createLogger('cli'))
-
   program
     .command('peers')
     .description('the sessions that can message each other, live or not')
     .action(async (_opts: unknown, command: Command) => {
-      const { peers } = await hub(command).peers()
+      const { peers } = await hubApi(command).peers()
       if (peers.length === 0)
         process.stdout.write('no peers yet: a session becomes one when its channel connects\n')
       for (const p of peers)
@@ -24,7 +20,7 @@ export function registerPeers(program: Command): void {
     .description('send a message to a session; it waits for the session if it is offline')
     .option('--from <name>', 'who it is from (default: cli)')
     .action(async (peer: string, text: string, opts: { from?: string }, command: Command) => {
-      const { message } = await hub(command).sendToPeer(peer, text, opts.from)
+      const { message } = await hubApi(command).sendToPeer(peer, text, opts.from)
       process.stdout.write(`${message}\n`)
     })
 
@@ -32,7 +28,7 @@ export function registerPeers(program: Command): void {
     .command('dead-letters')
     .description('what could not be delivered: messages to unknown peers, webhooks that kept failing')
     .action(async (_opts: unknown, command: Command) => {
-      const { deadLetters } = await hub(command).deadLetters()
+      const { deadLetters } = await hubApi(command).deadLetters()
       if (deadLetters.length === 0) process.stdout.write('no dead letters\n')
       for (const d of deadLetters)
         process.stdout.write(

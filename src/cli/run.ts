@@ -6,9 +6,8 @@ import { z } from 'zod'
 import { claudeOptionsSchema } from '../claude/process.js'
 import type { PendingInput, SessionView } from '../claude/session-manager.js'
 import { UserError } from '../core/errors.js'
-import { createLogger } from '../core/log.js'
-import { HubApi } from '../hub/api-client.js'
-import { configFrom } from './options.js'
+import type { HubApi } from '../hub/api-client.js'
+import { hubApi } from './options.js'
 
 const runOptions = z.object({
   cwd: z.string().min(1).optional(),
@@ -56,7 +55,7 @@ export function registerRun(program: Command): void {
         )
       }
       const o = parsed.data
-      const hub = new HubApi(configFrom(command), createLogger('run'))
+      const hub = hubApi(command, 'run')
       const view = await hub.create(prompt, {
         cwd: o.cwd ?? process.cwd(),
         model: o.model,

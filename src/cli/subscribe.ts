@@ -2,9 +2,7 @@ import type { Command } from 'commander'
 import { z } from 'zod'
 import { UserError } from '../core/errors.js'
 import { topicSchema } from '../core/hub-protocol.js'
-import { createLogger } from '../core/log.js'
-import { HubApi } from '../hub/api-client.js'
-import { check, configFrom } from './options.js'
+import { check, hubApi } from './options.js'
 
 const whole = (flag: string) =>
   z.coerce
@@ -37,7 +35,7 @@ export function registerSubscribe(program: Command): void {
             ? undefined
             : check(whole('--backoff-ms'), opts.backoffMs, '--backoff-ms')
         if (!/^https?:\/\//.test(opts.url)) throw new UserError(`--url "${opts.url}": must be an http(s) URL`)
-        const hub = new HubApi(configFrom(command), createLogger('cli'))
+        const hub = hubApi(command)
         const sub = await hub.subscribe({ url: opts.url, topics, maxAttempts, backoffMs })
         process.stdout.write(
           `${sub.name} → ${sub.url} (topics ${sub.topics.join(', ')})\n  secret: ${sub.secret}\n` +
@@ -52,7 +50,7 @@ export function registerDeliveries(program: Command): void {
     .command('deliveries <webhook>')
     .description('the delivery log of an outbound webhook (its name, as `subscribe` printed it)')
     .action(async (name: string, _opts: unknown, command: Command) => {
-      const hub = new HubApi(configFrom(command), createLogger('cli'))
+      const hub = hubApi(command)
       const { log } = await hub.outboundLog(name)
       if (log.length === 0) process.stdout.write('no deliveries yet\n')
       for (const a of log)

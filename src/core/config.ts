@@ -44,6 +44,11 @@ export interface ConfigOverrides {
   host?: string
 }
 
+/** Where a local client dials a hub bound to `host`: one bound to every interface answers on loopback. */
+export function dialHost(host: string): string {
+  return host === '0.0.0.0' ? DEFAULT_HOST : host
+}
+
 export function resolveHome(override?: string): string {
   const raw = override ?? process.env.SWITCHBOARD_HOME ?? join(homedir(), '.switchboard')
   return resolve(raw)

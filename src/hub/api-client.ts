@@ -3,7 +3,7 @@
 
 import type { ClaudeOptions } from '../claude/process.js'
 import type { ListedSession, RespondInput, SessionView } from '../claude/session-manager.js'
-import type { HubConfig } from '../core/config.js'
+import { dialHost, type HubConfig } from '../core/config.js'
 import type { StoredEvent } from '../core/event.js'
 import type { Logger } from '../core/log.js'
 import type { DeadLetter, OutboundAttempt } from '../store/store.js'
@@ -29,7 +29,7 @@ export class HubApi {
     private readonly config: HubConfig,
     private readonly log: Logger,
   ) {
-    this.base = `http://${config.host === '0.0.0.0' ? '127.0.0.1' : config.host}:${config.port}`
+    this.base = `http://${dialHost(config.host)}:${config.port}`
     this.token = readAdminToken(config.home)
   }
 

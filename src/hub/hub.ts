@@ -10,7 +10,7 @@ import type { Decision, PublishResult, Sender, StagedEvent, Store } from '../sto
 import { Access } from './access.js'
 import { Peers } from './peers.js'
 import { SenderStreams } from './sender-streams.js'
-import type { SubscriberConnection } from './subscriber-connection.js'
+import { SubscriberConnection } from './subscriber-connection.js'
 
 export class Hub {
   readonly connections = new Map<string, SubscriberConnection>()
@@ -71,6 +71,34 @@ export class Hub {
       for (const { staged } of batch)
         for (const name of staged.subscribers) this.connections.get(name)?.written(staged.event.seq)
     }
+  }
+
+  /**
+   * A subscriber inside the hub (a driven session, an outbound webhook): each event is handed to
+   * `handle` in order and acknowledged once that resolves; one that fails stays unacknowledged.
+   */
+  async attachConsumer(name: string, handle: (event: StoredEvent) => Promise<void>): Promise<void> {
+    let inOrder = Promise.resolve()
+    const connection: SubscriberConnection = new SubscriberConnection(
+      name,
+      {
+        send: (message) => {
+          if (message.type !== 'deliver') return
+          const { event } = message
+          inOrder = inOrder
+            .then(() => handle(event))
+            .then(() => connection.ack(event.seq))
+            .catch((err) =>
+              this.log.error({ err, subscriber: name, event: event.id }, 'event not handed over'),
+            )
+        },
+        terminate: () => {},
+      },
+      this.store,
+      this.log,
+    )
+    this.connections.set(name, connection)
+    await connection.pump()
   }
 
   /**

@@ -7,7 +7,6 @@ import { newId, newSecret } from '../core/ids.js'
 import type { Logger } from '../core/log.js'
 import type { OutboundWebhook } from '../store/store.js'
 import type { Hub } from './hub.js'
-import { SubscriberConnection } from './subscriber-connection.js'
 
 const TIMEOUT_MS = 10_000
 export const SIGNATURE_HEADER = 'x-switchboard-signature-256'
@@ -45,23 +44,8 @@ export class OutboundWebhooks {
     return webhook
   }
 
-  private async attach(webhook: OutboundWebhook): Promise<void> {
-    let inOrder = Promise.resolve()
-    const connection: SubscriberConnection = new SubscriberConnection(
-      webhook.name,
-      {
-        send: (message) => {
-          if (message.type !== 'deliver') return
-          const { event } = message
-          inOrder = inOrder.then(() => this.deliver(webhook, event)).then(() => connection.ack(event.seq))
-        },
-        terminate: () => {},
-      },
-      this.hub.store,
-      this.log,
-    )
-    this.hub.connections.set(webhook.name, connection)
-    await connection.pump()
+  private attach(webhook: OutboundWebhook): Promise<void> {
+    return this.hub.attachConsumer(webhook.name, (event) => this.deliver(webhook, event))
   }
 
   /** Tries until the receiver says 2xx or the attempts run out; never throws. */

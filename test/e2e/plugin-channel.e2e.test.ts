@@ -3,8 +3,7 @@
 import { expect, it } from 'vitest'
 import { type MessagesRequest, textOf, toolResults } from '../fakes/anthropic.js'
 import { PLUGIN_DIR } from '../helpers/claude.js'
-import { e2eWorld, startedSession } from '../helpers/e2e.js'
-import { SseReader } from '../helpers/sse.js'
+import { chatAs, e2eWorld, startedSession } from '../helpers/e2e.js'
 
 const world = e2eWorld({ channelPlugin: 'switchboard' })
 
@@ -49,13 +48,7 @@ it('starts a turn on a webhook and answers a chat through the reply tool', async
   expect(webhookBlock).toContain('job="unit"')
 
   // A chat message: the model answers it with the reply tool, and the sender sees the answer.
-  const replies = await SseReader.open(world.home.url, token)
-  world.closers.push(() => replies.close())
-  const posted = await fetch(`${world.home.url}/messages`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: 'are you there?',
-  })
+  const { replies, posted } = await chatAs(world, token, 'are you there?')
   const { chat_id } = (await posted.json()) as { chat_id: string }
   world.fake.respond((request) => {
     if (toolResults(request).length) return { text: 'replied' }

@@ -3,9 +3,8 @@
 import { expect, it } from 'vitest'
 import { textOf, toolResults } from '../fakes/anthropic.js'
 import { PrintSession, switchboardChannel } from '../helpers/claude.js'
-import { e2eWorld } from '../helpers/e2e.js'
+import { chatAs, e2eWorld } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
-import { SseReader } from '../helpers/sse.js'
 
 const world = e2eWorld()
 
@@ -24,13 +23,7 @@ it('replies to an HTTP sender through the reply tool, and lists delivered events
   await session.waitForResults(1)
   await world.home.waitForHub(10_000)
 
-  const replies = await SseReader.open(world.home.url, token)
-  world.closers.push(() => replies.close())
-  const posted = await fetch(`${world.home.url}/messages`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-    body: 'hello claude, what is 2+2?',
-  })
+  const { replies, posted } = await chatAs(world, token, 'hello claude, what is 2+2?')
   expect(posted.status).toBe(202)
   const { chat_id } = (await posted.json()) as { chat_id: string }
   // In -p mode without channels the notification itself is dropped; the inbox still has the event

@@ -5,7 +5,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { z } from 'zod'
 import { CLI, type TestHome, waitFor } from './home.js'
 
-const ChannelNotification = z.object({
+/** `notifications/claude/channel` as an MCP client receives it (PROTOCOLS.md §2). */
+export const ChannelNotification = z.object({
   method: z.literal('notifications/claude/channel'),
   params: z.object({ content: z.string(), meta: z.record(z.string(), z.string()).optional() }),
 })

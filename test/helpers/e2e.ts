@@ -4,6 +4,7 @@ import { afterEach, beforeEach } from 'vitest'
 import { FakeAnthropic } from '../fakes/anthropic.js'
 import { ClaudeHome, type ClaudeHomeOptions, PrintSession } from './claude.js'
 import { TestHome } from './home.js'
+import { SseReader } from './sse.js'
 
 export interface World {
   fake: FakeAnthropic
@@ -36,6 +37,18 @@ export async function startedSession(
   await session.waitForResults(1)
   await world.home.waitForHub(10_000)
   return session
+}
+
+/** Opens a sender's stream of replies, then sends a chat message into the sessions as that sender. */
+export async function chatAs(world: World, token: string, text: string) {
+  const replies = await SseReader.open(world.home.url, token)
+  world.closers.push(() => replies.close())
+  const posted = await fetch(`${world.home.url}/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: text,
+  })
+  return { replies, posted }
 }
 
 export function e2eWorld(options: ClaudeHomeOptions = {}): World {

@@ -246,9 +246,7 @@ export class SqliteStore implements Store {
 
   async stage(events: NewEvent[]): Promise<StagedEvent[]> {
     return events.map((e) => {
-      const key = e.idempotencyKey === null ? null : retryKey(e.source, e.idempotencyKey)
-      const earlier =
-        key === null ? null : (this.unwrittenKeys.get(key) ?? this.storedByKey(e.source, e.idempotencyKey))
+      const earlier = e.idempotencyKey === null ? null : this.earlierTry(e.source, e.idempotencyKey)
       if (earlier)
         return { event: earlier, duplicate: true, subscribers: [], target: null, idempotencyKey: null }
       const event: StoredEvent = {
@@ -262,7 +260,7 @@ export class SqliteStore implements Store {
         meta: e.meta,
         created_at: Date.now(),
       }
-      if (key !== null) this.unwrittenKeys.set(key, event)
+      if (e.idempotencyKey !== null) this.unwrittenKeys.set(retryKey(e.source, e.idempotencyKey), event)
       const subscribers = this.subscribersOf(e.topic, e.target)
       return { event, duplicate: false, subscribers, target: e.target, idempotencyKey: e.idempotencyKey }
     })
@@ -275,7 +273,10 @@ export class SqliteStore implements Store {
       .map((s) => s.name)
   }
 
-  private storedByKey(source: string, key: string | null): StoredEvent | null {
+  /** The event an idempotency key names already: staged a moment ago, or stored. */
+  private earlierTry(source: string, key: string): StoredEvent | null {
+    const staged = this.unwrittenKeys.get(retryKey(source, key))
+    if (staged) return staged
     const row = this.q.eventByIdem.get(source, key) as Row | undefined
     return row ? toEvent(row) : null
   }
