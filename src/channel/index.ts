@@ -17,6 +17,7 @@ import { HubClient } from '../hub/client.js'
 import { Inbox } from './inbox.js'
 import { channelInstructions } from './instructions.js'
 import { chooseRung, type Rung } from './rung.js'
+import { ShownLog } from './shown.js'
 import { channelTools, inboxArgs, peerTools, replyArgs } from './tools.js'
 
 export const SERVER_NAME = 'switchboard'
@@ -36,6 +37,7 @@ const PermissionRequestNotification = z.object({
 
 export async function runChannel(config: HubConfig, options: ChannelOptions, log: Logger): Promise<void> {
   const inbox = new Inbox()
+  let shown: ShownLog | null = null
   let rung: Rung = 'channel'
   // Claude Code drops channel notifications, silently, until it has set the server up, which ends
   // some time after `initialized` (seen: a notification 10 ms after it was lost, one 1 s after arrived).
@@ -57,21 +59,28 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     onHubMissing: hubStarter(config, log),
     async onDeliver(event: StoredEvent) {
       await ready.promise
-      if (!inbox.add(event)) return // sent before; the hub missed our ack
+      if (shown?.has(event.id)) return // shown before, by this channel or the one before it
+      inbox.add(event)
       if (rung === 'channel') {
-        await mcp?.notification({
-          method: 'notifications/claude/channel',
-          params: { content: event.content, meta: eventMeta(event) },
-        })
+        await showing(
+          event,
+          mcp?.notification({
+            method: 'notifications/claude/channel',
+            params: { content: event.content, meta: eventMeta(event) },
+          }),
+        )
         return
       }
       // Rung 5: a client without channels gets a line it can act on, and reads the event with inbox.
       const from = event.sender ? `${event.sender} via ${event.source}` : event.source
-      await mcp?.sendLoggingMessage({
-        level: 'notice',
-        logger: 'switchboard',
-        data: `New event ${event.id} from ${from} (topic ${event.topic}): call the inbox tool to read it.`,
-      })
+      await showing(
+        event,
+        mcp?.sendLoggingMessage({
+          level: 'notice',
+          logger: 'switchboard',
+          data: `New event ${event.id} from ${from} (topic ${event.topic}): call the inbox tool to read it.`,
+        }),
+      )
     },
     async onVerdict(requestId, behavior) {
       await ready.promise
@@ -82,6 +91,18 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     },
   })
   const welcome = await hub.connect(HUB_WAIT_MS)
+  shown = ShownLog.open(paths.shownLog(config.home, welcome.subscriber))
+
+  /**
+   * An event is recorded as shown the moment its bytes are in Claude Code's pipe (a write to a pipe
+   * completes at once on Linux), and acknowledged only after that: a crash in between shows it again
+   * at worst, and never loses it.
+   */
+  async function showing(event: StoredEvent, sent: Promise<void> | undefined): Promise<void> {
+    if (process.stdout.writableLength === 0) shown?.record(event.id)
+    await sent
+    shown?.record(event.id)
+  }
 
   // --- capabilities: relay only when someone is authenticated to answer ---------------
   const experimental: Record<string, object> = { 'claude/channel': {} }
@@ -143,6 +164,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   log.info({ subscriber: welcome.subscriber, relay: welcome.operators > 0 }, 'channel ready')
   await closed.promise
   await hub.close()
+  shown.close()
 }
 
 /** Same machine, same home: the Unix socket; a hub elsewhere: TCP. */

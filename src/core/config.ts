@@ -105,4 +105,6 @@ export const paths = {
   hubLog: (home: string) => join(home, 'logs', 'hub.log'),
   /** Local channels reach the hub here: cheaper than TCP, and guarded by the folder's permissions. */
   hubSocket: (home: string, port: number) => join(home, `hub-${port}.sock`),
+  /** The ids a channel of this subscriber name showed its session (channel/shown.ts). */
+  shownLog: (home: string, subscriber: string) => join(home, 'channels', `${subscriber}.shown`),
 }

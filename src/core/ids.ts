@@ -17,6 +17,17 @@ export function newId(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}${randomHex(6)}`
 }
 
+/**
+ * The id of an event that carries an idempotency key: the same for every retry of that key from that
+ * sender, so a retry is recognised wherever the id travels, also after the hub lost the first try.
+ */
+export function keyedEventId(source: string, sender: string | null, key: string): string {
+  const digest = createHash('sha256')
+    .update(`${source}\0${sender ?? ''}\0${key}`)
+    .digest('hex')
+  return `ev_k${digest.slice(0, 32)}`
+}
+
 export function newSecret(prefix: string): string {
   return `${prefix}_${randomBytes(24).toString('base64url')}`
 }

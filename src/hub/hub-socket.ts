@@ -5,7 +5,7 @@ import { describeZod } from '../core/errors.js'
 import { type ClientMessage, clientMessageSchema, type ServerMessage } from '../core/hub-protocol.js'
 import { VERSION } from '../core/version.js'
 import type { Hub } from './hub.js'
-import { SubscriberConnection } from './subscriber-connection.js'
+import type { SubscriberConnection } from './subscriber-connection.js'
 
 function say(ws: WebSocket, message: ServerMessage): void {
   ws.send(JSON.stringify(message))
@@ -94,16 +94,16 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
       return
     }
     const name = msg.reconnect ? msg.subscriber : freeName(hub, msg.subscriber)
-    const stale = hub.connections.get(name)
-    if (stale) {
-      stale.close()
-      stale.terminate()
-    }
     const sink = { send: (m: ServerMessage) => ws.send(JSON.stringify(m)), terminate: () => ws.terminate() }
-    connection = new SubscriberConnection(name, sink, hub.store, hub.log)
+    const attached = await hub.attach(name, sink, { topics: msg.topics })
+    if (ws.readyState !== ws.OPEN) {
+      // Gone while it registered: the close handler had no connection to drop yet.
+      attached.close()
+      if (hub.connections.get(name) === attached) hub.connections.delete(name)
+      return
+    }
+    connection = attached
     connection.setRung(msg.rung ?? 'channel', hub.hookFed.has(name))
-    hub.connections.set(name, connection)
-    await hub.store.registerSubscriber(name, msg.topics)
     for (const alias of msg.aliases ?? []) if (alias !== name) await hub.store.setAlias(alias, name)
     say(ws, {
       type: 'welcome',

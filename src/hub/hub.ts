@@ -10,7 +10,7 @@ import type { Decision, PublishResult, Sender, StagedEvent, Store } from '../sto
 import { Access } from './access.js'
 import { Peers } from './peers.js'
 import { SenderStreams } from './sender-streams.js'
-import { SubscriberConnection } from './subscriber-connection.js'
+import { type DeliverySink, SubscriberConnection } from './subscriber-connection.js'
 
 export class Hub {
   readonly connections = new Map<string, SubscriberConnection>()
@@ -21,6 +21,8 @@ export class Hub {
   /** Subscribers whose events a Claude Code hook takes (rung 3). */
   readonly hookFed = new Set<string>()
   private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
+  /** Publishes under way, from staging to the end of their write. */
+  private readonly publishing = new Set<Promise<PublishResult>>()
 
   constructor(
     readonly store: Store,
@@ -35,10 +37,24 @@ export class Hub {
    * An event goes to its connected subscribers as soon as it is staged (id and seq given), before it
    * is written; events published in the same turn of the event loop share one commit (group
    * commit), and each sender hears 202 only after it. If a commit fails, a session may have seen an
-   * event whose sender was told it failed: the sender's retry delivers it again (at least once,
-   * never lost).
+   * event whose sender was told it failed: the sender's retry has the same id (it is derived from
+   * the idempotency key), so the channel recognises it.
    */
-  async publish(event: NewEvent): Promise<PublishResult> {
+  publish(event: NewEvent): Promise<PublishResult> {
+    const publishing = this.stageAndWrite(event)
+    this.publishing.add(publishing)
+    const done = () => this.publishing.delete(publishing)
+    publishing.then(done, done)
+    return publishing
+  }
+
+  /** Resolves once every event whose publishing has begun is written or has failed. */
+  settled(): Promise<void> {
+    if (this.publishing.size === 0) return Promise.resolve()
+    return Promise.allSettled([...this.publishing]).then(() => {})
+  }
+
+  private async stageAndWrite(event: NewEvent): Promise<PublishResult> {
     const [staged] = await this.store.stage([event])
     if (!staged) throw new Error('the store staged nothing')
     this.offerToConnected(staged)
@@ -74,30 +90,46 @@ export class Hub {
   }
 
   /**
+   * A subscriber connects: it takes over its name from a stale connection and is registered for its
+   * topics, if given; its first pump() sends what waits for it.
+   */
+  async attach(
+    name: string,
+    sink: DeliverySink,
+    options: { topics?: string[]; ackFlushMs?: number } = {},
+  ): Promise<SubscriberConnection> {
+    const stale = this.connections.get(name)
+    if (stale) {
+      stale.close()
+      stale.terminate()
+    }
+    const connection = new SubscriberConnection(name, sink, this.store, this.log, {
+      settled: () => this.settled(),
+      ackFlushMs: options.ackFlushMs,
+    })
+    this.connections.set(name, connection)
+    if (options.topics) await this.store.registerSubscriber(name, options.topics)
+    return connection
+  }
+
+  /**
    * A subscriber inside the hub (a driven session, an outbound webhook): each event is handed to
    * `handle` in order and acknowledged once that resolves; one that fails stays unacknowledged.
    */
   async attachConsumer(name: string, handle: (event: StoredEvent) => Promise<void>): Promise<void> {
     let inOrder = Promise.resolve()
-    const connection: SubscriberConnection = new SubscriberConnection(
-      name,
-      {
-        send: (message) => {
-          if (message.type !== 'deliver') return
-          const { event } = message
-          inOrder = inOrder
-            .then(() => handle(event))
-            .then(() => connection.ack(event.seq))
-            .catch((err) =>
-              this.log.error({ err, subscriber: name, event: event.id }, 'event not handed over'),
-            )
-        },
-        terminate: () => {},
+    const sink: DeliverySink = {
+      send: (message) => {
+        if (message.type !== 'deliver') return
+        const { event } = message
+        inOrder = inOrder
+          .then(() => handle(event))
+          .then(() => connection.ack(event.seq))
+          .catch((err) => this.log.error({ err, subscriber: name, event: event.id }, 'event not handed over'))
       },
-      this.store,
-      this.log,
-    )
-    this.connections.set(name, connection)
+      terminate: () => {},
+    }
+    const connection = await this.attach(name, sink, { ackFlushMs: 0 })
     await connection.pump()
   }
 
@@ -112,9 +144,13 @@ export class Hub {
     if (!(await this.store.hasSubscriber(subscriber))) await this.store.registerSubscriber(subscriber, ['*'])
     this.hookFed.add(subscriber)
     connection?.hold()
+    await this.settled()
     const events = await this.store.pendingDeliveries(subscriber, 0, 100)
-    const last = events.at(-1)
-    if (last) await this.store.ackUpTo(subscriber, last.seq)
+    if (events.length)
+      await this.store.ack(
+        subscriber,
+        events.map((e) => e.seq),
+      )
     return events
   }
 

@@ -1,5 +1,5 @@
-// One connected channel: pushes its durable queue in order with a bounded window in flight.
-// A caught-up subscriber gets new events straight from the commit, without reading them back.
+// One connected subscriber: pushes its durable queue in order with a bounded window in flight.
+// A caught-up subscriber gets new events as they are staged, without reading them back.
 import type { StoredEvent } from '../core/event.js'
 import type { ServerMessage } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
@@ -11,22 +11,32 @@ export interface DeliverySink {
   terminate(): void
 }
 
+export interface ConnectionOptions {
+  /** Resolves once every event staged so far is written (or failed): see Hub.settled. */
+  settled(): Promise<void>
+  /**
+   * How long acks wait to be stored together. A channel's are batched, off the delivery path; a
+   * consumer inside the hub stores each at once, since nothing else would recognise a repeat.
+   */
+  ackFlushMs?: number
+}
+
 const WINDOW = 1024
-/** Acks reach the store in batches: off the delivery path, one write for many events. */
 const ACK_FLUSH_MS = 20
 
 export class SubscriberConnection {
-  /** Seqs sent and not yet acknowledged, oldest first. */
+  /** Seqs sent on this connection and not yet acknowledged, oldest first. */
   private readonly inFlight: number[] = []
+  /** Acknowledged seqs not stored yet: only ever seqs this connection sent. */
+  private acked: number[] = []
   private lastSentSeq = 0
-  /** True while the store may hold pending deliveries that were not sent yet. */
+  /** True while the store may hold deliveries for this subscriber that were not sent yet. */
   private backlog = true
   private pumping = false
   private again = false
   private closed = false
   /** Set when a hook takes this subscriber's events: pushes stop, the store keeps them for the hook. */
   private held = false
-  private ackedSeq = 0
   private ackFlush: NodeJS.Timeout | null = null
 
   constructor(
@@ -34,6 +44,7 @@ export class SubscriberConnection {
     private readonly sink: DeliverySink,
     private readonly store: Store,
     private readonly log: Logger,
+    private readonly options: ConnectionOptions,
   ) {}
 
   send(message: ServerMessage): void {
@@ -55,27 +66,28 @@ export class SubscriberConnection {
 
   /**
    * An event for this subscriber, offered before it is written (see Hub.publish). A caught-up
-   * subscriber gets it at once; otherwise the pump reads it from the store once it is written.
+   * subscriber gets it at once; otherwise a pump reads it from the store once it is written.
    */
   offer(event: StoredEvent): void {
-    if (this.held) return
-    if (event.seq <= this.lastSentSeq) return // a pump read it already
+    if (this.held || event.seq <= this.lastSentSeq) return
     if (this.backlog || this.pumping || this.inFlight.length >= WINDOW) {
-      this.backlog = true // written() starts the pump
+      this.backlog = true
+      this.again = true // a pump under way reads once more, after this event is written
       return
     }
     this.deliver(event)
   }
 
-  /**
-   * An event for this subscriber is written (or failed to be). One it was not sent, because it was
-   * behind or connected after the event was staged, is read from the store now.
-   */
+  /** An event for this subscriber is written (or failed to be): one it was not sent is read now. */
   written(seq: number): void {
     if (!this.held && seq > this.lastSentSeq) void this.pump()
   }
 
-  /** Sends what the store holds beyond what is in flight. Calls that arrive mid-pump run it once more. */
+  /**
+   * Sends what the store holds beyond what was sent. Each read waits until every event staged before
+   * it is written, so an event staged before this connection registered is read too, and nothing
+   * older can arrive after something newer went out live. Calls that arrive mid-pump read once more.
+   */
   async pump(): Promise<void> {
     if (this.held) return
     if (this.pumping) {
@@ -86,16 +98,9 @@ export class SubscriberConnection {
     try {
       do {
         this.again = false
-        while (!this.closed && this.inFlight.length < WINDOW) {
-          const room = WINDOW - this.inFlight.length
-          const batch = await this.store.pendingDeliveries(this.name, this.lastSentSeq, room)
-          for (const event of batch) this.deliver(event)
-          if (batch.length < room) {
-            this.backlog = false
-            break
-          }
-        }
-      } while (this.again && !this.closed)
+        await this.options.settled()
+        this.backlog = await this.fillWindow()
+      } while (this.again && !this.backlog && !this.closed)
     } catch (err) {
       this.log.error({ err, subscriber: this.name }, 'delivery pump failed')
     } finally {
@@ -103,31 +108,44 @@ export class SubscriberConnection {
     }
   }
 
+  /** True when the window filled before the store ran out: acks pump the rest. */
+  private async fillWindow(): Promise<boolean> {
+    while (!this.closed && this.inFlight.length < WINDOW) {
+      const room = WINDOW - this.inFlight.length
+      const batch = await this.store.pendingDeliveries(this.name, this.lastSentSeq, room)
+      for (const event of batch) this.deliver(event)
+      if (batch.length < room) return false
+    }
+    return !this.closed
+  }
+
   /**
-   * Acks are cumulative and stored within ACK_FLUSH_MS. A hub that dies inside that window sends
-   * those events again; the channel that got them recognises them (see channel/inbox.ts).
+   * Cumulative: every seq this connection sent up to `seq` is done. A seq it did not send is never
+   * acknowledged through it, whatever the subscriber says.
    */
   ack(seq: number): void {
-    if (seq <= this.ackedSeq) return
-    this.ackedSeq = seq
-    while (this.inFlight.length && (this.inFlight[0] as number) <= seq) this.inFlight.shift()
-    this.ackFlush ??= setTimeout(() => this.flushAcks(), ACK_FLUSH_MS)
+    while (this.inFlight.length && (this.inFlight[0] as number) <= seq)
+      this.acked.push(this.inFlight.shift() as number)
+    const wait = this.options.ackFlushMs ?? ACK_FLUSH_MS
+    if (this.acked.length && wait === 0) this.flushAcks()
+    else if (this.acked.length) this.ackFlush ??= setTimeout(() => this.flushAcks(), wait)
     if (this.backlog) void this.pump()
   }
 
   private flushAcks(): void {
+    if (this.ackFlush) clearTimeout(this.ackFlush)
     this.ackFlush = null
+    const seqs = this.acked
+    this.acked = []
+    if (seqs.length === 0) return
     this.store
-      .ackUpTo(this.name, this.ackedSeq)
-      .catch((err) => this.log.error({ err, subscriber: this.name }, 'ack not stored'))
+      .ack(this.name, seqs)
+      .catch((err) => this.log.error({ err, subscriber: this.name }, 'acks not stored'))
   }
 
   close(): void {
     this.closed = true
-    if (this.ackFlush) {
-      clearTimeout(this.ackFlush)
-      this.flushAcks()
-    }
+    this.flushAcks()
   }
 
   terminate(): void {

@@ -139,8 +139,8 @@ export interface Store {
   registerSubscriber(name: string, topics: string[]): Promise<void>
   /** Pending deliveries in order, after `afterSeq`. */
   pendingDeliveries(subscriber: string, afterSeq: number, limit: number): Promise<StoredEvent[]>
-  /** Marks every delivery to the subscriber up to `seq` as handled. */
-  ackUpTo(subscriber: string, seq: number): Promise<void>
+  /** Marks these deliveries to the subscriber as handled; exactly these, never the ones between. */
+  ack(subscriber: string, seqs: number[]): Promise<void>
   listSubscribers(): Promise<{ name: string; topics: string[]; pending: number }[]>
   hasSubscriber(name: string): Promise<boolean>
 

@@ -22,6 +22,8 @@ export class ChannelClient {
   readonly events: ChannelEvent[] = []
   readonly verdicts: Verdict[] = []
   readonly stderr: string[] = []
+  /** Called as each channel event arrives, before anything else runs. */
+  onEvent: (event: ChannelEvent) => void = () => {}
 
   private constructor(
     readonly client: Client,
@@ -41,6 +43,7 @@ export class ChannelClient {
     transport.stderr?.on('data', (chunk) => channel.stderr.push(String(chunk)))
     client.setNotificationHandler(ChannelNotification, ({ params }) => {
       channel.events.push(params)
+      channel.onEvent(params)
     })
     client.setNotificationHandler(PermissionVerdict, ({ params }) => {
       channel.verdicts.push(params)

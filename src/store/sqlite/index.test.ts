@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { NewEvent } from '../../core/event.js'
 import { openSqliteStore, type SqliteStore } from './index.js'
@@ -37,7 +40,7 @@ describe('durable delivery', () => {
     expect(a?.subscribers.sort()).toEqual(['all', 'gh'])
     expect(b?.subscribers).toEqual(['all'])
     expect((await store.pendingDeliveries('all', 0, 10)).map((e) => e.content)).toEqual(['one', 'two'])
-    await store.ackUpTo('all', a?.event.seq ?? 0)
+    await store.ack('all', [a?.event.seq ?? 0])
     expect((await store.pendingDeliveries('all', 0, 10)).map((e) => e.content)).toEqual(['two'])
     expect((await store.pendingDeliveries('gh', 0, 10)).map((e) => e.content)).toEqual(['one'])
   })
@@ -79,6 +82,30 @@ describe('durable delivery', () => {
     await store.write([a, b].filter((s) => s !== undefined))
     const [c] = await publish([event('t', 'later retry', { idempotencyKey: 'k' })])
     expect(c).toMatchObject({ duplicate: true, event: { id: a?.event.id, content: 'try' } })
+  })
+
+  it('gives a retry the id of the first try, even when a restart lost the first try', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'switchboard-store-'))
+    const file = join(dir, 'switchboard.db')
+    const before = openSqliteStore(file)
+    // Shown to a subscriber, then the hub died before the write: nothing of it is on disk.
+    const [shown] = await before.stage([event('t', 'try', { idempotencyKey: 'k' })])
+    await before.close()
+    const after = openSqliteStore(file)
+    const [retry] = await after.stage([event('t', 'retry', { idempotencyKey: 'k' })])
+    await after.close()
+    rmSync(dir, { recursive: true, force: true })
+    expect(retry?.duplicate).toBe(false)
+    expect(retry?.event.id).toBe(shown?.event.id)
+  })
+
+  it('keeps one sender’s idempotency keys apart from another’s', async () => {
+    const [alice] = await publish([event('chat', 'from alice', { sender: 'alice', idempotencyKey: '1' })])
+    const [bob] = await publish([event('chat', 'from bob', { sender: 'bob', idempotencyKey: '1' })])
+    const [again] = await publish([event('chat', 'alice again', { sender: 'alice', idempotencyKey: '1' })])
+    expect(bob?.duplicate).toBe(false)
+    expect(bob?.event.id).not.toBe(alice?.event.id)
+    expect(again).toMatchObject({ duplicate: true, event: { id: alice?.event.id } })
   })
 
   it('gives an event staged before a subscriber registered to that subscriber too', async () => {

@@ -3,7 +3,7 @@ import { chmodSync, existsSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import Database from 'better-sqlite3'
 import { type NewEvent, type StoredEvent, topicMatches } from '../../core/event.js'
-import { newId } from '../../core/ids.js'
+import { keyedEventId, newId } from '../../core/ids.js'
 import type {
   Chat,
   DeadLetter,
@@ -27,8 +27,6 @@ import { migrations } from './migrations.js'
 
 type Row = Record<string, unknown>
 const PARKED = ''
-/** Idempotency keys are unique per source. */
-const retryKey = (source: string, key: string) => `${source}\n${key}`
 
 export interface SqliteOptions {
   /** `full` fsyncs every commit (survives power loss); `normal` survives any process crash. */
@@ -142,14 +140,15 @@ export class SqliteStore implements Store {
   private subscribers: { name: string; topics: string[] }[] | null = null
   private readonly q
   private readonly writeTx: Database.Transaction<(staged: StagedEvent[]) => void>
+  private readonly ackTx: Database.Transaction<(subscriber: string, seqs: number[]) => void>
   /**
    * The next event's seq, kept here rather than taken from SQLite's rowid: subscribers see an event
    * before it is written (see stage), so a seq is never handed out twice, not even after a failed
    * transaction left it unused.
    */
   private nextSeq: number
-  /** Idempotency keys staged and not written yet, so a retry in the same instant is a duplicate too. */
-  private readonly unwrittenKeys = new Map<string, StoredEvent>()
+  /** Keyed events staged and not written yet, by id, so a retry in the same instant is a duplicate too. */
+  private readonly unwrittenKeyed = new Map<string, StoredEvent>()
 
   constructor(
     private readonly db: Database.Database,
@@ -157,7 +156,7 @@ export class SqliteStore implements Store {
   ) {
     const p = (sql: string) => db.prepare(sql)
     this.q = {
-      eventByIdem: p('SELECT * FROM events WHERE source = ? AND idem_key = ? AND idem_key IS NOT NULL'),
+      keyedEvent: p('SELECT * FROM events WHERE id = ? AND idem_key IS NOT NULL'),
       insertEvent: p(
         `INSERT INTO events (seq, id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at)
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -168,11 +167,14 @@ export class SqliteStore implements Store {
         `SELECT e.* FROM deliveries d JOIN events e ON e.seq = d.seq
          WHERE d.subscriber = ? AND d.seq > ? ORDER BY d.seq LIMIT ?`,
       ),
-      ackUpTo: p('DELETE FROM deliveries WHERE subscriber = ? AND seq <= ?'),
+      ack: p('DELETE FROM deliveries WHERE subscriber = ? AND seq = ?'),
       source: p('SELECT * FROM sources WHERE name = ?'),
       allSubscribers: p('SELECT name, topics FROM subscribers'),
     }
     this.nextSeq = this.maxSeq() + 1
+    this.ackTx = db.transaction((subscriber: string, seqs: number[]) => {
+      for (const seq of seqs) this.q.ack.run(subscriber, seq)
+    })
     this.writeTx = db.transaction((staged: StagedEvent[]) => {
       for (const s of staged) {
         if (s.duplicate) continue
@@ -246,11 +248,12 @@ export class SqliteStore implements Store {
 
   async stage(events: NewEvent[]): Promise<StagedEvent[]> {
     return events.map((e) => {
-      const earlier = e.idempotencyKey === null ? null : this.earlierTry(e.source, e.idempotencyKey)
+      const keyedId = e.idempotencyKey === null ? null : keyedEventId(e.source, e.sender, e.idempotencyKey)
+      const earlier = keyedId === null ? null : this.earlierTry(keyedId)
       if (earlier)
         return { event: earlier, duplicate: true, subscribers: [], target: null, idempotencyKey: null }
       const event: StoredEvent = {
-        id: newId('ev'),
+        id: keyedId ?? newId('ev'),
         seq: this.nextSeq++,
         topic: e.topic,
         source: e.source,
@@ -260,7 +263,7 @@ export class SqliteStore implements Store {
         meta: e.meta,
         created_at: Date.now(),
       }
-      if (e.idempotencyKey !== null) this.unwrittenKeys.set(retryKey(e.source, e.idempotencyKey), event)
+      if (keyedId !== null) this.unwrittenKeyed.set(keyedId, event)
       const subscribers = this.subscribersOf(e.topic, e.target)
       return { event, duplicate: false, subscribers, target: e.target, idempotencyKey: e.idempotencyKey }
     })
@@ -273,11 +276,11 @@ export class SqliteStore implements Store {
       .map((s) => s.name)
   }
 
-  /** The event an idempotency key names already: staged a moment ago, or stored. */
-  private earlierTry(source: string, key: string): StoredEvent | null {
-    const staged = this.unwrittenKeys.get(retryKey(source, key))
+  /** The keyed event with this id: staged a moment ago, or stored. */
+  private earlierTry(id: string): StoredEvent | null {
+    const staged = this.unwrittenKeyed.get(id)
     if (staged) return staged
-    const row = this.q.eventByIdem.get(source, key) as Row | undefined
+    const row = this.q.keyedEvent.get(id) as Row | undefined
     return row ? toEvent(row) : null
   }
 
@@ -288,8 +291,7 @@ export class SqliteStore implements Store {
       this.nextSeq = Math.max(this.nextSeq, this.maxSeq() + 1) // in case another writer took seqs
       throw err
     } finally {
-      for (const s of staged)
-        if (s.idempotencyKey !== null) this.unwrittenKeys.delete(retryKey(s.event.source, s.idempotencyKey))
+      for (const s of staged) if (s.idempotencyKey !== null) this.unwrittenKeyed.delete(s.event.id)
     }
   }
 
@@ -319,8 +321,8 @@ export class SqliteStore implements Store {
     return (this.q.pending.all(subscriber, afterSeq, limit) as Row[]).map(toEvent)
   }
 
-  async ackUpTo(subscriber: string, seq: number): Promise<void> {
-    this.q.ackUpTo.run(subscriber, seq)
+  async ack(subscriber: string, seqs: number[]): Promise<void> {
+    this.ackTx(subscriber, seqs)
   }
 
   async listSubscribers(): Promise<{ name: string; topics: string[]; pending: number }[]> {

@@ -147,4 +147,10 @@ export const migrations: string[] = [
     name TEXT NOT NULL
   );
   `,
+  `
+  -- An event with an idempotency key has an id derived from its source, sender and key
+  -- (core/ids.ts keyedEventId): the id is the key, unique among keyed events.
+  DROP INDEX events_idempotency;
+  CREATE UNIQUE INDEX events_keyed ON events (id) WHERE idem_key IS NOT NULL;
+  `,
 ]
