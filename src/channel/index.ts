@@ -5,7 +5,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import { type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
+import { type HubConfig, paths } from '../core/config.js'
 import { describeZod } from '../core/errors.js'
 import { eventMeta, type StoredEvent } from '../core/event.js'
 import { peerRequestSchema, permissionRequestSchema } from '../core/hub-protocol.js'
@@ -14,6 +14,7 @@ import { VERSION } from '../core/version.js'
 import { readAdminToken } from '../hub/admin-token.js'
 import { hubStarter } from '../hub/autostart.js'
 import { HubClient } from '../hub/client.js'
+import { localSocket } from '../hub/hub-address.js'
 import { Inbox } from './inbox.js'
 import { channelInstructions } from './instructions.js'
 import { chooseRung, type Rung } from './rung.js'
@@ -165,13 +166,6 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   await closed.promise
   await hub.close()
   shown.close()
-}
-
-/** Same machine, same home: the Unix socket; a hub elsewhere: TCP. */
-function localSocket(config: HubConfig): string | undefined {
-  const path = paths.hubSocket(config.home, config.port)
-  const loopback = config.host === '127.0.0.1' || config.host === 'localhost' || config.host === '::1'
-  return loopback && path.length <= MAX_SOCKET_PATH ? path : undefined
 }
 
 function toolError(text: string) {

@@ -8,8 +8,9 @@ import { dialHost } from '../core/config.js'
 import { newId, newSecret, safeEqual } from '../core/ids.js'
 import type { Logger } from '../core/log.js'
 import type { Hub } from '../hub/hub.js'
+import { inputPreview, toolCallText } from '../hub/tool-call-text.js'
 import type { Decision, DecisionKind, SessionRecord, SessionStatus, Store } from '../store/store.js'
-import { channelTag } from './channel-tag.js'
+import { channelMessage } from './channel-tag.js'
 import { discoverSessions } from './discovery.js'
 import type { CanUseTool, CliLine, PermissionAnswer } from './messages.js'
 import { type ClaudeOptions, ClaudeProcess, claudeOptionsSchema, type SpawnEnv } from './process.js'
@@ -48,7 +49,7 @@ export const sessionSetupSchema = z
   })
   .strict()
 export type SessionSetup = z.input<typeof sessionSetupSchema>
-type StoredConfig = { options: ClaudeOptions; setup: z.infer<typeof sessionSetupSchema> }
+type StoredConfig = { options: ClaudeOptions; setup: z.infer<typeof sessionSetupSchema>; peer?: boolean }
 
 export interface ListedSession {
   id: string
@@ -83,8 +84,8 @@ function kindOf(tool: string): DecisionKind {
 function promptFor(req: CanUseTool): string {
   if (req.tool_name === 'AskUserQuestion') return 'Claude asks a question'
   if (req.tool_name === 'ExitPlanMode') return 'Claude asks you to review its plan'
-  const what = req.description ?? (typeof req.input.command === 'string' ? req.input.command : '')
-  return `Claude wants to run ${req.tool_name}${what ? `: ${what}` : ''}`
+  const said = req.description ?? (typeof req.input.description === 'string' ? req.input.description : null)
+  return toolCallText(req.tool_name, inputPreview(req.tool_name, req.input), said)
 }
 
 export class SessionManager {
@@ -117,16 +118,20 @@ export class SessionManager {
     return waiting.connect
   }
 
-  /** `topics`: events on them are written into the session as `<channel>` messages (rung 2). */
+  /**
+   * `topics`: events on them are written into the session as `<channel>` messages (rung 2).
+   * `peer`: other sessions may message it; off by default, since whatever a peer writes becomes a
+   * user turn of this session.
+   */
   async create(
     prompt: string,
     options: ClaudeOptions,
-    topics: string[] = [],
-    setup: SessionSetup = { transport: 'stdio' },
+    extra: { topics?: string[]; setup?: SessionSetup; peer?: boolean } = {},
   ): Promise<SessionView> {
     const config: StoredConfig = {
       options: claudeOptionsSchema.parse(options),
-      setup: sessionSetupSchema.parse(setup),
+      setup: sessionSetupSchema.parse(extra.setup ?? { transport: 'stdio' }),
+      peer: extra.peer ?? false,
     }
     const record = await this.store.createSession({
       id: newId('ses'),
@@ -136,8 +141,7 @@ export class SessionManager {
     })
     await this.start(record, config.options, config.setup)
     await this.sendToLive(record.id, prompt)
-    // Every driven session is a peer (direct messages); topics add what it subscribes to.
-    await this.subscribe(record.id, topics)
+    await this.subscribe(record.id, extra.topics ?? [], config.peer === true)
     return this.view(record.id)
   }
 
@@ -149,7 +153,7 @@ export class SessionManager {
     const subscribers = new Map((await this.store.listSubscribers()).map((s) => [s.name, s.topics]))
     for (const session of await this.store.listSessions()) {
       const topics = subscribers.get(`session:${session.id}`)
-      if (topics) await this.subscribe(session.id, topics)
+      if (topics) await this.subscribe(session.id, topics, (session.config as StoredConfig).peer === true)
     }
   }
 
@@ -157,11 +161,11 @@ export class SessionManager {
    * Makes the session a durable subscriber of the hub: each event is written to it as a user
    * message (resuming it if its process ended) and acknowledged once written.
    */
-  private async subscribe(id: string, topics: string[]): Promise<void> {
+  private async subscribe(id: string, topics: string[], peer: boolean): Promise<void> {
     const name = `session:${id}`
-    await this.store.registerSubscriber(name, topics)
+    await this.store.registerSubscriber(name, topics, { peer })
     await this.hub.attachConsumer(name, async (event) => {
-      await this.send(id, channelTag(event))
+      await this.send(id, channelMessage([event]))
     })
   }
 

@@ -43,6 +43,7 @@ export function webSocketTransport(connection: Promise<WebSocket>): LineTranspor
           if (data[data.length - 1] !== 0x0a) onData(Buffer.from('\n'))
         })
         ws.on('close', onEnd)
+        ws.on('error', () => {}) // a broken frame closes the socket, and close ends the session
       })
     },
     end: () => void connection.then((ws) => ws.close()),

@@ -20,18 +20,35 @@ export function registerAccess(program: Command): void {
     })
 
   program
-    .command('pair <code>')
+    .command('pair [code]')
     .description('approve a pairing request: the device that showed this code becomes an allowed sender')
     .option('--name <name>', 'name for the new sender (default: paired-<code>)')
     .option('--operator', 'may also answer permission requests')
-    .action(async (code: string, opts: { name?: string; operator?: boolean }, command: Command) => {
-      const sender = await withStore(command, (store) =>
-        new Access(store).approvePairing(code, { name: opts.name, operator: opts.operator, by: 'cli' }),
-      )
-      process.stdout.write(
-        `paired: "${sender.name}" may now send messages${sender.operator ? ' and answer permission requests' : ''}\n`,
-      )
-    })
+    .option('--list', 'list the pairing requests waiting, with who asked')
+    .action(
+      async (
+        code: string | undefined,
+        opts: { name?: string; operator?: boolean; list?: boolean },
+        command: Command,
+      ) => {
+        if (opts.list || code === undefined) {
+          const pending = await withStore(command, (store) => new Access(store).pendingPairings())
+          if (pending.length === 0) process.stdout.write('no pairing requests waiting\n')
+          for (const d of pending) {
+            const { address, userAgent } = d.request as { address?: string; userAgent?: string | null }
+            const at = new Date(d.createdAt).toISOString()
+            process.stdout.write(`${d.code}\tasked ${at} from ${address ?? 'unknown'}\t${userAgent ?? ''}\n`)
+          }
+          return
+        }
+        const sender = await withStore(command, (store) =>
+          new Access(store).approvePairing(code, { name: opts.name, operator: opts.operator, by: 'cli' }),
+        )
+        process.stdout.write(
+          `paired: "${sender.name}" may now send messages${sender.operator ? ' and answer permission requests' : ''}\n`,
+        )
+      },
+    )
 
   const access = program.command('access').description('who may talk to sessions')
 

@@ -5,7 +5,7 @@ import { homedir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import type { Command } from 'commander'
 import { z } from 'zod'
-import { channelTag } from '../claude/channel-tag.js'
+import { channelMessage } from '../claude/channel-tag.js'
 import { UserError } from '../core/errors.js'
 import { hubApi } from './options.js'
 
@@ -36,8 +36,8 @@ export function registerHook(program: Command): void {
         const { events } = await hub.takeForHook(subscriber)
         if (events.length === 0) return
         const additionalContext = [
-          `Switchboard delivered ${events.length} event${events.length === 1 ? '' : 's'} while you worked:`,
-          ...events.map((e) => channelTag(e)),
+          `Switchboard delivered ${events.length} event${events.length === 1 ? '' : 's'} while you worked.`,
+          channelMessage(events),
         ].join('\n')
         process.stdout.write(
           `${JSON.stringify({ hookSpecificOutput: { hookEventName: input.hook_event_name, additionalContext } })}\n`,

@@ -7,9 +7,12 @@ export function registerMcp(program: Command): void {
   program
     .command('mcp')
     .description('an MCP stdio server with claude_* tools, so another agent can drive Claude Code sessions')
-    .action(async (_opts: unknown, command: Command) => {
+    .option('--allow-bypass-permissions', 'let the driving agent start sessions in bypassPermissions mode')
+    .action(async (opts: { allowBypassPermissions?: boolean }, command: Command) => {
       // stdout is the MCP protocol: logs go to stderr.
-      await runMcpServer(configFrom(command), createLogger('mcp'))
+      await runMcpServer(configFrom(command), createLogger('mcp'), {
+        allowBypassPermissions: opts.allowBypassPermissions === true,
+      })
       process.exit(0)
     })
 }

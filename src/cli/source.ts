@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { UserError } from '../core/errors.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import { newSecret } from '../core/ids.js'
+import { isReservedSource } from '../core/sources.js'
 import { check, configFrom, withStore } from './options.js'
 
 const sourceName = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'use 1-64 letters, digits or . _ -')
@@ -18,6 +19,8 @@ export function registerSources(program: Command): void {
     .option('--delivery-header <header>', 'header whose value de-duplicates retries, e.g. X-GitHub-Delivery')
     .action(async (rawName: string, opts: { topic?: string; deliveryHeader?: string }, command: Command) => {
       const name = check(sourceName, rawName, 'source name')
+      if (isReservedSource(name))
+        throw new UserError(`source name "${name}" is reserved for Switchboard's own events; pick another`)
       const topic = check(topicSchema, opts.topic ?? name, '--topic')
       const deliveryHeader = opts.deliveryHeader
         ? check(headerName, opts.deliveryHeader, '--delivery-header')

@@ -1,5 +1,5 @@
 // Where a Switchboard installation keeps its state, and how every command finds its hub.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
@@ -28,6 +28,12 @@ export const configFileSchema = z
       .min(1024)
       .max(16 * 1024 * 1024)
       .optional(),
+    /** Host names (optionally `name:port`) the hub answers to besides loopback, e.g. behind a proxy. */
+    allowedHosts: z.array(z.string().min(1).max(255)).optional(),
+    /** Environment variables the hub passes to the Claude Code processes it starts, besides its own list. */
+    sessionEnv: z
+      .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'))
+      .optional(),
   })
   .strict()
 
@@ -36,6 +42,8 @@ export interface HubConfig {
   port: number
   host: string
   maxBodyBytes: number
+  allowedHosts: string[]
+  sessionEnv: string[]
 }
 
 export interface ConfigOverrides {
@@ -90,12 +98,20 @@ export function loadConfig(overrides: ConfigOverrides = {}): HubConfig {
     port,
     host: overrides.host ?? file.host ?? DEFAULT_HOST,
     maxBodyBytes: file.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    allowedHosts: file.allowedHosts ?? [],
+    sessionEnv: file.sessionEnv ?? [],
   }
 }
 
 export function ensureHome(home: string): void {
   mkdirSync(home, { recursive: true, mode: 0o700 })
   mkdirSync(join(home, 'logs'), { recursive: true, mode: 0o700 })
+  // A home made looser by hand (or by an older version) is tightened again: it holds secrets. A folder
+  // that is no Switchboard home yet (`--home /tmp` by mistake) keeps its mode.
+  if (existsSync(paths.database(home)) || existsSync(paths.adminToken(home))) {
+    chmodSync(home, 0o700)
+    chmodSync(join(home, 'logs'), 0o700)
+  }
 }
 
 export const paths = {

@@ -36,21 +36,46 @@ export interface NewEvent {
   idempotencyKey: string | null
 }
 
+/**
+ * Attributes only Switchboard (or Claude Code, for `source`) sets: who sent an event, where a reply
+ * goes, where it came from. Taken from a body or a query they would let a stranger speak as an
+ * operator or steer replies into someone else's chat.
+ */
+export const RESERVED_META = new Set([
+  'source',
+  'origin',
+  'topic',
+  'event_id',
+  'sender',
+  'chat_id',
+  'from',
+  'to',
+  'room',
+  'user',
+  'user_id',
+  'message_id',
+  'ts',
+])
+
 export function sanitizeMetaKey(key: string): string | null {
   let k = key.replace(/[^a-zA-Z0-9_]/g, '_').slice(0, MAX_META_KEY)
   if (/^[0-9]/.test(k)) k = `_${k}`
   return META_KEY.test(k) && /[a-zA-Z0-9]/.test(k) ? k : null
 }
 
-/** Scalars only, keys made into identifiers, values capped: meta is a label, not a payload. */
-export function toMeta(input: Record<string, unknown>): Meta {
+/**
+ * Scalars only, keys made into identifiers, values capped: meta is a label, not a payload. From
+ * `untrusted` input (a webhook's body or query) a reserved key is kept as `body_<key>`.
+ */
+export function toMeta(input: Record<string, unknown>, options: { untrusted?: boolean } = {}): Meta {
   const meta: Meta = {}
   let count = 0
   for (const [rawKey, value] of Object.entries(input)) {
     if (count >= MAX_META_ENTRIES) break
     if (value === null || value === undefined) continue
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue
-    const key = sanitizeMetaKey(rawKey)
+    let key = sanitizeMetaKey(rawKey)
+    if (key && options.untrusted && RESERVED_META.has(key)) key = `body_${key}`
     if (!key || key in meta) continue
     meta[key] = String(value).slice(0, MAX_META_VALUE)
     count++
@@ -59,12 +84,13 @@ export function toMeta(input: Record<string, unknown>): Meta {
 }
 
 /**
- * The attributes Switchboard itself sets on every event, which a body cannot override. Claude Code
- * writes its own `source` attribute (the MCP server's name) on the tag, so where an event came from
- * is `origin`, and a body field called `source` becomes `body_source` rather than a second `source`.
+ * The attributes of an event as Claude sees them: its meta, then what the hub itself knows, which
+ * nothing in the meta can override. Claude Code writes its own `source` attribute (the MCP server's
+ * name) on the tag, so where an event came from is `origin`. (Events stored before reserved keys were
+ * renamed on the way in may still carry `source`; it is shown as `body_source`.)
  */
 export function eventMeta(event: StoredEvent): Meta {
-  const { source: bodySource, ...rest } = event.meta
+  const { source: bodySource, origin, topic, event_id, sender, chat_id, ...rest } = event.meta
   const meta: Meta = { ...rest, origin: event.source, topic: event.topic, event_id: event.id }
   if (bodySource !== undefined) meta.body_source = bodySource
   if (event.sender) meta.sender = event.sender

@@ -1,4 +1,6 @@
 // Logs never go to stdout: for `channel` and `mcp`, stdout is the MCP protocol.
+import { fchmodSync, mkdirSync, openSync } from 'node:fs'
+import { dirname } from 'node:path'
 import { type Logger, pino } from 'pino'
 
 export type { Logger }
@@ -6,6 +8,14 @@ export type { Logger }
 /** SWITCHBOARD_LOG_FILE sends logs to a file instead of stderr (Claude Code hides an MCP server's stderr). */
 export function createLogger(name: string, file = process.env.SWITCHBOARD_LOG_FILE): Logger {
   const level = process.env.SWITCHBOARD_LOG_LEVEL ?? 'info'
-  const destination = file ? pino.destination({ dest: file, mkdir: true, sync: true }) : pino.destination(2)
+  const destination = pino.destination({ dest: file ? ownerOnly(file) : 2, sync: true })
   return pino({ name, level, base: { pid: process.pid } }, destination)
+}
+
+/** Logs can quote what senders wrote: the file is the owner's alone, also when it existed before. */
+function ownerOnly(file: string): number {
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+  const fd = openSync(file, 'a', 0o600)
+  fchmodSync(fd, 0o600)
+  return fd
 }

@@ -2,7 +2,7 @@
 // Used by the hub (authenticating requests) and by the CLI (managing senders).
 import { HttpError, UserError } from '../core/errors.js'
 import { hashToken, newPairingCode, newSecret } from '../core/ids.js'
-import type { Sender, Store } from '../store/store.js'
+import type { Decision, Sender, Store } from '../store/store.js'
 
 export const PAIRING_TTL_MS = 60 * 60 * 1000
 export const MAX_PENDING_PAIRINGS = 3
@@ -12,6 +12,11 @@ export function checkSenderName(name: string): string {
   if (!SENDER_NAME.test(name))
     throw new UserError(`sender name "${name}" must be 1-64 letters, digits or . _ @ -`)
   return name
+}
+
+export interface PairingRequester {
+  address: string
+  userAgent: string | null
 }
 
 export class Access {
@@ -36,8 +41,14 @@ export class Access {
     return this.store.senderByToken(hashToken(token))
   }
 
-  /** A browser or phone with no token asks to pair: it gets a code to show and a token that waits. */
-  async requestPairing(now = Date.now()): Promise<{ code: string; token: string; expiresAt: number }> {
+  /**
+   * A browser or phone with no token asks to pair: it gets a code to show and a token that waits.
+   * Who asked (address, user agent) is kept with the request, for the operator to check.
+   */
+  async requestPairing(
+    who: PairingRequester,
+    now = Date.now(),
+  ): Promise<{ code: string; token: string; expiresAt: number }> {
     if ((await this.store.countOpen('pairing', now)) >= MAX_PENDING_PAIRINGS)
       throw new HttpError(
         429,
@@ -52,7 +63,7 @@ export class Access {
       operator: false,
     })
     const expiresAt = now + PAIRING_TTL_MS
-    await this.store.openDecision({ kind: 'pairing', code, owner: sender.id, request: {}, expiresAt })
+    await this.store.openDecision({ kind: 'pairing', code, owner: sender.id, request: { ...who }, expiresAt })
     return { code, token, expiresAt }
   }
 
@@ -80,6 +91,12 @@ export class Access {
     const sender = await this.store.senderById(decision.owner)
     if (!sender) throw new UserError('the paired sender was removed meanwhile')
     return sender
+  }
+
+  /** Pairing requests waiting for an operator, newest first. */
+  async pendingPairings(now = Date.now()): Promise<Decision[]> {
+    const open = await this.store.listDecisions({ kind: 'pairing', status: 'open' })
+    return open.filter((d) => d.expiresAt === null || d.expiresAt > now)
   }
 
   /** Pending senders whose code expired can never be approved: remove them with their token. */

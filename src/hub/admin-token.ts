@@ -1,5 +1,5 @@
 // The admin token lets local processes (channels, the CLI) speak the hub protocol. Mode 0600.
-import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { ensureHome, paths } from '../core/config.js'
 import { newSecret } from '../core/ids.js'
 
@@ -16,5 +16,6 @@ export function readAdminToken(home: string): string {
   } finally {
     rmSync(draft, { force: true })
   }
+  chmodSync(file, 0o600)
   return readFileSync(file, 'utf8').trim()
 }

@@ -3,12 +3,13 @@
 
 import type { ClaudeOptions } from '../claude/process.js'
 import type { ListedSession, RespondInput, SessionView } from '../claude/session-manager.js'
-import { dialHost, type HubConfig } from '../core/config.js'
+import type { HubConfig } from '../core/config.js'
 import type { StoredEvent } from '../core/event.js'
 import type { Logger } from '../core/log.js'
 import type { DeadLetter, OutboundAttempt } from '../store/store.js'
 import { readAdminToken } from './admin-token.js'
 import { hubStarter } from './autostart.js'
+import { call, type HubTarget, localSocket, reach, tcpTarget } from './hub-address.js'
 import type { PeerInfo } from './peers.js'
 
 export class HubApiError extends Error {
@@ -21,15 +22,13 @@ export class HubApiError extends Error {
 }
 
 export class HubApi {
-  private readonly base: string
   private readonly token: string
-  private ready: Promise<void> | null = null
+  private ready: Promise<HubTarget> | null = null
 
   constructor(
     private readonly config: HubConfig,
     private readonly log: Logger,
   ) {
-    this.base = `http://${dialHost(config.host)}:${config.port}`
     this.token = readAdminToken(config.home)
   }
 
@@ -110,32 +109,54 @@ export class HubApi {
   }
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    await this.ensureHub()
-    const res = await fetch(`${this.base}${path}`, {
+    const target = await this.ensureHub()
+    const answer = await call(
+      target,
       method,
-      headers: { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-    })
-    const json = (await res.json().catch(() => ({}))) as T & { error?: string }
-    if (!res.ok) throw new HubApiError(res.status, json.error ?? `hub answered ${res.status}`)
+      path,
+      { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+      body === undefined ? undefined : JSON.stringify(body),
+    )
+    let json: T & { error?: string }
+    try {
+      json = JSON.parse(answer.body) as T & { error?: string }
+    } catch {
+      json = {} as T & { error?: string }
+    }
+    if (answer.status < 200 || answer.status >= 300)
+      throw new HubApiError(answer.status, json.error ?? `hub answered ${answer.status}`)
     return json
   }
 
-  private ensureHub(): Promise<void> {
+  /**
+   * Where this home's hub answers: its Unix socket, else TCP once the hub there proved it holds the
+   * admin token. A server on the port that cannot prove it never gets the token. None: one is started.
+   */
+  private ensureHub(): Promise<HubTarget> {
     this.ready ??= (async () => {
       const start = hubStarter(this.config, this.log)
+      const socketPath = localSocket(this.config)
+      const tcp = tcpTarget(this.config)
       const deadline = Date.now() + 20_000
       while (Date.now() < deadline) {
-        const ok = await fetch(`${this.base}/health`)
-          .then((r) => r.ok)
-          .catch(() => false)
-        if (ok) return
+        if (socketPath && (await reach({ socketPath }, this.token)).answered) return { socketPath }
+        const overTcp = await reach(tcp, this.token)
+        if (overTcp.answered && overTcp.proven) return tcp
+        if (overTcp.answered)
+          throw new HubApiError(
+            502,
+            `the server on ${describe(tcp)} is not this home's hub (it could not prove it holds ${this.config.home}/admin-token); nothing was sent to it`,
+          )
         start()
         await new Promise((r) => setTimeout(r, 100))
       }
       this.ready = null
-      throw new HubApiError(503, `no hub answered on ${this.base} within 20 s`)
+      throw new HubApiError(503, `no hub of ${this.config.home} answered on ${describe(tcp)} within 20 s`)
     })()
     return this.ready
   }
+}
+
+function describe(target: HubTarget): string {
+  return 'socketPath' in target ? target.socketPath : `${target.host}:${target.port}`
 }

@@ -1,7 +1,7 @@
 // When no hub answers, a channel starts one: detached, on the same home and port, logging to a file.
 // Two starting at once is harmless: the port is the lock, and the loser exits.
 import { spawn } from 'node:child_process'
-import { closeSync, openSync } from 'node:fs'
+import { closeSync, fchmodSync, openSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { type HubConfig, paths } from '../core/config.js'
 import type { Logger } from '../core/log.js'
@@ -19,6 +19,7 @@ export function hubStarter(config: HubConfig, log: Logger): () => void {
     const args = [...process.execArgv, entry, 'serve', '--home', config.home, '--port', String(config.port)]
     if (config.host !== '127.0.0.1') args.push('--host', config.host)
     const logFile = openSync(paths.hubLog(config.home), 'a', 0o600)
+    fchmodSync(logFile, 0o600)
     const child = spawn(process.execPath, args, {
       detached: true,
       stdio: ['ignore', logFile, logFile],

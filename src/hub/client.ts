@@ -12,6 +12,7 @@ import {
   serverMessageSchema,
 } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
+import { reach } from './hub-address.js'
 
 export interface Welcome {
   subscriber: string
@@ -145,13 +146,41 @@ export class HubClient {
   }
 
   private open(): void {
+    const { host, port, token, socketPath } = this.options
+    if (socketPath) {
+      this.dial(`ws+unix://${socketPath}:${HUB_PATH}`)
+      return
+    }
+    // Over TCP the token goes only to a hub that proved it holds it (hub-address.ts).
+    void reach({ host, port }, token).then((r) => {
+      if (r.answered && r.proven) {
+        this.dial(`ws://${host}:${port}${HUB_PATH}`)
+        return
+      }
+      if (r.answered)
+        this.options.log.error(
+          { host, port },
+          'the server on the hub port is not this home’s hub; not connecting',
+        )
+      else this.options.onHubMissing?.()
+      this.retryLater()
+    })
+  }
+
+  private retryLater(): void {
+    if (this.closing) return
+    const delay = this.backoff
+    this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS)
+    setTimeout(() => this.open(), delay)
+  }
+
+  private dial(url: string): void {
     // Acks cover only what this connection delivered: a hub that died between showing an event and
     // committing it gives that seq to another event once it is back (see Hub.publish).
     this.ackSeq = 0
     if (this.ackTimer) clearTimeout(this.ackTimer)
     this.ackTimer = null
-    const { host, port, token, socketPath } = this.options
-    const url = socketPath ? `ws+unix://${socketPath}:${HUB_PATH}` : `ws://${host}:${port}${HUB_PATH}`
+    const { token } = this.options
     const ws = new WebSocket(url, {
       headers: { authorization: `Bearer ${token}` },
     })
@@ -180,10 +209,7 @@ export class HubClient {
       if (this.ws !== ws) return
       this.ws = null
       this.failInFlightReplies()
-      if (this.closing) return
-      const delay = this.backoff
-      this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS)
-      setTimeout(() => this.open(), delay)
+      this.retryLater()
     })
   }
 

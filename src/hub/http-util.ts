@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { z } from 'zod'
 import { describeZod, HttpError } from '../core/errors.js'
+import { parseJson } from '../core/json.js'
 
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0)
@@ -41,11 +42,11 @@ export function sendError(res: ServerResponse, err: unknown): void {
   else sendJson(res, 500, { error: 'internal error; see the hub log' })
 }
 
-/** `Authorization: Bearer <token>`, or `?token=` for clients that cannot set headers (EventSource). */
-export function bearerToken(req: IncomingMessage, url: URL): string | null {
+/** `Authorization: Bearer <token>`. Only GET /events also takes `?token=` (see routes.ts). */
+export function bearerToken(req: IncomingMessage): string | null {
   const auth = req.headers.authorization
   const m = auth ? /^Bearer\s+(\S+)\s*$/i.exec(auth) : null
-  return m?.[1] ?? url.searchParams.get('token')
+  return m?.[1] ?? null
 }
 
 /** A JSON body checked against `schema`; an empty body reads as `{}`. Problems answer 400. */
@@ -55,12 +56,7 @@ export async function readJson<T>(
   limit = 1024 * 1024,
 ): Promise<T> {
   const raw = (await readBody(req, limit)).toString('utf8')
-  let json: unknown
-  try {
-    json = raw.trim() ? JSON.parse(raw) : {}
-  } catch (err) {
-    throw new HttpError(400, `body is not valid JSON: ${(err as Error).message}`)
-  }
+  const json = raw.trim() ? parseJson(raw) : {}
   const parsed = schema.safeParse(json)
   if (!parsed.success) throw new HttpError(400, describeZod(parsed.error))
   return parsed.data

@@ -23,6 +23,9 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
   // Messages are handled one at a time, in arrival order: acks and replies keep their sequence.
   let queue = Promise.resolve()
 
+  // A broken frame or a reset is this connection's end, never the hub's.
+  ws.on('error', (err) => hub.log.debug({ err: err.message }, 'hub socket error'))
+
   ws.on('message', (data) => {
     queue = queue
       .then(() => handle(String(data)))

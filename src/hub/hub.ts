@@ -11,6 +11,7 @@ import { Access } from './access.js'
 import { Peers } from './peers.js'
 import { SenderStreams } from './sender-streams.js'
 import { type DeliverySink, SubscriberConnection } from './subscriber-connection.js'
+import { toolCallText } from './tool-call-text.js'
 
 export class Hub {
   readonly connections = new Map<string, SubscriberConnection>()
@@ -192,7 +193,7 @@ export class Hub {
       tool_name: request.tool_name,
       description: request.description,
       input_preview: request.input_preview,
-      text: `${subscriber}: Claude wants to run ${request.tool_name}: ${oneLine(request.description)} — reply "yes ${id}" or "no ${id}"`,
+      text: `${subscriber}: ${toolCallText(request.tool_name, request.input_preview, request.description)} — reply "yes ${id}" or "no ${id}"`,
     })
     return decision
   }
@@ -306,9 +307,4 @@ function permissionCode(): string {
   let code = ''
   for (const b of randomBytes(5)) code += alphabet[b % alphabet.length]
   return code
-}
-
-function oneLine(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  return flat.length > 160 ? `${flat.slice(0, 157)}...` : flat
 }

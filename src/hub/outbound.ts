@@ -39,7 +39,7 @@ export class OutboundWebhooks {
       maxAttempts: input.maxAttempts,
       backoffMs: input.backoffMs,
     })
-    await this.hub.store.registerSubscriber(webhook.name, input.topics)
+    await this.hub.store.registerSubscriber(webhook.name, input.topics, { peer: false })
     await this.attach(webhook)
     return webhook
   }

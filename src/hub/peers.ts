@@ -57,7 +57,7 @@ export class Peers {
     const subscribers = await this.hub.store.listSubscribers()
     return Promise.all(
       subscribers
-        .filter((s) => s.name !== '')
+        .filter((s) => s.peer && s.name !== '')
         .map(async (s) => ({
           name: s.name,
           aliases: await this.hub.store.aliasesOf(s.name),
@@ -69,10 +69,7 @@ export class Peers {
   }
 
   async send(from: string, toName: string, text: string, room?: string): Promise<string> {
-    // Aliases are only ever set for registered subscribers: a resolved alias needs no second check.
-    const to = (await this.hub.store.hasSubscriber(toName))
-      ? toName
-      : await this.hub.store.resolveAlias(toName)
+    const to = await this.peerNamed(toName)
     if (!to) {
       await this.hub.store.addDeadLetter({
         kind: 'peer',
@@ -97,8 +94,20 @@ export class Peers {
     return result.event.id
   }
 
+  /**
+   * The peer a name or alias points at. Subscribers that are not peers (driven sessions not created
+   * as one, outbound webhooks) are out of reach: a session a prompt injection took over could
+   * otherwise type into every session the hub drives.
+   */
+  private async peerNamed(name: string): Promise<string | null> {
+    const direct = await this.hub.store.getSubscriber(name)
+    if (direct) return direct.peer ? direct.name : null
+    const aliased = await this.hub.store.resolveAlias(name)
+    return aliased && (await this.hub.store.getSubscriber(aliased))?.peer ? aliased : null
+  }
+
   private async names(): Promise<string[]> {
-    return (await this.hub.store.listSubscribers()).map((s) => s.name).filter((n) => n !== '')
+    return (await this.hub.store.listSubscribers()).filter((s) => s.peer && s.name !== '').map((s) => s.name)
   }
 
   private async toMany(from: string, targets: string[], text: string, room?: string): Promise<number> {

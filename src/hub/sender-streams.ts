@@ -3,6 +3,9 @@
 import type { ServerResponse } from 'node:http'
 import type { OutboxItem, Store } from '../store/store.js'
 
+/** A phone, a laptop and a tab or two; more from one sender is a leak or an attack. */
+export const MAX_STREAMS_PER_SENDER = 4
+
 export function sseFrame(item: OutboxItem): string {
   return `id: ${item.id}\nevent: ${item.kind}\ndata: ${JSON.stringify(item.body)}\n\n`
 }
@@ -11,6 +14,10 @@ export class SenderStreams {
   private readonly open = new Map<string, Set<ServerResponse>>()
 
   constructor(private readonly store: Store) {}
+
+  hasRoom(senderId: string): boolean {
+    return (this.open.get(senderId)?.size ?? 0) < MAX_STREAMS_PER_SENDER
+  }
 
   /** Replays what the sender missed, then keeps the stream for live items. */
   async attach(senderId: string, res: ServerResponse, lastEventId: number | null): Promise<void> {

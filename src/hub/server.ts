@@ -1,9 +1,10 @@
 // `switchboard serve`: binds the HTTP API and the hub socket, and owns the store for its lifetime.
 
 import { chmodSync, rmSync, writeFileSync } from 'node:fs'
-import { createServer, type IncomingMessage, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
+import { claudeEnv } from '../claude/env.js'
 import { SessionManager } from '../claude/session-manager.js'
 import { type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
 import { HttpError } from '../core/errors.js'
@@ -17,10 +18,19 @@ import { bearerToken, sendError } from './http-util.js'
 import { Hub } from './hub.js'
 import { handleHubSocket } from './hub-socket.js'
 import { OutboundWebhooks } from './outbound.js'
+import { checkHostAndOrigin, type HostRules, pathSegment, requestUrl } from './request-guard.js'
 import { createRoutes, type Route } from './routes.js'
 import { createSessionRoutes } from './session-routes.js'
 
 const SWEEP_MS = 60_000
+const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden' }
+
+/** Ends an upgrade the hub will not take, with a status and nothing more. */
+function refuse(socket: Duplex, status: number): void {
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_TEXT[status] ?? 'Error'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+  )
+}
 
 export interface RunningHub {
   hub: Hub
@@ -33,14 +43,14 @@ export interface RunningHub {
 export async function startHub(config: HubConfig, store: Store, log: Logger): Promise<RunningHub> {
   const hub = new Hub(store, log)
   const adminToken = readAdminToken(config.home)
-  const routes = createRoutes(hub, config.maxBodyBytes)
-  const sessions = new SessionManager(store, hub, log)
+  const routes = createRoutes(hub, config.maxBodyBytes, adminToken)
+  const sessions = new SessionManager(store, hub, log, { env: claudeEnv(process.env, config) })
   const sessionRoutes = createSessionRoutes(sessions)
   /** Driving sessions runs commands on this machine: only local processes holding the admin token may. */
   const adminOnly =
     (route: Route): Route =>
     async (req, res, url) => {
-      const token = bearerToken(req, url)
+      const token = bearerToken(req)
       if (!token || !safeEqual(token, adminToken)) {
         req.resume()
         throw new HttpError(401, 'this API needs the admin token (Authorization: Bearer <home>/admin-token)')
@@ -57,46 +67,60 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     '/events': { GET: routes.events },
     '/pair': { POST: routes.pair },
   }
+  let port = config.port
+  const hostRules = (): HostRules => ({ bound: config.host, port, allowedHosts: config.allowedHosts })
 
-  const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://hub')
-    const methods = url.pathname.startsWith('/hooks/') ? { POST: routes.webhook } : table[url.pathname]
-    const isSessions = url.pathname === '/sessions' || url.pathname.startsWith('/sessions/')
-    const isAdmin = /^\/(peers|dead-letters|subscriptions|hook)(\/|$)/.test(url.pathname)
-    const route = isSessions ? sessionApi : isAdmin ? adminApi : methods?.[req.method ?? 'GET']
-    const run: Route = route
-      ? route
-      : async () => {
-          req.resume()
-          throw methods
-            ? new HttpError(405, `${req.method} is not allowed on ${url.pathname}`)
-            : new HttpError(404, `no such path: ${url.pathname}`)
-        }
-    run(req, res, url).catch((err) => {
-      if (!(err instanceof HttpError)) log.error({ err, path: url.pathname }, 'request failed')
+  /** Every request, over TCP or the Unix socket; nothing it holds can throw past here. */
+  const serve = (req: IncomingMessage, res: ServerResponse, overTcp: boolean) => {
+    let path = '(unparsed)'
+    const fail = (err: unknown) => {
+      if (!(err instanceof HttpError)) log.error({ err, path }, 'request failed')
+      req.resume()
       sendError(res, err)
-    })
-  })
+    }
+    try {
+      const url = requestUrl(req)
+      path = url.pathname
+      // The Unix socket is reachable only through the home folder's permissions: no browser gets there.
+      if (overTcp) checkHostAndOrigin(req, hostRules())
+      const methods = url.pathname.startsWith('/hooks/') ? { POST: routes.webhook } : table[url.pathname]
+      const isSessions = url.pathname === '/sessions' || url.pathname.startsWith('/sessions/')
+      const isAdmin = /^\/(peers|dead-letters|subscriptions|hook)(\/|$)/.test(url.pathname)
+      const route = isSessions ? sessionApi : isAdmin ? adminApi : methods?.[req.method ?? 'GET']
+      if (!route)
+        throw methods
+          ? new HttpError(405, `${req.method} is not allowed on ${url.pathname}`)
+          : new HttpError(404, `no such path: ${url.pathname}`)
+      route(req, res, url).catch(fail)
+    } catch (err) {
+      fail(err)
+    }
+  }
+  const server = createServer((req, res) => serve(req, res, true))
   server.keepAliveTimeout = 65_000
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 })
-  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(req.url ?? '/', 'http://hub')
-    const token = bearerToken(req, url)
-    // A CLI on the --sdk-url transport, with the token of the one session it was started for.
-    if (url.pathname.startsWith('/sdk/')) {
-      const connect = sessions.sdkConnection(decodeURIComponent(url.pathname.slice(5)), token)
-      if (!connect) socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n')
-      else wss.handleUpgrade(req, socket, head, connect)
-      return
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer, overTcp: boolean) => {
+    socket.on('error', (err) => log.debug({ err: err.message }, 'upgrade socket error'))
+    try {
+      const url = requestUrl(req)
+      if (overTcp) checkHostAndOrigin(req, hostRules())
+      const token = bearerToken(req)
+      // A CLI on the --sdk-url transport, with the token of the one session it was started for.
+      if (url.pathname.startsWith('/sdk/')) {
+        const connect = sessions.sdkConnection(pathSegment(url.pathname.slice(5)), token)
+        if (!connect) refuse(socket, 401)
+        else wss.handleUpgrade(req, socket, head, connect)
+        return
+      }
+      if (url.pathname !== HUB_PATH || !token || !safeEqual(token, adminToken)) return refuse(socket, 401)
+      wss.handleUpgrade(req, socket, head, (ws) => handleHubSocket(hub, ws, req))
+    } catch (err) {
+      if (!(err instanceof HttpError)) log.error({ err }, 'upgrade failed')
+      refuse(socket, err instanceof HttpError ? err.status : 500)
     }
-    if (url.pathname !== HUB_PATH || !token || !safeEqual(token, adminToken)) {
-      socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\n\r\n')
-      return
-    }
-    wss.handleUpgrade(req, socket, head, (ws) => handleHubSocket(hub, ws, req))
   }
-  server.on('upgrade', onUpgrade)
+  server.on('upgrade', (req, socket, head) => onUpgrade(req, socket, head, true))
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -106,14 +130,14 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     })
   })
   const address = server.address()
-  const port = typeof address === 'object' && address ? address.port : config.port
+  if (typeof address === 'object' && address) port = address.port
   sessions.listeningOn(config.host, port)
   await outbound.start()
   await sessions.restore()
   // The TCP port is the lock: only the hub that bound it gets to the socket, so a leftover file is stale.
   const socketPath = paths.hubSocket(config.home, port)
-  const local = createServer((_req, res) => res.writeHead(404).end())
-  local.on('upgrade', onUpgrade)
+  const local = createServer((req, res) => serve(req, res, false))
+  local.on('upgrade', (req, socket, head) => onUpgrade(req, socket, head, false))
   if (socketPath.length <= MAX_SOCKET_PATH) {
     rmSync(socketPath, { force: true })
     await new Promise<void>((resolve) => local.listen(socketPath, resolve))
@@ -123,6 +147,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   writeFileSync(paths.hubInfo(config.home), JSON.stringify({ pid: process.pid, port, host: config.host }), {
     mode: 0o600,
   })
+  chmodSync(paths.hubInfo(config.home), 0o600)
   log.info({ port, host: config.host, home: config.home }, 'hub listening')
 
   const sweep = setInterval(() => {

@@ -7,6 +7,7 @@ import { respondSchema, type SessionManager, sessionSetupSchema } from '../claud
 import { HttpError } from '../core/errors.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import { readJson, sendJson } from './http-util.js'
+import { pathSegment } from './request-guard.js'
 
 const createSchema = z
   .object({
@@ -15,6 +16,8 @@ const createSchema = z
     /** Events on these topics are written into the session as `<channel>` messages. */
     topics: z.array(topicSchema).optional(),
     setup: sessionSetupSchema.optional(),
+    /** Other sessions may message this one (peers): off unless asked for. */
+    peer: z.boolean().optional(),
   })
   .strict()
 const sendSchema = z
@@ -38,7 +41,7 @@ async function guard<T>(work: () => Promise<T>): Promise<T> {
 export function createSessionRoutes(sessions: SessionManager) {
   return async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const parts = url.pathname.split('/').filter(Boolean) // ['sessions', id?, action?]
-    const [, id, action] = parts.map(decodeURIComponent)
+    const [, id, action] = parts.map(pathSegment)
     const method = req.method ?? 'GET'
 
     if (!id) {
@@ -51,7 +54,13 @@ export function createSessionRoutes(sessions: SessionManager) {
         return sendJson(
           res,
           201,
-          await guard(() => sessions.create(input.prompt, input.options, input.topics, input.setup)),
+          await guard(() =>
+            sessions.create(input.prompt, input.options, {
+              topics: input.topics,
+              setup: input.setup,
+              peer: input.peer,
+            }),
+          ),
         )
       }
     } else if (!action && method === 'GET') {

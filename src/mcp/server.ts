@@ -90,7 +90,16 @@ function form(p: PendingInput): {
   }
 }
 
-export async function runMcpServer(config: HubConfig, log: Logger): Promise<void> {
+export interface McpServerOptions {
+  /** Lets the driving agent start sessions in `bypassPermissions` mode: off unless the owner says so. */
+  allowBypassPermissions?: boolean
+}
+
+export async function runMcpServer(
+  config: HubConfig,
+  log: Logger,
+  options: McpServerOptions = {},
+): Promise<void> {
   const hub = new HubApi(config, log)
   const server = new Server({ name: 'switchboard', version: VERSION }, { capabilities: { tools: {} } })
   const canElicit = () => !!server.getClientCapabilities()?.elicitation
@@ -128,6 +137,12 @@ export async function runMcpServer(config: HubConfig, log: Logger): Promise<void
       switch (name) {
         case 'claude_create_session': {
           const a = parse(createArgs, args, name)
+          // An agent that may pick bypassPermissions approves every tool call of its child itself.
+          if (a.permissionMode === 'bypassPermissions' && !options.allowBypassPermissions)
+            throw new HubApiError(
+              403,
+              `${name}: permissionMode bypassPermissions is refused; the owner may start switchboard mcp with --allow-bypass-permissions`,
+            )
           const { prompt, cwd, waitSeconds, fork, ...rest } = a
           const view = await hub.create(prompt, {
             ...rest,

@@ -105,6 +105,14 @@ export interface OutboundAttempt {
   at: number
 }
 
+export interface SubscriberInfo {
+  name: string
+  topics: string[]
+  /** Reachable by other sessions' peer messages. */
+  peer: boolean
+  pending: number
+}
+
 export type PublishResult = { event: StoredEvent; duplicate: boolean; subscribers: string[] }
 
 /** An event with its id and seq, not written yet; the columns a StoredEvent does not carry ride along. */
@@ -135,13 +143,17 @@ export interface Store {
    * are matched again at this point, and each staged event's `subscribers` updated.
    */
   write(staged: StagedEvent[]): Promise<void>
-  /** Registers or updates a subscriber; a new one claims parked events that match its topics. */
-  registerSubscriber(name: string, topics: string[]): Promise<void>
+  /**
+   * Registers or updates a subscriber; a new one claims parked events that match its topics. `peer`:
+   * other sessions may message it (channels are peers; driven sessions only when created as one).
+   */
+  registerSubscriber(name: string, topics: string[], options?: { peer?: boolean }): Promise<void>
   /** Pending deliveries in order, after `afterSeq`. */
   pendingDeliveries(subscriber: string, afterSeq: number, limit: number): Promise<StoredEvent[]>
   /** Marks these deliveries to the subscriber as handled; exactly these, never the ones between. */
   ack(subscriber: string, seqs: number[]): Promise<void>
-  listSubscribers(): Promise<{ name: string; topics: string[]; pending: number }[]>
+  listSubscribers(): Promise<SubscriberInfo[]>
+  getSubscriber(name: string): Promise<SubscriberInfo | null>
   hasSubscriber(name: string): Promise<boolean>
 
   // peers

@@ -23,7 +23,7 @@ function env(): Record<string, string> {
   }
 }
 
-async function mcpClient(elicit?: (message: string) => Record<string, unknown> | null) {
+async function mcpClient(elicit?: (message: string) => Record<string, unknown> | null, flags: string[] = []) {
   const client = new Client(
     { name: 'agent', version: '0' },
     { capabilities: elicit ? { elicitation: { form: {} } } : {} },
@@ -35,7 +35,7 @@ async function mcpClient(elicit?: (message: string) => Record<string, unknown> |
     })
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [CLI, 'mcp'],
+    args: [CLI, 'mcp', ...flags],
     env: env(),
     cwd: world.claude.cwd,
     stderr: 'ignore',
@@ -146,4 +146,19 @@ it('is spawned by the real CLI, whose model starts a second, driven session', {
   expect(result?.result).toContain('outer saw')
   expect(result?.result).toContain('inner session reporting')
   expect(world.fake.requestsMentioning('inner task').length).toBeGreaterThan(0)
+})
+
+it('refuses bypassPermissions unless the server was started to allow it', async () => {
+  world.fake.respond(() => ({ text: 'plain answer' }))
+  const { call } = await mcpClient()
+  const refused = await call('claude_create_session', { prompt: 'hi', permissionMode: 'bypassPermissions' })
+  expect(refused.isError).toBe(true)
+  expect(refused.body).toMatch(/--allow-bypass-permissions/)
+  const allowed = await mcpClient(undefined, ['--allow-bypass-permissions'])
+  const created = await allowed.call('claude_create_session', {
+    prompt: 'hi',
+    permissionMode: 'bypassPermissions',
+    waitSeconds: 30,
+  })
+  expect(created.isError).toBe(false)
 })

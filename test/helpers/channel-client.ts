@@ -30,11 +30,15 @@ export class ChannelClient {
     readonly transport: StdioClientTransport,
   ) {}
 
-  static async start(home: TestHome, args: string[] = []): Promise<ChannelClient> {
+  static async start(
+    home: TestHome,
+    args: string[] = [],
+    env: Record<string, string> = {},
+  ): Promise<ChannelClient> {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, 'channel', ...args],
-      env: home.env as Record<string, string>,
+      env: { ...(home.env as Record<string, string>), ...env },
       stderr: 'pipe',
     })
     // Named as Claude Code names itself, since it stands in for it (see src/channel/rung.ts).

@@ -39,6 +39,8 @@ describe('webhook verification', () => {
   })
 })
 
+const bySecret = { kind: 'secret' } as const
+
 describe('webhook events', () => {
   it('uses a JSON text field as content and the other scalars as meta', () => {
     const e = webhookEvent(
@@ -46,6 +48,7 @@ describe('webhook events', () => {
       { 'content-type': 'application/json', 'x-github-delivery': 'd-1' },
       Buffer.from('{"text":"deploy done","env":"prod","n":3}'),
       new URLSearchParams(),
+      bySecret,
     )
     expect(e).toMatchObject({
       topic: 'github',
@@ -56,7 +59,13 @@ describe('webhook events', () => {
   })
 
   it('shows Claude a JSON body without a text field as JSON', () => {
-    const e = webhookEvent(source, { 'content-type': 'application/json' }, body, new URLSearchParams())
+    const e = webhookEvent(
+      source,
+      { 'content-type': 'application/json' },
+      body,
+      new URLSearchParams(),
+      bySecret,
+    )
     expect(JSON.parse(e.content)).toEqual({ action: 'opened' })
   })
 
@@ -66,15 +75,24 @@ describe('webhook events', () => {
       { 'content-type': 'text/plain' },
       Buffer.from('{not json'),
       new URLSearchParams('a=1'),
+      bySecret,
     )
     expect(e).toMatchObject({ content: '{not json', meta: { a: '1' } })
   })
 
   it('answers 400 for an empty body and for broken JSON', () => {
-    expect(status(() => webhookEvent(source, {}, Buffer.from('  '), new URLSearchParams()))).toBe(400)
+    expect(status(() => webhookEvent(source, {}, Buffer.from('  '), new URLSearchParams(), bySecret))).toBe(
+      400,
+    )
     expect(
       status(() =>
-        webhookEvent(source, { 'content-type': 'application/json' }, Buffer.from('{'), new URLSearchParams()),
+        webhookEvent(
+          source,
+          { 'content-type': 'application/json' },
+          Buffer.from('{'),
+          new URLSearchParams(),
+          bySecret,
+        ),
       ),
     ).toBe(400)
   })

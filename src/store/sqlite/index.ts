@@ -21,6 +21,7 @@ import type {
   Source,
   StagedEvent,
   Store,
+  SubscriberInfo,
 } from '../store.js'
 import type { CheckpointerData } from './checkpointer.js'
 import { migrations } from './migrations.js'
@@ -43,9 +44,10 @@ export interface SqliteOptions {
 const CHECKPOINT_EVERY_MS = 1_000
 
 export function openSqliteStore(file: string, options: SqliteOptions = {}): SqliteStore {
-  const fresh = file !== ':memory:' && !existsSync(file)
   const db = new Database(file)
-  if (fresh) chmodSync(file, 0o600) // holds webhook secrets
+  // It holds webhook secrets: owner only, also when an older version or a person loosened it.
+  if (file !== ':memory:')
+    for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600)
   db.pragma('journal_mode = WAL')
   db.pragma(`synchronous = ${options.synchronous === 'full' ? 'FULL' : 'NORMAL'}`)
   db.pragma('busy_timeout = 5000')
@@ -83,6 +85,16 @@ const toEvent = (r: Row): StoredEvent => ({
   content: r.content as string,
   meta: JSON.parse(r.meta as string),
   created_at: r.created_at as number,
+})
+
+const SUBSCRIBER_INFO = `SELECT s.name, s.topics, s.peer,
+  (SELECT COUNT(*) FROM deliveries d WHERE d.subscriber = s.name) AS pending FROM subscribers s`
+
+const toSubscriberInfo = (r: Row): SubscriberInfo => ({
+  name: r.name as string,
+  topics: JSON.parse(r.topics as string),
+  peer: r.peer === 1,
+  pending: r.pending as number,
 })
 
 const toSender = (r: Row): Sender => ({
@@ -295,16 +307,17 @@ export class SqliteStore implements Store {
     }
   }
 
-  async registerSubscriber(name: string, topics: string[]): Promise<void> {
+  async registerSubscriber(name: string, topics: string[], options: { peer?: boolean } = {}): Promise<void> {
     const now = Date.now()
     this.db
       .transaction(() => {
         this.db
           .prepare(
-            `INSERT INTO subscribers (name, topics, created_at, seen_at) VALUES (?, ?, ?, ?)
-             ON CONFLICT (name) DO UPDATE SET topics = excluded.topics, seen_at = excluded.seen_at`,
+            `INSERT INTO subscribers (name, topics, peer, created_at, seen_at) VALUES (?, ?, ?, ?, ?)
+             ON CONFLICT (name) DO UPDATE SET topics = excluded.topics, peer = excluded.peer,
+               seen_at = excluded.seen_at`,
           )
-          .run(name, JSON.stringify(topics), now, now)
+          .run(name, JSON.stringify(topics), options.peer === false ? 0 : 1, now, now)
         const parked = this.db
           .prepare(
             'SELECT d.seq, e.topic FROM deliveries d JOIN events e ON e.seq = d.seq WHERE d.subscriber = ?',
@@ -325,19 +338,13 @@ export class SqliteStore implements Store {
     this.ackTx(subscriber, seqs)
   }
 
-  async listSubscribers(): Promise<{ name: string; topics: string[]; pending: number }[]> {
-    const rows = this.db
-      .prepare(
-        `SELECT s.name, s.topics,
-           (SELECT COUNT(*) FROM deliveries d WHERE d.subscriber = s.name) AS pending
-         FROM subscribers s ORDER BY s.name`,
-      )
-      .all() as Row[]
-    return rows.map((r) => ({
-      name: r.name as string,
-      topics: JSON.parse(r.topics as string),
-      pending: r.pending as number,
-    }))
+  async listSubscribers(): Promise<SubscriberInfo[]> {
+    return (this.db.prepare(`${SUBSCRIBER_INFO} ORDER BY s.name`).all() as Row[]).map(toSubscriberInfo)
+  }
+
+  async getSubscriber(name: string): Promise<SubscriberInfo | null> {
+    const r = this.db.prepare(`${SUBSCRIBER_INFO} WHERE s.name = ?`).get(name) as Row | undefined
+    return r ? toSubscriberInfo(r) : null
   }
 
   // --- senders, chats, outbox --------------------------------------------------

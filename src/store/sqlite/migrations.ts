@@ -153,4 +153,10 @@ export const migrations: string[] = [
   DROP INDEX events_idempotency;
   CREATE UNIQUE INDEX events_keyed ON events (id) WHERE idem_key IS NOT NULL;
   `,
+  `
+  -- Whether other sessions may message a subscriber: channels yes; driven sessions only when created
+  -- as peers; outbound webhooks never.
+  ALTER TABLE subscribers ADD COLUMN peer INTEGER NOT NULL DEFAULT 1;
+  UPDATE subscribers SET peer = 0 WHERE name LIKE 'session:%' OR name LIKE 'webhook:%';
+  `,
 ]

@@ -1,0 +1,21 @@
+// Names of event sources the hub uses itself: a webhook source by one of these names could pass for
+// chat, a peer or a bridge.
+const RESERVED_SOURCES = new Set([
+  'http',
+  'peer',
+  'hub',
+  'switchboard',
+  'cli',
+  'api',
+  'mcp',
+  'session',
+  'web',
+  'webchat',
+  'telegram',
+  'discord',
+  'slack',
+])
+
+export function isReservedSource(name: string): boolean {
+  return RESERVED_SOURCES.has(name.toLowerCase())
+}
