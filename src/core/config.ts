@@ -8,6 +8,7 @@ import { UserError } from './errors.js'
 export const DEFAULT_PORT = 7420
 export const DEFAULT_HOST = '127.0.0.1'
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
+export const DEFAULT_RETENTION_DAYS = 30
 /** Longer paths do not fit in a Unix socket address; channels then use TCP. */
 export const MAX_SOCKET_PATH = 100
 
@@ -30,6 +31,8 @@ export const configFileSchema = z
       .optional(),
     /** Host names (optionally `name:port`) the hub answers to besides loopback, e.g. behind a proxy. */
     allowedHosts: z.array(z.string().min(1).max(255)).optional(),
+    /** How long events, replies, answered decisions, session lines and delivery logs are kept. */
+    retentionDays: z.number().positive('retentionDays must be more than 0').max(36_500).optional(),
     /** Environment variables the hub passes to the Claude Code processes it starts, besides its own list. */
     sessionEnv: z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'))
@@ -44,6 +47,7 @@ export interface HubConfig {
   maxBodyBytes: number
   allowedHosts: string[]
   sessionEnv: string[]
+  retentionDays: number
 }
 
 export interface ConfigOverrides {
@@ -100,6 +104,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): HubConfig {
     maxBodyBytes: file.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
     allowedHosts: file.allowedHosts ?? [],
     sessionEnv: file.sessionEnv ?? [],
+    retentionDays: file.retentionDays ?? DEFAULT_RETENTION_DAYS,
   }
 }
 

@@ -19,6 +19,7 @@ import { Hub } from './hub.js'
 import { handleHubSocket } from './hub-socket.js'
 import { OutboundWebhooks } from './outbound.js'
 import { checkHostAndOrigin, type HostRules, pathSegment, requestUrl } from './request-guard.js'
+import { startRetention } from './retention.js'
 import { createRoutes, type Route } from './routes.js'
 import { createSessionRoutes } from './session-routes.js'
 
@@ -154,6 +155,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     hub.access.dropExpiredPairings().catch((err) => log.error({ err }, 'sweep failed'))
   }, SWEEP_MS)
   sweep.unref()
+  const retention = startRetention(store, config.retentionDays, log)
 
   return {
     hub,
@@ -162,6 +164,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     sessions,
     async close() {
       clearInterval(sweep)
+      retention.stop()
       await sessions.stopAll()
       hub.streams.closeAll()
       for (const ws of wss.clients) ws.terminate()

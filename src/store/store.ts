@@ -152,6 +152,13 @@ export interface Store {
   pendingDeliveries(subscriber: string, afterSeq: number, limit: number): Promise<StoredEvent[]>
   /** Marks these deliveries to the subscriber as handled; exactly these, never the ones between. */
   ack(subscriber: string, seqs: number[]): Promise<void>
+  /**
+   * Deletes up to `limit` rows per kind older than `before` (ms since epoch) that nothing needs any
+   * more: events no subscriber still waits for (and that parked unclaimed that long), replies in
+   * the outbox, decisions no longer open, session lines, outbound delivery logs, dead letters.
+   * The newest event always stays, so seqs only grow. Returns how many rows went.
+   */
+  prune(before: number, limit: number): Promise<number>
   listSubscribers(): Promise<SubscriberInfo[]>
   getSubscriber(name: string): Promise<SubscriberInfo | null>
   hasSubscriber(name: string): Promise<boolean>

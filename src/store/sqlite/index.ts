@@ -87,6 +87,24 @@ const toEvent = (r: Row): StoredEvent => ({
   created_at: r.created_at as number,
 })
 
+/** Retention (see Store.prune), one batch of each; parked deliveries go before the events they hold. */
+const PRUNE = [
+  `DELETE FROM deliveries WHERE subscriber = '' AND seq IN
+     (SELECT seq FROM events WHERE created_at < @before ORDER BY seq LIMIT @limit)`,
+  `DELETE FROM events WHERE seq IN
+     (SELECT e.seq FROM events e WHERE e.created_at < @before
+        AND e.seq < (SELECT max(seq) FROM events)
+        AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.seq = e.seq)
+      ORDER BY e.seq LIMIT @limit)`,
+  `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE created_at < @before ORDER BY id LIMIT @limit)`,
+  `DELETE FROM decisions WHERE id IN (SELECT id FROM decisions WHERE status != 'open'
+     AND coalesce(answered_at, created_at) < @before LIMIT @limit)`,
+  `DELETE FROM session_events WHERE (session_id, seq) IN
+     (SELECT session_id, seq FROM session_events WHERE at < @before LIMIT @limit)`,
+  `DELETE FROM outbound_log WHERE id IN (SELECT id FROM outbound_log WHERE at < @before ORDER BY id LIMIT @limit)`,
+  `DELETE FROM dead_letters WHERE id IN (SELECT id FROM dead_letters WHERE created_at < @before ORDER BY id LIMIT @limit)`,
+]
+
 const SUBSCRIBER_INFO = `SELECT s.name, s.topics, s.peer,
   (SELECT COUNT(*) FROM deliveries d WHERE d.subscriber = s.name) AS pending FROM subscribers s`
 
@@ -153,6 +171,7 @@ export class SqliteStore implements Store {
   private readonly q
   private readonly writeTx: Database.Transaction<(staged: StagedEvent[]) => void>
   private readonly ackTx: Database.Transaction<(subscriber: string, seqs: number[]) => void>
+  private readonly pruneTx: Database.Transaction<(before: number, limit: number) => number>
   /**
    * The next event's seq, kept here rather than taken from SQLite's rowid: subscribers see an event
    * before it is written (see stage), so a seq is never handed out twice, not even after a failed
@@ -184,6 +203,10 @@ export class SqliteStore implements Store {
       allSubscribers: p('SELECT name, topics FROM subscribers'),
     }
     this.nextSeq = this.maxSeq() + 1
+    const prunes = PRUNE.map((sql) => db.prepare(sql))
+    this.pruneTx = db.transaction((before: number, limit: number) =>
+      prunes.reduce((n, statement) => n + statement.run({ before, limit }).changes, 0),
+    )
     this.ackTx = db.transaction((subscriber: string, seqs: number[]) => {
       for (const seq of seqs) this.q.ack.run(subscriber, seq)
     })
@@ -336,6 +359,10 @@ export class SqliteStore implements Store {
 
   async ack(subscriber: string, seqs: number[]): Promise<void> {
     this.ackTx(subscriber, seqs)
+  }
+
+  async prune(before: number, limit: number): Promise<number> {
+    return this.pruneTx(before, limit)
   }
 
   async listSubscribers(): Promise<SubscriberInfo[]> {
