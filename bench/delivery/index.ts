@@ -35,19 +35,20 @@ async function connect(command: string, args: string[], env: Record<string, stri
   return client
 }
 
-async function switchboard(): Promise<Target> {
+/** Switchboard built from `cli`: this checkout's, or another build's (BENCH_BEFORE_CLI). */
+async function switchboard(cli = CLI, name = 'switchboard'): Promise<Target> {
   const home = await TestHome.create()
   const out = await home.cli('source', 'add', 'bench')
   const secret = /secret: (\S+)/.exec(out)?.[1] ?? ''
-  const hub = spawn(process.execPath, [CLI, 'serve'], { env: home.env, stdio: 'ignore' })
+  const hub = spawn(process.execPath, [cli, 'serve'], { env: home.env, stdio: 'ignore' })
   await home.waitForHub(10_000)
   const client = await connect(
     process.execPath,
-    [CLI, 'channel', '--name', 'bench'],
+    [cli, 'channel', '--name', 'bench'],
     home.env as Record<string, string>,
   )
   return {
-    name: 'switchboard',
+    name,
     url: `${home.url}/hooks/bench`,
     headers: { authorization: `Bearer ${secret}`, 'content-type': 'text/plain' },
     client,
@@ -229,13 +230,16 @@ console.log(
     `${THROUGHPUT_N} with ${IN_FLIGHT} in flight)`,
 )
 const sender = startSender()
+/** Another build of Switchboard (its dist/cli/main.js) measured in the same run, to compare a change. */
+const beforeCli = process.env.BENCH_BEFORE_CLI
 const targets = [await baseline(), await relayFloor(), await switchboard()]
+if (beforeCli) targets.push(await switchboard(beforeCli, 'before'))
 try {
   for (const kind of senderKinds) {
-    const [base, floor, sb] = await measure(sender, kind, targets)
+    const [base, floor, sb, before] = await measure(sender, kind, targets)
     if (!base || !floor || !sb) throw new Error('a target is missing')
     console.log(`\nsender: ${kind === 'http' ? 'node:http keep-alive agent' : 'fetch'}`)
-    for (const r of [base, floor, sb])
+    for (const r of [base, floor, sb, ...(before ? [before] : [])])
       console.log(
         `  ${r.name.padEnd(12)} p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms  ${fmt(r.perSecond, 0).padStart(6)} events/s  ` +
           `delivered ${r.delivered}/${THROUGHPUT_N}`,
@@ -248,6 +252,11 @@ try {
       `  floor ratio  p50 ${fmt(floor.p50 / base.p50, 2)}x  p99 ${fmt(floor.p99 / base.p99, 2)}x  ` +
         `throughput ${fmt(floor.perSecond / base.perSecond, 2)}x   (a bare two-process relay against the baseline)`,
     )
+    if (before)
+      console.log(
+        `  vs before    p50 ${fmt(sb.p50 / before.p50, 2)}x  p99 ${fmt(sb.p99 / before.p99, 2)}x  ` +
+          `throughput ${fmt(sb.perSecond / before.perSecond, 2)}x   (this build against BENCH_BEFORE_CLI)`,
+      )
   }
 } finally {
   sender.stop()

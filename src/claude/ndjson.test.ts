@@ -46,6 +46,16 @@ describe('NDJSON reader', () => {
     expect(lines.map((l) => l.type)).toEqual(['small'])
   })
 
+  it('reads a long line cut into small chunks, and drops one that grows past the limit chunk by chunk', () => {
+    const { r, lines, skipped } = reader(64 * 1024)
+    const ok = `{"type":"long","x":"${'b'.repeat(50_000)}"}\n`
+    const big = `{"type":"big","x":"${'c'.repeat(70_000)}"}\n{"type":"after"}\n`
+    for (const text of [ok, big]) for (let i = 0; i < text.length; i += 100) r.push(text.slice(i, i + 100))
+    expect(lines.map((l) => l.type)).toEqual(['long', 'after'])
+    expect(skipped).toHaveLength(1)
+    expect(skipped[0]).toMatch(/longer than 65536/)
+  })
+
   it('reads a last line that has no newline when the stream ends', () => {
     const { r, lines } = reader()
     r.push('{"type":"result"}')

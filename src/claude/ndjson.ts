@@ -16,9 +16,12 @@ const NEWLINE = 0x0a
 
 export class NdjsonReader<T> {
   readonly stats: ReaderStats = { lines: 0, skipped: 0 }
-  /** Bytes of a line not finished yet. Lines split at the newline byte, which never occurs inside a
-   * multi-byte UTF-8 character, so chunks can be cut anywhere. */
-  private pending: Buffer | null = null
+  /** Bytes of a line not finished yet, as the chunks they came in: joined once, when the line ends,
+   * so a long line arriving in small chunks costs its length, not its length squared. Lines split at
+   * the newline byte, which never occurs inside a multi-byte UTF-8 character, so chunks can be cut
+   * anywhere. */
+  private pending: Buffer[] = []
+  private pendingBytes = 0
   /** Inside a line that was too long: dropping bytes up to its end. */
   private discarding = false
 
@@ -31,13 +34,9 @@ export class NdjsonReader<T> {
   ) {}
 
   push(chunk: Buffer | string): void {
-    let data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
-    if (this.pending) {
-      data = Buffer.concat([this.pending, data])
-      this.pending = null
-    }
+    const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk
     let start = 0
-    let nl = data.indexOf(NEWLINE, start)
+    let nl = data.indexOf(NEWLINE)
     if (this.discarding) {
       if (nl === -1) return
       this.discarding = false
@@ -45,22 +44,35 @@ export class NdjsonReader<T> {
       nl = data.indexOf(NEWLINE, start)
     }
     while (nl !== -1) {
-      if (nl > start) this.line(data.toString('utf8', start, nl))
+      if (this.pending.length > 0) {
+        this.pending.push(data.subarray(start, nl))
+        this.line(Buffer.concat(this.pending).toString('utf8'))
+        this.pending = []
+        this.pendingBytes = 0
+      } else if (nl > start) this.line(data.toString('utf8', start, nl))
       start = nl + 1
       nl = data.indexOf(NEWLINE, start)
     }
     if (start < data.length) {
-      if (data.length - start > this.maxLineBytes) {
-        this.skip(`line longer than ${this.maxLineBytes} bytes`, data.toString('utf8', start, start + 200))
+      const rest = data.subarray(start)
+      if (this.pendingBytes + rest.length > this.maxLineBytes) {
+        const head = (this.pending[0] ?? rest).toString('utf8', 0, 200)
+        this.skip(`line longer than ${this.maxLineBytes} bytes`, head)
+        this.pending = []
+        this.pendingBytes = 0
         this.discarding = true
-      } else this.pending = data.subarray(start)
+      } else {
+        this.pending.push(rest)
+        this.pendingBytes += rest.length
+      }
     }
   }
 
   /** The stream ended: a last line without a newline still counts. */
   end(): void {
-    if (this.pending) this.line(this.pending.toString('utf8'))
-    this.pending = null
+    if (this.pending.length > 0) this.line(Buffer.concat(this.pending).toString('utf8'))
+    this.pending = []
+    this.pendingBytes = 0
   }
 
   private line(raw: string): void {

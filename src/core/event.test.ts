@@ -16,6 +16,16 @@ describe('meta', () => {
   it('keeps the first of two keys that sanitise to the same name', () => {
     expect(toMeta({ 'a-b': '1', a_b: '2' })).toEqual({ a_b: '1' })
   })
+
+  it('keeps keys that are also names on every object', () => {
+    const meta = toMeta(JSON.parse('{"constructor":"a","toString":"b","__proto__":"c","hasOwnProperty":"d"}'))
+    expect(Object.entries(meta)).toEqual([
+      ['constructor', 'a'],
+      ['toString', 'b'],
+      ['__proto__', 'c'],
+      ['hasOwnProperty', 'd'],
+    ])
+  })
 })
 
 describe('topics', () => {

@@ -68,19 +68,18 @@ export function sanitizeMetaKey(key: string): string | null {
  * `untrusted` input (a webhook's body or query) a reserved key is kept as `body_<key>`.
  */
 export function toMeta(input: Record<string, unknown>, options: { untrusted?: boolean } = {}): Meta {
-  const meta: Meta = {}
-  let count = 0
+  // A Map, so keys such as `constructor` or `__proto__` are plain names like any other.
+  const meta = new Map<string, string>()
   for (const [rawKey, value] of Object.entries(input)) {
-    if (count >= MAX_META_ENTRIES) break
+    if (meta.size >= MAX_META_ENTRIES) break
     if (value === null || value === undefined) continue
     if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') continue
     let key = sanitizeMetaKey(rawKey)
     if (key && options.untrusted && RESERVED_META.has(key)) key = `body_${key}`
-    if (!key || key in meta) continue
-    meta[key] = String(value).slice(0, MAX_META_VALUE)
-    count++
+    if (!key || meta.has(key)) continue
+    meta.set(key, String(value).slice(0, MAX_META_VALUE))
   }
-  return meta
+  return Object.fromEntries(meta)
 }
 
 /**

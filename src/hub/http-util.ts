@@ -23,7 +23,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
       chunks.push(chunk)
     })
     req.on('end', () => resolve(Buffer.concat(chunks)))
-    req.on('error', reject)
+    // A client that hangs up mid-body is its own problem, not the hub's: a 400, never logged as a fault.
+    req.on('error', () => reject(new HttpError(400, 'the connection closed before the body ended')))
   })
 }
 

@@ -69,6 +69,21 @@ describe('webhook events', () => {
     expect(JSON.parse(e.content)).toEqual({ action: 'opened' })
   })
 
+  it('keeps a deeply nested body about its own size, not indented into many times it', () => {
+    let nested: unknown = 'leaf'
+    for (let i = 0; i < 30; i++) nested = { k: [nested] }
+    const raw = Buffer.from(JSON.stringify(nested))
+    const e = webhookEvent(
+      source,
+      { 'content-type': 'application/json' },
+      raw,
+      new URLSearchParams(),
+      bySecret,
+    )
+    expect(JSON.parse(e.content)).toEqual(nested)
+    expect(Buffer.byteLength(e.content)).toBeLessThanOrEqual(raw.length)
+  })
+
   it('takes a plain text body as it is', () => {
     const e = webhookEvent(
       source,

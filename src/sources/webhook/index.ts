@@ -58,6 +58,8 @@ export function webhookEvent(
   proof: Proof,
 ): NewEvent {
   const parsed = parseBody(headers, body)
+  // Without a content field the JSON itself is the content, kept compact so an event is never much
+  // bigger than the body that made it (indenting a deeply nested body multiplies its size).
   let content: string
   let fields: Record<string, unknown> = {}
   if ('text' in parsed) {
@@ -65,11 +67,11 @@ export function webhookEvent(
   } else if (parsed.json && typeof parsed.json === 'object' && !Array.isArray(parsed.json)) {
     const obj = parsed.json as Record<string, unknown>
     const field = CONTENT_FIELDS.find((f) => typeof obj[f] === 'string' && obj[f] !== '')
-    content = field ? (obj[field] as string) : JSON.stringify(obj, null, 2)
+    content = field ? (obj[field] as string) : JSON.stringify(obj)
     fields = { ...obj }
     if (field) delete fields[field]
   } else {
-    content = JSON.stringify(parsed.json, null, 2)
+    content = JSON.stringify(parsed.json)
   }
   const githubEvent = header(headers, 'x-github-event')
   const meta = toMeta(
