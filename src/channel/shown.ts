@@ -2,7 +2,6 @@
 // name, after its predecessor died, skips what that one wrote to Claude Code but could not
 // acknowledge: the hub sends it again, and Claude must not see it twice.
 import {
-  appendFileSync,
   closeSync,
   existsSync,
   mkdirSync,
@@ -10,6 +9,7 @@ import {
   readFileSync,
   renameSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs'
 import { dirname } from 'node:path'
 
@@ -43,7 +43,7 @@ export class ShownLog {
   record(id: string): void {
     if (this.ids.has(id)) return
     this.remember(id)
-    appendFileSync(this.fd, `${id}\n`)
+    writeSync(this.fd, `${id}\n`)
     if (++this.lines > 2 * KEEP) this.fd = this.rewrite()
   }
 
