@@ -1,5 +1,5 @@
 import type { Command } from 'commander'
-import { Access } from '../hub/access.js'
+import { Access } from '../hub/core/access.js'
 import { withStore } from './options.js'
 
 export function registerAccess(program: Command): void {

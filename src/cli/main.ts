@@ -1,9 +1,9 @@
 #!/usr/bin/env node
 // The `switchboard` command: one sub-command per file, wired here.
 import { Command, CommanderError } from 'commander'
+import { HubApiError } from '../client/api-client.js'
 import { UserError } from '../core/errors.js'
 import { VERSION } from '../core/version.js'
-import { HubApiError } from '../hub/api-client.js'
 import { registerAccess } from './access.js'
 import { registerChannel } from './channel.js'
 import { registerHook } from './hook.js'

@@ -1,9 +1,9 @@
 import type { Command } from 'commander'
 import type { z } from 'zod'
+import { HubApi } from '../client/api-client.js'
 import { type ConfigOverrides, type HubConfig, loadConfig } from '../core/config.js'
 import { UserError } from '../core/errors.js'
 import { createLogger } from '../core/log.js'
-import { HubApi } from '../hub/api-client.js'
 import { openStore } from '../store/open.js'
 import type { Store } from '../store/store.js'
 

@@ -4,9 +4,9 @@ import { createInterface, type Interface } from 'node:readline'
 import type { Command } from 'commander'
 import { z } from 'zod'
 import { claudeOptionsSchema } from '../claude/process.js'
-import type { PendingInput, SessionView } from '../claude/session-manager.js'
+import type { HubApi } from '../client/api-client.js'
 import { UserError } from '../core/errors.js'
-import type { HubApi } from '../hub/api-client.js'
+import type { PendingInput, SessionView } from '../core/session-api.js'
 import { hubApi } from './options.js'
 
 const runOptions = z.object({

@@ -111,3 +111,12 @@ export function parseVerdictText(text: string): { behavior: Behavior; code: stri
   if (!m?.[1] || !m[2]) return null
   return { behavior: m[1].toLowerCase().startsWith('y') ? 'allow' : 'deny', code: m[2].toLowerCase() }
 }
+
+/** A peer as `peers` lists it. */
+export interface PeerInfo {
+  name: string
+  aliases: string[]
+  live: boolean
+  rooms: string[]
+  pending: number
+}

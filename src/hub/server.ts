@@ -5,23 +5,24 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { claudeEnv } from '../claude/env.js'
-import { SessionManager } from '../claude/session-manager.js'
+import { readAdminToken } from '../core/admin-token.js'
 import { type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
 import { HttpError } from '../core/errors.js'
 import { HUB_PATH } from '../core/hub-protocol.js'
 import { safeEqual } from '../core/ids.js'
 import type { Logger } from '../core/log.js'
 import type { Store } from '../store/store.js'
-import { createAdminRoutes } from './admin-routes.js'
-import { readAdminToken } from './admin-token.js'
-import { bearerToken, sendError } from './http-util.js'
-import { Hub } from './hub.js'
-import { handleHubSocket } from './hub-socket.js'
-import { OutboundWebhooks } from './outbound.js'
-import { checkHostAndOrigin, type HostRules, pathSegment, requestUrl } from './request-guard.js'
-import { startRetention } from './retention.js'
-import { createRoutes, type Route } from './routes.js'
-import { createSessionRoutes } from './session-routes.js'
+import { Hub } from './core/hub.js'
+import { OutboundWebhooks } from './core/outbound.js'
+import { startRetention } from './core/retention.js'
+import { SessionManager } from './sessions/session-manager.js'
+import { createAdminRoutes } from './transport/admin-routes.js'
+import { bearerToken, sendError } from './transport/http-util.js'
+import { handleHubSocket } from './transport/hub-socket.js'
+import { checkHostAndOrigin, type HostRules, pathSegment, requestUrl } from './transport/request-guard.js'
+import { createRoutes, type Route } from './transport/routes.js'
+import { SenderStreams } from './transport/sender-streams.js'
+import { createSessionRoutes } from './transport/session-routes.js'
 
 const SWEEP_MS = 60_000
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden' }
@@ -44,7 +45,9 @@ export interface RunningHub {
 export async function startHub(config: HubConfig, store: Store, log: Logger): Promise<RunningHub> {
   const hub = new Hub(store, log)
   const adminToken = readAdminToken(config.home)
-  const routes = createRoutes(hub, config.maxBodyBytes, adminToken)
+  const streams = new SenderStreams(store)
+  hub.outbox.listen((item) => streams.show(item))
+  const routes = createRoutes(hub, streams, config.maxBodyBytes, adminToken)
   const sessions = new SessionManager(store, hub, log, { env: claudeEnv(process.env, config) })
   const sessionRoutes = createSessionRoutes(sessions)
   /** Driving sessions runs commands on this machine: only local processes holding the admin token may. */
@@ -166,7 +169,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       clearInterval(sweep)
       retention.stop()
       await sessions.stopAll()
-      hub.streams.closeAll()
+      streams.closeAll()
       for (const ws of wss.clients) ws.terminate()
       local.close()
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))

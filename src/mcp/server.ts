@@ -4,12 +4,12 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { z } from 'zod'
-import type { PendingInput, RespondInput, SessionView } from '../claude/session-manager.js'
+import { HubApi, HubApiError } from '../client/api-client.js'
 import type { HubConfig } from '../core/config.js'
 import { describeZod } from '../core/errors.js'
 import type { Logger } from '../core/log.js'
+import type { PendingInput, RespondInput, SessionView } from '../core/session-api.js'
 import { VERSION } from '../core/version.js'
-import { HubApi, HubApiError } from '../hub/api-client.js'
 import {
   createArgs,
   interruptArgs,

@@ -1,0 +1,66 @@
+// The floors of src/ and which way imports may point (run by `npm run layers`, part of `npm test`).
+// Lowest first: core → store, claude (the CLI driver), sources → hub/core → hub/sessions →
+// hub/transport → hub/server.ts; beside the hub, client/ (what other processes use to reach it);
+// on top, the surfaces: channel/, mcp/, cli/. Tests beside the code may import across floors.
+
+/** An import from `from` to anything in src/ outside `allowed` (folders under src/) is refused. */
+function floor(name, from, allowed, comment) {
+  return {
+    name,
+    comment,
+    severity: 'error',
+    from: { path: `^src/${from}`, pathNot: '\\.test\\.ts$' },
+    to: { path: '^src/', pathNot: `^src/(${allowed.join('|')})` },
+  }
+}
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      comment: 'Modules that import each other cannot be read, tested or replaced one at a time.',
+      severity: 'error',
+      from: {},
+      to: { circular: true },
+    },
+    floor('core-is-the-floor', 'core/', ['core/'], 'core/ holds schemas and helpers every floor uses.'),
+    floor('store-on-core', 'store/', ['core/', 'store/'], 'A store knows nothing of who uses it.'),
+    floor('claude-driver-alone', 'claude/', ['core/', 'claude/'], 'claude/ drives the CLI; it knows no hub.'),
+    floor('sources-on-store', 'sources/', ['core/', 'store/', 'sources/'], 'A source turns input into events.'),
+    floor('hub-core-knows-no-transport', 'hub/core/', ['core/', 'store/', 'hub/core/'],
+      'The hub’s logic is reached by transports and never reaches out to them.'),
+    floor('sessions-above-hub-core', 'hub/sessions/', ['core/', 'store/', 'claude/', 'hub/core/', 'hub/sessions/'],
+      'The session controller drives Claude Code for the hub; only transports and the server call it.'),
+    floor('transports-below-server', 'hub/transport/',
+      ['core/', 'store/', 'claude/', 'sources/', 'hub/core/', 'hub/sessions/', 'hub/transport/'],
+      'Transports carry requests into the hub; only server.ts puts them together.'),
+    floor('server-puts-the-hub-together', 'hub/server\\.ts$',
+      ['core/', 'store/', 'claude/', 'sources/', 'hub/'], 'The hub does not use the clients that reach it.'),
+    floor('client-not-hub-inside', 'client/', ['core/', 'claude/', 'store/store\\.ts$', 'client/'],
+      'Processes that reach the hub from outside (channel, CLI, mcp) share no code with its inside.'),
+    floor('channel-through-client', 'channel/', ['core/', 'client/', 'channel/'],
+      'The channel runs inside Claude Code’s process and reaches the hub only through client/.'),
+    floor('mcp-through-client', 'mcp/', ['core/', 'claude/', 'client/', 'mcp/'],
+      '`switchboard mcp` drives sessions through the hub’s API.'),
+    {
+      name: 'client-store-types-only',
+      comment: 'A client may name the records the API returns, never open a store.',
+      severity: 'error',
+      from: { path: '^src/client/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/store/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'nothing-imports-the-cli',
+      comment: 'cli/ is the top floor.',
+      severity: 'error',
+      from: { path: '^src/(?!cli/)', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/cli/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+  },
+}

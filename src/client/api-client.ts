@@ -1,0 +1,162 @@
+// The hub's HTTP API as the CLI and `switchboard mcp` call it: local HTTP with the admin token,
+// starting a hub first when none answers.
+
+import type { ClaudeOptions } from '../claude/process.js'
+import { readAdminToken } from '../core/admin-token.js'
+import type { HubConfig } from '../core/config.js'
+import type { StoredEvent } from '../core/event.js'
+import type { PeerInfo } from '../core/hub-protocol.js'
+import type { Logger } from '../core/log.js'
+import type { ListedSession, RespondInput, SessionView } from '../core/session-api.js'
+import type { DeadLetter, OutboundAttempt } from '../store/store.js'
+import { hubStarter } from './autostart.js'
+import { call, type HubTarget, localSocket, reach, tcpTarget } from './hub-address.js'
+
+export class HubApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+export class HubApi {
+  private readonly token: string
+  private ready: Promise<HubTarget> | null = null
+
+  constructor(
+    private readonly config: HubConfig,
+    private readonly log: Logger,
+  ) {
+    this.token = readAdminToken(config.home)
+  }
+
+  create(prompt: string, options: ClaudeOptions): Promise<SessionView> {
+    return this.call('POST', '/sessions', { prompt, options })
+  }
+
+  send(id: string, text: string, fork?: boolean): Promise<SessionView> {
+    return this.call('POST', `/sessions/${encodeURIComponent(id)}/messages`, {
+      text,
+      ...(fork ? { fork } : {}),
+    })
+  }
+
+  status(id: string, waitSeconds = 0): Promise<SessionView> {
+    return this.call('GET', `/sessions/${encodeURIComponent(id)}?wait=${waitSeconds}`)
+  }
+
+  respond(id: string, decision: string, answer: RespondInput): Promise<SessionView> {
+    return this.call('POST', `/sessions/${encodeURIComponent(id)}/respond`, { decision, answer })
+  }
+
+  interrupt(id: string): Promise<SessionView> {
+    return this.call('POST', `/sessions/${encodeURIComponent(id)}/interrupt`)
+  }
+
+  /** The session's stored lines after `afterSeq`. */
+  async lines(id: string, afterSeq: number): Promise<{ seq: number; line: Record<string, unknown> }[]> {
+    return (
+      await this.call<{ lines: { seq: number; line: Record<string, unknown> }[] }>(
+        'GET',
+        `/sessions/${encodeURIComponent(id)}/lines?after=${afterSeq}`,
+      )
+    ).lines
+  }
+
+  peers(): Promise<{ peers: PeerInfo[] }> {
+    return this.call('GET', '/peers')
+  }
+
+  sendToPeer(to: string, text: string, from = 'cli'): Promise<{ message: string }> {
+    return this.call('POST', '/peers/messages', { from, to, text })
+  }
+
+  subscribe(input: { url: string; topics?: string[]; maxAttempts?: number; backoffMs?: number }) {
+    return this.call<{ name: string; url: string; secret: string; topics: string[] }>(
+      'POST',
+      '/subscriptions',
+      input,
+    )
+  }
+
+  outboundLog(name: string) {
+    return this.call<{ log: OutboundAttempt[] }>('GET', `/subscriptions/log?name=${encodeURIComponent(name)}`)
+  }
+
+  takeForHook(subscriber: string): Promise<{ events: StoredEvent[] }> {
+    return this.call('POST', '/hook/take', { subscriber })
+  }
+
+  deadLetters(): Promise<{ deadLetters: DeadLetter[] }> {
+    return this.call('GET', '/dead-letters')
+  }
+
+  async list(cwd?: string): Promise<ListedSession[]> {
+    const q = cwd ? `?cwd=${encodeURIComponent(cwd)}` : ''
+    return (await this.call<{ sessions: ListedSession[] }>('GET', `/sessions${q}`)).sessions
+  }
+
+  /** Waits until the session is no longer running (a result, a question, an end), or the time is up. */
+  async settle(id: string, waitSeconds: number): Promise<SessionView> {
+    const deadline = Date.now() + waitSeconds * 1000
+    let view = await this.status(id)
+    while (view.status === 'running' && Date.now() < deadline) {
+      view = await this.status(id, Math.max(1, Math.ceil((deadline - Date.now()) / 1000)))
+    }
+    return view
+  }
+
+  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const target = await this.ensureHub()
+    const answer = await call(
+      target,
+      method,
+      path,
+      { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+      body === undefined ? undefined : JSON.stringify(body),
+    )
+    let json: T & { error?: string }
+    try {
+      json = JSON.parse(answer.body) as T & { error?: string }
+    } catch {
+      json = {} as T & { error?: string }
+    }
+    if (answer.status < 200 || answer.status >= 300)
+      throw new HubApiError(answer.status, json.error ?? `hub answered ${answer.status}`)
+    return json
+  }
+
+  /**
+   * Where this home's hub answers: its Unix socket, else TCP once the hub there proved it holds the
+   * admin token. A server on the port that cannot prove it never gets the token. None: one is started.
+   */
+  private ensureHub(): Promise<HubTarget> {
+    this.ready ??= (async () => {
+      const start = hubStarter(this.config, this.log)
+      const socketPath = localSocket(this.config)
+      const tcp = tcpTarget(this.config)
+      const deadline = Date.now() + 20_000
+      while (Date.now() < deadline) {
+        if (socketPath && (await reach({ socketPath }, this.token)).answered) return { socketPath }
+        const overTcp = await reach(tcp, this.token)
+        if (overTcp.answered && overTcp.proven) return tcp
+        if (overTcp.answered)
+          throw new HubApiError(
+            502,
+            `the server on ${describe(tcp)} is not this home's hub (it could not prove it holds ${this.config.home}/admin-token); nothing was sent to it`,
+          )
+        start()
+        await new Promise((r) => setTimeout(r, 100))
+      }
+      this.ready = null
+      throw new HubApiError(503, `no hub of ${this.config.home} answered on ${describe(tcp)} within 20 s`)
+    })()
+    return this.ready
+  }
+}
+
+function describe(target: HubTarget): string {
+  return 'socketPath' in target ? target.socketPath : `${target.host}:${target.port}`
+}

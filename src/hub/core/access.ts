@@ -1,0 +1,127 @@
+// Who may talk to Claude: senders with tokens, pairing for the ones who have none yet.
+// Used by the hub (authenticating requests) and by the CLI (managing senders).
+import { HttpError, UserError } from '../../core/errors.js'
+import { hashToken, newPairingCode, newSecret } from '../../core/ids.js'
+import type { Decision, Sender, Store } from '../../store/store.js'
+
+export const PAIRING_TTL_MS = 60 * 60 * 1000
+export const MAX_PENDING_PAIRINGS = 3
+export const SENDER_NAME = /^[A-Za-z0-9._@-]{1,64}$/
+
+export function checkSenderName(name: string): string {
+  if (!SENDER_NAME.test(name))
+    throw new UserError(`sender name "${name}" must be 1-64 letters, digits or . _ @ -`)
+  return name
+}
+
+export interface PairingRequester {
+  address: string
+  userAgent: string | null
+}
+
+export class Access {
+  constructor(private readonly store: Store) {}
+
+  async addSender(name: string, operator: boolean): Promise<{ sender: Sender; token: string }> {
+    checkSenderName(name)
+    if (await this.store.senderByName(name)) throw new UserError(`a sender named "${name}" exists already`)
+    const token = newSecret('sbs')
+    const sender = await this.store.addSender({
+      name,
+      tokenHash: hashToken(token),
+      status: 'allowed',
+      operator,
+    })
+    return { sender, token }
+  }
+
+  /** The sender a token belongs to, whatever its status; callers decide what each status may do. */
+  async authenticate(token: string | null): Promise<Sender | null> {
+    if (!token) return null
+    return this.store.senderByToken(hashToken(token))
+  }
+
+  /**
+   * A browser or phone with no token asks to pair: it gets a code to show and a token that waits.
+   * Who asked (address, user agent) is kept with the request, for the operator to check.
+   */
+  async requestPairing(
+    who: PairingRequester,
+    now = Date.now(),
+  ): Promise<{ code: string; token: string; expiresAt: number }> {
+    if ((await this.store.countOpen('pairing', now)) >= MAX_PENDING_PAIRINGS)
+      throw new HttpError(
+        429,
+        `too many pending pairing requests (at most ${MAX_PENDING_PAIRINGS}); try later`,
+      )
+    const code = newPairingCode()
+    const token = newSecret('sbs')
+    const sender = await this.store.addSender({
+      name: `pending-${code}`,
+      tokenHash: hashToken(token),
+      status: 'pending',
+      operator: false,
+    })
+    const expiresAt = now + PAIRING_TTL_MS
+    await this.store.openDecision({ kind: 'pairing', code, owner: sender.id, request: { ...who }, expiresAt })
+    return { code, token, expiresAt }
+  }
+
+  async approvePairing(
+    code: string,
+    options: { name?: string; operator?: boolean; by: string },
+  ): Promise<Sender> {
+    const normalized = code.trim().toLowerCase()
+    const [decision] = await this.store.openDecisionsByCode('pairing', normalized, Date.now())
+    if (!decision)
+      throw new UserError(`no pending pairing request with code "${normalized}" (codes expire after 1 hour)`)
+    if (options.name) {
+      checkSenderName(options.name)
+      const taken = await this.store.senderByName(options.name)
+      if (taken && taken.id !== decision.owner)
+        throw new UserError(`a sender named "${options.name}" exists already`)
+    }
+    const answered = await this.store.answerDecision(decision.id, { approved: true }, options.by)
+    if (!answered) throw new UserError(`pairing request "${normalized}" was answered a moment ago`)
+    await this.store.updateSender(decision.owner, {
+      status: 'allowed',
+      operator: options.operator ?? false,
+      name: options.name ?? `paired-${normalized}`,
+    })
+    const sender = await this.store.senderById(decision.owner)
+    if (!sender) throw new UserError('the paired sender was removed meanwhile')
+    return sender
+  }
+
+  /** Pairing requests waiting for an operator, newest first. */
+  async pendingPairings(now = Date.now()): Promise<Decision[]> {
+    const open = await this.store.listDecisions({ kind: 'pairing', status: 'open' })
+    return open.filter((d) => d.expiresAt === null || d.expiresAt > now)
+  }
+
+  /** Pending senders whose code expired can never be approved: remove them with their token. */
+  async dropExpiredPairings(now = Date.now()): Promise<void> {
+    for (const d of await this.store.expireDecisions(now)) {
+      if (d.kind !== 'pairing') continue
+      const sender = await this.store.senderById(d.owner)
+      if (sender?.status === 'pending') await this.store.removeSender(sender.id)
+    }
+  }
+
+  async setStatus(name: string, status: 'allowed' | 'blocked', operator?: boolean): Promise<Sender> {
+    const sender = await this.requireSender(name)
+    await this.store.updateSender(sender.id, { status, ...(operator === undefined ? {} : { operator }) })
+    return (await this.store.senderById(sender.id)) as Sender
+  }
+
+  async remove(name: string): Promise<void> {
+    const sender = await this.requireSender(name)
+    await this.store.removeSender(sender.id)
+  }
+
+  private async requireSender(name: string): Promise<Sender> {
+    const sender = await this.store.senderByName(name)
+    if (!sender) throw new UserError(`no sender named "${name}" (see: switchboard access list)`)
+    return sender
+  }
+}

@@ -1,0 +1,162 @@
+// Decisions people answer: a channel's permission prompt, a driven session's tool call, question or
+// plan review. Each is stored, put to every operator, and settled by the first answer, wherever it
+// comes from; the answer then goes to whoever waits for it.
+import { randomBytes } from 'node:crypto'
+import { HttpError } from '../../core/errors.js'
+import type { Behavior, PermissionRequest, ServerMessage } from '../../core/hub-protocol.js'
+import type { Logger } from '../../core/log.js'
+import type { Decision, Sender, Store } from '../../store/store.js'
+import type { SenderOutbox } from './sender-outbox.js'
+import { toolCallText } from './tool-call-text.js'
+
+/** A connected channel, as far as relaying a verdict to it goes. */
+export interface VerdictSink {
+  send(message: ServerMessage): void
+}
+
+export class Decisions {
+  /** In-process waiters (driven sessions), by decision id. */
+  private readonly resolvers = new Map<string, (d: Decision) => void>()
+
+  constructor(
+    private readonly store: Store,
+    private readonly log: Logger,
+    private readonly outbox: SenderOutbox,
+    private readonly connections: ReadonlyMap<string, VerdictSink>,
+  ) {}
+
+  /** A channel relays Claude Code's permission prompt: it becomes a decision operators see. */
+  async requestPermission(subscriber: string, request: PermissionRequest): Promise<Decision> {
+    const again = (await this.store.openDecisionsByCode('permission', request.request_id, Date.now())).find(
+      (d) => d.owner === subscriber,
+    )
+    if (again) return again // the channel re-sent it after a reconnect
+    const decision = await this.store.openDecision({
+      kind: 'permission',
+      code: request.request_id,
+      owner: subscriber,
+      request: { ...request },
+      expiresAt: null,
+    })
+    const id = request.request_id
+    await this.toOperators('permission', {
+      id,
+      session: subscriber,
+      tool_name: request.tool_name,
+      description: request.description,
+      input_preview: request.input_preview,
+      text: `${subscriber}: ${toolCallText(request.tool_name, request.input_preview, request.description)} — reply "yes ${id}" or "no ${id}"`,
+    })
+    return decision
+  }
+
+  /** An operator's `yes <id>` / `no <id>`. A wrong id changes nothing and says so. */
+  async answerPermission(sender: Sender, code: string, behavior: Behavior): Promise<Decision> {
+    if (!sender.operator) throw new HttpError(403, 'only operators may answer permission requests')
+    const open = await this.store.openDecisionsByCode('permission', code, Date.now())
+    const [decision] = open
+    if (!decision) throw new HttpError(404, `no open permission request "${code}"; nothing was changed`)
+    if (open.length > 1)
+      throw new HttpError(
+        409,
+        `"${code}" is open in ${open.length} sessions at once; answer it in the terminal`,
+      )
+    return this.answer(decision, { behavior }, sender.name)
+  }
+
+  /**
+   * Records the first answer to a decision and hands it to whoever waits for it: a driven session's
+   * resolver, or the channel that relayed the prompt. Later answers get 409.
+   */
+  async answer(decision: Decision, answer: Record<string, unknown>, by: string): Promise<Decision> {
+    const answered = await this.store.answerDecision(decision.id, answer, by)
+    if (!answered) throw new HttpError(409, `"${decision.code}" was answered already`)
+    this.log.info({ decision: answered.id, code: answered.code, by }, 'decision answered')
+    const resolve = this.resolvers.get(answered.id)
+    if (resolve) {
+      this.resolvers.delete(answered.id)
+      resolve(answered)
+    } else if (answered.kind === 'permission') {
+      await this.relayVerdict(answered)
+    }
+    await this.toOperators('decision', {
+      id: answered.code,
+      kind: answered.kind,
+      session: answered.owner,
+      status: 'answered',
+      answer,
+      answered_by: by,
+    })
+    return answered
+  }
+
+  /** A decision that someone in this process waits for (a driven session's tool call). */
+  async openAwaited(
+    input: { kind: Decision['kind']; owner: string; request: Record<string, unknown>; prompt: string },
+    onAnswer: (d: Decision) => void,
+  ): Promise<Decision> {
+    const code = await this.freeCode()
+    const decision = await this.store.openDecision({
+      kind: input.kind,
+      code,
+      owner: input.owner,
+      request: input.request,
+      expiresAt: null,
+    })
+    this.resolvers.set(decision.id, onAnswer)
+    await this.toOperators(input.kind, {
+      id: code,
+      decision: decision.id,
+      session: input.owner,
+      ...input.request,
+      text: `${input.owner}: ${input.prompt} — reply "yes ${code}" or "no ${code}"`,
+    })
+    return decision
+  }
+
+  /** Stops waiting for decisions whose asker went away. */
+  async cancelAwaited(ids: string[]): Promise<void> {
+    for (const id of ids) this.resolvers.delete(id)
+    if (ids.length) await this.store.cancelDecisions(ids)
+  }
+
+  private async freeCode(): Promise<string> {
+    for (;;) {
+      const code = permissionCode()
+      const clash = (await this.store.openDecisionsByCode('permission', code, Date.now())).length
+      if (!clash) return code
+    }
+  }
+
+  /** Hands an answered permission to its channel now, or when it next connects. */
+  async relayVerdict(decision: Decision): Promise<void> {
+    const connection = this.connections.get(decision.owner)
+    const behavior = decision.answer?.behavior as Behavior | undefined
+    if (!connection || !behavior) return
+    connection.send({ type: 'verdict', request_id: decision.code, behavior })
+    await this.store.markRelayed(decision.id)
+  }
+
+  async relayPendingVerdicts(subscriber: string): Promise<void> {
+    for (const d of await this.store.unrelayedAnswers('permission', subscriber)) await this.relayVerdict(d)
+  }
+
+  /** A channel that said goodbye has no terminal dialog left to answer. */
+  async subscriberLeft(subscriber: string): Promise<void> {
+    const n = await this.store.cancelOpenDecisions('permission', subscriber)
+    if (n) this.log.info({ subscriber, cancelled: n }, 'open permission requests cancelled')
+  }
+
+  private async toOperators(kind: string, body: Record<string, unknown>): Promise<void> {
+    const operators = (await this.store.listSenders()).filter((s) => s.operator && s.status === 'allowed')
+    for (const op of operators) await this.outbox.send(op.id, kind, body)
+  }
+}
+
+/** Five letters a–z without l, like Claude Code's own request ids, so `yes <id>` reads the same. */
+function permissionCode(): string {
+  const alphabet = 'abcdefghijkmnopqrstuvwxyz'
+  let code = ''
+  for (const b of randomBytes(5)) code += alphabet[b % alphabet.length]
+  return code
+}

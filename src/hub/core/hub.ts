@@ -1,0 +1,178 @@
+// The hub's core: publishes events to durable subscriber queues and routes replies back to the
+// sender of a chat; access, peers and decisions hang off it. Transports (HTTP, WebSocket) call in.
+
+import type { NewEvent, StoredEvent } from '../../core/event.js'
+import type { Logger } from '../../core/log.js'
+import type { PublishResult, StagedEvent, Store } from '../../store/store.js'
+import { Access } from './access.js'
+import { Decisions } from './decisions.js'
+import { Peers } from './peers.js'
+import { SenderOutbox } from './sender-outbox.js'
+import { type DeliverySink, SubscriberConnection } from './subscriber-connection.js'
+
+export class Hub {
+  readonly connections = new Map<string, SubscriberConnection>()
+  /** Replies and prompts for senders, stored before any surface shows them. */
+  readonly outbox: SenderOutbox
+  readonly access: Access
+  readonly peers: Peers
+  readonly decisions: Decisions
+  /** Subscribers whose events a Claude Code hook takes (rung 3). */
+  readonly hookFed = new Set<string>()
+  private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
+  /** Publishes under way, from staging to the end of their write. */
+  private readonly publishing = new Set<Promise<PublishResult>>()
+
+  constructor(
+    readonly store: Store,
+    readonly log: Logger,
+  ) {
+    this.outbox = new SenderOutbox(store)
+    this.access = new Access(store)
+    this.peers = new Peers(this)
+    this.decisions = new Decisions(store, log, this.outbox, this.connections)
+  }
+
+  isConnected(name: string): boolean {
+    return this.connections.has(name)
+  }
+
+  /**
+   * An event goes to its connected subscribers as soon as it is staged (id and seq given), before it
+   * is written; events published in the same turn of the event loop share one commit (group
+   * commit), and each sender hears 202 only after it. If a commit fails, a session may have seen an
+   * event whose sender was told it failed: the sender's retry has the same id (it is derived from
+   * the idempotency key), so the channel recognises it.
+   */
+  publish(event: NewEvent): Promise<PublishResult> {
+    const publishing = this.stageAndWrite(event)
+    this.publishing.add(publishing)
+    const done = () => this.publishing.delete(publishing)
+    publishing.then(done, done)
+    return publishing
+  }
+
+  /** Resolves once every event whose publishing has begun is written or has failed. */
+  settled(): Promise<void> {
+    if (this.publishing.size === 0) return Promise.resolve()
+    return Promise.allSettled([...this.publishing]).then(() => {})
+  }
+
+  private async stageAndWrite(event: NewEvent): Promise<PublishResult> {
+    const [staged] = await this.store.stage([event])
+    if (!staged) throw new Error('the store staged nothing')
+    this.offerToConnected(staged)
+    return new Promise((resolve, reject) => {
+      this.unwritten.push({ staged, resolve, reject })
+      if (this.unwritten.length === 1) setImmediate(() => void this.writeUnwritten())
+    })
+  }
+
+  /** A connection that cannot take the event now reads it from the store later; the write goes on. */
+  private offerToConnected(staged: StagedEvent): void {
+    for (const name of staged.subscribers) {
+      try {
+        this.connections.get(name)?.offer(staged.event)
+      } catch (err) {
+        this.log.error({ err, subscriber: name }, 'offer failed; the event stays queued')
+      }
+    }
+  }
+
+  private async writeUnwritten(): Promise<void> {
+    const batch = this.unwritten
+    this.unwritten = []
+    try {
+      await this.store.write(batch.map((b) => b.staged))
+      for (const { staged, resolve } of batch) resolve(staged)
+    } catch (err) {
+      for (const b of batch) b.reject(err)
+    } finally {
+      for (const { staged } of batch)
+        for (const name of staged.subscribers) this.connections.get(name)?.written(staged.event.seq)
+    }
+  }
+
+  /**
+   * A subscriber connects: it takes over its name from a stale connection and is registered for its
+   * topics, if given; its first pump() sends what waits for it.
+   */
+  async attach(
+    name: string,
+    sink: DeliverySink,
+    options: { topics?: string[]; ackFlushMs?: number } = {},
+  ): Promise<SubscriberConnection> {
+    const stale = this.connections.get(name)
+    if (stale) {
+      stale.close()
+      stale.terminate()
+    }
+    const connection = new SubscriberConnection(name, sink, this.store, this.log, {
+      settled: () => this.settled(),
+      ackFlushMs: options.ackFlushMs,
+    })
+    this.connections.set(name, connection)
+    if (options.topics) await this.store.registerSubscriber(name, options.topics)
+    return connection
+  }
+
+  /**
+   * A subscriber inside the hub (a driven session, an outbound webhook): each event is handed to
+   * `handle` in order and acknowledged once that resolves; one that fails stays unacknowledged.
+   */
+  async attachConsumer(name: string, handle: (event: StoredEvent) => Promise<void>): Promise<void> {
+    let inOrder = Promise.resolve()
+    const sink: DeliverySink = {
+      send: (message) => {
+        if (message.type !== 'deliver') return
+        const { event } = message
+        inOrder = inOrder
+          .then(() => handle(event))
+          .then(() => connection.ack(event.seq))
+          .catch((err) => this.log.error({ err, subscriber: name, event: event.id }, 'event not handed over'))
+      },
+      terminate: () => {},
+    }
+    const connection = await this.attach(name, sink, { ackFlushMs: 0 })
+    await connection.pump()
+  }
+
+  /**
+   * Rung 3: a Claude Code hook asks for what waits for its session. A session whose channel takes
+   * channel notifications gets nothing here (the channel delivers); otherwise the hook takes over:
+   * the channel's pushes stop, and what is pending is handed over and acknowledged.
+   */
+  async takeForHook(subscriber: string): Promise<StoredEvent[]> {
+    const connection = this.connections.get(subscriber)
+    if (connection?.rung === 'channel') return []
+    if (!(await this.store.hasSubscriber(subscriber))) await this.store.registerSubscriber(subscriber, ['*'])
+    this.hookFed.add(subscriber)
+    connection?.hold()
+    await this.settled()
+    const events = await this.store.pendingDeliveries(subscriber, 0, 100)
+    if (events.length)
+      await this.store.ack(
+        subscriber,
+        events.map((e) => e.seq),
+      )
+    return events
+  }
+
+  /** Claude's reply to a chat goes to whoever started that chat. */
+  async reply(from: string, chatId: string, text: string): Promise<{ ok: boolean; message: string }> {
+    const chat = await this.store.getChat(chatId)
+    if (!chat?.senderId)
+      return {
+        ok: false,
+        message: `unknown chat_id "${chatId}": pass the chat_id attribute of the <channel> tag you are answering`,
+      }
+    const sender = await this.store.senderById(chat.senderId)
+    if (sender?.status !== 'allowed')
+      return {
+        ok: false,
+        message: `the sender of chat "${chatId}" is no longer allowed; the reply was not sent`,
+      }
+    await this.outbox.send(sender.id, 'reply', { chat_id: chatId, text, from, at: Date.now() })
+    return { ok: true, message: 'sent' }
+  }
+}

@@ -1,0 +1,78 @@
+// What every request over TCP must pass before a route sees it: a target the hub can parse, a Host
+// that names this hub (so a page whose name was rebound to 127.0.0.1 gets nowhere), and no foreign
+// browser Origin (so no web page can drive the hub with a visitor's browser).
+import type { IncomingMessage } from 'node:http'
+import { isIP } from 'node:net'
+import { HttpError } from '../../core/errors.js'
+
+const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1'])
+
+/**
+ * The request's URL. Only origin-form targets (`/path?query`) are served; one that does not parse
+ * is the client's mistake, answered 400, never an exception in the hub.
+ */
+export function requestUrl(req: IncomingMessage): URL {
+  const target = req.url ?? '/'
+  if (!target.startsWith('/')) throw new HttpError(400, 'the request target must be a path')
+  try {
+    return new URL(`http://hub${target}`)
+  } catch {
+    throw new HttpError(400, 'the request target is not a valid path')
+  }
+}
+
+/** One path segment, percent-decoded; a broken escape is a 400. */
+export function pathSegment(raw: string): string {
+  try {
+    return decodeURIComponent(raw)
+  } catch {
+    throw new HttpError(400, `"${raw.slice(0, 80)}" is not a valid path segment`)
+  }
+}
+
+export interface HostRules {
+  /** The address the hub is bound to. */
+  bound: string
+  port: number
+  /** Further names (with or without `:port`) the hub may be reached by, from config.json. */
+  allowedHosts: string[]
+}
+
+/** `name[:port]` of a Host header or an Origin, split; IPv6 literals keep no brackets. */
+function split(hostAndPort: string): { name: string; port: number | null } | null {
+  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d{1,5}))?$/.exec(hostAndPort.trim().toLowerCase())
+  if (!m?.[1]) return null
+  return { name: m[1].replace(/^\[|\]$/g, ''), port: m[2] ? Number(m[2]) : null }
+}
+
+/**
+ * A name attacker-controlled DNS cannot point here: a loopback name or, when the hub is bound
+ * beyond loopback, any IP literal, at the hub's own port; or one the owner listed.
+ */
+export function hostAllowed(host: string, rules: HostRules): boolean {
+  if (rules.allowedHosts.some((h) => h.toLowerCase() === host.toLowerCase())) return true
+  const parsed = split(host)
+  if (!parsed) return false
+  if (rules.allowedHosts.some((h) => h.toLowerCase() === parsed.name)) return true
+  const exposed = !LOOPBACK_NAMES.has(rules.bound)
+  const known = LOOPBACK_NAMES.has(parsed.name) || (exposed && isIP(parsed.name) !== 0)
+  return known && (parsed.port === null || parsed.port === rules.port)
+}
+
+/** Throws 403 unless the request names this hub and comes from no foreign page. */
+export function checkHostAndOrigin(req: IncomingMessage, rules: HostRules): void {
+  const host = req.headers.host
+  if (host !== undefined && !hostAllowed(host, rules))
+    throw new HttpError(
+      403,
+      `Host "${host.slice(0, 100)}" is not this hub; add it to allowedHosts in config.json to allow it`,
+    )
+  const origin = req.headers.origin
+  if (origin === undefined) return
+  const m = /^https?:\/\/([^/]+)$/i.exec(origin)
+  if (!m?.[1] || !hostAllowed(m[1], rules))
+    throw new HttpError(
+      403,
+      `requests from web pages of other origins are refused (Origin ${origin.slice(0, 100)})`,
+    )
+}

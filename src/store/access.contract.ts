@@ -1,0 +1,94 @@
+// The AccessStore's contract: sources, senders and their tokens, chats, and each sender's outbox.
+import { describe, expect } from 'vitest'
+import { type OpenStore, storeTest } from './contract.js'
+
+export function describeAccessStoreContract(open: OpenStore): void {
+  const it = storeTest(open)
+
+  describe('AccessStore', () => {
+    it('keeps webhook sources by name', async ({ store }) => {
+      const github = await store.addSource({
+        name: 'github',
+        topic: 'github',
+        secret: 'whsec_1',
+        deliveryHeader: 'X-GitHub-Delivery',
+      })
+      await store.addSource({ name: 'alerts', topic: 'alerts', secret: 'whsec_2', deliveryHeader: null })
+      expect(await store.getSource('github')).toEqual(github)
+      expect((await store.listSources()).map((s) => s.name)).toEqual(['alerts', 'github'])
+      expect(await store.removeSource('github')).toBe(true)
+      expect(await store.removeSource('github')).toBe(false)
+      expect(await store.getSource('github')).toBeNull()
+    })
+
+    it('finds a sender by the hash of their token, by name and by id', async ({ store }) => {
+      const alice = await store.addSender({
+        name: 'alice',
+        tokenHash: 'hash-a',
+        status: 'allowed',
+        operator: true,
+      })
+      await store.addSender({ name: 'bob', tokenHash: 'hash-b', status: 'pending', operator: false })
+      expect(await store.senderByToken('hash-a')).toEqual(alice)
+      expect(await store.senderByToken('hash-unknown')).toBeNull()
+      expect(await store.senderByName('alice')).toEqual(alice)
+      expect(await store.senderById(alice.id)).toEqual(alice)
+      expect((await store.listSenders()).map((s) => s.name).sort()).toEqual(['alice', 'bob'])
+    })
+
+    it('removes a sender, whose token then lets nobody in', async ({ store }) => {
+      const bob = await store.addSender({
+        name: 'bob',
+        tokenHash: 'hash-b',
+        status: 'allowed',
+        operator: false,
+      })
+      expect(await store.removeSender(bob.id)).toBe(true)
+      expect(await store.senderByToken('hash-b')).toBeNull()
+      expect(await store.removeSender(bob.id)).toBe(false)
+    })
+
+    it('changes a sender and counts only allowed operators', async ({ store }) => {
+      await store.addSender({ name: 'alice', tokenHash: 'hash-a', status: 'allowed', operator: true })
+      const bob = await store.addSender({
+        name: 'bob',
+        tokenHash: 'hash-b',
+        status: 'pending',
+        operator: true,
+      })
+      await store.addSender({ name: 'carol', tokenHash: 'hash-c', status: 'allowed', operator: false })
+      expect(await store.countOperators()).toBe(1)
+      await store.updateSender(bob.id, { status: 'allowed', name: 'robert' })
+      expect(await store.countOperators()).toBe(2)
+      await store.updateSender(bob.id, { operator: false })
+      expect(await store.countOperators()).toBe(1)
+      expect(await store.senderById(bob.id)).toMatchObject({
+        name: 'robert',
+        status: 'allowed',
+        operator: false,
+      })
+    })
+
+    it('gives a sender one chat per source', async ({ store }) => {
+      const chat = await store.chatFor('telegram', 'snd_1')
+      expect(await store.chatFor('telegram', 'snd_1')).toEqual(chat)
+      expect((await store.chatFor('slack', 'snd_1')).id).not.toBe(chat.id)
+      expect(await store.getChat(chat.id)).toEqual({ id: chat.id, source: 'telegram', senderId: 'snd_1' })
+      expect(await store.getChat('chat_missing')).toBeNull()
+    })
+
+    it('hands out a sender’s replies not streamed yet, or those after an id', async ({ store }) => {
+      const one = await store.addOutbox('snd_1', 'reply', { text: 'one' })
+      const two = await store.addOutbox('snd_1', 'reply', { text: 'two' })
+      await store.addOutbox('snd_2', 'reply', { text: 'for someone else' })
+      const three = await store.addOutbox('snd_1', 'permission', { code: 'abcde' })
+      expect(await store.outboxFor('snd_1', null)).toEqual([one, two, three])
+      await store.markStreamed([one.id, two.id])
+      expect(await store.outboxFor('snd_1', null)).toEqual([three])
+      expect((await store.outboxFor('snd_1', one.id)).map((item) => item.body)).toEqual([
+        { text: 'two' },
+        { code: 'abcde' },
+      ])
+    })
+  })
+}

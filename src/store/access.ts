@@ -1,0 +1,68 @@
+// The Store's access area: who may send events in (webhook sources, chat senders), their chats, and
+// the replies waiting in each sender's outbox.
+export interface Source {
+  name: string
+  topic: string
+  secret: string
+  /** A header whose value de-duplicates retries, e.g. `X-GitHub-Delivery`. */
+  deliveryHeader: string | null
+  createdAt: number
+}
+
+export type SenderStatus = 'allowed' | 'pending' | 'blocked'
+
+export interface Sender {
+  id: string
+  name: string
+  status: SenderStatus
+  operator: boolean
+  createdAt: number
+}
+
+export interface Chat {
+  id: string
+  source: string
+  senderId: string | null
+}
+
+export interface OutboxItem {
+  id: number
+  senderId: string
+  kind: string
+  body: Record<string, unknown>
+  createdAt: number
+}
+
+export interface AccessStore {
+  // sources
+  addSource(source: Omit<Source, 'createdAt'>): Promise<Source>
+  getSource(name: string): Promise<Source | null>
+  listSources(): Promise<Source[]>
+  removeSource(name: string): Promise<boolean>
+
+  // senders
+  addSender(input: {
+    name: string
+    tokenHash: string
+    status: SenderStatus
+    operator: boolean
+  }): Promise<Sender>
+  senderByToken(tokenHash: string): Promise<Sender | null>
+  senderByName(name: string): Promise<Sender | null>
+  senderById(id: string): Promise<Sender | null>
+  listSenders(): Promise<Sender[]>
+  updateSender(
+    id: string,
+    change: { status?: SenderStatus; operator?: boolean; name?: string },
+  ): Promise<void>
+  removeSender(id: string): Promise<boolean>
+  countOperators(): Promise<number>
+
+  // chats and outbox
+  chatFor(source: string, senderId: string): Promise<Chat>
+  getChat(id: string): Promise<Chat | null>
+  addOutbox(senderId: string, kind: string, body: Record<string, unknown>): Promise<OutboxItem>
+  /** Items after `afterId`, or when null, the ones never written to any stream. */
+  outboxFor(senderId: string, afterId: number | null): Promise<OutboxItem[]>
+  markStreamed(ids: number[]): Promise<void>
+}

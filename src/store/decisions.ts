@@ -1,0 +1,43 @@
+// The Store's decisions area: what a person is asked to decide (a tool's permission, a pairing, a
+// question, a plan), and the first answer given.
+export type DecisionKind = 'permission' | 'pairing' | 'question' | 'plan'
+export type DecisionStatus = 'open' | 'answered' | 'expired' | 'cancelled'
+
+export interface Decision {
+  id: string
+  kind: DecisionKind
+  /** What a person types to answer: a permission request id, a pairing code. */
+  code: string
+  /** The subscriber that asked (permission) or the pending sender (pairing). */
+  owner: string
+  status: DecisionStatus
+  request: Record<string, unknown>
+  answer: Record<string, unknown> | null
+  answeredBy: string | null
+  createdAt: number
+  answeredAt: number | null
+  expiresAt: number | null
+}
+
+export interface DecisionStore {
+  openDecision(input: {
+    kind: DecisionKind
+    code: string
+    owner: string
+    request: Record<string, unknown>
+    expiresAt: number | null
+  }): Promise<Decision>
+  openDecisionsByCode(kind: DecisionKind, code: string, now: number): Promise<Decision[]>
+  /** First answer wins: returns null when the decision was no longer open. */
+  answerDecision(id: string, answer: Record<string, unknown>, answeredBy: string): Promise<Decision | null>
+  /** Answered decisions of an owner whose answer has not been handed on yet. */
+  unrelayedAnswers(kind: DecisionKind, owner: string): Promise<Decision[]>
+  markRelayed(id: string): Promise<void>
+  cancelOpenDecisions(kind: DecisionKind, owner: string): Promise<number>
+  cancelDecisions(ids: string[]): Promise<void>
+  /** Marks every open decision whose time is up as expired and returns them. */
+  expireDecisions(now: number): Promise<Decision[]>
+  countOpen(kind: DecisionKind, now: number): Promise<number>
+  listDecisions(filter: { kind?: DecisionKind; status?: DecisionStatus }): Promise<Decision[]>
+  getDecision(id: string): Promise<Decision | null>
+}

@@ -1,0 +1,137 @@
+// The EventStore's contract: what any store must do with events, subscribers and their deliveries.
+import { describe, expect } from 'vitest'
+import { event, type OpenStore, publish, storeTest } from './contract.js'
+
+export function describeEventStoreContract(open: OpenStore): void {
+  const it = storeTest(open)
+
+  describe('EventStore: durable delivery', () => {
+    it('queues an event for every subscriber whose topics match, in order, until acknowledged', async ({
+      store,
+    }) => {
+      await store.registerSubscriber('all', ['*'])
+      await store.registerSubscriber('gh', ['github'])
+      const [a, b] = await publish(store, [event('github', 'one'), event('alerts', 'two')])
+      expect(a?.subscribers.sort()).toEqual(['all', 'gh'])
+      expect(b?.subscribers).toEqual(['all'])
+      expect((await store.pendingDeliveries('all', 0, 10)).map((e) => e.content)).toEqual(['one', 'two'])
+      await store.ack('all', [a?.event.seq ?? 0])
+      expect((await store.pendingDeliveries('all', 0, 10)).map((e) => e.content)).toEqual(['two'])
+      expect((await store.pendingDeliveries('gh', 0, 10)).map((e) => e.content)).toEqual(['one'])
+    })
+
+    it('parks what nobody wants yet and gives it to the first subscriber that does', async ({ store }) => {
+      await publish(store, [event('ci', 'early')])
+      await store.registerSubscriber('other', ['github'])
+      expect(await store.pendingDeliveries('other', 0, 10)).toEqual([])
+      await store.registerSubscriber('ci-watcher', ['ci'])
+      expect((await store.pendingDeliveries('ci-watcher', 0, 10)).map((e) => e.content)).toEqual(['early'])
+    })
+
+    it('stores an event once per idempotency key, also within one commit', async ({ store }) => {
+      const [x, y] = await publish(store, [
+        event('t', 'first', { idempotencyKey: 'k' }),
+        event('t', 'retry', { idempotencyKey: 'k' }),
+      ])
+      expect(y?.duplicate).toBe(true)
+      expect(y?.event.id).toBe(x?.event.id)
+    })
+
+    it('treats a retry staged before the first try was written as its duplicate', async ({ store }) => {
+      const [a] = await store.stage([event('t', 'try', { idempotencyKey: 'k' })])
+      const [b] = await store.stage([event('t', 'retry', { idempotencyKey: 'k' })])
+      expect(b).toMatchObject({ duplicate: true, event: { id: a?.event.id } })
+      await store.write([a, b].filter((s) => s !== undefined))
+      const [c] = await publish(store, [event('t', 'later retry', { idempotencyKey: 'k' })])
+      expect(c).toMatchObject({ duplicate: true, event: { id: a?.event.id, content: 'try' } })
+    })
+
+    it('gives a retry the id of the first try, even when a restart lost the first try', async ({
+      store,
+      reopen,
+    }) => {
+      // Shown to a subscriber, then the hub died before the write: nothing of it was stored.
+      const [shown] = await store.stage([event('t', 'try', { idempotencyKey: 'k' })])
+      const after = await reopen()
+      const [retry] = await after.stage([event('t', 'retry', { idempotencyKey: 'k' })])
+      expect(retry?.duplicate).toBe(false)
+      expect(retry?.event.id).toBe(shown?.event.id)
+    })
+
+    it('keeps one sender’s idempotency keys apart from another’s', async ({ store }) => {
+      const [alice] = await publish(store, [
+        event('chat', 'from alice', { sender: 'alice', idempotencyKey: '1' }),
+      ])
+      const [bob] = await publish(store, [event('chat', 'from bob', { sender: 'bob', idempotencyKey: '1' })])
+      const [again] = await publish(store, [
+        event('chat', 'alice again', { sender: 'alice', idempotencyKey: '1' }),
+      ])
+      expect(bob?.duplicate).toBe(false)
+      expect(bob?.event.id).not.toBe(alice?.event.id)
+      expect(again).toMatchObject({ duplicate: true, event: { id: alice?.event.id } })
+    })
+
+    it('gives an event staged before a subscriber registered to that subscriber too', async ({ store }) => {
+      const staged = await store.stage([event('ci', 'built')])
+      expect(staged[0]?.subscribers).toEqual([])
+      await store.registerSubscriber('ci-watcher', ['ci'])
+      await store.write(staged)
+      expect(staged[0]?.subscribers).toEqual(['ci-watcher'])
+      expect((await store.pendingDeliveries('ci-watcher', 0, 10)).map((e) => e.content)).toEqual(['built'])
+    })
+
+    it('sends a direct message to its subscriber only, even before that subscriber connects', async ({
+      store,
+    }) => {
+      await store.registerSubscriber('a', ['*'])
+      await publish(store, [event('t', 'for b', { target: 'b' })])
+      expect(await store.pendingDeliveries('a', 0, 10)).toEqual([])
+      expect((await store.pendingDeliveries('b', 0, 10)).map((e) => e.content)).toEqual(['for b'])
+    })
+
+    it('acknowledges exactly the seqs named, never the ones between', async ({ store }) => {
+      await store.registerSubscriber('s', ['*'])
+      const [one, , three] = await publish(store, [event('t', 'one'), event('t', 'two'), event('t', 'three')])
+      await store.ack('s', [one?.event.seq ?? 0, three?.event.seq ?? 0])
+      expect((await store.pendingDeliveries('s', 0, 10)).map((e) => e.content)).toEqual(['two'])
+    })
+
+    it('reads a backlog in pages: after a seq, at most a limit', async ({ store }) => {
+      await store.registerSubscriber('s', ['*'])
+      const [one] = await publish(store, [event('t', 'one'), event('t', 'two'), event('t', 'three')])
+      const page = await store.pendingDeliveries('s', one?.event.seq ?? 0, 1)
+      expect(page.map((e) => e.content)).toEqual(['two'])
+    })
+  })
+
+  describe('EventStore: subscribers', () => {
+    it('lists each subscriber’s topics, whether peers may message it, and its pending deliveries', async ({
+      store,
+    }) => {
+      await store.registerSubscriber('channel', ['*'])
+      await store.registerSubscriber('session:a', ['ci'], { peer: false })
+      await publish(store, [event('ci', 'built'), event('github', 'pushed')])
+      expect(await store.listSubscribers()).toEqual([
+        { name: 'channel', topics: ['*'], peer: true, pending: 2 },
+        { name: 'session:a', topics: ['ci'], peer: false, pending: 1 },
+      ])
+      expect(await store.getSubscriber('session:a')).toEqual({
+        name: 'session:a',
+        topics: ['ci'],
+        peer: false,
+        pending: 1,
+      })
+      expect(await store.getSubscriber('nobody')).toBeNull()
+      expect(await store.hasSubscriber('channel')).toBe(true)
+      expect(await store.hasSubscriber('nobody')).toBe(false)
+    })
+
+    it('takes a subscriber’s new topics when it registers again', async ({ store }) => {
+      await store.registerSubscriber('s', ['ci'])
+      await store.registerSubscriber('s', ['github'], { peer: false })
+      await publish(store, [event('ci', 'built'), event('github', 'pushed')])
+      expect((await store.pendingDeliveries('s', 0, 10)).map((e) => e.content)).toEqual(['pushed'])
+      expect(await store.getSubscriber('s')).toMatchObject({ topics: ['github'], peer: false })
+    })
+  })
+}

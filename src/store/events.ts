@@ -1,0 +1,46 @@
+// The Store's events area: giving events their ids and seqs, writing them, and delivering each to
+// every subscriber that wants it until that subscriber acknowledges it.
+import type { NewEvent, StoredEvent } from '../core/event.js'
+
+export interface SubscriberInfo {
+  name: string
+  topics: string[]
+  /** Reachable by other sessions' peer messages. */
+  peer: boolean
+  pending: number
+}
+
+export type PublishResult = { event: StoredEvent; duplicate: boolean; subscribers: string[] }
+
+/** An event with its id and seq, not written yet; the columns a StoredEvent does not carry ride along. */
+export interface StagedEvent extends PublishResult {
+  target: string | null
+  idempotencyKey: string | null
+}
+
+export interface EventStore {
+  /**
+   * Gives events their ids, seqs and subscribers and recognises retries of an idempotency key
+   * (stored, or staged and not written yet), without writing: live subscribers can be shown the
+   * events at once (see Hub.publish). A seq, once handed out, is never given to another event.
+   */
+  stage(events: NewEvent[]): Promise<StagedEvent[]>
+  /**
+   * Commits staged events and one delivery per matching subscriber (or parks each unwanted one), in
+   * one transaction: whatever was staged in one turn of the event loop shares a commit. Subscribers
+   * are matched again at this point, and each staged event's `subscribers` updated.
+   */
+  write(staged: StagedEvent[]): Promise<void>
+  /**
+   * Registers or updates a subscriber; a new one claims parked events that match its topics. `peer`:
+   * other sessions may message it (channels are peers; driven sessions only when created as one).
+   */
+  registerSubscriber(name: string, topics: string[], options?: { peer?: boolean }): Promise<void>
+  /** Pending deliveries in order, after `afterSeq`. */
+  pendingDeliveries(subscriber: string, afterSeq: number, limit: number): Promise<StoredEvent[]>
+  /** Marks these deliveries to the subscriber as handled; exactly these, never the ones between. */
+  ack(subscriber: string, seqs: number[]): Promise<void>
+  listSubscribers(): Promise<SubscriberInfo[]>
+  getSubscriber(name: string): Promise<SubscriberInfo | null>
+  hasSubscriber(name: string): Promise<boolean>
+}

@@ -1,0 +1,166 @@
+// The access area in SQLite: webhook sources, chat senders (found by their hashed token), their chats
+// and their outbox of replies.
+import type Database from 'better-sqlite3'
+import { newId } from '../../core/ids.js'
+import type { AccessStore, OutboxItem, Sender, SenderStatus, Source } from '../access.js'
+import type { Row } from './row.js'
+
+/** Retention (see Store.prune): one batch of replies. */
+export const PRUNE_OUTBOX = [
+  `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE created_at < @before ORDER BY id LIMIT @limit)`,
+]
+
+const toSource = (r: Row): Source => ({
+  name: r.name as string,
+  topic: r.topic as string,
+  secret: r.secret as string,
+  deliveryHeader: (r.delivery_header as string | null) ?? null,
+  createdAt: r.created_at as number,
+})
+
+const toSender = (r: Row): Sender => ({
+  id: r.id as string,
+  name: r.name as string,
+  status: r.status as SenderStatus,
+  operator: r.operator === 1,
+  createdAt: r.created_at as number,
+})
+
+const toOutbox = (r: Row): OutboxItem => ({
+  id: r.id as number,
+  senderId: r.sender_id as string,
+  kind: r.kind as string,
+  body: JSON.parse(r.body as string),
+  createdAt: r.created_at as number,
+})
+
+export function sqliteAccessStore(db: Database.Database): AccessStore {
+  // Looked up on the webhook path, so prepared once.
+  const sourceByName = db.prepare('SELECT * FROM sources WHERE name = ?')
+
+  function senderWhere(clause: string, value: string): Sender | null {
+    const r = db.prepare(`SELECT * FROM senders WHERE ${clause} = ?`).get(value) as Row | undefined
+    return r ? toSender(r) : null
+  }
+
+  return {
+    // --- sources ---------------------------------------------------------------
+    async addSource(s) {
+      const createdAt = Date.now()
+      db.prepare(
+        'INSERT INTO sources (name, topic, secret, delivery_header, created_at) VALUES (?, ?, ?, ?, ?)',
+      ).run(s.name, s.topic, s.secret, s.deliveryHeader, createdAt)
+      return { ...s, createdAt }
+    },
+
+    async getSource(name) {
+      const r = sourceByName.get(name) as Row | undefined
+      return r ? toSource(r) : null
+    },
+
+    async listSources() {
+      return (db.prepare('SELECT * FROM sources ORDER BY name').all() as Row[]).map(toSource)
+    },
+
+    async removeSource(name) {
+      return db.prepare('DELETE FROM sources WHERE name = ?').run(name).changes > 0
+    },
+
+    // --- senders ---------------------------------------------------------------
+    async addSender(input) {
+      const sender: Sender = {
+        id: newId('snd'),
+        name: input.name,
+        status: input.status,
+        operator: input.operator,
+        createdAt: Date.now(),
+      }
+      db.prepare(
+        'INSERT INTO senders (id, name, token_hash, status, operator, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(sender.id, sender.name, input.tokenHash, sender.status, sender.operator ? 1 : 0, sender.createdAt)
+      return sender
+    },
+
+    async senderByToken(tokenHash) {
+      return senderWhere('token_hash', tokenHash)
+    },
+
+    async senderByName(name) {
+      return senderWhere('name', name)
+    },
+
+    async senderById(id) {
+      return senderWhere('id', id)
+    },
+
+    async listSenders() {
+      return (db.prepare('SELECT * FROM senders ORDER BY created_at').all() as Row[]).map(toSender)
+    },
+
+    async updateSender(id, change) {
+      if (change.status) db.prepare('UPDATE senders SET status = ? WHERE id = ?').run(change.status, id)
+      if (change.operator !== undefined)
+        db.prepare('UPDATE senders SET operator = ? WHERE id = ?').run(change.operator ? 1 : 0, id)
+      if (change.name) db.prepare('UPDATE senders SET name = ? WHERE id = ?').run(change.name, id)
+    },
+
+    async removeSender(id) {
+      return db.prepare('DELETE FROM senders WHERE id = ?').run(id).changes > 0
+    },
+
+    async countOperators() {
+      const r = db
+        .prepare(`SELECT COUNT(*) AS n FROM senders WHERE operator = 1 AND status = 'allowed'`)
+        .get() as { n: number }
+      return r.n
+    },
+
+    // --- chats and outbox ------------------------------------------------------
+    async chatFor(source, senderId) {
+      const r = db.prepare('SELECT id FROM chats WHERE source = ? AND sender_id = ?').get(source, senderId) as
+        | Row
+        | undefined
+      if (r) return { id: r.id as string, source, senderId }
+      const id = newId('chat')
+      db.prepare('INSERT INTO chats (id, source, sender_id, created_at) VALUES (?, ?, ?, ?)').run(
+        id,
+        source,
+        senderId,
+        Date.now(),
+      )
+      return { id, source, senderId }
+    },
+
+    async getChat(id) {
+      const r = db.prepare('SELECT * FROM chats WHERE id = ?').get(id) as Row | undefined
+      return r
+        ? { id: r.id as string, source: r.source as string, senderId: (r.sender_id as string | null) ?? null }
+        : null
+    },
+
+    async addOutbox(senderId, kind, body) {
+      const createdAt = Date.now()
+      const info = db
+        .prepare('INSERT INTO outbox (sender_id, kind, body, created_at) VALUES (?, ?, ?, ?)')
+        .run(senderId, kind, JSON.stringify(body), createdAt)
+      return { id: Number(info.lastInsertRowid), senderId, kind, body, createdAt }
+    },
+
+    async outboxFor(senderId, afterId) {
+      const rows =
+        afterId === null
+          ? db.prepare('SELECT * FROM outbox WHERE sender_id = ? AND streamed = 0 ORDER BY id').all(senderId)
+          : db
+              .prepare('SELECT * FROM outbox WHERE sender_id = ? AND id > ? ORDER BY id')
+              .all(senderId, afterId)
+      return (rows as Row[]).map(toOutbox)
+    },
+
+    async markStreamed(ids) {
+      const mark = db.prepare('UPDATE outbox SET streamed = 1 WHERE id = ?')
+      db.transaction(() => {
+        for (const id of ids) mark.run(id)
+      })()
+    },
+  }
+}

@@ -1,0 +1,198 @@
+// The events area in SQLite: ids and seqs handed out in memory, group commits, and one delivery row
+// per (subscriber, event) until acknowledged.
+import type Database from 'better-sqlite3'
+import { type StoredEvent, topicMatches } from '../../core/event.js'
+import { keyedEventId, newId } from '../../core/ids.js'
+import type { EventStore, StagedEvent, SubscriberInfo } from '../events.js'
+import type { Row } from './row.js'
+
+/** Holds a delivery nobody wanted yet, for the first subscriber that does. */
+const PARKED = ''
+
+/** Retention (see Store.prune), one batch of each; parked deliveries go before the events they hold. */
+export const PRUNE_EVENTS = [
+  `DELETE FROM deliveries WHERE subscriber = '' AND seq IN
+     (SELECT seq FROM events WHERE created_at < @before ORDER BY seq LIMIT @limit)`,
+  `DELETE FROM events WHERE seq IN
+     (SELECT e.seq FROM events e WHERE e.created_at < @before
+        AND e.seq < (SELECT max(seq) FROM events)
+        AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.seq = e.seq)
+      ORDER BY e.seq LIMIT @limit)`,
+]
+
+const toEvent = (r: Row): StoredEvent => ({
+  id: r.id as string,
+  seq: r.seq as number,
+  topic: r.topic as string,
+  source: r.source as string,
+  sender: (r.sender as string | null) ?? null,
+  chat_id: (r.chat_id as string | null) ?? null,
+  content: r.content as string,
+  meta: JSON.parse(r.meta as string),
+  created_at: r.created_at as number,
+})
+
+const SUBSCRIBER_INFO = `SELECT s.name, s.topics, s.peer,
+  (SELECT COUNT(*) FROM deliveries d WHERE d.subscriber = s.name) AS pending FROM subscribers s`
+
+const toSubscriberInfo = (r: Row): SubscriberInfo => ({
+  name: r.name as string,
+  topics: JSON.parse(r.topics as string),
+  peer: r.peer === 1,
+  pending: r.pending as number,
+})
+
+export function sqliteEventStore(db: Database.Database): EventStore {
+  /** Every subscriber's topics, read again only after one registers. */
+  let subscribers: { name: string; topics: string[] }[] | null = null
+  const q = {
+    keyedEvent: db.prepare('SELECT * FROM events WHERE id = ? AND idem_key IS NOT NULL'),
+    insertEvent: db.prepare(
+      `INSERT INTO events (seq, id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+    ),
+    maxSeq: db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM events'),
+    insertDelivery: db.prepare('INSERT OR IGNORE INTO deliveries (subscriber, seq) VALUES (?, ?)'),
+    pending: db.prepare(
+      `SELECT e.* FROM deliveries d JOIN events e ON e.seq = d.seq
+       WHERE d.subscriber = ? AND d.seq > ? ORDER BY d.seq LIMIT ?`,
+    ),
+    ack: db.prepare('DELETE FROM deliveries WHERE subscriber = ? AND seq = ?'),
+    allSubscribers: db.prepare('SELECT name, topics FROM subscribers'),
+  }
+  const maxSeq = (): number => (q.maxSeq.get() as { seq: number }).seq
+  /**
+   * The next event's seq, kept here rather than taken from SQLite's rowid: subscribers see an event
+   * before it is written (see stage), so a seq is never handed out twice, not even after a failed
+   * transaction left it unused.
+   */
+  let nextSeq = maxSeq() + 1
+  /** Keyed events staged and not written yet, by id, so a retry in the same instant is a duplicate too. */
+  const unwrittenKeyed = new Map<string, StoredEvent>()
+
+  function loadSubscribers(): { name: string; topics: string[] }[] {
+    subscribers ??= (q.allSubscribers.all() as Row[]).map((r) => ({
+      name: r.name as string,
+      topics: JSON.parse(r.topics as string) as string[],
+    }))
+    return subscribers
+  }
+
+  function subscribersOf(topic: string, target: string | null): string[] {
+    if (target) return [target]
+    return loadSubscribers()
+      .filter((s) => topicMatches(s.topics, topic))
+      .map((s) => s.name)
+  }
+
+  /** The keyed event with this id: staged a moment ago, or stored. */
+  function earlierTry(id: string): StoredEvent | null {
+    const staged = unwrittenKeyed.get(id)
+    if (staged) return staged
+    const row = q.keyedEvent.get(id) as Row | undefined
+    return row ? toEvent(row) : null
+  }
+
+  const ackTx = db.transaction((subscriber: string, seqs: number[]) => {
+    for (const seq of seqs) q.ack.run(subscriber, seq)
+  })
+  const writeTx = db.transaction((staged: StagedEvent[]) => {
+    for (const s of staged) {
+      if (s.duplicate) continue
+      const { event: e, target, idempotencyKey } = s
+      // Decided again now: a subscriber that registered since the event was staged gets it too.
+      s.subscribers = subscribersOf(e.topic, target)
+      q.insertEvent.run(
+        e.seq,
+        e.id,
+        e.topic,
+        e.source,
+        e.sender,
+        e.chat_id,
+        target,
+        e.content,
+        JSON.stringify(e.meta),
+        idempotencyKey,
+        e.created_at,
+      )
+      for (const name of s.subscribers) q.insertDelivery.run(name, e.seq)
+      if (s.subscribers.length === 0) q.insertDelivery.run(PARKED, e.seq)
+    }
+  })
+
+  return {
+    async stage(events) {
+      return events.map((e) => {
+        const keyedId = e.idempotencyKey === null ? null : keyedEventId(e.source, e.sender, e.idempotencyKey)
+        const earlier = keyedId === null ? null : earlierTry(keyedId)
+        if (earlier)
+          return { event: earlier, duplicate: true, subscribers: [], target: null, idempotencyKey: null }
+        const event: StoredEvent = {
+          id: keyedId ?? newId('ev'),
+          seq: nextSeq++,
+          topic: e.topic,
+          source: e.source,
+          sender: e.sender,
+          chat_id: e.chat_id,
+          content: e.content,
+          meta: e.meta,
+          created_at: Date.now(),
+        }
+        if (keyedId !== null) unwrittenKeyed.set(keyedId, event)
+        const subscribers = subscribersOf(e.topic, e.target)
+        return { event, duplicate: false, subscribers, target: e.target, idempotencyKey: e.idempotencyKey }
+      })
+    },
+
+    async write(staged) {
+      try {
+        writeTx.immediate(staged)
+      } catch (err) {
+        nextSeq = Math.max(nextSeq, maxSeq() + 1) // in case another writer took seqs
+        throw err
+      } finally {
+        for (const s of staged) if (s.idempotencyKey !== null) unwrittenKeyed.delete(s.event.id)
+      }
+    },
+
+    async registerSubscriber(name, topics, options = {}) {
+      const now = Date.now()
+      db.transaction(() => {
+        db.prepare(
+          `INSERT INTO subscribers (name, topics, peer, created_at, seen_at) VALUES (?, ?, ?, ?, ?)
+           ON CONFLICT (name) DO UPDATE SET topics = excluded.topics, peer = excluded.peer,
+             seen_at = excluded.seen_at`,
+        ).run(name, JSON.stringify(topics), options.peer === false ? 0 : 1, now, now)
+        const parked = db
+          .prepare(
+            'SELECT d.seq, e.topic FROM deliveries d JOIN events e ON e.seq = d.seq WHERE d.subscriber = ?',
+          )
+          .all(PARKED) as { seq: number; topic: string }[]
+        const claim = db.prepare('UPDATE deliveries SET subscriber = ? WHERE subscriber = ? AND seq = ?')
+        for (const p of parked) if (topicMatches(topics, p.topic)) claim.run(name, PARKED, p.seq)
+      }).immediate()
+      subscribers = null
+    },
+
+    async pendingDeliveries(subscriber, afterSeq, limit) {
+      return (q.pending.all(subscriber, afterSeq, limit) as Row[]).map(toEvent)
+    },
+
+    async ack(subscriber, seqs) {
+      ackTx(subscriber, seqs)
+    },
+
+    async listSubscribers() {
+      return (db.prepare(`${SUBSCRIBER_INFO} ORDER BY s.name`).all() as Row[]).map(toSubscriberInfo)
+    },
+
+    async getSubscriber(name) {
+      const r = db.prepare(`${SUBSCRIBER_INFO} WHERE s.name = ?`).get(name) as Row | undefined
+      return r ? toSubscriberInfo(r) : null
+    },
+
+    async hasSubscriber(name) {
+      return db.prepare('SELECT 1 FROM subscribers WHERE name = ?').get(name) !== undefined
+    },
+  }
+}

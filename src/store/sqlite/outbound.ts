@@ -1,0 +1,56 @@
+// The outbound area in SQLite: webhooks events are POSTed to, and a log row per delivery attempt.
+import type Database from 'better-sqlite3'
+import type { OutboundAttempt, OutboundStore, OutboundWebhook } from '../outbound.js'
+import type { Row } from './row.js'
+
+/** Retention (see Store.prune): one batch of the delivery log. */
+export const PRUNE_OUTBOUND_LOG = [
+  `DELETE FROM outbound_log WHERE id IN (SELECT id FROM outbound_log WHERE at < @before ORDER BY id LIMIT @limit)`,
+]
+
+const toWebhook = (r: Row): OutboundWebhook => ({
+  name: r.name as string,
+  url: r.url as string,
+  secret: r.secret as string,
+  maxAttempts: r.max_attempts as number,
+  backoffMs: r.backoff_ms as number,
+  createdAt: r.created_at as number,
+})
+
+const toAttempt = (r: Row): OutboundAttempt => ({
+  webhook: r.webhook as string,
+  eventId: r.event_id as string,
+  attempt: r.attempt as number,
+  status: (r.status as number | null) ?? null,
+  error: (r.error as string | null) ?? null,
+  at: r.at as number,
+})
+
+export function sqliteOutboundStore(db: Database.Database): OutboundStore {
+  return {
+    async addOutboundWebhook(input) {
+      const createdAt = Date.now()
+      db.prepare(
+        'INSERT INTO outbound_webhooks (name, url, secret, max_attempts, backoff_ms, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(input.name, input.url, input.secret, input.maxAttempts, input.backoffMs, createdAt)
+      return { ...input, createdAt }
+    },
+
+    async listOutboundWebhooks() {
+      return (db.prepare('SELECT * FROM outbound_webhooks ORDER BY created_at').all() as Row[]).map(toWebhook)
+    },
+
+    async logOutbound(a) {
+      db.prepare(
+        'INSERT INTO outbound_log (webhook, event_id, attempt, status, error, at) VALUES (?, ?, ?, ?, ?, ?)',
+      ).run(a.webhook, a.eventId, a.attempt, a.status, a.error, Date.now())
+    },
+
+    async outboundLog(webhook, limit) {
+      const rows = db
+        .prepare('SELECT * FROM outbound_log WHERE webhook = ? ORDER BY id DESC LIMIT ?')
+        .all(webhook, limit) as Row[]
+      return rows.map(toAttempt)
+    },
+  }
+}

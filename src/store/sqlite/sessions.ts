@@ -1,0 +1,94 @@
+// The sessions area in SQLite: a record per driven session, and its stream as numbered lines.
+import type Database from 'better-sqlite3'
+import type { SessionRecord, SessionStatus, SessionStore } from '../sessions.js'
+import type { Row } from './row.js'
+
+/** Retention (see Store.prune): one batch of session lines. */
+export const PRUNE_SESSION_LINES = [
+  `DELETE FROM session_events WHERE (session_id, seq) IN
+     (SELECT session_id, seq FROM session_events WHERE at < @before LIMIT @limit)`,
+]
+
+const toSession = (r: Row): SessionRecord => ({
+  id: r.id as string,
+  claudeSessionId: (r.claude_session_id as string | null) ?? null,
+  cwd: r.cwd as string,
+  config: JSON.parse(r.config as string),
+  status: r.status as SessionStatus,
+  costUsd: r.cost_usd as number,
+  turns: r.turns as number,
+  lastResult: (r.last_result as string | null) ?? null,
+  createdAt: r.created_at as number,
+  updatedAt: r.updated_at as number,
+})
+
+export function sqliteSessionStore(db: Database.Database): SessionStore {
+  async function getSession(id: string): Promise<SessionRecord | null> {
+    const r = db.prepare('SELECT * FROM sessions WHERE id = ? OR claude_session_id = ?').get(id, id) as
+      | Row
+      | undefined
+    return r ? toSession(r) : null
+  }
+
+  return {
+    async createSession(input) {
+      const now = Date.now()
+      db.prepare(
+        `INSERT INTO sessions (id, cwd, config, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?)`,
+      ).run(input.id, input.cwd, JSON.stringify(input.config), input.status, now, now)
+      return (await getSession(input.id)) as SessionRecord
+    },
+
+    async updateSession(id, change) {
+      const columns: Record<string, unknown> = {}
+      if (change.claudeSessionId !== undefined) columns.claude_session_id = change.claudeSessionId
+      if (change.status !== undefined) columns.status = change.status
+      if (change.costUsd !== undefined) columns.cost_usd = change.costUsd
+      if (change.turns !== undefined) columns.turns = change.turns
+      if (change.lastResult !== undefined) columns.last_result = change.lastResult
+      if (change.config !== undefined) columns.config = JSON.stringify(change.config)
+      const keys = Object.keys(columns)
+      if (keys.length === 0) return
+      const set = keys.map((k) => `${k} = @${k}`).join(', ')
+      db.prepare(`UPDATE sessions SET ${set}, updated_at = @now WHERE id = @id`).run({
+        ...columns,
+        now: Date.now(),
+        id,
+      })
+    },
+
+    getSession,
+
+    async listSessions() {
+      return (db.prepare('SELECT * FROM sessions ORDER BY updated_at DESC').all() as Row[]).map(toSession)
+    },
+
+    async appendSessionLine(id, line) {
+      return db.transaction(() => {
+        const { next } = db
+          .prepare('SELECT COALESCE(MAX(seq), 0) + 1 AS next FROM session_events WHERE session_id = ?')
+          .get(id) as { next: number }
+        db.prepare('INSERT INTO session_events (session_id, seq, line, at) VALUES (?, ?, ?, ?)').run(
+          id,
+          next,
+          JSON.stringify(line),
+          Date.now(),
+        )
+        return next
+      })()
+    },
+
+    async sessionLines(id, afterSeq, limit) {
+      const rows = db
+        .prepare(
+          'SELECT seq, line, at FROM session_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+        )
+        .all(id, afterSeq, limit) as Row[]
+      return rows.map((r) => ({
+        seq: r.seq as number,
+        line: JSON.parse(r.line as string),
+        at: r.at as number,
+      }))
+    },
+  }
+}
