@@ -1,6 +1,6 @@
 // `switchboard channel`: the MCP server Claude Code spawns. It speaks the channel contract
 // (PROTOCOLS.md §2) to Claude Code and the hub protocol to the hub, which owns every event.
-import { basename } from 'node:path'
+
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
@@ -14,6 +14,7 @@ import { describeZod } from '../core/errors.js'
 import { eventMeta, type StoredEvent } from '../core/event.js'
 import { peerRequestSchema, permissionRequestSchema } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
+import { defaultSubscriberName } from '../core/subscriber-name.js'
 import { VERSION } from '../core/version.js'
 import { Inbox } from './inbox.js'
 import { channelInstructions } from './instructions.js'
@@ -52,7 +53,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     port: config.port,
     socketPath: localSocket(config),
     token: readAdminToken(config.home),
-    subscriber: options.name ?? (basename(process.cwd()) || 'session'),
+    subscriber: options.name ?? defaultSubscriberName(process.cwd()),
     topics: options.topics?.length ? options.topics : ['*'],
     rung: () => rung,
     aliases: options.aliases,

@@ -1,20 +1,18 @@
 // Rung 3: `switchboard hook` runs as a Claude Code hook (UserPromptSubmit, PostToolUse) and hands the
 // session its pending events as additional context; `switchboard install claude --hooks` sets it up.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { homedir } from 'node:os'
-import { basename, dirname, join } from 'node:path'
+
 import type { Command } from 'commander'
 import { z } from 'zod'
 import { channelMessage } from '../claude/channel-tag.js'
 import { UserError } from '../core/errors.js'
+import { defaultSubscriberName } from '../core/subscriber-name.js'
+import { addHooks, HOOK_EVENTS, removeHooks, settingsFile } from './claude-settings.js'
 import { hubApi } from './options.js'
 
 /** What Claude Code writes to a hook's stdin; only these fields matter here. */
 const hookInputSchema = z
   .object({ hook_event_name: z.string().min(1), cwd: z.string().optional() })
   .passthrough()
-
-const HOOK_EVENTS = ['UserPromptSubmit', 'PostToolUse'] as const
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []
@@ -31,7 +29,7 @@ export function registerHook(program: Command): void {
       try {
         const input = hookInputSchema.parse(JSON.parse(await readStdin()))
         const subscriber =
-          process.env.SWITCHBOARD_CHANNEL_NAME ?? (basename(input.cwd ?? process.cwd()) || 'session')
+          process.env.SWITCHBOARD_CHANNEL_NAME ?? defaultSubscriberName(input.cwd ?? process.cwd())
         const hub = hubApi(command, 'hook')
         const { events } = await hub.takeForHook(subscriber)
         if (events.length === 0) return
@@ -51,38 +49,21 @@ export function registerHook(program: Command): void {
     .command('install')
     .description('set Switchboard up in a client')
     .command('claude')
-    .description('write Switchboard’s hook entries into Claude Code settings')
+    .description('write Switchboard’s hook entries into Claude Code settings (or take them out)')
     .option('--hooks', 'the UserPromptSubmit and PostToolUse hooks that hand over pending events')
+    .option('--remove', 'take Switchboard’s hook entries out again, leaving every other hook')
     .option('--project <dir>', 'into <dir>/.claude/settings.json instead of ~/.claude/settings.json')
-    .action(async (opts: { hooks?: boolean; project?: string }) => {
+    .action(async (opts: { hooks?: boolean; remove?: boolean; project?: string }) => {
       if (!opts.hooks) throw new UserError('say what to install: --hooks')
-      const file = opts.project
-        ? join(opts.project, '.claude', 'settings.json')
-        : join(homedir(), '.claude', 'settings.json')
-      let settings: {
-        hooks?: Record<string, { matcher?: string; hooks: { type: string; command: string }[] }[]>
-      } = {}
-      if (existsSync(file)) {
-        try {
-          settings = JSON.parse(readFileSync(file, 'utf8'))
-        } catch (err) {
-          throw new UserError(`${file}: not valid JSON (${(err as Error).message}); fix it first`)
-        }
+      const file = settingsFile(opts.project)
+      if (opts.remove) {
+        const removed = removeHooks(file)
+        process.stdout.write(
+          removed ? `Switchboard's hooks are out of ${file}\n` : `no Switchboard hooks in ${file}\n`,
+        )
+        return
       }
-      const hooks = settings.hooks ?? {}
-      settings.hooks = hooks
-      for (const event of HOOK_EVENTS) {
-        const entries = hooks[event] ?? []
-        hooks[event] = entries
-        const present = entries.some((e) => e.hooks?.some((h) => h.command === 'switchboard hook'))
-        if (!present)
-          entries.push({
-            ...(event === 'PostToolUse' ? { matcher: '*' } : {}),
-            hooks: [{ type: 'command', command: 'switchboard hook' }],
-          })
-      }
-      mkdirSync(dirname(file), { recursive: true })
-      writeFileSync(file, `${JSON.stringify(settings, null, 2)}\n`)
+      addHooks(file)
       process.stdout.write(`hooks for ${HOOK_EVENTS.join(' and ')} are in ${file}\n`)
     })
 }

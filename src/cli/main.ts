@@ -1,18 +1,37 @@
 #!/usr/bin/env node
-// The `switchboard` command: one sub-command per file, wired here.
+// The `switchboard` command: one file per command group, loaded only when one of its commands runs.
 import { Command, CommanderError } from 'commander'
-import { HubApiError } from '../client/api-client.js'
 import { UserError } from '../core/errors.js'
 import { VERSION } from '../core/version.js'
-import { registerAccess } from './access.js'
-import { registerChannel } from './channel.js'
-import { registerHook } from './hook.js'
-import { registerMcp } from './mcp.js'
-import { registerPeers } from './peers.js'
-import { registerRun } from './run.js'
-import { registerServe } from './serve.js'
-import { registerSources } from './source.js'
-import { registerDeliveries, registerSubscribe } from './subscribe.js'
+
+type Register = (program: Command) => void
+
+/**
+ * Every top-level command, and the register function of the file that declares and runs it. A file's
+ * imports are what its commands cost at start-up (`npm run bench:startup`), so only the named
+ * command's file is loaded; help, and a name that is not here, load them all (in this order).
+ */
+const commands: Record<string, () => Promise<Register>> = {
+  serve: async () => (await import('./serve.js')).registerServe,
+  channel: async () => (await import('./channel.js')).registerChannel,
+  mcp: async () => (await import('./mcp.js')).registerMcp,
+  hook: async () => (await import('./hook.js')).registerHook,
+  install: async () => (await import('./hook.js')).registerHook,
+  peers: async () => (await import('./peers.js')).registerPeers,
+  send: async () => (await import('./peers.js')).registerPeers,
+  'dead-letters': async () => (await import('./peers.js')).registerPeers,
+  run: async () => (await import('./run.js')).registerRun,
+  subscribe: async () => (await import('./subscribe.js')).registerSubscribe,
+  deliveries: async () => (await import('./subscribe.js')).registerDeliveries,
+  source: async () => (await import('./source.js')).registerSources,
+  sender: async () => (await import('./access.js')).registerAccess,
+  pair: async () => (await import('./access.js')).registerAccess,
+  access: async () => (await import('./access.js')).registerAccess,
+  status: async () => (await import('./status.js')).registerStatus,
+  doctor: async () => (await import('./doctor.js')).registerDoctor,
+  sessions: async () => (await import('./sessions.js')).registerSessions,
+  completion: async () => (await import('./completion.js')).registerCompletion,
+}
 
 const program = new Command('switchboard')
   .description('Connects Claude Code sessions to webhooks, chat and the people who approve their tools.')
@@ -22,21 +41,34 @@ const program = new Command('switchboard')
   .showHelpAfterError()
   .exitOverride()
 
-registerServe(program)
-registerChannel(program)
-registerMcp(program)
-registerHook(program)
-registerPeers(program)
-registerRun(program)
-registerSubscribe(program)
-registerDeliveries(program)
-registerSources(program)
-registerAccess(program)
+/** The command the arguments name: the first word that is neither an option nor an option's value. */
+function commandName(args: string[]): string | undefined {
+  const takesValue = new Set(program.options.filter((o) => o.required).flatMap((o) => [o.long, o.short]))
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i] as string
+    if (arg === '--') return undefined
+    if (takesValue.has(arg)) i++
+    else if (!arg.startsWith('-')) return arg
+  }
+  return undefined
+}
+
+const args = process.argv.slice(2)
+const name = commandName(args)
+const named = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined
+// Without a command, help (or "did you mean …?") lists them all; the version needs none of them.
+const versionOnly = args.length === 1 && (args[0] === '-V' || args[0] === '--version')
+// Completion describes every command, so it loads them all too.
+const loaders = named && name !== 'completion' ? [named] : versionOnly ? [] : Object.values(commands)
+// A file that declares several commands is registered once.
+for (const register of new Set(await Promise.all(loaders.map((load) => load())))) register(program)
 
 try {
   await program.parseAsync(process.argv)
 } catch (err) {
   if (err instanceof CommanderError) process.exit(err.exitCode)
+  // Imported here: the API client is not something every command loads.
+  const { HubApiError } = await import('../client/api-client.js')
   if (err instanceof UserError || err instanceof HubApiError) {
     process.stderr.write(`switchboard: ${err.message}\n`)
     process.exit(2)

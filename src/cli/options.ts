@@ -3,7 +3,7 @@ import type { z } from 'zod'
 import { HubApi } from '../client/api-client.js'
 import { type ConfigOverrides, type HubConfig, loadConfig } from '../core/config.js'
 import { UserError } from '../core/errors.js'
-import { createLogger } from '../core/log.js'
+import { createCliLogger } from '../core/log.js'
 import { openStore } from '../store/open.js'
 import type { Store } from '../store/store.js'
 
@@ -13,9 +13,12 @@ export function configFrom(command: Command, extra: ConfigOverrides = {}): HubCo
   return loadConfig({ home: globals.home, port: globals.port, ...extra })
 }
 
-/** The hub's HTTP API for a command, a hub started first when none answers. Logs go to stderr. */
-export function hubApi(command: Command, logName = 'cli'): HubApi {
-  return new HubApi(configFrom(command), createLogger(logName))
+/**
+ * The hub's HTTP API for a command, a hub started first when none answers (unless `autostart` is
+ * false: commands that report on the hub must not change what they report). Logs go to stderr.
+ */
+export function hubApi(command: Command, logName = 'cli', autostart = true): HubApi {
+  return new HubApi(configFrom(command), createCliLogger(logName), autostart)
 }
 
 /** Validates one flag's value and names the flag in the error. */

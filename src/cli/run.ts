@@ -77,6 +77,20 @@ async function follow(hub: HubApi, id: string): Promise<number> {
   out(`session ${id}`)
   const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY })
   rl.on('close', () => closedInputs.add(rl))
+  // Ctrl-C ends Claude's turn, not the session: it stays in the hub for its next message.
+  const onInterrupt = () => {
+    void hub
+      .interrupt(id)
+      .catch(() => {})
+      .finally(() => {
+        process.stderr.write(
+          `\nswitchboard: interrupted; session ${id} stays in the hub: switchboard sessions show ${id} (resume it by sending it a message, or: switchboard sessions stop ${id})\n`,
+        )
+        process.exit(130)
+      })
+  }
+  rl.on('SIGINT', onInterrupt)
+  process.once('SIGINT', onInterrupt)
   let printed = 0
   try {
     for (;;) {
@@ -89,9 +103,14 @@ async function follow(hub: HubApi, id: string): Promise<number> {
       if (view.status === 'running' || view.status === 'waiting_for_input') continue
       printed = await printLines(hub, id, printed, out)
       out(`— ${view.status}${view.lastResult ? '' : ' (no result)'}`)
-      return view.status === 'idle' ? 0 : 1
+      if (view.status === 'idle') return 0
+      process.stderr.write(
+        `switchboard: session ${id} ${view.status}${view.reason ? `: ${view.reason}` : ''}\n`,
+      )
+      return 1
     }
   } finally {
+    process.off('SIGINT', onInterrupt)
     rl.close()
   }
 }

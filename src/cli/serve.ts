@@ -1,4 +1,9 @@
+import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
+import { reach } from '../client/hub-address.js'
+import { readAdminToken } from '../core/admin-token.js'
+import { dialHost, type HubConfig, paths } from '../core/config.js'
+import { UserError } from '../core/errors.js'
 import { createLogger } from '../core/log.js'
 import { startHub } from '../hub/server.js'
 import { openStore } from '../store/open.js'
@@ -11,6 +16,7 @@ export function registerServe(program: Command): void {
     .option('--host <address>', 'address to bind (default 127.0.0.1)')
     .action(async (opts: { host?: string }, command: Command) => {
       const config = configFrom(command, opts.host ? { host: opts.host } : {})
+      await refuseSecondHub(config)
       const log = createLogger('hub')
       // The hub delivers from its event loop: WAL checkpoints go to a worker thread.
       const store = openStore(config, {
@@ -22,14 +28,13 @@ export function registerServe(program: Command): void {
         running = await startHub(config, store, log)
       } catch (err) {
         await store.close()
-        if (
-          (err as NodeJS.ErrnoException).code === 'EADDRINUSE' &&
-          (await hubAnswers(config.host, config.port))
-        ) {
-          log.info({ port: config.port }, 'a hub is running on this port already; leaving it be')
-          return
-        }
-        throw err
+        if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err
+        // Autostart relies on this too: of two hubs started at once, the loser says so and leaves.
+        throw new UserError(
+          (await ourHubAnswers(config, config.port))
+            ? `this home's hub already answers on ${config.host}:${config.port}; switchboard status says more`
+            : `port ${config.port} on ${config.host} is in use by another program; pick another: switchboard serve --port <port> (or "port" in ${config.home}/config.json)`,
+        )
       }
       const stop = async (signal: string) => {
         log.info({ signal }, 'hub stopping')
@@ -41,11 +46,34 @@ export function registerServe(program: Command): void {
     })
 }
 
-async function hubAnswers(host: string, port: number): Promise<boolean> {
+/** One hub per home: two would share one database and hand out the same seqs. */
+async function refuseSecondHub(config: HubConfig): Promise<void> {
+  const { home } = config
+  let info: { pid?: number; port?: number }
   try {
-    const res = await fetch(`http://${host}:${port}/health`, { signal: AbortSignal.timeout(2_000) })
-    return res.ok
+    info = JSON.parse(readFileSync(paths.hubInfo(home), 'utf8'))
   } catch {
-    return false
+    return // no hub.json: no hub, or one that stopped cleanly
   }
+  if (!info.pid || !info.port || !isAlive(info.pid)) return
+  // A pid can be reused after a crash: only a hub that answers on its port holds the home.
+  if (!(await ourHubAnswers(config, info.port))) return
+  throw new UserError(
+    `a hub of ${home} already runs (pid ${info.pid}, port ${info.port}); stop it first, or use another --home`,
+  )
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/** Whether this home's hub answers on `port` (a hub that proves it holds this home's admin token). */
+async function ourHubAnswers(config: HubConfig, port: number): Promise<boolean> {
+  const answer = await reach({ host: dialHost(config.host), port }, readAdminToken(config.home))
+  return answer.answered && answer.proven
 }

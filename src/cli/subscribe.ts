@@ -11,20 +11,22 @@ const whole = (flag: string) =>
     .positive(`${flag} must be positive`)
 
 export function registerSubscribe(program: Command): void {
-  program
+  const subscribe = program
     .command('subscribe')
     .description(
       'POST every event (of some topics) to a URL, signed, with retries; prints the signing secret',
     )
-    .requiredOption('--url <url>', 'where to POST each event')
+    .option('--url <url>', 'where to POST each event')
     .option('--topics <list>', 'comma-separated topics (default: all)')
     .option('--max-attempts <n>', 'attempts before an event is dead-lettered (default 8)')
     .option('--backoff-ms <ms>', 'first retry delay, doubled each time (default 1000)')
     .action(
       async (
-        opts: { url: string; topics?: string; maxAttempts?: string; backoffMs?: string },
+        opts: { url?: string; topics?: string; maxAttempts?: string; backoffMs?: string },
         command: Command,
       ) => {
+        if (!opts.url)
+          throw new UserError('say where to POST: subscribe --url <url> (or: subscribe list | remove <name>)')
         const topics = opts.topics?.split(',').map((t) => check(topicSchema, t.trim(), '--topics'))
         const maxAttempts =
           opts.maxAttempts === undefined
@@ -43,6 +45,29 @@ export function registerSubscribe(program: Command): void {
         )
       },
     )
+  registerSubscriptionAdmin(subscribe)
+}
+
+/** `subscribe list` and `subscribe remove`, beside `subscribe --url` that adds one. */
+function registerSubscriptionAdmin(subscribe: Command): void {
+  subscribe
+    .command('list')
+    .description('the outbound webhooks: name, URL, topics, events waiting')
+    .option('--json', 'JSON, for scripts')
+    .action(async (opts: { json?: boolean }, command: Command) => {
+      const { webhooks } = await hubApi(command).subscriptions()
+      if (opts.json) return void process.stdout.write(`${JSON.stringify(webhooks, null, 2)}\n`)
+      if (webhooks.length === 0) process.stdout.write('no outbound webhooks\n')
+      for (const w of webhooks)
+        process.stdout.write(`${w.name}\t${w.url}\ttopics ${w.topics.join(',')}\t${w.pending} waiting\n`)
+    })
+  subscribe
+    .command('remove <name>')
+    .description('stop POSTing to an outbound webhook and forget it, with what waited for it')
+    .action(async (name: string, _opts: unknown, command: Command) => {
+      await hubApi(command).unsubscribe(name)
+      process.stdout.write(`removed ${name}\n`)
+    })
 }
 
 export function registerDeliveries(program: Command): void {

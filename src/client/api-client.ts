@@ -5,7 +5,7 @@ import type { ClaudeOptions } from '../claude/process.js'
 import { readAdminToken } from '../core/admin-token.js'
 import type { HubConfig } from '../core/config.js'
 import type { StoredEvent } from '../core/event.js'
-import type { PeerInfo } from '../core/hub-protocol.js'
+import type { HubStatus, OutboundWebhookInfo, PeerInfo } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
 import type { ListedSession, RespondInput, SessionView } from '../core/session-api.js'
 import type { DeadLetter, OutboundAttempt } from '../store/store.js'
@@ -28,8 +28,14 @@ export class HubApi {
   constructor(
     private readonly config: HubConfig,
     private readonly log: Logger,
+    /** False for commands that report on the hub (status, doctor): they must not start one. */
+    private readonly autostart = true,
   ) {
     this.token = readAdminToken(config.home)
+  }
+
+  hubStatus(): Promise<HubStatus> {
+    return this.call('GET', '/status')
   }
 
   create(prompt: string, options: ClaudeOptions): Promise<SessionView> {
@@ -53,6 +59,19 @@ export class HubApi {
 
   interrupt(id: string): Promise<SessionView> {
     return this.call('POST', `/sessions/${encodeURIComponent(id)}/interrupt`)
+  }
+
+  stop(id: string): Promise<SessionView> {
+    return this.call('POST', `/sessions/${encodeURIComponent(id)}/stop`)
+  }
+
+  resume(id: string): Promise<SessionView> {
+    return this.call('POST', `/sessions/${encodeURIComponent(id)}/resume`)
+  }
+
+  /** Forgets sessions whose CLI is not running: the one named, or all of them. */
+  prune(id?: string): Promise<{ removed: string[] }> {
+    return this.call('DELETE', id ? `/sessions/${encodeURIComponent(id)}` : '/sessions')
   }
 
   /** The session's stored lines after `afterSeq`. */
@@ -79,6 +98,14 @@ export class HubApi {
       '/subscriptions',
       input,
     )
+  }
+
+  subscriptions(): Promise<{ webhooks: OutboundWebhookInfo[] }> {
+    return this.call('GET', '/subscriptions')
+  }
+
+  unsubscribe(name: string): Promise<{ removed: string }> {
+    return this.call('DELETE', `/subscriptions/${encodeURIComponent(name)}`)
   }
 
   outboundLog(name: string) {
@@ -134,7 +161,7 @@ export class HubApi {
    */
   private ensureHub(): Promise<HubTarget> {
     this.ready ??= (async () => {
-      const start = hubStarter(this.config, this.log)
+      const start = this.autostart ? hubStarter(this.config, this.log) : () => {}
       const socketPath = localSocket(this.config)
       const tcp = tcpTarget(this.config)
       const deadline = Date.now() + 20_000
@@ -147,11 +174,17 @@ export class HubApi {
             502,
             `the server on ${describe(tcp)} is not this home's hub (it could not prove it holds ${this.config.home}/admin-token); nothing was sent to it`,
           )
+        if (!this.autostart) break
         start()
         await new Promise((r) => setTimeout(r, 100))
       }
       this.ready = null
-      throw new HubApiError(503, `no hub of ${this.config.home} answered on ${describe(tcp)} within 20 s`)
+      throw new HubApiError(
+        503,
+        this.autostart
+          ? `no hub of ${this.config.home} answered on ${describe(tcp)} within 20 s`
+          : `no hub of ${this.config.home} is running (switchboard serve starts one)`,
+      )
     })()
     return this.ready
   }

@@ -1,6 +1,7 @@
 // The channel end of the hub protocol: one WebSocket to the hub that survives the hub going away.
 // Deliveries are handed over one at a time, in order, and acknowledged only once handled.
 import WebSocket from 'ws'
+import { UserError } from '../core/errors.js'
 import type { StoredEvent } from '../core/event.js'
 import {
   type Behavior,
@@ -157,14 +158,25 @@ export class HubClient {
         this.dial(`ws://${host}:${port}${HUB_PATH}`)
         return
       }
-      if (r.answered)
-        this.options.log.error(
-          { host, port },
-          'the server on the hub port is not this home’s hub; not connecting',
-        )
+      if (r.answered) this.strangerOnPort()
       else this.options.onHubMissing?.()
       this.retryLater()
     })
+  }
+
+  /** Nothing on the socket: a hub is started, unless a stranger holds the port one would need. */
+  private hubMissing(): void {
+    const { host, port, token } = this.options
+    void reach({ host, port }, token).then((r) => {
+      if (r.answered && !r.proven) this.strangerOnPort()
+      else this.options.onHubMissing?.()
+    })
+  }
+
+  private strangerOnPort(): void {
+    const { host, port } = this.options
+    const reason = `the server on ${host}:${port} is not this home's hub (it could not prove it holds the admin token); not connecting`
+    if (!this.refuse(reason)) this.options.log.error({ host, port }, reason)
   }
 
   private retryLater(): void {
@@ -198,12 +210,13 @@ export class HubClient {
     })
     ws.on('message', (data) => this.onMessage(String(data)))
     ws.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT') this.options.onHubMissing?.()
+      if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT') this.hubMissing()
       else this.options.log.warn({ err: err.message }, 'hub connection error')
     })
     ws.on('unexpected-response', (_req, res) => {
-      this.options.log.error({ status: res.statusCode }, 'hub refused the connection (wrong admin token?)')
+      const reason = `the hub refused the connection (HTTP ${res.statusCode}; is the admin token the hub's?)`
       ws.terminate()
+      if (!this.refuse(reason)) this.options.log.error({ status: res.statusCode }, reason)
     })
     ws.on('close', () => {
       if (this.ws !== ws) return
@@ -264,6 +277,7 @@ export class HubClient {
         return
       }
       case 'error':
+        if (this.refuse(`the hub refused this channel: ${message.message}`)) return
         this.options.log.error({ message: message.message }, 'hub reported an error')
         return
     }
@@ -276,6 +290,19 @@ export class HubClient {
       this.ackTimer = null
       if (this.isReady()) this.sendNow({ type: 'ack', seq: this.ackSeq })
     }, ACK_EVERY_MS)
+  }
+
+  /**
+   * Before the first welcome, a refusal ends connect() with the reason, and the client stops trying:
+   * waiting would only hang the session that started it. Later refusals are retried (a hub restarting).
+   */
+  private refuse(reason: string): boolean {
+    if (!this.firstWelcome || this.welcome) return false
+    this.firstWelcome.reject(new UserError(reason))
+    this.firstWelcome = null
+    this.closing = true
+    this.ws?.terminate()
+    return true
   }
 
   private onWelcome(w: Welcome): void {

@@ -9,6 +9,7 @@ export const DEFAULT_PORT = 7420
 export const DEFAULT_HOST = '127.0.0.1'
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024
 export const DEFAULT_RETENTION_DAYS = 30
+export const DEFAULT_SESSION_IDLE_MINUTES = 30
 /** Longer paths do not fit in a Unix socket address; channels then use TCP. */
 export const MAX_SOCKET_PATH = 100
 
@@ -33,6 +34,8 @@ export const configFileSchema = z
     allowedHosts: z.array(z.string().min(1).max(255)).optional(),
     /** How long events, replies, answered decisions, session lines and delivery logs are kept. */
     retentionDays: z.number().positive('retentionDays must be more than 0').max(36_500).optional(),
+    /** Minutes a driven session's CLI may sit idle before the hub stops it (0: never); a message resumes it. */
+    sessionIdleMinutes: z.number().min(0).max(100_000).optional(),
     /** Environment variables the hub passes to the Claude Code processes it starts, besides its own list. */
     sessionEnv: z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'))
@@ -48,6 +51,7 @@ export interface HubConfig {
   allowedHosts: string[]
   sessionEnv: string[]
   retentionDays: number
+  sessionIdleMinutes: number
 }
 
 export interface ConfigOverrides {
@@ -105,6 +109,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): HubConfig {
     allowedHosts: file.allowedHosts ?? [],
     sessionEnv: file.sessionEnv ?? [],
     retentionDays: file.retentionDays ?? DEFAULT_RETENTION_DAYS,
+    sessionIdleMinutes: file.sessionIdleMinutes ?? DEFAULT_SESSION_IDLE_MINUTES,
   }
 }
 

@@ -120,3 +120,34 @@ export interface PeerInfo {
   rooms: string[]
   pending: number
 }
+
+/** What `GET /status` answers (admin token): enough for `switchboard status` and `doctor`. */
+export interface HubStatus {
+  version: string
+  pid: number
+  home: string
+  host: string
+  port: number
+  socket: string | null
+  logFile: string
+  startedAt: number
+  /** Subscribers connected now (channels, driven sessions, outbound webhooks), with how many events wait. */
+  connected: { name: string; pending: number }[]
+  /** Chat platforms bridged into the hub. */
+  bridges: string[]
+  operators: number
+  openDecisions: number
+  liveSessions: number
+}
+
+/** An outbound webhook as `GET /subscriptions` lists it (never its secret). */
+export interface OutboundWebhookInfo {
+  name: string
+  url: string
+  topics: string[]
+  /** Events waiting to be POSTed. */
+  pending: number
+  maxAttempts: number
+  backoffMs: number
+  createdAt: number
+}

@@ -19,3 +19,23 @@ function ownerOnly(file: string): number {
   fchmodSync(fd, 0o600)
   return fd
 }
+
+/**
+ * For commands a person runs: what they should know, as plain `switchboard: …` lines on stderr,
+ * never JSON. SWITCHBOARD_LOG_FILE still gets the structured lines.
+ */
+export function createCliLogger(name: string): Logger {
+  if (process.env.SWITCHBOARD_LOG_FILE) return createLogger(name)
+  const level = process.env.SWITCHBOARD_LOG_LEVEL ?? 'info'
+  return pino({ name, level }, { write: (line: string) => process.stderr.write(humanLine(line)) })
+}
+
+function humanLine(json: string): string {
+  try {
+    const entry = JSON.parse(json) as { msg?: string; err?: { message?: string } }
+    const reason = entry.err?.message ? `: ${entry.err.message}` : ''
+    return `switchboard: ${entry.msg ?? ''}${reason}\n`
+  } catch {
+    return json
+  }
+}

@@ -2,7 +2,15 @@
 // session is, how one is set up, and how a person answers what it asks. One definition for both sides.
 import { z } from 'zod'
 
-export type SessionStatus = 'running' | 'waiting_for_input' | 'idle' | 'completed' | 'error' | 'interrupted'
+/** `stopped`: its CLI was ended (by a person, or after sitting idle); the next message resumes it. */
+export type SessionStatus =
+  | 'running'
+  | 'waiting_for_input'
+  | 'idle'
+  | 'completed'
+  | 'stopped'
+  | 'error'
+  | 'interrupted'
 
 export interface SessionRecord {
   id: string
@@ -14,6 +22,8 @@ export interface SessionRecord {
   costUsd: number
   turns: number
   lastResult: string | null
+  /** Why it is stopped, failed or never started, in words for a person; null when all is well. */
+  reason: string | null
   createdAt: number
   updatedAt: number
 }

@@ -1,6 +1,6 @@
 // `switchboard serve`: binds the HTTP API and the hub socket, and owns the store for its lifetime.
 
-import { chmodSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
@@ -8,9 +8,10 @@ import { claudeEnv } from '../claude/env.js'
 import { readAdminToken } from '../core/admin-token.js'
 import { type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
 import { HttpError } from '../core/errors.js'
-import { HUB_PATH } from '../core/hub-protocol.js'
+import { HUB_PATH, type HubStatus } from '../core/hub-protocol.js'
 import { safeEqual } from '../core/ids.js'
 import type { Logger } from '../core/log.js'
+import { VERSION } from '../core/version.js'
 import type { Store } from '../store/store.js'
 import { Hub } from './core/hub.js'
 import { OutboundWebhooks } from './core/outbound.js'
@@ -26,6 +27,17 @@ import { createSessionRoutes } from './transport/session-routes.js'
 
 const SWEEP_MS = 60_000
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden' }
+
+/** Where this process's logs go: SWITCHBOARD_LOG_FILE, or the file stderr was opened on (autostart). */
+function logDestination(): string {
+  if (process.env.SWITCHBOARD_LOG_FILE) return process.env.SWITCHBOARD_LOG_FILE
+  try {
+    const target = readlinkSync('/proc/self/fd/2')
+    return target.startsWith('/') && !target.startsWith('/dev/') ? target : 'stderr'
+  } catch {
+    return 'stderr'
+  }
+}
 
 /** Ends an upgrade the hub will not take, with a status and nothing more. */
 function refuse(socket: Duplex, status: number): void {
@@ -48,7 +60,13 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   const streams = new SenderStreams(store)
   hub.outbox.listen((item) => streams.show(item))
   const routes = createRoutes(hub, streams, config.maxBodyBytes, adminToken)
-  const sessions = new SessionManager(store, hub, log, { env: claudeEnv(process.env, config) })
+  const sessions = new SessionManager(
+    store,
+    hub,
+    log,
+    { env: claudeEnv(process.env, config) },
+    config.sessionIdleMinutes,
+  )
   const sessionRoutes = createSessionRoutes(sessions)
   /** Driving sessions runs commands on this machine: only local processes holding the admin token may. */
   const adminOnly =
@@ -63,7 +81,29 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     }
   const sessionApi = adminOnly(sessionRoutes)
   const outbound = new OutboundWebhooks(hub, log)
-  const adminApi = adminOnly(createAdminRoutes(hub, outbound))
+  const startedAt = Date.now()
+  const status = async (): Promise<HubStatus> => {
+    const subscribers = new Map((await store.listSubscribers()).map((s) => [s.name, s.pending]))
+    const socketPath = paths.hubSocket(config.home, port)
+    return {
+      version: VERSION,
+      pid: process.pid,
+      home: config.home,
+      host: config.host,
+      port,
+      socket: socketPath.length <= MAX_SOCKET_PATH ? socketPath : null,
+      logFile: logDestination(),
+      startedAt,
+      connected: [...hub.connections.keys()]
+        .sort()
+        .map((name) => ({ name, pending: subscribers.get(name) ?? 0 })),
+      bridges: [],
+      operators: await store.countOperators(),
+      openDecisions: (await store.listDecisions({ status: 'open' })).length,
+      liveSessions: sessions.liveCount(),
+    }
+  }
+  const adminApi = adminOnly(createAdminRoutes(hub, outbound, status))
 
   const table: Record<string, Partial<Record<string, Route>>> = {
     '/health': { GET: routes.health },
@@ -89,7 +129,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       if (overTcp) checkHostAndOrigin(req, hostRules())
       const methods = url.pathname.startsWith('/hooks/') ? { POST: routes.webhook } : table[url.pathname]
       const isSessions = url.pathname === '/sessions' || url.pathname.startsWith('/sessions/')
-      const isAdmin = /^\/(peers|dead-letters|subscriptions|hook)(\/|$)/.test(url.pathname)
+      const isAdmin = /^\/(peers|dead-letters|subscriptions|hook|status)(\/|$)/.test(url.pathname)
       const route = isSessions ? sessionApi : isAdmin ? adminApi : methods?.[req.method ?? 'GET']
       if (!route)
         throw methods

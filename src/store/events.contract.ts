@@ -133,5 +133,21 @@ export function describeEventStoreContract(open: OpenStore): void {
       expect((await store.pendingDeliveries('s', 0, 10)).map((e) => e.content)).toEqual(['pushed'])
       expect(await store.getSubscriber('s')).toMatchObject({ topics: ['github'], peer: false })
     })
+
+    it('forgets a removed subscriber and what waited for it, and nothing else', async ({ store }) => {
+      await store.registerSubscriber('gone', ['ci'])
+      await store.registerSubscriber('stays', ['ci'])
+      await publish(store, [event('ci', 'built')])
+      expect(await store.removeSubscriber('gone')).toBe(true)
+      expect(await store.removeSubscriber('gone')).toBe(false)
+      expect(await store.hasSubscriber('gone')).toBe(false)
+      expect(await store.pendingDeliveries('gone', 0, 10)).toEqual([])
+      await publish(store, [event('ci', 'again')])
+      expect(await store.pendingDeliveries('gone', 0, 10)).toEqual([])
+      expect((await store.pendingDeliveries('stays', 0, 10)).map((e) => e.content)).toEqual([
+        'built',
+        'again',
+      ])
+    })
   })
 }

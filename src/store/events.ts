@@ -43,4 +43,6 @@ export interface EventStore {
   listSubscribers(): Promise<SubscriberInfo[]>
   getSubscriber(name: string): Promise<SubscriberInfo | null>
   hasSubscriber(name: string): Promise<boolean>
+  /** Forgets a subscriber and what waits for it (a removed outbound webhook, a pruned session). */
+  removeSubscriber(name: string): Promise<boolean>
 }

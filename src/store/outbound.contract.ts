@@ -17,6 +17,17 @@ export function describeOutboundStoreContract(open: OpenStore): void {
       expect(await store.listOutboundWebhooks()).toEqual([ci])
     })
 
+    it('forgets a removed webhook with its log', async ({ store }) => {
+      const hook = { url: 'https://ci.example/hook', secret: 's', maxAttempts: 5, backoffMs: 1000 }
+      await store.addOutboundWebhook({ name: 'gone', ...hook })
+      const stays = await store.addOutboundWebhook({ name: 'stays', ...hook })
+      await store.logOutbound({ webhook: 'gone', eventId: 'ev_1', attempt: 1, status: 500, error: null })
+      expect(await store.removeOutboundWebhook('gone')).toBe(true)
+      expect(await store.removeOutboundWebhook('gone')).toBe(false)
+      expect(await store.listOutboundWebhooks()).toEqual([stays])
+      expect(await store.outboundLog('gone', 10)).toEqual([])
+    })
+
     it('logs each webhook’s attempts, newest first, up to a limit', async ({ store }) => {
       await store.logOutbound({ webhook: 'ci', eventId: 'ev_1', attempt: 1, status: null, error: 'refused' })
       await store.logOutbound({ webhook: 'other', eventId: 'ev_1', attempt: 1, status: 200, error: null })

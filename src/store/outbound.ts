@@ -21,6 +21,8 @@ export interface OutboundAttempt {
 export interface OutboundStore {
   addOutboundWebhook(input: Omit<OutboundWebhook, 'createdAt'>): Promise<OutboundWebhook>
   listOutboundWebhooks(): Promise<OutboundWebhook[]>
+  /** Forgets a webhook and its delivery log. False when there was none. */
+  removeOutboundWebhook(name: string): Promise<boolean>
   logOutbound(attempt: Omit<OutboundAttempt, 'at'>): Promise<void>
   outboundLog(webhook: string, limit: number): Promise<OutboundAttempt[]>
 }

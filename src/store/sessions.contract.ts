@@ -45,6 +45,25 @@ export function describeSessionStoreContract(open: OpenStore): void {
       expect((await store.listSessions()).map((s) => s.id)).toEqual(['ses_1'])
     })
 
+    it('keeps why a session stopped, and forgets a removed session with its lines', async ({ store }) => {
+      await store.createSession({ id: 'ses_1', cwd: '/work', config: {}, status: 'running' })
+      await store.createSession({ id: 'ses_2', cwd: '/work', config: {}, status: 'running' })
+      await store.appendSessionLine('ses_1', { type: 'system' })
+      await store.appendSessionLine('ses_2', { type: 'system' })
+      await store.updateSession('ses_1', { status: 'error', reason: 'the CLI exited with code 1' })
+      expect(await store.getSession('ses_1')).toMatchObject({
+        status: 'error',
+        reason: 'the CLI exited with code 1',
+      })
+      expect((await store.getSession('ses_2'))?.reason).toBeNull()
+
+      expect(await store.removeSession('ses_1')).toBe(true)
+      expect(await store.removeSession('ses_1')).toBe(false)
+      expect(await store.getSession('ses_1')).toBeNull()
+      expect(await store.sessionLines('ses_1', 0, 10)).toEqual([])
+      expect((await store.sessionLines('ses_2', 0, 10)).map((l) => l.seq)).toEqual([1])
+    })
+
     it('numbers each session’s lines from 1 and reads them back in pages', async ({ store }) => {
       expect(await store.appendSessionLine('ses_1', { type: 'system' })).toBe(1)
       expect(await store.appendSessionLine('ses_1', { type: 'assistant' })).toBe(2)

@@ -20,10 +20,15 @@ export interface SessionStore {
   updateSession(
     id: string,
     change: Partial<
-      Pick<SessionRecord, 'claudeSessionId' | 'status' | 'costUsd' | 'turns' | 'lastResult' | 'config'>
+      Pick<
+        SessionRecord,
+        'claudeSessionId' | 'status' | 'costUsd' | 'turns' | 'lastResult' | 'config' | 'reason'
+      >
     >,
   ): Promise<void>
   getSession(id: string): Promise<SessionRecord | null>
+  /** Forgets a session and its lines (`switchboard sessions prune`). False when there was none. */
+  removeSession(id: string): Promise<boolean>
   listSessions(): Promise<SessionRecord[]>
   appendSessionLine(id: string, line: Record<string, unknown>): Promise<number>
   sessionLines(id: string, afterSeq: number, limit: number): Promise<SessionLine[]>

@@ -33,6 +33,16 @@ export class Hub {
     this.decisions = new Decisions(store, log, this.outbox, this.connections)
   }
 
+  /** A subscriber that is going away for good: its connection closes and it is forgotten. */
+  async forget(name: string): Promise<void> {
+    const connection = this.connections.get(name)
+    if (connection) {
+      connection.close()
+      this.connections.delete(name)
+    }
+    await this.store.removeSubscriber(name)
+  }
+
   isConnected(name: string): boolean {
     return this.connections.has(name)
   }

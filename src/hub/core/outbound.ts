@@ -44,6 +44,12 @@ export class OutboundWebhooks {
     return webhook
   }
 
+  /** Stops POSTing to a webhook and forgets it, its queue and its log. False when there was none. */
+  async remove(name: string): Promise<boolean> {
+    await this.hub.forget(name)
+    return this.hub.store.removeOutboundWebhook(name)
+  }
+
   private attach(webhook: OutboundWebhook): Promise<void> {
     return this.hub.attachConsumer(webhook.name, (event) => this.deliver(webhook, event))
   }

@@ -35,7 +35,20 @@ interface Live {
   process: ClaudeProcess
   interrupting: boolean
   pending: Map<string, PendingInput>
+  /** Set when the hub ends the CLI on purpose: why, for the record. */
+  stopping: string | null
+  /** The CLI's last words on stderr, for the reason when it dies. */
+  stderrTail: string
+  idleTimer: NodeJS.Timeout | null
+  /** Settles once the hub has recorded the CLI's end (status and reason). */
+  ended: Promise<void>
 }
+
+/** How long a failed write waits for the CLI's end to be recorded, to report why it died. */
+const DEATH_WAIT_MS = 3_000
+
+/** How much of the CLI's stderr is kept, for the reason when it dies. */
+const STDERR_TAIL = 2_000
 
 function kindOf(tool: string): PendingInput['kind'] {
   if (tool === 'AskUserQuestion') return 'question'
@@ -63,6 +76,8 @@ export class SessionManager {
     private readonly hub: Hub,
     private readonly log: Logger,
     private readonly spawnEnv: { env?: NodeJS.ProcessEnv } = {},
+    /** How long a CLI may sit idle before it is stopped (the next message resumes it); 0: never. */
+    private readonly idleMinutes = 0,
   ) {
     this.changes.setMaxListeners(0)
   }
@@ -134,14 +149,30 @@ export class SessionManager {
   /** A message to a session; one whose process ended is resumed first (same Claude session id). */
   async send(id: string, text: string, options: { fork?: boolean } = {}): Promise<SessionView> {
     const record = await this.require(id)
-    if (!this.live.has(record.id)) {
-      if (!record.claudeSessionId) throw new Error(`session ${id} never started; create a new one`)
-      const stored = record.config as StoredConfig
-      const config = { ...stored.options, resume: record.claudeSessionId, forkSession: options.fork }
-      await this.start(record, config, stored.setup)
-    }
+    await this.revive(record, options.fork)
     await this.sendToLive(record.id, text)
     return this.view(record.id)
+  }
+
+  /** Starts a stopped session's CLI again (`--resume`), to wait for its next message. */
+  async resume(id: string): Promise<SessionView> {
+    const record = await this.require(id)
+    if (await this.revive(record)) {
+      await this.setStatus(record.id, 'idle', { reason: null })
+      const live = this.live.get(record.id)
+      if (live) this.stopWhenIdle(record.id, live)
+    }
+    return this.view(record.id)
+  }
+
+  /** A session whose CLI is not running gets one resuming its Claude session. True if one started. */
+  private async revive(record: SessionRecord, fork?: boolean): Promise<boolean> {
+    if (this.live.has(record.id)) return false
+    if (!record.claudeSessionId) throw new Error(`session ${record.id} never started; create a new one`)
+    const stored = record.config as StoredConfig
+    const config = { ...stored.options, resume: record.claudeSessionId, forkSession: fork }
+    await this.start(record, config, stored.setup)
+    return true
   }
 
   async interrupt(id: string): Promise<SessionView> {
@@ -250,7 +281,36 @@ export class SessionManager {
     return () => this.changes.off('line', wrapped)
   }
 
+  /** Ends the session's CLI; the session stays, and the next message resumes it. */
+  async stop(id: string, reason = 'stopped on request'): Promise<SessionView> {
+    const record = await this.require(id)
+    const live = this.live.get(record.id)
+    if (!live) throw new Error(`session ${id} is not running`)
+    live.stopping = reason
+    await live.process.stop(5_000)
+    await live.ended
+    return this.view(record.id)
+  }
+
+  /** Forgets sessions whose CLI is not running: every one, or the ones named. Returns those removed. */
+  async prune(ids?: string[]): Promise<string[]> {
+    const removable = (await this.store.listSessions()).filter(
+      (s) => !this.live.has(s.id) && (!ids || ids.includes(s.id)),
+    )
+    const removed: string[] = []
+    for (const session of removable) {
+      await this.hub.forget(`session:${session.id}`)
+      if (await this.store.removeSession(session.id)) removed.push(session.id)
+    }
+    return removed
+  }
+
+  liveCount(): number {
+    return this.live.size
+  }
+
   async stopAll(): Promise<void> {
+    for (const live of this.live.values()) live.stopping = 'the hub stopped; the next message resumes it'
     await Promise.all([...this.live.values()].map((l) => l.process.stop(3_000)))
   }
 
@@ -283,8 +343,15 @@ export class SessionManager {
     const live = this.live.get(id)
     if (!live) throw new Error(`session ${id} is not running`)
     live.interrupting = false
-    await this.setStatus(id, 'running')
-    await live.process.sendUser(text)
+    if (live.idleTimer) clearTimeout(live.idleTimer)
+    await this.setStatus(id, 'running', { reason: null })
+    try {
+      await live.process.sendUser(text)
+    } catch (err) {
+      // A CLI that died at once (not found, refused its flags) breaks the pipe: say why it died.
+      await Promise.race([live.ended, new Promise((r) => setTimeout(r, DEATH_WAIT_MS))])
+      throw new Error((await this.store.getSession(id))?.reason ?? (err as Error).message)
+    }
   }
 
   private async start(
@@ -300,14 +367,28 @@ export class SessionManager {
       const connection = new Promise<WebSocket>((connect) => this.sdkWaiting.set(id, { token, connect }))
       spawnEnv.sdkUrl = { url: `${this.hubAddress}/sdk/${id}`, token, connection }
     }
-    const live: Live = {
-      interrupting: false,
-      pending: new Map(),
-      process: new ClaudeProcess(
+    let process: ClaudeProcess
+    try {
+      process = new ClaudeProcess(
         options,
         { canUseTool: (req, signal) => this.ask(id, req, signal) },
         spawnEnv,
-      ),
+      )
+    } catch (err) {
+      await this.setStatus(id, 'error', { reason: `the CLI did not start: ${(err as Error).message}` })
+      throw err
+    }
+    let ended = () => {}
+    const live: Live = {
+      interrupting: false,
+      pending: new Map(),
+      process,
+      stopping: null,
+      stderrTail: '',
+      idleTimer: null,
+      ended: new Promise((resolve) => {
+        ended = resolve
+      }),
     }
     this.live.set(id, live)
     const p = live.process
@@ -321,9 +402,15 @@ export class SessionManager {
     p.on('skipped', (reason, line) =>
       this.log.warn({ session: id, reason, line }, 'unreadable line from the CLI'),
     )
-    p.on('stderr', (text) => this.log.debug({ session: id, text }, 'CLI stderr'))
+    p.on('stderr', (text) => {
+      live.stderrTail = (live.stderrTail + text).slice(-STDERR_TAIL)
+      this.log.debug({ session: id, text }, 'CLI stderr')
+    })
     p.on('exit', (code, signal) => {
-      chain = chain.then(() => this.exited(id, live, code, signal))
+      chain = chain
+        .then(() => this.exited(id, live, code, signal))
+        .catch((err) => this.log.error({ err, session: id }, 'CLI end not recorded'))
+        .finally(ended)
     })
   }
 
@@ -342,7 +429,20 @@ export class SessionManager {
         turns: session.turns + (typeof line.num_turns === 'number' ? line.num_turns : 0),
         lastResult: typeof line.result === 'string' ? line.result : session.lastResult,
       })
+      if (live) this.stopWhenIdle(id, live)
     }
+  }
+
+  /** An idle CLI holds memory and a process for nothing: it is stopped, and resumed by the next message. */
+  private stopWhenIdle(id: string, live: Live): void {
+    if (live.idleTimer) clearTimeout(live.idleTimer)
+    if (this.idleMinutes <= 0) return
+    live.idleTimer = setTimeout(() => {
+      if (this.live.get(id) !== live) return
+      live.stopping = `stopped after ${this.idleMinutes} minutes idle; the next message resumes it`
+      live.process.stop(5_000).catch((err) => this.log.error({ err, session: id }, 'idle stop failed'))
+    }, this.idleMinutes * 60_000)
+    live.idleTimer.unref()
   }
 
   private async exited(
@@ -352,14 +452,23 @@ export class SessionManager {
     signal: NodeJS.Signals | null,
   ): Promise<void> {
     if (this.live.get(id) === live) this.live.delete(id)
+    if (live.idleTimer) clearTimeout(live.idleTimer)
     this.sdkWaiting.delete(id)
     await this.hub.decisions.cancelAwaited([...live.pending.values()].map((p) => p.decision))
     live.pending.clear()
     const session = await this.store.getSession(id)
     const clean = code === 0 && signal === null
-    const status: SessionStatus = clean ? (session?.status === 'running' ? 'error' : 'completed') : 'error'
+    const midTurn = session?.status === 'running' || session?.status === 'waiting_for_input'
+    const lastWords = live.stderrTail.trim().split('\n').at(-1)
+    let status: SessionStatus = 'completed'
+    let reason: string | null = null
+    if (live.stopping) [status, reason] = ['stopped', live.stopping]
+    else if (!clean) {
+      status = 'error'
+      reason = `the CLI exited with ${signal ? `signal ${signal}` : `code ${code}`}${lastWords ? `: ${lastWords}` : ''}`
+    } else if (midTurn) [status, reason] = ['error', 'the CLI ended in the middle of a turn']
     this.log.info({ session: id, code, signal, status }, 'CLI exited')
-    await this.setStatus(id, status)
+    await this.setStatus(id, status, { reason })
   }
 
   /** `can_use_tool` → a decision in the hub; resolves with the first answer from any surface. */

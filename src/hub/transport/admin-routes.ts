@@ -1,11 +1,18 @@
-// Admin HTTP routes besides sessions: peers, sending to a peer from outside, dead letters.
+// Admin HTTP routes besides sessions: status, peers, sending to a peer from outside, dead letters,
+// outbound webhooks, the hook's take.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { HttpError } from '../../core/errors.js'
-import { subscriberNameSchema, topicSchema } from '../../core/hub-protocol.js'
+import {
+  type HubStatus,
+  type OutboundWebhookInfo,
+  subscriberNameSchema,
+  topicSchema,
+} from '../../core/hub-protocol.js'
 import type { Hub } from '../core/hub.js'
 import type { OutboundWebhooks } from '../core/outbound.js'
 import { readJson, sendJson } from './http-util.js'
+import { pathSegment } from './request-guard.js'
 
 const peerMessageSchema = z
   .object({
@@ -24,9 +31,10 @@ const subscribeSchema = z
   })
   .strict()
 
-export function createAdminRoutes(hub: Hub, outbound: OutboundWebhooks) {
+export function createAdminRoutes(hub: Hub, outbound: OutboundWebhooks, status: () => Promise<HubStatus>) {
   return async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET'
+    if (url.pathname === '/status' && method === 'GET') return sendJson(res, 200, await status())
     if (url.pathname === '/peers' && method === 'GET')
       return sendJson(res, 200, { peers: await hub.peers.list() })
     if (url.pathname === '/dead-letters' && method === 'GET')
@@ -46,6 +54,27 @@ export function createAdminRoutes(hub: Hub, outbound: OutboundWebhooks) {
         secret: webhook.secret,
         topics: input.topics,
       })
+    }
+    if (url.pathname === '/subscriptions' && method === 'GET') {
+      const subscribers = new Map((await hub.store.listSubscribers()).map((s) => [s.name, s]))
+      const webhooks = (await hub.store.listOutboundWebhooks()).map(
+        (w): OutboundWebhookInfo => ({
+          name: w.name,
+          url: w.url,
+          topics: subscribers.get(w.name)?.topics ?? [],
+          pending: subscribers.get(w.name)?.pending ?? 0,
+          maxAttempts: w.maxAttempts,
+          backoffMs: w.backoffMs,
+          createdAt: w.createdAt,
+        }),
+      )
+      return sendJson(res, 200, { webhooks })
+    }
+    if (url.pathname.startsWith('/subscriptions/') && method === 'DELETE') {
+      req.resume()
+      const name = pathSegment(url.pathname.slice('/subscriptions/'.length))
+      if (!(await outbound.remove(name))) throw new HttpError(404, `no outbound webhook named "${name}"`)
+      return sendJson(res, 200, { removed: name })
     }
     if (url.pathname === '/subscriptions/log' && method === 'GET') {
       const name = url.searchParams.get('name') ?? ''

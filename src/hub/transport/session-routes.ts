@@ -1,5 +1,5 @@
 // The hub's HTTP API for driven sessions (admin token): create, send, status with long-poll,
-// respond, interrupt, list, and an SSE stream of a session's lines from any point.
+// respond, interrupt, stop, resume, remove, list, and an SSE stream of a session's lines from any point.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { claudeOptionsSchema } from '../../claude/process.js'
@@ -50,6 +50,10 @@ export function createSessionRoutes(sessions: SessionManager) {
         const cwd = url.searchParams.get('cwd') ?? undefined
         return sendJson(res, 200, { sessions: await sessions.listAll({ cwd }) })
       }
+      if (method === 'DELETE') {
+        req.resume()
+        return sendJson(res, 200, { removed: await sessions.prune() })
+      }
       if (method === 'POST') {
         const input = await readJson(req, createSchema)
         return sendJson(
@@ -67,6 +71,17 @@ export function createSessionRoutes(sessions: SessionManager) {
     } else if (!action && method === 'GET') {
       const wait = Math.min(Number(url.searchParams.get('wait') ?? 0) || 0, 300)
       return sendJson(res, 200, await guard(() => sessions.status(id, wait)))
+    } else if (!action && method === 'DELETE') {
+      req.resume()
+      const view = await guard(() => sessions.view(id))
+      if (view.live) throw new HttpError(409, `session ${view.id} is running; stop it first`)
+      return sendJson(res, 200, { removed: await sessions.prune([view.id]) })
+    } else if (action === 'stop' && method === 'POST') {
+      req.resume()
+      return sendJson(res, 200, await guard(() => sessions.stop(id)))
+    } else if (action === 'resume' && method === 'POST') {
+      req.resume()
+      return sendJson(res, 200, await guard(() => sessions.resume(id)))
     } else if (action === 'messages' && method === 'POST') {
       const input = await readJson(req, sendSchema)
       return sendJson(res, 202, await guard(() => sessions.send(id, input.text, { fork: input.fork })))

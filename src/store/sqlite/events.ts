@@ -194,5 +194,14 @@ export function sqliteEventStore(db: Database.Database): EventStore {
     async hasSubscriber(name) {
       return db.prepare('SELECT 1 FROM subscribers WHERE name = ?').get(name) !== undefined
     },
+
+    async removeSubscriber(name) {
+      const removed = db.transaction(() => {
+        db.prepare('DELETE FROM deliveries WHERE subscriber = ?').run(name)
+        return db.prepare('DELETE FROM subscribers WHERE name = ?').run(name).changes > 0
+      })()
+      subscribers = null
+      return removed
+    },
   }
 }

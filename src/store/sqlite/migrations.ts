@@ -159,4 +159,8 @@ export const migrations: string[] = [
   ALTER TABLE subscribers ADD COLUMN peer INTEGER NOT NULL DEFAULT 1;
   UPDATE subscribers SET peer = 0 WHERE name LIKE 'session:%' OR name LIKE 'webhook:%';
   `,
+  `
+  -- Why a driven session is where it is: the CLI did not start, died, was stopped or went idle.
+  ALTER TABLE sessions ADD COLUMN reason TEXT;
+  `,
 ]

@@ -40,6 +40,13 @@ export function sqliteOutboundStore(db: Database.Database): OutboundStore {
       return (db.prepare('SELECT * FROM outbound_webhooks ORDER BY created_at').all() as Row[]).map(toWebhook)
     },
 
+    async removeOutboundWebhook(name) {
+      return db.transaction(() => {
+        db.prepare('DELETE FROM outbound_log WHERE webhook = ?').run(name)
+        return db.prepare('DELETE FROM outbound_webhooks WHERE name = ?').run(name).changes > 0
+      })()
+    },
+
     async logOutbound(a) {
       db.prepare(
         'INSERT INTO outbound_log (webhook, event_id, attempt, status, error, at) VALUES (?, ?, ?, ?, ?, ?)',

@@ -18,6 +18,7 @@ const toSession = (r: Row): SessionRecord => ({
   costUsd: r.cost_usd as number,
   turns: r.turns as number,
   lastResult: (r.last_result as string | null) ?? null,
+  reason: (r.reason as string | null) ?? null,
   createdAt: r.created_at as number,
   updatedAt: r.updated_at as number,
 })
@@ -47,6 +48,7 @@ export function sqliteSessionStore(db: Database.Database): SessionStore {
       if (change.turns !== undefined) columns.turns = change.turns
       if (change.lastResult !== undefined) columns.last_result = change.lastResult
       if (change.config !== undefined) columns.config = JSON.stringify(change.config)
+      if (change.reason !== undefined) columns.reason = change.reason
       const keys = Object.keys(columns)
       if (keys.length === 0) return
       const set = keys.map((k) => `${k} = @${k}`).join(', ')
@@ -58,6 +60,13 @@ export function sqliteSessionStore(db: Database.Database): SessionStore {
     },
 
     getSession,
+
+    async removeSession(id) {
+      return db.transaction(() => {
+        db.prepare('DELETE FROM session_events WHERE session_id = ?').run(id)
+        return db.prepare('DELETE FROM sessions WHERE id = ?').run(id).changes > 0
+      })()
+    },
 
     async listSessions() {
       return (db.prepare('SELECT * FROM sessions ORDER BY updated_at DESC').all() as Row[]).map(toSession)

@@ -1,0 +1,204 @@
+// What `switchboard doctor` looks at, one function per check. Each says what it found and, for a
+// problem, the command that fixes it. Nothing here changes anything.
+import { execFile } from 'node:child_process'
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { findClaude } from '../claude/process.js'
+import { HubApiError } from '../client/api-client.js'
+import { type HubConfig, paths } from '../core/config.js'
+import type { HubStatus } from '../core/hub-protocol.js'
+import { installedHookEvents, settingsFile } from './claude-settings.js'
+
+/** `problem`: something does not work until fixed (non-zero exit); `warn`: works, with less. */
+export type Verdict = 'ok' | 'warn' | 'problem'
+
+export interface Check {
+  name: string
+  verdict: Verdict
+  detail: string
+  fix?: string
+}
+
+/** Claude Code added channels in this version. */
+const CHANNELS_SINCE = [2, 1, 80]
+
+export function checkHome(home: string): Check[] {
+  if (!existsSync(home))
+    return [{ name: 'home', verdict: 'warn', detail: `${home} does not exist yet (made on first use)` }]
+  const loose = (file: string, mode: number) => existsSync(file) && (statSync(file).mode & 0o777) !== mode
+  const checks: Check[] = []
+  if (loose(home, 0o700))
+    checks.push({
+      name: 'home',
+      verdict: 'problem',
+      detail: `${home} is mode ${octal(home)}; it holds secrets, so only its owner may enter`,
+      fix: `chmod 700 ${home}`,
+    })
+  for (const file of [paths.database(home), paths.adminToken(home)])
+    if (loose(file, 0o600))
+      checks.push({
+        name: 'home',
+        verdict: 'problem',
+        detail: `${file} is mode ${octal(file)}; it holds secrets`,
+        fix: `chmod 600 ${file}`,
+      })
+  return checks.length ? checks : [{ name: 'home', verdict: 'ok', detail: `${home}, owner only` }]
+}
+
+function octal(file: string): string {
+  return (statSync(file).mode & 0o777).toString(8).padStart(3, '0')
+}
+
+/** The hub of this home: up (with what it says of itself), down, or its port taken by a stranger. */
+export async function checkHub(
+  config: HubConfig,
+  status: () => Promise<HubStatus>,
+): Promise<{ checks: Check[]; status: HubStatus | null }> {
+  try {
+    const s = await status()
+    const where = `http://${s.host}:${s.port}${s.socket ? ` and ${s.socket}` : ''}`
+    return {
+      checks: [{ name: 'hub', verdict: 'ok', detail: `running (pid ${s.pid}) on ${where}` }],
+      status: s,
+    }
+  } catch (err) {
+    if (!(err instanceof HubApiError)) throw err
+    if (err.status === 502)
+      return {
+        checks: [
+          {
+            name: 'hub',
+            verdict: 'problem',
+            detail: `port ${config.port} is held by another program, not this home's hub`,
+            fix: `switchboard serve --port <a free port> (or set "port" in ${join(config.home, 'config.json')})`,
+          },
+        ],
+        status: null,
+      }
+    return {
+      checks: [
+        {
+          name: 'hub',
+          verdict: 'warn',
+          detail: `not running; port ${config.port} is free (a channel starts the hub when it needs one)`,
+          fix: 'switchboard serve',
+        },
+      ],
+      status: null,
+    }
+  }
+}
+
+export async function checkClaude(env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {
+  let bin: string
+  try {
+    bin = findClaude(env)
+  } catch {
+    return [
+      {
+        name: 'claude',
+        verdict: 'problem',
+        detail: 'Claude Code not found (CLAUDE_CODE_PATH, or claude on PATH)',
+        fix: 'npm install -g @anthropic-ai/claude-code',
+      },
+    ]
+  }
+  let version: number[]
+  try {
+    const { stdout } = await promisify(execFile)(bin, ['--version'], { timeout: 15_000, env })
+    version = (/(\d+)\.(\d+)\.(\d+)/.exec(stdout) ?? []).slice(1).map(Number)
+    if (version.length !== 3) throw new Error(`unexpected answer: ${stdout.trim().slice(0, 80)}`)
+  } catch (err) {
+    return [
+      {
+        name: 'claude',
+        verdict: 'problem',
+        detail: `${bin} --version failed: ${(err as Error).message.split('\n')[0]}`,
+        fix: 'npm install -g @anthropic-ai/claude-code',
+      },
+    ]
+  }
+  const found = `Claude Code ${version.join('.')} at ${bin}`
+  if (compare(version, CHANNELS_SINCE) < 0)
+    return [
+      {
+        name: 'claude',
+        verdict: 'problem',
+        detail: `${found}; channels need ${CHANNELS_SINCE.join('.')} or later`,
+        fix: 'claude update',
+      },
+    ]
+  return [{ name: 'claude', verdict: 'ok', detail: `${found}; channels supported` }]
+}
+
+function compare(a: number[], b: number[]): number {
+  for (let i = 0; i < b.length; i++) if ((a[i] ?? 0) !== (b[i] ?? 0)) return (a[i] ?? 0) - (b[i] ?? 0)
+  return 0
+}
+
+function readJson(file: string): unknown {
+  try {
+    return JSON.parse(readFileSync(file, 'utf8'))
+  } catch {
+    return null
+  }
+}
+
+/** How Claude Code would start the channel: the plugin, or `switchboard channel` as an MCP server. */
+export function checkChannelRegistered(cwd: string, home = homedir()): Check[] {
+  const plugins = readJson(join(home, '.claude', 'plugins', 'installed_plugins.json')) as {
+    plugins?: Record<string, unknown>
+  } | null
+  const plugin = Object.keys(plugins?.plugins ?? {}).find((key) => key.startsWith('switchboard@'))
+  if (plugin) return [{ name: 'channel', verdict: 'ok', detail: `plugin ${plugin} installed` }]
+  const servesChannel = (file: string) => {
+    const config = readJson(file) as {
+      mcpServers?: Record<string, { command?: string; args?: string[] }>
+    } | null
+    return Object.values(config?.mcpServers ?? {}).some(
+      (s) => /switchboard/.test(s.command ?? '') && (s.args ?? []).includes('channel'),
+    )
+  }
+  for (const file of [join(home, '.claude.json'), join(cwd, '.mcp.json')])
+    if (servesChannel(file))
+      return [{ name: 'channel', verdict: 'ok', detail: `switchboard channel is an MCP server in ${file}` }]
+  return [
+    {
+      name: 'channel',
+      verdict: 'warn',
+      detail: 'Claude Code has neither the plugin nor `switchboard channel` as an MCP server',
+      fix: 'claude plugin install switchboard@switchboard (after: claude plugin marketplace add <this repository>)',
+    },
+  ]
+}
+
+export function checkHooks(): Check[] {
+  const file = settingsFile()
+  const events = installedHookEvents(file)
+  return [
+    events.length
+      ? { name: 'hooks', verdict: 'ok', detail: `installed in ${file} (${events.join(', ')})` }
+      : {
+          name: 'hooks',
+          verdict: 'ok',
+          detail: 'not installed (needed only for sessions that run without channels)',
+          fix: 'switchboard install claude --hooks',
+        },
+  ]
+}
+
+export function checkOperators(operators: number | null): Check[] {
+  if (operators === null) return []
+  return [
+    operators
+      ? { name: 'operators', verdict: 'ok', detail: `${operators} may answer permission prompts` }
+      : {
+          name: 'operators',
+          verdict: 'warn',
+          detail: 'nobody may answer permission prompts from outside the terminal',
+          fix: 'switchboard sender add <name> --operator',
+        },
+  ]
+}

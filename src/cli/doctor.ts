@@ -1,0 +1,61 @@
+// `switchboard doctor`: is this machine set up for Switchboard? Every problem comes with the command
+// that fixes it; the exit code is 0 only when nothing is a problem (warnings allowed).
+import { existsSync } from 'node:fs'
+import type { Command } from 'commander'
+import { paths } from '../core/config.js'
+import { openStore } from '../store/open.js'
+import {
+  type Check,
+  checkChannelRegistered,
+  checkClaude,
+  checkHome,
+  checkHooks,
+  checkHub,
+  checkOperators,
+} from './doctor-checks.js'
+import { configFrom, hubApi } from './options.js'
+
+const MARK = { ok: 'ok  ', warn: 'warn', problem: 'FAIL' } as const
+
+export function registerDoctor(program: Command): void {
+  program
+    .command('doctor')
+    .description(
+      'checks Claude Code, the channel, hooks, the hub and the home folder; says how to fix each problem',
+    )
+    .option('--json', 'the checks as JSON, for scripts')
+    .action(async (opts: { json?: boolean }, command: Command) => {
+      const config = configFrom(command)
+      const homeExisted = existsSync(config.home)
+      const checks: Check[] = checkHome(config.home)
+      let operators: number | null = null
+      if (homeExisted) {
+        const hub = await checkHub(config, () => hubApi(command, 'doctor', false).hubStatus())
+        checks.push(...hub.checks)
+        operators = hub.status?.operators ?? (await operatorsInStore(config.home))
+      }
+      checks.push(...(await checkClaude()), ...checkChannelRegistered(process.cwd()), ...checkHooks())
+      checks.push(...checkOperators(operators))
+      const healthy = checks.every((c) => c.verdict !== 'problem')
+      if (opts.json) process.stdout.write(`${JSON.stringify({ healthy, checks }, null, 2)}\n`)
+      else {
+        for (const c of checks)
+          process.stdout.write(
+            `${MARK[c.verdict]}  ${c.name}: ${c.detail}${c.fix ? `\n        fix: ${c.fix}` : ''}\n`,
+          )
+        process.stdout.write(healthy ? 'healthy\n' : 'not healthy: fix the FAIL lines above\n')
+      }
+      if (!healthy) process.exitCode = 1
+    })
+}
+
+/** With no hub up, the store says who the operators are (without creating one that is not there). */
+async function operatorsInStore(home: string): Promise<number | null> {
+  if (!existsSync(paths.database(home))) return null
+  const store = openStore({ home })
+  try {
+    return await store.countOperators()
+  } finally {
+    await store.close()
+  }
+}

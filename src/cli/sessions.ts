@@ -1,0 +1,82 @@
+// `switchboard sessions`: the sessions the hub drives (and the ones it can resume from Claude Code's
+// files): list, show, stop, resume, prune.
+import type { Command } from 'commander'
+import type { ListedSession, SessionView } from '../core/session-api.js'
+import { hubApi } from './options.js'
+
+type JsonFlag = { json?: boolean }
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+}
+
+const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16)
+
+function listLine(s: ListedSession): string {
+  const summary = (s.summary ?? '').replace(/\s+/g, ' ').slice(0, 60)
+  return [s.id, s.status, when(s.lastActivity), s.cwd ?? '-', summary].join('\t')
+}
+
+function describe(v: SessionView): string {
+  const lines = [
+    `${v.id}: ${v.status}${v.live ? ' (CLI running)' : ''}`,
+    `  folder: ${v.cwd}`,
+    `  Claude session: ${v.claudeSessionId ?? 'not started'}`,
+    `  turns ${v.turns}, cost $${v.costUsd.toFixed(4)}, updated ${when(v.updatedAt)}`,
+  ]
+  if (v.reason) lines.push(`  why: ${v.reason}`)
+  if (v.lastResult) lines.push(`  last result: ${v.lastResult.replace(/\s+/g, ' ').slice(0, 200)}`)
+  for (const p of v.pendingInputs)
+    lines.push(`  waiting for an answer: ${p.kind} ${p.tool_name} (code ${p.code})`)
+  return `${lines.join('\n')}\n`
+}
+
+export function registerSessions(program: Command): void {
+  const sessions = program
+    .command('sessions')
+    .description('the sessions the hub drives: list (the default), show, stop, resume, prune')
+  sessions
+    .command('list', { isDefault: true })
+    .description('the hub’s sessions, and those in Claude Code’s files it can resume')
+    .option('--cwd <dir>', 'only sessions of this folder')
+    .option('--json', 'JSON, for scripts')
+    .action(async (opts: JsonFlag & { cwd?: string }, command: Command) => {
+      const list = await hubApi(command).list(opts.cwd)
+      if (opts.json) return print(list)
+      if (list.length === 0) process.stdout.write('no sessions\n')
+      for (const s of list) process.stdout.write(`${listLine(s)}\n`)
+    })
+
+  const one = (
+    name: string,
+    description: string,
+    work: (api: ReturnType<typeof hubApi>, id: string) => Promise<SessionView>,
+  ) =>
+    sessions
+      .command(`${name} <session>`)
+      .description(description)
+      .option('--json', 'JSON, for scripts')
+      .action(async (id: string, opts: JsonFlag, command: Command) => {
+        const view = await work(hubApi(command), id)
+        if (opts.json) print(view)
+        else process.stdout.write(describe(view))
+      })
+
+  one('show', 'status, cost, turns, why it stopped, what it waits for', (api, id) => api.status(id))
+  one('stop', 'end the session’s CLI; the session stays, and its next message resumes it', (api, id) =>
+    api.stop(id),
+  )
+  one('resume', 'start a stopped session’s CLI again, to wait for its next message', (api, id) =>
+    api.resume(id),
+  )
+
+  sessions
+    .command('prune [session]')
+    .description('forget sessions whose CLI is not running (all, or the one named), with their stored lines')
+    .option('--json', 'JSON, for scripts')
+    .action(async (id: string | undefined, opts: JsonFlag, command: Command) => {
+      const { removed } = await hubApi(command).prune(id)
+      if (opts.json) return print({ removed })
+      process.stdout.write(removed.length ? `removed ${removed.join(', ')}\n` : 'nothing to remove\n')
+    })
+}

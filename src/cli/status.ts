@@ -1,0 +1,52 @@
+// `switchboard status`: is this home's hub up, where, and what is connected to it. Never starts a hub.
+import type { Command } from 'commander'
+import { HubApiError } from '../client/api-client.js'
+import type { HubStatus } from '../core/hub-protocol.js'
+import { configFrom, hubApi } from './options.js'
+
+export function registerStatus(program: Command): void {
+  program
+    .command('status')
+    .description('whether the hub runs, where, and who is connected (exit 1 when it is not running)')
+    .option('--json', 'one JSON object, for scripts')
+    .action(async (opts: { json?: boolean }, command: Command) => {
+      const config = configFrom(command)
+      let status: HubStatus
+      try {
+        status = await hubApi(command, 'status', false).hubStatus()
+      } catch (err) {
+        if (!(err instanceof HubApiError) || err.status !== 503) throw err
+        if (opts.json) print({ running: false, home: config.home, port: config.port })
+        else
+          process.stdout.write(
+            `hub: not running (home ${config.home}, port ${config.port}); start it: switchboard serve\n`,
+          )
+        process.exitCode = 1
+        return
+      }
+      if (opts.json) print({ running: true, ...status })
+      else process.stdout.write(describe(status))
+    })
+}
+
+function print(value: unknown): void {
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
+}
+
+function describe(s: HubStatus): string {
+  const connected = s.connected.length
+    ? s.connected.map((c) => `${c.name}${c.pending ? ` (${c.pending} waiting)` : ''}`).join(', ')
+    : 'nothing'
+  return [
+    `hub: running, pid ${s.pid}, version ${s.version}, since ${new Date(s.startedAt).toISOString()}`,
+    `home: ${s.home}`,
+    `address: http://${s.host}:${s.port}${s.socket ? `, socket ${s.socket}` : ''}`,
+    `log: ${s.logFile}`,
+    `connected: ${connected}`,
+    `bridges: ${s.bridges.length ? s.bridges.join(', ') : 'none'}`,
+    `operators: ${s.operators}${s.operators ? '' : ' (permission prompts reach nobody: switchboard sender add <name> --operator)'}`,
+    `open decisions: ${s.openDecisions}`,
+    `driven sessions running: ${s.liveSessions}`,
+    '',
+  ].join('\n')
+}

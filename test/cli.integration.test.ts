@@ -1,0 +1,196 @@
+// The CLI for daily use, as a person at a terminal meets it: status, doctor, subscriptions, hooks,
+// completion, a busy port, a refused channel, and one plain line per problem.
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterEach, expect, it } from 'vitest'
+import { CLAUDE_BIN } from './helpers/claude.js'
+import { CLI } from './helpers/home.js'
+import { homePerTest } from './helpers/home-per-test.js'
+
+const world = homePerTest()
+const run = promisify(execFile)
+
+/** Runs the CLI with this test's home, and HOME pointed at a throwaway folder; never throws. */
+async function cli(args: string[], env: Record<string, string> = {}) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+      env: { ...world.home.env, HOME: userHome(), ...env },
+    })
+    return { code: 0, stdout, stderr }
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string }
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+let home: string | undefined
+/** A user's home folder (where ~/.claude lives) for this test. */
+function userHome(): string {
+  home ??= mkdtempSync(join(tmpdir(), 'switchboard-user-'))
+  return home
+}
+afterEach(() => {
+  if (home) rmSync(home, { recursive: true, force: true })
+  home = undefined
+})
+
+async function startHub(): Promise<ChildProcess> {
+  // The home's clean-up stops it.
+  const hub = spawn(process.execPath, [CLI, 'serve'], { env: world.home.env, stdio: 'ignore' })
+  await world.home.waitForHub()
+  return hub
+}
+
+/** Something else holding the hub's port: answers HTTP, but is no Switchboard hub. */
+async function stranger(): Promise<Server> {
+  const server = createServer((_req, res) => res.end('{"ok":true}'))
+  await new Promise<void>((resolve) => server.listen(world.home.port, '127.0.0.1', resolve))
+  world.opened.push({ close: () => new Promise((r) => server.close(r)) })
+  return server
+}
+
+const noJsonLogs = (text: string) => expect(text).not.toMatch(/\{"level"/)
+
+it('status says the hub is down with exit 1, and when up says where and who is connected', async () => {
+  const down = await cli(['status'])
+  expect(down.code).toBe(1)
+  expect(down.stdout).toMatch(/hub: not running .* start it: switchboard serve/)
+  expect(JSON.parse((await cli(['status', '--json'])).stdout)).toMatchObject({ running: false })
+  expect(await world.home.cliFails('status')).toMatchObject({ code: 1 })
+  // status never starts a hub
+  expect(await fetch(`${world.home.url}/health`).catch(() => null)).toBeNull()
+
+  await startHub()
+  await world.home.addSender('me', true)
+  const up = await cli(['status'])
+  expect(up.code).toBe(0)
+  expect(up.stdout).toMatch(/hub: running, pid \d+/)
+  expect(up.stdout).toContain(`address: http://127.0.0.1:${world.home.port}`)
+  expect(up.stdout).toContain('operators: 1')
+  const json = JSON.parse((await cli(['status', '--json'])).stdout)
+  expect(json).toMatchObject({ running: true, port: world.home.port, home: world.home.dir, operators: 1 })
+})
+
+it('doctor passes a healthy set-up and names each problem of a broken one with its fix', async () => {
+  await startHub()
+  // Healthy: Claude Code found, the channel registered as a user MCP server, home owner-only.
+  writeFileSync(
+    join(userHome(), '.claude.json'),
+    JSON.stringify({ mcpServers: { switchboard: { command: 'switchboard', args: ['channel'] } } }),
+  )
+  const healthy = await cli(['doctor'], { CLAUDE_CODE_PATH: CLAUDE_BIN })
+  expect(healthy.stdout).toMatch(/ok +claude: Claude Code \d+\.\d+\.\d+ at .*; channels supported/)
+  expect(healthy.stdout).toMatch(/ok +hub: running/)
+  expect(healthy.stdout).toMatch(/ok +channel: switchboard channel is an MCP server/)
+  expect(healthy.stdout).toContain('healthy')
+  expect(healthy.code).toBe(0)
+  const report = JSON.parse((await cli(['doctor', '--json'], { CLAUDE_CODE_PATH: CLAUDE_BIN })).stdout)
+  expect(report.healthy).toBe(true)
+
+  // Broken: no Claude Code, a loose home, a stranger on the port.
+  await world.home.stopHub()
+  chmodSync(world.home.dir, 0o755)
+  await stranger()
+  const broken = await cli(['doctor'], { CLAUDE_CODE_PATH: '', PATH: '/nonexistent' })
+  expect(broken.code).toBe(1)
+  expect(broken.stdout).toMatch(/FAIL +home: .* is mode 755/)
+  expect(broken.stdout).toContain(`fix: chmod 700 ${world.home.dir}`)
+  expect(broken.stdout).toMatch(/FAIL +claude: Claude Code not found/)
+  expect(broken.stdout).toContain('fix: npm install -g @anthropic-ai/claude-code')
+  expect(broken.stdout).toMatch(/FAIL +hub: port \d+ is held by another program/)
+  expect(broken.stdout).toContain('not healthy')
+  chmodSync(world.home.dir, 0o700)
+})
+
+it('lists outbound webhooks and removes one with what waited for it', async () => {
+  await startHub()
+  const added = await cli(['subscribe', '--url', 'http://127.0.0.1:9/hook', '--topics', 'ci'])
+  const name = /^(webhook:\S+)/.exec(added.stdout)?.[1] as string
+  expect(name).toBeTruthy()
+  const listed = await cli(['subscribe', 'list'])
+  expect(listed.stdout).toContain(`${name}\thttp://127.0.0.1:9/hook\ttopics ci`)
+  expect(JSON.parse((await cli(['subscribe', 'list', '--json'])).stdout)).toMatchObject([
+    { name, topics: ['ci'] },
+  ])
+  expect((await cli(['subscribe', 'remove', name])).stdout).toContain(`removed ${name}`)
+  expect((await cli(['subscribe', 'list'])).stdout).toBe('no outbound webhooks\n')
+  const again = await cli(['subscribe', 'remove', name])
+  expect(again.code).not.toBe(0)
+  expect(again.stderr).toBe(`switchboard: no outbound webhook named "${name}"\n`)
+  const withoutUrl = await cli(['subscribe'])
+  expect(withoutUrl.stderr).toContain('say where to POST')
+})
+
+it('takes its hooks out of Claude Code settings again and leaves everyone else’s', async () => {
+  const settings = join(userHome(), '.claude', 'settings.json')
+  mkdirSync(join(userHome(), '.claude'), { recursive: true })
+  const theirs = { matcher: 'Bash', hooks: [{ type: 'command', command: 'echo theirs' }] }
+  writeFileSync(settings, JSON.stringify({ model: 'opus', hooks: { PostToolUse: [theirs] } }))
+  await cli(['install', 'claude', '--hooks'])
+  expect(readFileSync(settings, 'utf8')).toContain('switchboard hook')
+  const removed = await cli(['install', 'claude', '--hooks', '--remove'])
+  expect(removed.stdout).toContain('hooks are out of')
+  expect(JSON.parse(readFileSync(settings, 'utf8'))).toEqual({
+    model: 'opus',
+    hooks: { PostToolUse: [theirs] },
+  })
+  expect((await cli(['install', 'claude', '--hooks', '--remove'])).stdout).toContain('no Switchboard hooks')
+})
+
+it('completes commands, sub-commands and flags in bash', async () => {
+  const { stdout: script } = await cli(['completion', 'bash'])
+  const complete = async (line: string) => {
+    const words = line.split(' ')
+    const { stdout } = await run('bash', [
+      '-c',
+      `${script}\nCOMP_WORDS=(${words.map((w) => `"${w}"`).join(' ')}); COMP_CWORD=${words.length - 1}; _switchboard; echo "\${COMPREPLY[@]}"`,
+    ])
+    return stdout.trim().split(' ')
+  }
+  expect(await complete('switchboard sta')).toEqual(['status'])
+  expect(await complete('switchboard sessions s')).toEqual(['show', 'stop'])
+  expect(await complete('switchboard --home /x subscribe --')).toContain('--url')
+  expect((await cli(['completion', 'fish'])).stderr).toBe(
+    'switchboard: completion for "fish": bash and zsh are supported\n',
+  )
+})
+
+it('refuses a second hub on a busy port or a busy home, saying what holds it', async () => {
+  await stranger()
+  const busyPort = await cli(['serve'])
+  expect(busyPort.code).not.toBe(0)
+  expect(busyPort.stderr).toMatch(
+    /^switchboard: port \d+ on 127\.0\.0\.1 is in use by another program; pick another/,
+  )
+  noJsonLogs(busyPort.stderr)
+  expect(busyPort.stderr.trim().split('\n')).toHaveLength(1)
+})
+
+it('refuses a second hub on a home whose hub runs on another port', async () => {
+  await startHub()
+  const other = await cli(['--port', String(world.home.port + 1), 'serve'])
+  expect(other.code).not.toBe(0)
+  expect(other.stderr).toBe(
+    `switchboard: a hub of ${world.home.dir} already runs (pid ${world.home.hubPid()}, port ${world.home.port}); stop it first, or use another --home\n`,
+  )
+})
+
+it('a channel that meets a stranger on the hub port exits with the reason instead of waiting', async () => {
+  await stranger()
+  const channel = await cli(['channel'])
+  expect(channel.code).not.toBe(0)
+  expect(channel.stderr).toContain(
+    `switchboard: the server on 127.0.0.1:${world.home.port} is not this home's hub (it could not prove it holds the admin token); not connecting`,
+  )
+})
+
+it('tells a person what happened in plain lines, never JSON logs', async () => {
+  const peers = await cli(['peers'])
+  expect(peers.code).toBe(0)
+  noJsonLogs(peers.stderr)
+  expect(peers.stderr).toContain('switchboard: no hub answered; started one')
+})

@@ -1,0 +1,145 @@
+// `switchboard sessions` and `run` with real Claude Code sessions: list, show, stop, resume, prune,
+// an idle CLI stopped and resumed by its next message, and a CLI that cannot start said so.
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { FakeAnthropic } from '../fakes/anthropic.js'
+import { CLAUDE_BIN, ClaudeHome } from '../helpers/claude.js'
+import { CLI, TestHome, waitFor } from '../helpers/home.js'
+
+const execCli = promisify(execFile)
+let fake: FakeAnthropic
+let home: TestHome
+let claude: ClaudeHome
+let hub: ChildProcess
+
+async function startHub(env: Record<string, string> = {}): Promise<void> {
+  hub = spawn(process.execPath, [CLI, 'serve'], { env: { ...hubEnv(), ...env }, stdio: 'ignore' })
+  await home.waitForHub(10_000)
+}
+
+beforeEach(async () => {
+  fake = await new FakeAnthropic().start()
+  home = await TestHome.create()
+  claude = new ClaudeHome()
+})
+
+afterEach(async () => {
+  hub.kill('SIGTERM')
+  await new Promise((r) => hub.once('exit', r))
+  await fake.close()
+  await home.cleanup()
+  claude.cleanup()
+})
+
+function hubEnv(): Record<string, string> {
+  return {
+    ...claude.env(fake.url),
+    SWITCHBOARD_HOME: home.dir,
+    SWITCHBOARD_PORT: String(home.port),
+    CLAUDE_CODE_PATH: CLAUDE_BIN,
+  }
+}
+
+/** The CLI as a person runs it; never throws. */
+async function cli(...args: string[]) {
+  try {
+    const { stdout, stderr } = await execCli(process.execPath, [CLI, ...args], { env: home.env })
+    return { code: 0, stdout, stderr }
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string }
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+type View = { id: string; status: string; live: boolean; reason: string | null; lastResult: string | null }
+
+async function show(id: string): Promise<View> {
+  return JSON.parse((await cli('sessions', 'show', id, '--json')).stdout) as View
+}
+
+async function until(id: string, done: (v: View) => boolean, what: string): Promise<View> {
+  let view: View | undefined
+  await waitFor(
+    async () => {
+      view = await show(id)
+      return done(view)
+    },
+    60_000,
+    what,
+  )
+  return view as View
+}
+
+async function createSession(prompt: string): Promise<string> {
+  const token = readFileSync(join(home.dir, 'admin-token'), 'utf8').trim()
+  const res = await fetch(`${home.url}/sessions`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ prompt, options: { cwd: claude.cwd } }),
+  })
+  return ((await res.json()) as { id: string }).id
+}
+
+it('lists, shows, stops, resumes and prunes a driven session', async () => {
+  await startHub()
+  fake.respond(() => ({ text: 'first answer' }))
+  const id = await createSession('hello')
+  await until(id, (v) => v.status === 'idle', 'the first turn')
+
+  const listed = await cli('sessions')
+  expect(listed.stdout).toMatch(new RegExp(`^${id}\tidle\t`, 'm'))
+  expect((await cli('sessions', 'show', id)).stdout).toContain(`${id}: idle (CLI running)`)
+
+  const stopped = await cli('sessions', 'stop', id)
+  expect(stopped.stdout).toContain(`${id}: stopped`)
+  expect(stopped.stdout).toContain('why: stopped on request')
+  expect(await show(id)).toMatchObject({ status: 'stopped', live: false, reason: 'stopped on request' })
+
+  const resumed = JSON.parse((await cli('sessions', 'resume', id, '--json')).stdout) as View
+  expect(resumed).toMatchObject({ status: 'idle', live: true, reason: null })
+
+  const running = await cli('sessions', 'prune', id)
+  expect(running.code).not.toBe(0)
+  expect(running.stderr).toBe(`switchboard: session ${id} is running; stop it first\n`)
+  await cli('sessions', 'stop', id)
+  expect((await cli('sessions', 'prune', id)).stdout).toBe(`removed ${id}\n`)
+  const gone = await cli('sessions', 'show', id)
+  expect(gone.code).not.toBe(0)
+  expect(gone.stderr).toBe(`switchboard: no session "${id}"\n`)
+})
+
+it('stops a CLI that sits idle, and its next message resumes it', async () => {
+  // 0.02 minutes: the idle time of a test, not of a person.
+  writeFileSync(join(home.dir, 'config.json'), JSON.stringify({ sessionIdleMinutes: 0.02 }))
+  await startHub()
+  fake.respond(() => ({ text: 'answered' }))
+  const id = await createSession('hello')
+  const idle = await until(id, (v) => v.status === 'stopped', 'the idle CLI to be stopped')
+  expect(idle).toMatchObject({
+    live: false,
+    reason: expect.stringMatching(/^stopped after 0.02 minutes idle/),
+  })
+
+  fake.respond(() => ({ text: 'answered after a rest' }))
+  const token = readFileSync(join(home.dir, 'admin-token'), 'utf8').trim()
+  await fetch(`${home.url}/sessions/${id}/messages`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ text: 'again' }),
+  })
+  await until(id, (v) => v.lastResult === 'answered after a rest', 'the resumed turn')
+})
+
+it('run says why a session failed and exits non-zero', async () => {
+  await startHub({ CLAUDE_CODE_PATH: join(claude.cwd, 'no-such-claude') })
+  const failed = await cli('run', 'hello', '--cwd', claude.cwd)
+  expect(failed.code).not.toBe(0)
+  expect(failed.stderr).toMatch(/^switchboard: .*no-such-claude.*ENOENT/m)
+  expect(failed.stderr).not.toMatch(/\n\s+at /) // no stack trace
+  const [session] = JSON.parse((await cli('sessions', '--json')).stdout) as { id: string }[]
+  if (!session) throw new Error('the failed session was not kept')
+  expect(await show(session.id)).toMatchObject({ status: 'error', reason: expect.stringContaining('ENOENT') })
+})
