@@ -193,4 +193,18 @@ it('tells a person what happened in plain lines, never JSON logs', async () => {
   expect(peers.code).toBe(0)
   noJsonLogs(peers.stderr)
   expect(peers.stderr).toContain('switchboard: no hub answered; started one')
+
+  writeFileSync(join(userHome(), 'not-a-folder'), '')
+  const fileHome = await cli(['--home', join(userHome(), 'not-a-folder'), 'source', 'list'])
+  expect(fileHome.code).not.toBe(0)
+  expect(fileHome.stderr).toBe(
+    `switchboard: the Switchboard home ${join(userHome(), 'not-a-folder')} is a file, not a folder (--home or SWITCHBOARD_HOME)\n`,
+  )
+  // A reader that stops early (head) is no error, and no stack trace.
+  const { stdout, stderr } = await run('bash', [
+    '-c',
+    `set -o pipefail; node ${CLI} completion bash | head -c 10`,
+  ])
+  expect(stdout).toBe('# switchbo')
+  expect(stderr).toBe('')
 })

@@ -63,6 +63,11 @@ const loaders = named && name !== 'completion' ? [named] : versionOnly ? [] : Ob
 // A file that declares several commands is registered once.
 for (const register of new Set(await Promise.all(loaders.map((load) => load())))) register(program)
 
+// Output piped into something that stopped reading (`switchboard sessions | head -1`) is not an error.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0)
+})
+
 try {
   await program.parseAsync(process.argv)
 } catch (err) {
@@ -73,5 +78,10 @@ try {
     process.stderr.write(`switchboard: ${err.message}\n`)
     process.exit(2)
   }
-  throw err
+  // Anything else (a file system or SQLite error, a bug) is still one line for a person; the stack
+  // is there for whoever asks for it with SWITCHBOARD_DEBUG=1.
+  const e = err as NodeJS.ErrnoException
+  process.stderr.write(`switchboard: ${e.message ?? String(err)}${e.code ? ` (${e.code})` : ''}\n`)
+  if (process.env.SWITCHBOARD_DEBUG) process.stderr.write(`${e.stack}\n`)
+  process.exit(1)
 }

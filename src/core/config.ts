@@ -1,5 +1,5 @@
 // Where a Switchboard installation keeps its state, and how every command finds its hub.
-import { chmodSync, existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
@@ -114,6 +114,8 @@ export function loadConfig(overrides: ConfigOverrides = {}): HubConfig {
 }
 
 export function ensureHome(home: string): void {
+  if (existsSync(home) && !statSync(home).isDirectory())
+    throw new UserError(`the Switchboard home ${home} is a file, not a folder (--home or SWITCHBOARD_HOME)`)
   mkdirSync(home, { recursive: true, mode: 0o700 })
   mkdirSync(join(home, 'logs'), { recursive: true, mode: 0o700 })
   // A home made looser by hand (or by an older version) is tightened again: it holds secrets. A folder
