@@ -31,6 +31,7 @@ const commands: Record<string, () => Promise<Register>> = {
   doctor: async () => (await import('./doctor.js')).registerDoctor,
   sessions: async () => (await import('./sessions.js')).registerSessions,
   completion: async () => (await import('./completion.js')).registerCompletion,
+  ide: async () => (await import('./ide.js')).registerIde,
 }
 
 const program = new Command('switchboard')

@@ -1,6 +1,7 @@
 // `switchboard sessions`: the sessions the hub drives (and the ones it can resume from Claude Code's
-// files): list, show, stop, resume, prune.
+// files): list, show, stop, resume, bind to an IDE, prune.
 import type { Command } from 'commander'
+import { UserError } from '../core/errors.js'
 import type { ListedSession, SessionView } from '../core/session-api.js'
 import { hubApi } from './options.js'
 
@@ -25,6 +26,7 @@ function describe(v: SessionView): string {
     `  turns ${v.turns}, cost $${v.costUsd.toFixed(4)}, updated ${when(v.updatedAt)}`,
   ]
   if (v.reason) lines.push(`  why: ${v.reason}`)
+  if (v.ide) lines.push(`  IDE: ${v.ide.name} (port ${v.ide.port})`)
   if (v.lastResult) lines.push(`  last result: ${v.lastResult.replace(/\s+/g, ' ').slice(0, 200)}`)
   for (const p of v.pendingInputs)
     lines.push(`  waiting for an answer: ${p.kind} ${p.tool_name} (code ${p.code})`)
@@ -69,6 +71,29 @@ export function registerSessions(program: Command): void {
   one('resume', 'start a stopped session’s CLI again, to wait for its next message', (api, id) =>
     api.resume(id),
   )
+
+  sessions
+    .command('ide <session> [ide]')
+    .description('bind the session’s CLI to a live IDE (its port or name, see: switchboard ide list)')
+    .option('--unbind', 'take the IDE away again')
+    .option('--json', 'JSON, for scripts')
+    .action(
+      async (
+        id: string,
+        ide: string | undefined,
+        opts: JsonFlag & { unbind?: boolean },
+        command: Command,
+      ) => {
+        if (!ide && !opts.unbind) throw new UserError('name the IDE (its port or name), or say --unbind')
+        const view = await hubApi(command).bindIde(id, opts.unbind ? null : (ide as string))
+        if (opts.json) return print(view)
+        process.stdout.write(
+          view.ide
+            ? `${view.id} uses ${view.ide.name} (port ${view.ide.port})\n`
+            : `${view.id} uses no IDE\n`,
+        )
+      },
+    )
 
   sessions
     .command('prune [session]')

@@ -61,6 +61,12 @@ export class HubApi {
     return this.call('POST', `/sessions/${encodeURIComponent(id)}/interrupt`)
   }
 
+  /** Binds the session's CLI to an IDE (port or name); null unbinds. */
+  bindIde(id: string, ide: string | null): Promise<SessionView> {
+    const path = `/sessions/${encodeURIComponent(id)}/ide`
+    return ide === null ? this.call('DELETE', path) : this.call('POST', path, { ide })
+  }
+
   stop(id: string): Promise<SessionView> {
     return this.call('POST', `/sessions/${encodeURIComponent(id)}/stop`)
   }

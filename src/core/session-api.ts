@@ -79,4 +79,6 @@ export interface ListedSession {
 export interface SessionView extends SessionRecord {
   live: boolean
   pendingInputs: PendingInput[]
+  /** The IDE its CLI is bound to (`switchboard sessions ide`), while the CLI runs. */
+  ide: { port: number; name: string } | null
 }

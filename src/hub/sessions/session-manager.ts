@@ -6,6 +6,14 @@ import type { WebSocket } from 'ws'
 import type { z } from 'zod'
 import { channelMessage } from '../../claude/channel-tag.js'
 import { discoverSessions } from '../../claude/discovery.js'
+import {
+  configuredServers,
+  ideFolder as defaultIdeFolder,
+  findIde,
+  type Ide,
+  ideServer,
+  listIdes,
+} from '../../claude/ide.js'
 import type { CanUseTool, CliLine, PermissionAnswer } from '../../claude/messages.js'
 import {
   type ClaudeOptions,
@@ -42,6 +50,8 @@ interface Live {
   idleTimer: NodeJS.Timeout | null
   /** Settles once the hub has recorded the CLI's end (status and reason). */
   ended: Promise<void>
+  /** The IDE this CLI is bound to (its MCP server is the dynamic `ide` server), if any. */
+  ide: Ide | null
 }
 
 /** How long a failed write waits for the CLI's end to be recorded, to report why it died. */
@@ -78,6 +88,8 @@ export class SessionManager {
     private readonly spawnEnv: { env?: NodeJS.ProcessEnv } = {},
     /** How long a CLI may sit idle before it is stopped (the next message resumes it); 0: never. */
     private readonly idleMinutes = 0,
+    /** Where IDEs leave their lock files (`~/.claude/ide`). */
+    private readonly ideFolder = defaultIdeFolder(),
   ) {
     this.changes.setMaxListeners(0)
   }
@@ -213,7 +225,8 @@ export class SessionManager {
   async view(id: string): Promise<SessionView> {
     const record = await this.require(id)
     const live = this.live.get(record.id)
-    return { ...record, live: !!live, pendingInputs: [...(live?.pending.values() ?? [])] }
+    const ide = live?.ide ? { port: live.ide.port, name: live.ide.name } : null
+    return { ...record, live: !!live, pendingInputs: [...(live?.pending.values() ?? [])], ide }
   }
 
   /** The session now, or as soon as it changes (up to `waitSeconds`) when it is busy. */
@@ -305,6 +318,26 @@ export class SessionManager {
     return removed
   }
 
+  /**
+   * Binds the session's CLI to a live IDE (its port or name), as Claude Code's /ide does: the `ide`
+   * entry joins the session's dynamic MCP servers. Lasts as long as this CLI; null unbinds.
+   */
+  async bindIde(id: string, which: string | null): Promise<SessionView> {
+    const record = await this.require(id)
+    const live = this.live.get(record.id)
+    if (!live) throw new Error(`session ${id} is not running`)
+    const ide = which === null ? null : findIde(listIdes(this.ideFolder), which)
+    const servers = configuredServers((record.config as StoredConfig).options.mcpConfig)
+    const answer = await live.process.control.mcpSetServers(
+      ide ? { ...servers, ide: ideServer(ide) } : servers,
+    )
+    // Newer CLIs (seen: 2.1.330) take no IDE from outside and say so; older ones connect at once.
+    const refused = (answer.errors as Record<string, string> | undefined)?.ide
+    if (refused) throw new Error(`this Claude Code took no IDE: ${refused}`)
+    live.ide = ide
+    return this.view(record.id)
+  }
+
   liveCount(): number {
     return this.live.size
   }
@@ -389,6 +422,7 @@ export class SessionManager {
       ended: new Promise((resolve) => {
         ended = resolve
       }),
+      ide: null,
     }
     this.live.set(id, live)
     const p = live.process

@@ -1,5 +1,5 @@
 // The hub's HTTP API for driven sessions (admin token): create, send, status with long-poll,
-// respond, interrupt, stop, resume, remove, list, and an SSE stream of a session's lines from any point.
+// respond, interrupt, stop, resume, remove, bind to an IDE, list, and an SSE stream of a session's lines from any point.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { claudeOptionsSchema } from '../../claude/process.js'
@@ -26,6 +26,8 @@ const sendSchema = z
   .strict()
 const respondBodySchema = z.object({ decision: z.string().min(1), answer: respondSchema }).strict()
 const modelSchema = z.object({ model: z.string().min(1) }).strict()
+/** An IDE by its port or its name, as `switchboard ide list` shows them. */
+const ideSchema = z.object({ ide: z.string().min(1, 'name the IDE: its port or its name') }).strict()
 const modeSchema = z.object({ mode: claudeOptionsSchema.shape.permissionMode.unwrap() }).strict()
 
 /** Errors from the manager ("no session", "not running") are the caller's to fix. */
@@ -35,7 +37,7 @@ async function guard<T>(work: () => Promise<T>): Promise<T> {
   } catch (err) {
     if (err instanceof HttpError) throw err
     const message = (err as Error).message
-    throw new HttpError(/^no session/.test(message) ? 404 : 409, message)
+    throw new HttpError(/^no (session|live IDE)/.test(message) ? 404 : 409, message)
   }
 }
 
@@ -82,6 +84,12 @@ export function createSessionRoutes(sessions: SessionManager) {
     } else if (action === 'resume' && method === 'POST') {
       req.resume()
       return sendJson(res, 200, await guard(() => sessions.resume(id)))
+    } else if (action === 'ide' && method === 'POST') {
+      const input = await readJson(req, ideSchema)
+      return sendJson(res, 200, await guard(() => sessions.bindIde(id, input.ide)))
+    } else if (action === 'ide' && method === 'DELETE') {
+      req.resume()
+      return sendJson(res, 200, await guard(() => sessions.bindIde(id, null)))
     } else if (action === 'messages' && method === 'POST') {
       const input = await readJson(req, sendSchema)
       return sendJson(res, 202, await guard(() => sessions.send(id, input.text, { fork: input.fork })))
