@@ -1,9 +1,7 @@
 // `switchboard channel`: the MCP server Claude Code spawns. It speaks the channel contract
 // (PROTOCOLS.md §2) to Claude Code and the hub protocol to the hub, which owns every event.
 
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { z } from 'zod'
 import { hubStarter } from '../client/autostart.js'
 import { localSocket } from '../client/hub-address.js'
@@ -92,7 +90,14 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
       })
     },
   })
-  const welcome = await hub.connect(HUB_WAIT_MS)
+  // The MCP SDK is most of the channel's start-up: it loads while the hub answers (bench/startup).
+  const [welcome, { Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] =
+    await Promise.all([
+      hub.connect(HUB_WAIT_MS),
+      import('@modelcontextprotocol/sdk/server/index.js'),
+      import('@modelcontextprotocol/sdk/server/stdio.js'),
+      import('@modelcontextprotocol/sdk/types.js'),
+    ])
   shown = ShownLog.open(paths.shownLog(config.home, welcome.subscriber))
 
   /**

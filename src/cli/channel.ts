@@ -1,8 +1,10 @@
+// `switchboard channel`: its flags, then the channel. What this file imports is what every Claude Code
+// session waits for at start (bench/startup): flags.js and not options.js (the store), no pino.
 import type { Command } from 'commander'
 import { runChannel } from '../channel/index.js'
 import { subscriberNameSchema, topicSchema } from '../core/hub-protocol.js'
-import { createLogger } from '../core/log.js'
-import { check, configFrom } from './options.js'
+import { channelLogger } from './channel-log.js'
+import { check, configFrom } from './flags.js'
 
 export function registerChannel(program: Command): void {
   program
@@ -29,7 +31,7 @@ export function registerChannel(program: Command): void {
         .map((a) => check(subscriberNameSchema, a, '--aliases'))
       const config = configFrom(command)
       // stdout is the MCP protocol: logs go to stderr, which Claude Code keeps in its debug log.
-      await runChannel(config, { name, topics, aliases }, createLogger('channel'))
+      await runChannel(config, { name, topics, aliases }, await channelLogger())
       process.exit(0)
     })
 }

@@ -7,7 +7,10 @@ export function registerMcp(program: Command): void {
   program
     .command('mcp')
     .description('an MCP stdio server with claude_* tools, so another agent can drive Claude Code sessions')
-    .option('--allow-bypass-permissions', 'let the driving agent start sessions in bypassPermissions mode')
+    .option(
+      '--allow-bypass-permissions',
+      'let the driving agent start sessions in bypassPermissions mode (dangerouslySkipPermissions)',
+    )
     .action(async (opts: { allowBypassPermissions?: boolean }, command: Command) => {
       // stdout is the MCP protocol: logs go to stderr.
       await runMcpServer(configFrom(command), createLogger('mcp'), {

@@ -38,8 +38,9 @@ export class HubApi {
     return this.call('GET', '/status')
   }
 
-  create(prompt: string, options: ClaudeOptions): Promise<SessionView> {
-    return this.call('POST', '/sessions', { prompt, options })
+  /** `topics`: hub events on them are written into the session as messages. */
+  create(prompt: string, options: ClaudeOptions, extra: { topics?: string[] } = {}): Promise<SessionView> {
+    return this.call('POST', '/sessions', { prompt, options, ...extra })
   }
 
   send(id: string, text: string, fork?: boolean): Promise<SessionView> {

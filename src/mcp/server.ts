@@ -1,94 +1,34 @@
-// `switchboard mcp`: lets another agent drive Claude Code sessions through the hub. Decisions are
-// offered through MCP elicitation when the client supports it, and as pendingInputs otherwise.
+// `switchboard mcp`: lets another agent drive Claude Code sessions through the hub with seed 004's
+// six tools. Decisions are offered through MCP elicitation when the client supports it, and as
+// pendingInputs otherwise.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
-import type { z } from 'zod'
 import { HubApi, HubApiError } from '../client/api-client.js'
 import type { HubConfig } from '../core/config.js'
-import { describeZod } from '../core/errors.js'
+import { describeZod, UserError } from '../core/errors.js'
 import type { Logger } from '../core/log.js'
-import type { PendingInput, RespondInput, SessionView } from '../core/session-api.js'
+import type { RespondInput, SessionView } from '../core/session-api.js'
 import { VERSION } from '../core/version.js'
-import {
-  createArgs,
-  interruptArgs,
-  listArgs,
-  respondArgs,
-  sendArgs,
-  statusArgs,
-  toolDefinitions,
-} from './tools.js'
+import { form } from './elicitation.js'
+import { createHandlers } from './handlers.js'
+import { type ToolName, toolList, tools } from './tools.js'
 
-const DEFAULT_WAIT = 30
-
-type ToolResult = { content: { type: 'text'; text: string }[]; isError?: boolean }
-
-function text(value: unknown, isError = false): ToolResult {
-  return {
-    content: [{ type: 'text', text: typeof value === 'string' ? value : JSON.stringify(value, null, 2) }],
-    isError,
-  }
+type ToolResult = {
+  content: { type: 'text'; text: string }[]
+  structuredContent?: Record<string, unknown>
+  isError?: boolean
 }
 
-/** What an agent needs from a session, without the transcript. */
-function summary(view: SessionView) {
-  return {
-    sessionId: view.id,
-    claudeSessionId: view.claudeSessionId,
-    status: view.status,
-    lastResult: view.lastResult,
-    costUsd: view.costUsd,
-    turns: view.turns,
-    pendingInputs: view.pendingInputs,
-    ...(view.pendingInputs.length
-      ? { next: 'answer each pending input with claude_respond (decision, behavior allow|deny)' }
-      : {}),
-  }
-}
-
-/** An elicitation form for one pending input, and how to read the person's answer. */
-function form(p: PendingInput): {
-  message: string
-  schema: Record<string, unknown>
-  read(c: Record<string, unknown>): RespondInput
-} {
-  if (p.kind === 'question') {
-    const questions =
-      (p.input.questions as { question: string; options?: { label: string }[] }[] | undefined) ?? []
-    const properties: Record<string, unknown> = {}
-    questions.forEach((q, i) => {
-      properties[`q${i}`] = { type: 'string', title: q.question, enum: (q.options ?? []).map((o) => o.label) }
-    })
-    return {
-      message: 'Claude asks:',
-      schema: { type: 'object', properties, required: Object.keys(properties) },
-      read: (c) => ({
-        behavior: 'allow',
-        answers: Object.fromEntries(questions.map((q, i) => [q.question, String(c[`q${i}`] ?? '')])),
-      }),
-    }
-  }
-  const what =
-    p.kind === 'plan'
-      ? 'Approve Claude’s plan?'
-      : `Allow ${p.tool_name}? ${p.description ?? JSON.stringify(p.input)}`
-  return {
-    message: what,
-    schema: {
-      type: 'object',
-      properties: {
-        approve: { type: 'boolean', title: 'Approve' },
-        message: { type: 'string', title: 'Reason or feedback (when not approving)' },
-      },
-      required: ['approve'],
-    },
-    read: (c) =>
-      c.approve === true
-        ? { behavior: 'allow' }
-        : { behavior: 'deny', message: typeof c.message === 'string' && c.message ? c.message : 'Denied' },
-  }
-}
+/** The seed's shape as JSON text, for clients that read only content, and as structured content. */
+const success = (value: Record<string, unknown>): ToolResult => ({
+  content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
+  structuredContent: value,
+})
+const failure = (message: string): ToolResult => ({
+  content: [{ type: 'text', text: message }],
+  isError: true,
+})
 
 export interface McpServerOptions {
   /** Lets the driving agent start sessions in `bypassPermissions` mode: off unless the owner says so. */
@@ -108,7 +48,8 @@ export async function runMcpServer(
   async function settle(id: string, waitSeconds: number): Promise<SessionView> {
     const deadline = Date.now() + waitSeconds * 1000
     let view = await hub.settle(id, waitSeconds)
-    while (canElicit() && view.pendingInputs.length && Date.now() < deadline) {
+    // Inputs already waiting are put to the person even when the caller would not wait.
+    while (canElicit() && view.pendingInputs.length) {
       for (const p of view.pendingInputs) {
         const f = form(p)
         const reply = await server.elicitInput({ message: f.message, requestedSchema: f.schema as never })
@@ -120,72 +61,30 @@ export async function runMcpServer(
         await hub.respond(id, p.decision, answer)
       }
       view = await hub.settle(id, Math.max(0, Math.ceil((deadline - Date.now()) / 1000)))
+      if (Date.now() >= deadline) break
     }
     return view
   }
 
-  function parse<T>(schema: z.ZodType<T>, args: unknown, tool: string): T {
-    const parsed = schema.safeParse(args ?? {})
-    if (!parsed.success) throw new HubApiError(400, `${tool}: ${describeZod(parsed.error)}`)
-    return parsed.data
-  }
+  const handlers = createHandlers({
+    hub,
+    settle,
+    allowBypassPermissions: options.allowBypassPermissions === true,
+  })
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolDefinitions }))
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList }))
   server.setRequestHandler(CallToolRequestSchema, async (req): Promise<ToolResult> => {
     const { name, arguments: args } = req.params
+    if (!Object.hasOwn(tools, name)) return failure(`unknown tool: ${name}`)
+    const parsed = tools[name as ToolName].args.safeParse(args ?? {})
+    if (!parsed.success) return failure(`${name}: ${describeZod(parsed.error)}`)
+    const handler = handlers[name as ToolName] as (a: unknown) => Promise<Record<string, unknown>>
     try {
-      switch (name) {
-        case 'claude_create_session': {
-          const a = parse(createArgs, args, name)
-          // An agent that may pick bypassPermissions approves every tool call of its child itself.
-          if (a.permissionMode === 'bypassPermissions' && !options.allowBypassPermissions)
-            throw new HubApiError(
-              403,
-              `${name}: permissionMode bypassPermissions is refused; the owner may start switchboard mcp with --allow-bypass-permissions`,
-            )
-          const { prompt, cwd, waitSeconds, fork, ...rest } = a
-          const view = await hub.create(prompt, {
-            ...rest,
-            cwd: cwd ?? process.cwd(),
-            ...(fork && rest.resume ? { forkSession: true } : {}),
-          })
-          return text(summary(await settle(view.id, waitSeconds ?? DEFAULT_WAIT)))
-        }
-        case 'claude_send_message': {
-          const a = parse(sendArgs, args, name)
-          const view = await hub.send(a.sessionId, a.message, a.fork)
-          return text(summary(await settle(view.id, a.waitSeconds ?? DEFAULT_WAIT)))
-        }
-        case 'claude_get_status': {
-          const a = parse(statusArgs, args, name)
-          return text(summary(await settle(a.sessionId, a.waitSeconds ?? 0)))
-        }
-        case 'claude_respond': {
-          const a = parse(respondArgs, args, name)
-          const answer: RespondInput =
-            a.behavior === 'allow'
-              ? {
-                  behavior: 'allow',
-                  ...(a.updatedInput ? { updatedInput: a.updatedInput } : {}),
-                  ...(a.answers ? { answers: a.answers } : {}),
-                }
-              : { behavior: 'deny', message: a.message ?? 'Denied' }
-          await hub.respond(a.sessionId, a.decision, answer)
-          return text(summary(await settle(a.sessionId, a.waitSeconds ?? DEFAULT_WAIT)))
-        }
-        case 'claude_interrupt': {
-          const a = parse(interruptArgs, args, name)
-          return text(summary(await hub.interrupt(a.sessionId)))
-        }
-        case 'claude_list_sessions': {
-          const a = parse(listArgs, args, name)
-          return text({ sessions: (await hub.list(a.cwd)).slice(0, a.limit ?? 50) })
-        }
-        default:
-          return text(`unknown tool: ${name}`, true)
-      }
+      return success(await handler(parsed.data))
     } catch (err) {
-      return text(err instanceof HubApiError ? err.message : `failed: ${(err as Error).message}`, true)
+      if (!(err instanceof UserError || err instanceof HubApiError))
+        log.error({ err, tool: name }, 'tool failed')
+      return failure(`${name}: ${(err as Error).message}`)
     }
   })
 

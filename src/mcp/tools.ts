@@ -1,142 +1,174 @@
-// The six claude_* tools of `switchboard mcp` (seed 004): their arguments, checked with zod, and the
-// JSON Schemas clients see.
+// The six claude_* tools of `switchboard mcp` with seed 004's arguments (and a few optional extras):
+// one zod schema per tool's arguments and one per its result, and the JSON Schemas tools/list
+// advertises, generated from them.
 import { z } from 'zod'
 import { claudeOptionsSchema } from '../claude/process.js'
+import { topicSchema } from '../core/hub-protocol.js'
+import { listResultSchema, sessionResultSchema } from './results.js'
 
-const wait = z.number().int().min(0).max(300).optional()
+const options = claudeOptionsSchema.shape
+const sessionId = z.string().min(1).describe('The session id')
+/**
+ * An extra: waits for the turn to end or ask for input, so an agent need not poll. Off by default
+ * (the seed answers at once), so an agent also keeps control to interrupt a long turn.
+ */
+const waitSeconds = (seconds: number) =>
+  z
+    .number()
+    .int()
+    .min(0)
+    .max(300)
+    .default(seconds)
+    .describe(`Seconds to wait for the turn to end or ask for input (default ${seconds}, at most 300)`)
 
 export const createArgs = z
   .object({
-    prompt: z.string().min(1, 'prompt must not be empty'),
-    cwd: z.string().min(1).optional(),
-    model: z.string().optional(),
-    permissionMode: claudeOptionsSchema.shape.permissionMode,
-    allowedTools: z.array(z.string()).optional(),
-    disallowedTools: z.array(z.string()).optional(),
-    maxTurns: z.number().int().positive().optional(),
-    appendSystemPrompt: z.string().optional(),
-    resume: z.string().optional(),
-    fork: z.boolean().optional(),
-    waitSeconds: wait,
+    prompt: z.string().min(1, 'must not be empty').describe('The initial task/prompt for Claude Code'),
+    workingDirectory: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Working directory for the session (default: the folder switchboard mcp runs in)'),
+    model: options.model.describe("Model override (e.g. 'sonnet', 'opus', or full model ID)"),
+    permissionMode: options.permissionMode.describe(
+      "Permission mode. 'plan' starts in planning mode (read-only analysis, then ExitPlanMode). Default: CLI's configured mode",
+    ),
+    allowedTools: options.allowedTools.describe(
+      "Tools to pre-approve without prompting (e.g. ['Read', 'Glob', 'Bash(git diff *)'])",
+    ),
+    disallowedTools: options.disallowedTools.describe('Tools to explicitly block'),
+    maxTurns: options.maxTurns.describe('Maximum agentic turns. Default: unlimited'),
+    maxBudgetUsd: options.maxBudgetUsd.describe('Maximum spend in USD. Default: unlimited'),
+    systemPrompt: z.string().optional().describe('System prompt text to append (--append-system-prompt)'),
+    dangerouslySkipPermissions: z
+      .boolean()
+      .optional()
+      .describe(
+        'Skip all permission checks (permission mode bypassPermissions); refused unless switchboard mcp was started with --allow-bypass-permissions',
+      ),
+    resume: options.resume.describe('A Claude Code session id to continue (see claude_list_sessions)'),
+    fork: z.boolean().optional().describe('With resume: continue under a new session id'),
+    topics: z
+      .array(topicSchema)
+      .optional()
+      .describe('Hub events on these topics are written into the session as messages'),
+    waitSeconds: waitSeconds(0),
   })
   .strict()
 
 export const sendArgs = z
   .object({
-    sessionId: z.string().min(1),
-    message: z.string().min(1),
-    fork: z.boolean().optional(),
-    waitSeconds: wait,
+    sessionId: sessionId.describe('The session ID (also one claude_list_sessions found on disk)'),
+    message: z.string().min(1, 'must not be empty').describe('The message to send'),
+    fork: z.boolean().optional().describe('When the session is resumed: under a new session id'),
+    waitSeconds: waitSeconds(0),
   })
   .strict()
-export const statusArgs = z.object({ sessionId: z.string().min(1), waitSeconds: wait }).strict()
+
+export const statusArgs = z
+  .object({
+    sessionId,
+    outputLines: z
+      .number()
+      .int()
+      .min(0)
+      .max(10_000)
+      .default(50)
+      .describe('Number of recent output lines to return (default: 50)'),
+    waitSeconds: waitSeconds(0),
+  })
+  .strict()
+
 export const respondArgs = z
   .object({
-    sessionId: z.string().min(1),
-    decision: z.string().min(1),
-    behavior: z.enum(['allow', 'deny']),
-    updatedInput: z.record(z.string(), z.unknown()).optional(),
-    answers: z.record(z.string(), z.string()).optional(),
-    message: z.string().optional(),
-    waitSeconds: wait,
+    sessionId,
+    inputId: z.string().min(1).describe('The pending input request ID (from get_status pendingInputs)'),
+    decision: z.enum(['allow', 'deny']).describe('Whether to allow or deny the request'),
+    reason: z.string().min(1).optional().describe('Reason for the decision (shown to Claude on deny)'),
+    updatedInput: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe(
+        "Modified tool input (e.g., sanitized command). Used with 'allow'. For a question: { answers } as one label per question, or question text → label",
+      ),
+    answers: z
+      .record(z.string(), z.string())
+      .optional()
+      .describe('For a question: the chosen option label per question text'),
+    waitSeconds: waitSeconds(0),
   })
   .strict()
-export const interruptArgs = z.object({ sessionId: z.string().min(1) }).strict()
+export type RespondArgs = z.output<typeof respondArgs>
+
+export const interruptArgs = z.object({ sessionId, waitSeconds: waitSeconds(10) }).strict()
+
 export const listArgs = z
-  .object({ cwd: z.string().optional(), limit: z.number().int().min(1).max(500).optional() })
+  .object({
+    projectDirectory: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Filter sessions by project directory path. If omitted, lists all sessions.'),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(500)
+      .default(50)
+      .describe('Maximum number of sessions to return (default: 50, most recent first)'),
+  })
   .strict()
 
-const s = (description: string, type = 'string') => ({ type, description })
-const waitProp = s(
-  'Seconds to wait for the session to finish its turn or ask for input (default 30, at most 300)',
-  'number',
-)
+function tool<A extends z.ZodObject, R extends z.ZodObject>(description: string, args: A, result: R) {
+  return { description, args, result }
+}
 
-export const toolDefinitions = [
-  {
-    name: 'claude_create_session',
-    description:
-      'Start a Claude Code session in a folder with a first prompt. Returns its id, status, result so far, ' +
-      'and any pendingInputs (permission prompts, questions, plan reviews) to answer with claude_respond.',
-    inputSchema: {
-      type: 'object' as const,
-      properties: {
-        prompt: s('The first message'),
-        cwd: s('Working folder (default: this server’s folder)'),
-        model: s('Model name'),
-        permissionMode: {
-          type: 'string',
-          enum: ['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk', 'auto'],
-        },
-        allowedTools: { type: 'array', items: { type: 'string' } },
-        disallowedTools: { type: 'array', items: { type: 'string' } },
-        maxTurns: s('Most agentic turns', 'number'),
-        appendSystemPrompt: s('Added to the system prompt'),
-        resume: s('A Claude Code session id to resume (see claude_list_sessions)'),
-        fork: s('With resume: continue under a new session id', 'boolean'),
-        waitSeconds: waitProp,
-      },
-      required: ['prompt'],
-    },
-  },
-  {
-    name: 'claude_send_message',
-    description: 'Send a message to a session. A session whose process ended is resumed first.',
-    inputSchema: {
-      type: 'object' as const,
-      properties: {
-        sessionId: s('Session id'),
-        message: s('The message'),
-        fork: s('Resume under a new id', 'boolean'),
-        waitSeconds: waitProp,
-      },
-      required: ['sessionId', 'message'],
-    },
-  },
-  {
-    name: 'claude_get_status',
-    description:
-      'A session’s status, last result and pendingInputs; waitSeconds long-polls until it changes.',
-    inputSchema: {
-      type: 'object' as const,
-      properties: { sessionId: s('Session id'), waitSeconds: waitProp },
-      required: ['sessionId'],
-    },
-  },
-  {
-    name: 'claude_respond',
-    description:
-      'Answer a pending input: allow (optionally with updatedInput, or answers for a question) or deny with a message.',
-    inputSchema: {
-      type: 'object' as const,
-      properties: {
-        sessionId: s('Session id'),
-        decision: s('The pending input’s decision id or code'),
-        behavior: { type: 'string', enum: ['allow', 'deny'] },
-        updatedInput: { type: 'object', description: 'Replaces the tool input when allowing' },
-        answers: { type: 'object', description: 'For a question: the chosen option label per question text' },
-        message: s('Why, when denying'),
-        waitSeconds: waitProp,
-      },
-      required: ['sessionId', 'decision', 'behavior'],
-    },
-  },
-  {
-    name: 'claude_interrupt',
-    description: 'Stop the current turn of a session; the session stays ready for the next message.',
-    inputSchema: {
-      type: 'object' as const,
-      properties: { sessionId: s('Session id') },
-      required: ['sessionId'],
-    },
-  },
-  {
-    name: 'claude_list_sessions',
-    description:
-      'Every Claude Code session on this machine (driven by the hub or found on disk), newest first.',
-    inputSchema: {
-      type: 'object' as const,
-      properties: { cwd: s('Only sessions of this folder'), limit: s('How many (default 50)', 'number') },
-    },
-  },
-]
+export const tools = {
+  claude_create_session: tool(
+    'Start a new Claude Code CLI session with an initial prompt. It runs on its own: follow it with ' +
+      'claude_get_status, and answer its pendingInputs (permission prompts, questions, plan reviews) with claude_respond.',
+    createArgs,
+    sessionResultSchema,
+  ),
+  claude_send_message: tool(
+    'Send a message to a Claude Code session. Automatically resumes the session if it has ended.',
+    sendArgs,
+    sessionResultSchema,
+  ),
+  claude_get_status: tool(
+    'Get the current status and recent output of a Claude Code session; waitSeconds long-polls while it runs.',
+    statusArgs,
+    sessionResultSchema,
+  ),
+  claude_respond: tool(
+    'Respond to a pending request in a Claude Code session (permission approval, plan review, or question answer)',
+    respondArgs,
+    sessionResultSchema,
+  ),
+  claude_interrupt: tool(
+    'Interrupt the running turn of a Claude Code session (equivalent to pressing Escape); the session stays resumable.',
+    interruptArgs,
+    sessionResultSchema,
+  ),
+  claude_list_sessions: tool(
+    'List all Claude Code sessions across all projects. Includes both programmatic and interactive user-created sessions.',
+    listArgs,
+    listResultSchema,
+  ),
+}
+export type ToolName = keyof typeof tools
+
+type ObjectSchema = { type: 'object'; [key: string]: unknown }
+
+/** Draft-07: what the MCP SDK's own zod conversion emits, and what its client's Ajv compiles as is. */
+function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): ObjectSchema {
+  return z.toJSONSchema(schema, { target: 'draft-7', io }) as ObjectSchema
+}
+
+/** What tools/list answers. */
+export const toolList = Object.entries(tools).map(([name, t]) => ({
+  name,
+  description: t.description,
+  inputSchema: jsonSchema(t.args, 'input'),
+  outputSchema: jsonSchema(t.result, 'output'),
+}))

@@ -1,9 +1,12 @@
 // Channels in -p mode through the plugin (PROTOCOLS.md §2 recipe): an event pushed into the hub
 // starts a turn by itself; the model sees the <channel> block and answers through the reply tool.
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { type MessagesRequest, textOf, toolResults } from '../fakes/anthropic.js'
-import { PLUGIN_DIR } from '../helpers/claude.js'
+import { PLUGIN_DIR, ROOT } from '../helpers/claude.js'
 import { chatAs, e2eWorld, startedSession } from '../helpers/e2e.js'
+import { pathWithoutSwitchboard, webhookShown } from '../helpers/plugin.js'
 
 const world = e2eWorld({ channelPlugin: 'switchboard' })
 
@@ -92,4 +95,28 @@ it('hands the model an event sent after the hub was killed exactly once, once th
   expect(times('second event')).toBe(1)
   const turnsStartedByEvents = session.lines.filter((l) => l.type === 'user' && l.isSynthetic === true)
   expect(turnsStartedByEvents).toHaveLength(2)
+})
+
+it('starts the channel from the checkout when no switchboard is on PATH', async () => {
+  const PATH = pathWithoutSwitchboard(join(world.claude.home, 'bare-bin'))
+  const shown = await webhookShown(world, PLUGIN_CHANNEL, { PATH }, 'queue depth 9000')
+  expect(shown).toMatch(
+    /<channel source="plugin:switchboard:switchboard"[^>]*origin="alerts"[^>]*>\s*queue depth 9000/,
+  )
+})
+
+it('starts the switchboard on PATH when there is one', async () => {
+  const bare = join(world.claude.home, 'bare-bin')
+  const shims = join(world.claude.home, 'shim-bin')
+  const PATH = `${shims}:${pathWithoutSwitchboard(bare)}`
+  const ran = join(world.claude.home, 'shim-ran')
+  mkdirSync(shims)
+  writeFileSync(
+    join(shims, 'switchboard'),
+    `#!/bin/sh\necho "$@" >> "${ran}"\nexec node "${join(ROOT, 'dist/cli/main.js')}" "$@"\n`,
+    { mode: 0o755 },
+  )
+  const shown = await webhookShown(world, PLUGIN_CHANNEL, { PATH }, 'queue depth 9001')
+  expect(shown).toMatch(/<channel source="plugin:switchboard:switchboard"[^>]*>\s*queue depth 9001/)
+  expect(readFileSync(ran, 'utf8')).toBe('channel\n')
 })

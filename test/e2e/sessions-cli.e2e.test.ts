@@ -143,3 +143,22 @@ it('run says why a session failed and exits non-zero', async () => {
   if (!session) throw new Error('the failed session was not kept')
   expect(await show(session.id)).toMatchObject({ status: 'error', reason: expect.stringContaining('ENOENT') })
 })
+
+it('an interrupt while a permission prompt is open withdraws the prompt', async () => {
+  await startHub()
+  fake.respond(() => ({ tool: 'Bash', input: { command: 'touch never' } }))
+  const id = await createSession('make the file')
+  await until(id, (v) => v.status === 'waiting_for_input', 'the permission prompt')
+  const token = readFileSync(join(home.dir, 'admin-token'), 'utf8').trim()
+  await fetch(`${home.url}/sessions/${id}/interrupt`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+  })
+  const after = await until(
+    id,
+    (v) => v.status !== 'waiting_for_input' && v.status !== 'running',
+    'the turn to end',
+  )
+  expect((after as View & { pendingInputs: unknown[] }).pendingInputs).toEqual([])
+  expect(after.status).toBe('interrupted')
+})

@@ -525,9 +525,17 @@ export class SessionManager {
     )
     live.pending.set(decision.id, { decision: decision.id, code: decision.code, kind, ...request })
     await this.setStatus(id, 'waiting_for_input')
-    signal.addEventListener('abort', () => void this.hub.decisions.cancelAwaited([decision.id]))
-    const done = await answered
+    // The CLI withdrew the request (an interrupt): nobody is asked any more, and nothing waits.
+    const withdrawn = new Promise<null>((resolve) =>
+      signal.addEventListener('abort', () => {
+        live.pending.delete(decision.id)
+        void this.hub.decisions.cancelAwaited([decision.id])
+        resolve(null)
+      }),
+    )
+    const done = await Promise.race([answered, withdrawn])
     live.pending.delete(decision.id)
+    if (!done) return { behavior: 'deny', message: 'the request was withdrawn' }
     if (live.pending.size === 0) await this.setStatus(id, 'running')
     return toPermissionAnswer(req, done.answer ?? {})
   }

@@ -79,6 +79,8 @@ function startCheckpointer(db: Database.Database, file: string, options: SqliteO
 async function close(db: Database.Database, checkpointer: Worker | null): Promise<void> {
   if (checkpointer) {
     const exited = new Promise((resolve) => checkpointer.once('exit', resolve))
+    // Unref'd so it never keeps a hub alive; while closing, the wait for it must keep this one alive.
+    checkpointer.ref()
     checkpointer.postMessage('stop')
     await exited
   }

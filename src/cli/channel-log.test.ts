@@ -1,0 +1,57 @@
+// The channel's pino-free logger writes the lines pino writes, so that a channel's log reads like
+// every other Switchboard log.
+import { pino } from 'pino'
+import { afterEach, expect, it, vi } from 'vitest'
+import type { Logger } from '../core/log.js'
+import { channelLogger } from './channel-log.js'
+
+afterEach(() => {
+  vi.restoreAllMocks()
+  vi.unstubAllEnvs()
+})
+
+type Call = (log: Logger) => void
+const boom = new Error('boom')
+
+const calls: Call[] = [
+  (log) => log.info({ subscriber: 'api', relay: false }, 'channel ready'),
+  (log) => log.warn({ err: 'ECONNREFUSED' }, 'hub connection error'),
+  (log) => log.error({ err: boom, event: 'ev_1' }, 'delivery failed'),
+  (log) => log.child({ part: 'x' }).info('no fields'),
+  (log) => log.debug({ hidden: true }, 'below the level'),
+]
+
+/** What each logger wrote for `calls`, as objects without the time. */
+async function written(make: () => Promise<Logger>): Promise<unknown[]> {
+  const lines: string[] = []
+  vi.spyOn(process.stderr, 'write').mockImplementation((chunk) => {
+    lines.push(String(chunk))
+    return true
+  })
+  const log = await make()
+  for (const call of calls) call(log)
+  vi.restoreAllMocks()
+  return lines.map((l) => {
+    const { time, ...rest } = JSON.parse(l)
+    expect(typeof time).toBe('number')
+    return rest
+  })
+}
+
+it('writes the lines pino would write', async () => {
+  vi.stubEnv('SWITCHBOARD_LOG_FILE', '')
+  const ours = await written(channelLogger)
+  const theirs = await written(async () =>
+    pino({ name: 'channel', base: { pid: process.pid } }, { write: (l: string) => process.stderr.write(l) }),
+  )
+  expect(ours).toEqual(theirs)
+  expect(ours).toHaveLength(4)
+})
+
+it('keeps to SWITCHBOARD_LOG_LEVEL', async () => {
+  vi.stubEnv('SWITCHBOARD_LOG_FILE', '')
+  vi.stubEnv('SWITCHBOARD_LOG_LEVEL', 'error')
+  expect(await written(channelLogger)).toHaveLength(1)
+  vi.stubEnv('SWITCHBOARD_LOG_LEVEL', 'silent')
+  expect(await written(channelLogger)).toHaveLength(0)
+})

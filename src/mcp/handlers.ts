@@ -1,0 +1,136 @@
+// What each of the six claude_* tools does with its checked arguments, through the hub's session API.
+import { statSync } from 'node:fs'
+import { resolve } from 'node:path'
+import type { z } from 'zod'
+import type { ClaudeOptions } from '../claude/process.js'
+import { type HubApi, HubApiError } from '../client/api-client.js'
+import { UserError } from '../core/errors.js'
+import type { SessionView } from '../core/session-api.js'
+import { hubAnswer } from './answer.js'
+import { listedResult, sessionResult } from './results.js'
+import { SessionLines } from './session-lines.js'
+import type { ToolName, tools } from './tools.js'
+
+type Tools = typeof tools
+export type Handlers = {
+  [K in ToolName]: (args: z.output<Tools[K]['args']>) => Promise<z.output<Tools[K]['result']>>
+}
+
+export interface HandlerContext {
+  hub: HubApi
+  /** Waits up to `waitSeconds` for the turn, putting pending inputs to the person where the client can. */
+  settle(id: string, waitSeconds: number): Promise<SessionView>
+  /** The owner started `switchboard mcp --allow-bypass-permissions`. */
+  allowBypassPermissions: boolean
+}
+
+/** How many lines of Claude's text a tool other than claude_get_status answers with: the seed's default. */
+const OUTPUT_LINES = 50
+
+/** The seed's default folder is the server's own; a relative one is read from there too. */
+function folder(dir: string | undefined): string {
+  const path = resolve(dir ?? process.cwd())
+  if (!statSync(path, { throwIfNoEntry: false })?.isDirectory())
+    throw new UserError(`workingDirectory: no such folder: ${path}`)
+  return path
+}
+
+const refused = (what: string) =>
+  new UserError(`${what} is refused; the owner may start switchboard mcp with --allow-bypass-permissions`)
+
+/** An agent that may pick bypassPermissions approves every tool call of its child itself. */
+function permissionMode(
+  a: z.output<typeof tools.claude_create_session.args>,
+  allowBypass: boolean,
+): ClaudeOptions['permissionMode'] {
+  if (!a.dangerouslySkipPermissions) {
+    if (a.permissionMode === 'bypassPermissions' && !allowBypass)
+      throw refused('permissionMode bypassPermissions')
+    return a.permissionMode
+  }
+  if (a.permissionMode && a.permissionMode !== 'bypassPermissions')
+    throw new UserError(`dangerouslySkipPermissions: true contradicts permissionMode ${a.permissionMode}`)
+  if (!allowBypass) throw refused('dangerouslySkipPermissions')
+  return 'bypassPermissions'
+}
+
+export function createHandlers({ hub, settle, allowBypassPermissions }: HandlerContext): Handlers {
+  const lines = new SessionLines(hub)
+  const answer = async (view: SessionView, outputLines = OUTPUT_LINES) =>
+    sessionResult(view, await lines.of(view.id), outputLines)
+
+  /** The seed resumes any session claude_list_sessions shows, also one found on disk the hub never drove. */
+  async function sendOrResume(id: string, message: string, fork?: boolean): Promise<SessionView> {
+    try {
+      return await hub.send(id, message, fork)
+    } catch (err) {
+      if (!(err instanceof HubApiError && err.status === 404)) throw err
+      const found = (await hub.list()).find((s) => s.id === id && !s.managed)
+      if (!found) throw err
+      return hub.create(message, {
+        cwd: found.cwd ?? process.cwd(),
+        resume: id,
+        ...(fork ? { forkSession: true } : {}),
+      })
+    }
+  }
+
+  return {
+    async claude_create_session(a) {
+      // What is left in `flags` has the CLI option's own name; the rest is translated below.
+      const {
+        prompt,
+        workingDirectory,
+        systemPrompt,
+        dangerouslySkipPermissions,
+        fork,
+        topics,
+        waitSeconds,
+        ...flags
+      } = a
+      const view = await hub.create(
+        prompt,
+        {
+          ...flags,
+          cwd: folder(workingDirectory),
+          permissionMode: permissionMode(a, allowBypassPermissions),
+          ...(systemPrompt !== undefined ? { appendSystemPrompt: systemPrompt } : {}),
+          ...(fork && a.resume ? { forkSession: true } : {}),
+        },
+        topics ? { topics } : {},
+      )
+      return answer(await settle(view.id, waitSeconds))
+    },
+
+    async claude_send_message(a) {
+      const view = await sendOrResume(a.sessionId, a.message, a.fork)
+      return answer(await settle(view.id, a.waitSeconds))
+    },
+
+    async claude_get_status(a) {
+      return answer(await settle(a.sessionId, a.waitSeconds), a.outputLines)
+    },
+
+    async claude_respond(a) {
+      const pending = (await hub.status(a.sessionId)).pendingInputs.find(
+        (p) => p.decision === a.inputId || p.code === a.inputId,
+      )
+      const view = await hub.respond(a.sessionId, a.inputId, hubAnswer(a, pending))
+      return answer(await settle(view.id, a.waitSeconds))
+    },
+
+    async claude_interrupt(a) {
+      const view = await hub.interrupt(a.sessionId)
+      // The seed answers `interrupted`: the turn ends a moment after the CLI takes the request.
+      return answer(await hub.settle(view.id, a.waitSeconds))
+    },
+
+    async claude_list_sessions(a) {
+      const listed = (await hub.list(a.projectDirectory && resolve(a.projectDirectory))).slice(0, a.limit)
+      const live = await Promise.all(
+        listed.map((s) => (s.managed ? hub.status(s.id).then((v) => v.live) : false)),
+      )
+      return { sessions: listed.map((s, i) => listedResult(s, live[i] === true)) }
+    },
+  }
+}
