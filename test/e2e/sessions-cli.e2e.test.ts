@@ -162,3 +162,29 @@ it('an interrupt while a permission prompt is open withdraws the prompt', async 
   expect((after as View & { pendingInputs: unknown[] }).pendingInputs).toEqual([])
   expect(after.status).toBe('interrupted')
 })
+
+it('Ctrl-C on run interrupts the turn and says where the session is left', async () => {
+  await startHub()
+  fake.respond(() => ({ tool: 'Bash', input: { command: 'touch never' } }))
+  const run = spawn(process.execPath, [CLI, 'run', 'make the file', '--cwd', claude.cwd], {
+    env: home.env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  })
+  let stdout = ''
+  let stderr = ''
+  run.stdout.on('data', (d) => {
+    stdout += d
+  })
+  run.stderr.on('data', (d) => {
+    stderr += d
+  })
+  await waitFor(() => stdout.includes('Allow Bash'), 60_000, 'the inline prompt')
+  const id = /session (ses_\w+)/.exec(stdout)?.[1] as string
+  run.kill('SIGINT')
+  const code = await new Promise((r) => run.once('exit', r))
+  expect(code).toBe(130)
+  expect(stderr).toContain(
+    `switchboard: interrupted; session ${id} stays in the hub: switchboard sessions show ${id}`,
+  )
+  expect((await show(id)).status).not.toBe('running')
+})
