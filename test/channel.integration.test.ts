@@ -329,7 +329,7 @@ describe('durability and process lifetime', () => {
     expect(new Set(got).size).toBe(got.length)
   })
 
-  it('keeps events that arrive before any session subscribes, and hands them to the first one', async () => {
+  it('keeps events that arrive before any session subscribes, and hands them to the session that comes', async () => {
     const secret = await world.home.addSource('ci')
     const first = await channel(['--name', 'only-github', '--topics', 'github'])
     await post('/hooks/ci', 'waiting for someone', { authorization: `Bearer ${secret}` })

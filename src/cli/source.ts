@@ -1,13 +1,55 @@
+// `switchboard source`: webhook sources (POST /hooks/<name>): add one with its preset, list, remove.
 import type { Command } from 'commander'
 import { z } from 'zod'
 import { UserError } from '../core/errors.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import { newSecret } from '../core/ids.js'
 import { isReservedSource } from '../core/sources.js'
+import { presetSchema } from '../sources/webhook/index.js'
+import { fieldSpecSchema, MAX_FIELDS } from '../sources/webhook/presets/field-map.js'
+import type { FieldMap, Source, WebhookPreset } from '../store/store.js'
 import { check, configFrom, withStore } from './options.js'
 
 const sourceName = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'use 1-64 letters, digits or . _ -')
 const headerName = z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'not an HTTP header name')
+
+/** How the sending side is set up, after the URL and secret are printed. */
+const SETUP: Record<WebhookPreset, (topic: string) => string> = {
+  generic: () => 'Send it as "Authorization: Bearer <secret>", or sign the body (X-Hub-Signature-256).',
+  github: (topic) =>
+    'In GitHub: Settings → Webhooks → Add webhook, with this URL, content type application/json and\n' +
+    `this secret (GitHub signs; a bearer secret alone is refused). Events arrive on ${topic}.<event>:\n` +
+    `subscribe with --topics '${topic}*'.`,
+  alertmanager: () =>
+    'In alertmanager.yml: a receiver with webhook_configs: [{url: <URL>, send_resolved: true,\n' +
+    'http_config: {authorization: {credentials: <secret>}}}].',
+  grafana: () =>
+    'In Grafana: Alerting → Contact points → Webhook with this URL; under Optional settings, the\n' +
+    'Authorization header with scheme Bearer and this secret as credentials.',
+}
+
+/** `--field name=path` flags into a field map, each checked; a name given twice is a mistake. */
+function fieldMapOf(specs: string[]): FieldMap | null {
+  if (specs.length === 0) return null
+  if (specs.length > MAX_FIELDS) throw new UserError(`at most ${MAX_FIELDS} --field flags`)
+  const map: FieldMap = {}
+  for (const spec of specs) {
+    const [name, path] = check(fieldSpecSchema, spec, '--field')
+    if (Object.hasOwn(map, name)) throw new UserError(`--field "${spec}": ${name} is mapped twice`)
+    map[name] = path
+  }
+  return map
+}
+
+function describe(s: Source): string {
+  const fields = s.fieldMap
+    ? `\tfields=${Object.entries(s.fieldMap)
+        .map(([name, path]) => `${name}=${path}`)
+        .join(',')}`
+    : ''
+  const dedupe = s.deliveryHeader ? `\tdedupe=${s.deliveryHeader}` : ''
+  return `${s.name}\ttopic=${s.topic}\tpreset=${s.preset ?? 'generic'}${fields}${dedupe}`
+}
 
 export function registerSources(program: Command): void {
   const source = program.command('source').description('webhook sources: POST /hooks/<name>')
@@ -17,27 +59,46 @@ export function registerSources(program: Command): void {
     .description('create a webhook source and print its secret')
     .option('--topic <topic>', 'topic its events are published to (default: the source name)')
     .option('--delivery-header <header>', 'header whose value de-duplicates retries, e.g. X-GitHub-Delivery')
-    .action(async (rawName: string, opts: { topic?: string; deliveryHeader?: string }, command: Command) => {
-      const name = check(sourceName, rawName, 'source name')
-      if (isReservedSource(name))
-        throw new UserError(`source name "${name}" is reserved for Switchboard's own events; pick another`)
-      const topic = check(topicSchema, opts.topic ?? name, '--topic')
-      const deliveryHeader = opts.deliveryHeader
-        ? check(headerName, opts.deliveryHeader, '--delivery-header')
-        : null
-      const secret = newSecret('sbw')
-      await withStore(command, async (store) => {
-        if (await store.getSource(name)) throw new UserError(`source "${name}" exists already`)
-        await store.addSource({ name, topic, secret, deliveryHeader })
-      })
-      const { host, port } = configFrom(command)
-      process.stdout.write(
-        `source "${name}" (topic ${topic})\n` +
-          `  URL:    http://${host}:${port}/hooks/${name}\n` +
-          `  secret: ${secret}\n` +
-          `Send it as "Authorization: Bearer <secret>", or sign the body (X-Hub-Signature-256).\n`,
-      )
-    })
+    .option('--preset <preset>', 'how bodies become events: generic (default), github, alertmanager, grafana')
+    .option(
+      '--field <name=path>',
+      'generic preset: content or an attribute from a JSON path, e.g. content=$.alert.text (repeatable)',
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .action(
+      async (
+        rawName: string,
+        opts: { topic?: string; deliveryHeader?: string; preset?: string; field: string[] },
+        command: Command,
+      ) => {
+        const name = check(sourceName, rawName, 'source name')
+        if (isReservedSource(name))
+          throw new UserError(`source name "${name}" is reserved for Switchboard's own events; pick another`)
+        const topic = check(topicSchema, opts.topic ?? name, '--topic')
+        const deliveryHeader = opts.deliveryHeader
+          ? check(headerName, opts.deliveryHeader, '--delivery-header')
+          : null
+        const preset = check(presetSchema, opts.preset ?? 'generic', '--preset')
+        if (opts.field.length > 0 && preset !== 'generic')
+          throw new UserError(
+            `--field is for the generic preset; the ${preset} preset reads its payload itself`,
+          )
+        const fieldMap = fieldMapOf(opts.field)
+        const secret = newSecret('sbw')
+        await withStore(command, async (store) => {
+          if (await store.getSource(name)) throw new UserError(`source "${name}" exists already`)
+          await store.addSource({ name, topic, secret, deliveryHeader, preset, fieldMap })
+        })
+        const { host, port } = configFrom(command)
+        process.stdout.write(
+          `source "${name}" (topic ${topic}, preset ${preset})\n` +
+            `  URL:    http://${host}:${port}/hooks/${name}\n` +
+            `  secret: ${secret}\n` +
+            `${SETUP[preset](topic)}\n`,
+        )
+      },
+    )
 
   source
     .command('list')
@@ -45,10 +106,7 @@ export function registerSources(program: Command): void {
     .action(async (_opts: unknown, command: Command) => {
       const sources = await withStore(command, (store) => store.listSources())
       if (sources.length === 0) process.stdout.write('no sources yet (switchboard source add <name>)\n')
-      for (const s of sources)
-        process.stdout.write(
-          `${s.name}\ttopic=${s.topic}${s.deliveryHeader ? `\tdedupe=${s.deliveryHeader}` : ''}\n`,
-        )
+      for (const s of sources) process.stdout.write(`${describe(s)}\n`)
     })
 
   source

@@ -21,6 +21,32 @@ export function describeAccessStoreContract(open: OpenStore): void {
       expect(await store.getSource('github')).toBeNull()
     })
 
+    it('keeps a source’s preset and field map, generic with none when not given', async ({ store }) => {
+      await store.addSource({ name: 'plain', topic: 'plain', secret: 'whsec_1', deliveryHeader: null })
+      const mapped = await store.addSource({
+        name: 'form',
+        topic: 'form',
+        secret: 'whsec_2',
+        deliveryHeader: null,
+        preset: 'generic',
+        fieldMap: { content: '$.alert.text', title: '$.alert.title' },
+      })
+      await store.addSource({
+        name: 'gh',
+        topic: 'github',
+        secret: 'whsec_3',
+        deliveryHeader: null,
+        preset: 'github',
+      })
+      expect(await store.getSource('plain')).toMatchObject({ preset: 'generic', fieldMap: null })
+      expect(await store.getSource('form')).toEqual(mapped)
+      expect((await store.listSources()).map((s) => [s.name, s.preset])).toEqual([
+        ['form', 'generic'],
+        ['gh', 'github'],
+        ['plain', 'generic'],
+      ])
+    })
+
     it('finds a sender by the hash of their token, by name and by id', async ({ store }) => {
       const alice = await store.addSender({
         name: 'alice',

@@ -1,11 +1,22 @@
 // The Store's access area: who may send events in (webhook sources, chat senders), their chats, and
 // the replies waiting in each sender's outbox.
+/** How a webhook source's bodies become events (src/sources/webhook/presets). */
+export const WEBHOOK_PRESETS = ['generic', 'github', 'alertmanager', 'grafana'] as const
+export type WebhookPreset = (typeof WEBHOOK_PRESETS)[number]
+
+/** The generic preset's map: `content`, or an attribute's name → a JSON path in the body (`$.alert.text`). */
+export type FieldMap = Record<string, string>
+
 export interface Source {
   name: string
   topic: string
   secret: string
   /** A header whose value de-duplicates retries, e.g. `X-GitHub-Delivery`. */
   deliveryHeader: string | null
+  /** A stored source always has one; absent (a source built by hand) reads as `generic`. */
+  preset?: WebhookPreset
+  /** For the generic preset only; null or absent: none. */
+  fieldMap?: FieldMap | null
   createdAt: number
 }
 

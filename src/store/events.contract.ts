@@ -1,6 +1,12 @@
 // The EventStore's contract: what any store must do with events, subscribers and their deliveries.
 import { describe, expect } from 'vitest'
 import { event, type OpenStore, publish, storeTest } from './contract.js'
+import type { Store } from './store.js'
+
+/** What waits for a subscriber, by content. */
+async function contents(store: Store, subscriber: string): Promise<string[]> {
+  return (await store.pendingDeliveries(subscriber, 0, 100)).map((e) => e.content)
+}
 
 export function describeEventStoreContract(open: OpenStore): void {
   const it = storeTest(open)
@@ -20,12 +26,45 @@ export function describeEventStoreContract(open: OpenStore): void {
       expect((await store.pendingDeliveries('gh', 0, 10)).map((e) => e.content)).toEqual(['one'])
     })
 
-    it('parks what nobody wants yet and gives it to the first subscriber that does', async ({ store }) => {
+    it('parks what nobody wants yet and gives it to a subscriber that registers wanting it', async ({
+      store,
+    }) => {
       await publish(store, [event('ci', 'early')])
       await store.registerSubscriber('other', ['github'])
       expect(await store.pendingDeliveries('other', 0, 10)).toEqual([])
       await store.registerSubscriber('ci-watcher', ['ci'])
-      expect((await store.pendingDeliveries('ci-watcher', 0, 10)).map((e) => e.content)).toEqual(['early'])
+      expect(await contents(store, 'ci-watcher')).toEqual(['early'])
+    })
+
+    it('gives a parked event to every subscriber that registers wanting it, not only the first', async ({
+      store,
+    }) => {
+      await publish(store, [event('chat', 'hello'), event('t', 'for b', { target: 'b' })])
+      await store.registerSubscriber('webhook:out_1', ['*'], { peer: false })
+      await store.registerSubscriber('channel', ['chat'])
+      expect(await contents(store, 'webhook:out_1')).toEqual(['hello'])
+      expect(await contents(store, 'channel')).toEqual(['hello'])
+      // A direct message was never parked: it waits for its one subscriber.
+      expect(await contents(store, 'b')).toEqual(['for b'])
+    })
+
+    it('never gives a parked event twice to a subscriber that registers again', async ({ store }) => {
+      const [parked] = await publish(store, [event('chat', 'hello')])
+      await store.registerSubscriber('channel', ['chat'])
+      await store.ack('channel', [parked?.event.seq ?? 0])
+      await store.registerSubscriber('channel', ['chat']) // reconnects
+      await store.registerSubscriber('channel', ['*']) // changes its topics
+      expect(await contents(store, 'channel')).toEqual([])
+    })
+
+    it('offers a subscriber that registers again what was parked since, under its new topics', async ({
+      store,
+    }) => {
+      await store.registerSubscriber('channel', ['ci'])
+      await publish(store, [event('deploy', 'shipped')])
+      expect(await contents(store, 'channel')).toEqual([])
+      await store.registerSubscriber('channel', ['ci', 'deploy'])
+      expect(await contents(store, 'channel')).toEqual(['shipped'])
     })
 
     it('stores an event once per idempotency key, also within one commit', async ({ store }) => {

@@ -32,8 +32,10 @@ export interface EventStore {
    */
   write(staged: StagedEvent[]): Promise<void>
   /**
-   * Registers or updates a subscriber; a new one claims parked events that match its topics. `peer`:
-   * other sessions may message it (channels are peers; driven sessions only when created as one).
+   * Registers or updates a subscriber. It is given every retained parked event (one no subscriber
+   * wanted when it arrived) that matches its topics and that no earlier registration of the same
+   * name was offered: a parked event goes to every subscriber that comes to want it, once each.
+   * `peer`: other sessions may message it (channels are peers; driven sessions only when created as one).
    */
   registerSubscriber(name: string, topics: string[], options?: { peer?: boolean }): Promise<void>
   /** Pending deliveries in order, after `afterSeq`. */

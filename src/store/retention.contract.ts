@@ -54,6 +54,23 @@ export function describeRetentionContract(open: OpenStore): void {
       expect(next?.event.seq).toBeGreaterThan(newest?.event.seq ?? Infinity)
     })
 
+    it('keeps a parked event for each subscriber that comes to want it, until it is old', async ({
+      store,
+    }) => {
+      const [parked] = await publish(store, [event('ci', 'parked')])
+      const seq = parked?.event.seq ?? 0
+      await store.registerSubscriber('early', ['ci'])
+      await store.ack('early', [seq])
+      await publish(store, [event('other', 'newest')])
+      expect(await store.prune(Date.now() - 60_000, 100)).toBe(0)
+      await store.registerSubscriber('later', ['ci'])
+      expect((await store.pendingDeliveries('later', 0, 10)).map((e) => e.content)).toEqual(['parked'])
+      await store.ack('later', [seq])
+      for (let n = -1; n !== 0; ) n = await store.prune(Date.now() + 1, 100)
+      await store.registerSubscriber('too-late', ['ci'])
+      expect(await store.pendingDeliveries('too-late', 0, 10)).toEqual([])
+    })
+
     it('keeps everything younger than the cut-off', async ({ store }) => {
       await publish(store, [event('t', 'one'), event('t', 'two')])
       await store.addOutbox('snd_1', 'reply', { text: 'fresh' })

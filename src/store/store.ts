@@ -18,7 +18,7 @@ export interface Store
   close(): Promise<void>
   /**
    * Deletes up to `limit` rows per kind older than `before` (ms since epoch) that nothing needs any
-   * more: events no subscriber still waits for (and that parked unclaimed that long), replies in
+   * more: events no subscriber still waits for (a parked one once it has waited that long for subscribers), replies in
    * the outbox, decisions no longer open, session lines, outbound delivery logs, dead letters.
    * The newest event always stays, so seqs only grow. Returns how many rows went.
    */
@@ -26,7 +26,16 @@ export interface Store
 }
 
 export type { Meta } from '../core/event.js'
-export type { AccessStore, Chat, OutboxItem, Sender, SenderStatus, Source } from './access.js'
+export type {
+  AccessStore,
+  Chat,
+  FieldMap,
+  OutboxItem,
+  Sender,
+  SenderStatus,
+  Source,
+  WebhookPreset,
+} from './access.js'
 export type { Decision, DecisionKind, DecisionStatus, DecisionStore } from './decisions.js'
 export type { EventStore, PublishResult, StagedEvent, SubscriberInfo } from './events.js'
 export type { OutboundAttempt, OutboundStore, OutboundWebhook } from './outbound.js'

@@ -8,7 +8,7 @@ import { parseVerdictText, subscriberNameSchema } from '../../core/hub-protocol.
 import { parseJson } from '../../core/json.js'
 import { isReservedSource } from '../../core/sources.js'
 import { VERSION } from '../../core/version.js'
-import { verifyWebhook, webhookEvent } from '../../sources/webhook/index.js'
+import { verifyWebhook, webhookEvents } from '../../sources/webhook/index.js'
 import type { Sender } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import { bearerToken, readBody, sendJson } from './http-util.js'
@@ -67,8 +67,22 @@ export function createRoutes(hub: Hub, streams: SenderStreams, maxBodyBytes: num
     }
     const body = await reading
     const proof = verifyWebhook(source, req.headers, body)
-    const result = await hub.publish(webhookEvent(source, req.headers, body, url.searchParams, proof))
-    sendJson(res, result.duplicate ? 200 : 202, { id: result.event.id, duplicate: result.duplicate })
+    const outcome = webhookEvents(source, req.headers, body, url.searchParams, proof)
+    if ('ignored' in outcome) {
+      sendJson(res, 200, { events: [], ignored: outcome.ignored })
+      return
+    }
+    const [only, ...more] = outcome.events
+    if (only && more.length === 0) {
+      const result = await hub.publish(only)
+      sendJson(res, result.duplicate ? 200 : 202, { id: result.event.id, duplicate: result.duplicate })
+      return
+    }
+    // Several events (an alert group's firing and resolved alerts): published in order, in one commit.
+    const results = await Promise.all(outcome.events.map((event) => hub.publish(event)))
+    sendJson(res, results.every((r) => r.duplicate) ? 200 : 202, {
+      events: results.map((r) => ({ id: r.event.id, duplicate: r.duplicate })),
+    })
   }
 
   const message: Route = async (req, res) => {

@@ -15,6 +15,8 @@ const toSource = (r: Row): Source => ({
   topic: r.topic as string,
   secret: r.secret as string,
   deliveryHeader: (r.delivery_header as string | null) ?? null,
+  preset: r.preset as Source['preset'],
+  fieldMap: r.field_map === null ? null : JSON.parse(r.field_map as string),
   createdAt: r.created_at as number,
 })
 
@@ -46,11 +48,25 @@ export function sqliteAccessStore(db: Database.Database): AccessStore {
   return {
     // --- sources ---------------------------------------------------------------
     async addSource(s) {
-      const createdAt = Date.now()
+      const source: Source = {
+        ...s,
+        preset: s.preset ?? 'generic',
+        fieldMap: s.fieldMap ?? null,
+        createdAt: Date.now(),
+      }
       db.prepare(
-        'INSERT INTO sources (name, topic, secret, delivery_header, created_at) VALUES (?, ?, ?, ?, ?)',
-      ).run(s.name, s.topic, s.secret, s.deliveryHeader, createdAt)
-      return { ...s, createdAt }
+        `INSERT INTO sources (name, topic, secret, delivery_header, preset, field_map, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        source.name,
+        source.topic,
+        source.secret,
+        source.deliveryHeader,
+        source.preset,
+        source.fieldMap ? JSON.stringify(source.fieldMap) : null,
+        source.createdAt,
+      )
+      return source
     },
 
     async getSource(name) {

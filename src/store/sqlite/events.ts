@@ -6,7 +6,10 @@ import { keyedEventId, newId } from '../../core/ids.js'
 import type { EventStore, StagedEvent, SubscriberInfo } from '../events.js'
 import type { Row } from './row.js'
 
-/** Holds a delivery nobody wanted yet, for the first subscriber that does. */
+/**
+ * Holds an event nobody wanted when it arrived, for every subscriber that registers wanting it while
+ * it is retained (retention deletes the parked row, then the event).
+ */
 const PARKED = ''
 
 /** Retention (see Store.prune), one batch of each; parked deliveries go before the events they hold. */
@@ -59,6 +62,16 @@ export function sqliteEventStore(db: Database.Database): EventStore {
     ),
     ack: db.prepare('DELETE FROM deliveries WHERE subscriber = ? AND seq = ?'),
     allSubscribers: db.prepare('SELECT name, topics FROM subscribers'),
+    parkedOffered: db.prepare('SELECT parked_seq FROM subscribers WHERE name = ?'),
+    upsertSubscriber: db.prepare(
+      `INSERT INTO subscribers (name, topics, peer, created_at, seen_at, parked_seq) VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET topics = excluded.topics, peer = excluded.peer,
+         seen_at = excluded.seen_at, parked_seq = excluded.parked_seq`,
+    ),
+    parkedAfter: db.prepare(
+      `SELECT d.seq, e.topic FROM deliveries d JOIN events e ON e.seq = d.seq
+       WHERE d.subscriber = ? AND d.seq > ? ORDER BY d.seq`,
+    ),
   }
   const maxSeq = (): number => (q.maxSeq.get() as { seq: number }).seq
   /**
@@ -158,18 +171,20 @@ export function sqliteEventStore(db: Database.Database): EventStore {
     async registerSubscriber(name, topics, options = {}) {
       const now = Date.now()
       db.transaction(() => {
-        db.prepare(
-          `INSERT INTO subscribers (name, topics, peer, created_at, seen_at) VALUES (?, ?, ?, ?, ?)
-           ON CONFLICT (name) DO UPDATE SET topics = excluded.topics, peer = excluded.peer,
-             seen_at = excluded.seen_at`,
-        ).run(name, JSON.stringify(topics), options.peer === false ? 0 : 1, now, now)
-        const parked = db
-          .prepare(
-            'SELECT d.seq, e.topic FROM deliveries d JOIN events e ON e.seq = d.seq WHERE d.subscriber = ?',
-          )
-          .all(PARKED) as { seq: number; topic: string }[]
-        const claim = db.prepare('UPDATE deliveries SET subscriber = ? WHERE subscriber = ? AND seq = ?')
-        for (const p of parked) if (topicMatches(topics, p.topic)) claim.run(name, PARKED, p.seq)
+        // Parked events are offered once per subscriber: those parked after the seq it was last
+        // offered up to (all of them, the first time). A reconnecting channel is not given again
+        // what it already had; one that widened its topics gets what was parked meanwhile.
+        const offered = (q.parkedOffered.get(name) as { parked_seq: number } | undefined)?.parked_seq ?? 0
+        q.upsertSubscriber.run(
+          name,
+          JSON.stringify(topics),
+          options.peer === false ? 0 : 1,
+          now,
+          now,
+          maxSeq(),
+        )
+        for (const p of q.parkedAfter.all(PARKED, offered) as { seq: number; topic: string }[])
+          if (topicMatches(topics, p.topic)) q.insertDelivery.run(name, p.seq)
       }).immediate()
       subscribers = null
     },

@@ -163,4 +163,18 @@ export const migrations: string[] = [
   -- Why a driven session is where it is: the CLI did not start, died, was stopped or went idle.
   ALTER TABLE sessions ADD COLUMN reason TEXT;
   `,
+  `
+  -- A parked event goes to every subscriber that registers wanting it, not to the first only.
+  -- parked_seq: the highest seq written when the subscriber last registered; parked events up to it
+  -- were offered to it then, so no registration is offered one twice. Subscribers from before this
+  -- were offered the parked events under the old rule.
+  ALTER TABLE subscribers ADD COLUMN parked_seq INTEGER NOT NULL DEFAULT 0;
+  UPDATE subscribers SET parked_seq = (SELECT coalesce(max(seq), 0) FROM events);
+  `,
+  `
+  -- How a webhook source's bodies become events (generic, github, alertmanager, grafana), and for
+  -- the generic preset its field map: a JSON object of name → JSON path, or NULL.
+  ALTER TABLE sources ADD COLUMN preset TEXT NOT NULL DEFAULT 'generic';
+  ALTER TABLE sources ADD COLUMN field_map TEXT;
+  `,
 ]

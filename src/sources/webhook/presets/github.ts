@@ -1,0 +1,49 @@
+// The github preset: GitHub's repository and organization webhooks. Each delivery is one event on
+// `<source topic>.<event type>` (github.pull_request) whose content is one line for a person
+// (github-summary.ts); the details are attributes, and X-GitHub-Delivery makes a redelivery one event.
+import { HttpError } from '../../../core/errors.js'
+import { header, retryKey } from '../request.js'
+import { envelopeSchema, summarize } from './github-summary.js'
+import { metaOf, type Preset, payload, sourceEvent } from './preset.js'
+
+const EVENT_NAME = /^[a-z_]{1,64}$/
+
+export const github: Preset = {
+  // GitHub signs each delivery with the secret and has no way to send it as a bearer token: a request
+  // that only shows the secret is not GitHub's, and a signature is what makes a replay a duplicate.
+  signatureRequired:
+    'GitHub signs each delivery (X-Hub-Signature-256 with the source secret); a bearer secret alone is refused',
+
+  parse({ source, headers, body, proof }) {
+    const event = header(headers, 'x-github-event')
+    if (!event) throw new HttpError(400, 'missing X-GitHub-Event header: a GitHub webhook always sends one')
+    if (!EVENT_NAME.test(event))
+      throw new HttpError(400, `X-GitHub-Event "${event.slice(0, 64)}" is not a GitHub event name`)
+    const envelope = payload(body, envelopeSchema, `github ${event}`)
+    // GitHub sends a ping when the webhook is created: an answer is all it wants.
+    if (event === 'ping') return { ignored: 'ping: GitHub checked the webhook; nothing was published' }
+    const json = 'json' in body ? body.json : null
+    const summary = summarize(event, json, envelope)
+    const meta = metaOf(
+      {
+        github_event: event,
+        delivery: header(headers, 'x-github-delivery'),
+        action: envelope.action,
+        repository: envelope.repository?.full_name,
+        actor: envelope.sender?.login,
+      },
+      summary.meta,
+      json as Record<string, unknown>,
+    )
+    return {
+      events: [
+        sourceEvent(source, {
+          topic: `${source.topic}.${event}`,
+          content: summary.content,
+          meta,
+          idempotencyKey: retryKey(headers, proof, [source.deliveryHeader, 'X-GitHub-Delivery']),
+        }),
+      ],
+    }
+  },
+}
