@@ -16,6 +16,7 @@ import { defaultSubscriberName } from '../core/subscriber-name.js'
 import { VERSION } from '../core/version.js'
 import { Inbox } from './inbox.js'
 import { channelInstructions } from './instructions.js'
+import { recordingShown } from './recording-transport.js'
 import { chooseRung, type Rung } from './rung.js'
 import { ShownLog } from './shown.js'
 import { channelTools, inboxArgs, peerTools, replyArgs } from './tools.js'
@@ -101,12 +102,11 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   shown = ShownLog.open(paths.shownLog(config.home, welcome.subscriber))
 
   /**
-   * An event is recorded as shown the moment its bytes are in Claude Code's pipe (a write to a pipe
-   * completes at once on Linux), and acknowledged only after that: a crash in between shows it again
-   * at worst, and never loses it.
+   * The transport records an event as shown the moment its bytes are in Claude Code's pipe (see
+   * recordingShown); once the write has completed it is recorded here at the latest, and only then
+   * acknowledged: a crash in between shows it again at worst, and never loses it.
    */
   async function showing(event: StoredEvent, sent: Promise<void> | undefined): Promise<void> {
-    if (process.stdout.writableLength === 0) shown?.record(event.id)
     await sent
     shown?.record(event.id)
   }
@@ -167,7 +167,13 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   const closed = deferred()
   mcp.onclose = () => closed.resolve()
   process.stdin.on('end', () => closed.resolve())
-  await mcp.connect(new StdioServerTransport())
+  await mcp.connect(
+    recordingShown(
+      new StdioServerTransport(),
+      (id) => shown?.record(id),
+      () => process.stdout.writableLength === 0,
+    ),
+  )
   log.info({ subscriber: welcome.subscriber, relay: welcome.operators > 0 }, 'channel ready')
   await closed.promise
   await hub.close()

@@ -21,7 +21,9 @@ const KEEP = 4_096
 
 export class ShownLog {
   private readonly ids = new Set<string>()
-  private readonly order: string[] = []
+  /** The ids kept, oldest overwritten first: no array shifting on the path between show and record. */
+  private readonly ring: (string | undefined)[] = new Array(KEEP)
+  private next = 0
   private fd: number
   private lines = 0
 
@@ -39,11 +41,14 @@ export class ShownLog {
     return this.ids.has(id)
   }
 
-  /** Synchronous, so nothing else runs between showing an event and recording it. */
+  /**
+   * Synchronous, and the file first: a crash between the write to Claude Code and this line is the
+   * one moment an event can be shown twice, so the line goes out before any bookkeeping.
+   */
   record(id: string): void {
     if (this.ids.has(id)) return
-    this.remember(id)
     writeSync(this.fd, `${id}\n`)
+    this.remember(id)
     if (++this.lines > 2 * KEEP) this.fd = this.rewrite()
   }
 
@@ -52,18 +57,26 @@ export class ShownLog {
   }
 
   private remember(id: string): void {
+    const oldest = this.ring[this.next]
+    if (oldest !== undefined) this.ids.delete(oldest)
+    this.ring[this.next] = id
+    this.next = (this.next + 1) % KEEP
     this.ids.add(id)
-    this.order.push(id)
-    if (this.order.length > KEEP) this.ids.delete(this.order.shift() as string)
+  }
+
+  /** The ids kept, oldest first. */
+  private kept(): string[] {
+    return [...this.ring.slice(this.next), ...this.ring.slice(0, this.next)].filter((id) => id !== undefined)
   }
 
   /** The file cut down to the ids kept, written aside and renamed over: a crash leaves one or the other. */
   private rewrite(): number {
     const draft = `${this.file}.${process.pid}.tmp`
-    writeFileSync(draft, this.order.map((id) => `${id}\n`).join(''), { mode: 0o600 })
+    const ids = this.kept()
+    writeFileSync(draft, ids.map((id) => `${id}\n`).join(''), { mode: 0o600 })
     renameSync(draft, this.file)
     if (this.fd !== undefined) closeSync(this.fd)
-    this.lines = this.order.length
+    this.lines = ids.length
     return openSync(this.file, 'a', 0o600)
   }
 }
