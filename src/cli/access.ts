@@ -1,3 +1,4 @@
+// `switchboard sender`, `pair` and `access`: who may talk to sessions, worked on the store directly.
 import type { Command } from 'commander'
 import { Access } from '../hub/core/access.js'
 import { withStore } from './options.js'

@@ -1,3 +1,4 @@
+// `switchboard mcp`: the claude_* tools over stdio, for another agent to drive sessions.
 import type { Command } from 'commander'
 import { createLogger } from '../core/log.js'
 import { runMcpServer } from '../mcp/server.js'

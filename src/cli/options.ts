@@ -1,3 +1,4 @@
+// What commands share beyond their flags: the hub's API (a hub started when none runs) and the store.
 import type { Command } from 'commander'
 import { HubApi } from '../client/api-client.js'
 import { createCliLogger } from '../core/log.js'

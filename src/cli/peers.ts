@@ -1,3 +1,4 @@
+// `switchboard peers`, `send` and `dead-letters`: sessions talking to each other, from the terminal.
 import type { Command } from 'commander'
 import { hubApi } from './options.js'
 

@@ -1,3 +1,4 @@
+// `switchboard serve`: the hub, one per home and port; a busy port or home is refused with who holds it.
 import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { reach } from '../client/hub-address.js'

@@ -1,3 +1,4 @@
+// `switchboard subscribe`: outbound webhooks (add, list, remove) and `deliveries`, their delivery log.
 import type { Command } from 'commander'
 import { z } from 'zod'
 import { UserError } from '../core/errors.js'
