@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { processAlive } from '../core/process-alive.js'
 
 const lockSchema = z.object({
   pid: z.number().int().positive(),
@@ -29,15 +30,6 @@ export function ideFolder(claudeDir = join(homedir(), '.claude')): string {
   return join(claudeDir, 'ide')
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
 /** The live IDEs; lock files of IDEs that are gone (or unreadable) are removed, as Claude Code does. */
 export function listIdes(folder = ideFolder()): Ide[] {
   let files: string[]
@@ -55,7 +47,7 @@ export function listIdes(folder = ideFolder()): Ide[] {
     } catch {
       continue // being written, or not an IDE's: left alone
     }
-    if (!alive(lock.pid)) {
+    if (!processAlive(lock.pid)) {
       rmSync(path, { force: true })
       continue
     }

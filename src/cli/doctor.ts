@@ -14,6 +14,7 @@ import {
   checkOperators,
 } from './doctor-checks.js'
 import { configFrom, hubApi } from './options.js'
+import { printJson } from './output.js'
 
 const MARK = { ok: 'ok  ', warn: 'warn', problem: 'FAIL' } as const
 
@@ -37,7 +38,7 @@ export function registerDoctor(program: Command): void {
       checks.push(...(await checkClaude()), ...checkChannelRegistered(process.cwd()), ...checkHooks())
       checks.push(...checkOperators(operators))
       const healthy = checks.every((c) => c.verdict !== 'problem')
-      if (opts.json) process.stdout.write(`${JSON.stringify({ healthy, checks }, null, 2)}\n`)
+      if (opts.json) printJson({ healthy, checks })
       else {
         for (const c of checks)
           process.stdout.write(

@@ -2,6 +2,7 @@
 // lock files (stale ones removed). Binding is `switchboard sessions ide <session> <port|name>`.
 import type { Command } from 'commander'
 import { listIdes } from '../claude/ide.js'
+import { printJson } from './output.js'
 
 export function registerIde(program: Command): void {
   program
@@ -12,7 +13,7 @@ export function registerIde(program: Command): void {
     .option('--json', 'JSON, for scripts')
     .action((opts: { json?: boolean }) => {
       const ides = listIdes()
-      if (opts.json) return void process.stdout.write(`${JSON.stringify(ides, null, 2)}\n`)
+      if (opts.json) return printJson(ides)
       if (ides.length === 0) process.stdout.write('no live IDE (open one with the Claude Code extension)\n')
       for (const ide of ides)
         process.stdout.write(`${ide.port}\t${ide.name}\t${ide.workspaceFolders.join(', ')}\n`)

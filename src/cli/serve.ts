@@ -6,6 +6,7 @@ import { readAdminToken } from '../core/admin-token.js'
 import { dialHost, type HubConfig, paths } from '../core/config.js'
 import { UserError } from '../core/errors.js'
 import { createLogger } from '../core/log.js'
+import { processAlive } from '../core/process-alive.js'
 import { startHub } from '../hub/server.js'
 import { openStore } from '../store/open.js'
 import { configFrom } from './options.js'
@@ -56,21 +57,12 @@ async function refuseSecondHub(config: HubConfig): Promise<void> {
   } catch {
     return // no hub.json: no hub, or one that stopped cleanly
   }
-  if (!info.pid || !info.port || !isAlive(info.pid)) return
+  if (!info.pid || !info.port || !processAlive(info.pid)) return
   // A pid can be reused after a crash: only a hub that answers on its port holds the home.
   if (!(await ourHubAnswers(config, info.port))) return
   throw new UserError(
     `a hub of ${home} already runs (pid ${info.pid}, port ${info.port}); stop it first, or use another --home`,
   )
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM'
-  }
 }
 
 /** Whether this home's hub answers on `port` (a hub that proves it holds this home's admin token). */

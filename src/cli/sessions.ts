@@ -4,12 +4,9 @@ import type { Command } from 'commander'
 import { UserError } from '../core/errors.js'
 import type { ListedSession, SessionView } from '../core/session-api.js'
 import { hubApi } from './options.js'
+import { printJson } from './output.js'
 
 type JsonFlag = { json?: boolean }
-
-function print(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
-}
 
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16)
 
@@ -44,7 +41,7 @@ export function registerSessions(program: Command): void {
     .option('--json', 'JSON, for scripts')
     .action(async (opts: JsonFlag & { cwd?: string }, command: Command) => {
       const list = await hubApi(command).list(opts.cwd)
-      if (opts.json) return print(list)
+      if (opts.json) return printJson(list)
       if (list.length === 0) process.stdout.write('no sessions\n')
       for (const s of list) process.stdout.write(`${listLine(s)}\n`)
     })
@@ -60,7 +57,7 @@ export function registerSessions(program: Command): void {
       .option('--json', 'JSON, for scripts')
       .action(async (id: string, opts: JsonFlag, command: Command) => {
         const view = await work(hubApi(command), id)
-        if (opts.json) print(view)
+        if (opts.json) printJson(view)
         else process.stdout.write(describe(view))
       })
 
@@ -86,7 +83,7 @@ export function registerSessions(program: Command): void {
       ) => {
         if (!ide && !opts.unbind) throw new UserError('name the IDE (its port or name), or say --unbind')
         const view = await hubApi(command).bindIde(id, opts.unbind ? null : (ide as string))
-        if (opts.json) return print(view)
+        if (opts.json) return printJson(view)
         process.stdout.write(
           view.ide
             ? `${view.id} uses ${view.ide.name} (port ${view.ide.port})\n`
@@ -101,7 +98,7 @@ export function registerSessions(program: Command): void {
     .option('--json', 'JSON, for scripts')
     .action(async (id: string | undefined, opts: JsonFlag, command: Command) => {
       const { removed } = await hubApi(command).prune(id)
-      if (opts.json) return print({ removed })
+      if (opts.json) return printJson({ removed })
       process.stdout.write(removed.length ? `removed ${removed.join(', ')}\n` : 'nothing to remove\n')
     })
 }

@@ -3,6 +3,7 @@ import type { Command } from 'commander'
 import { HubApiError } from '../client/api-client.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import { configFrom, hubApi } from './options.js'
+import { printJson } from './output.js'
 
 export function registerStatus(program: Command): void {
   program
@@ -16,7 +17,7 @@ export function registerStatus(program: Command): void {
         status = await hubApi(command, 'status', false).hubStatus()
       } catch (err) {
         if (!(err instanceof HubApiError) || err.status !== 503) throw err
-        if (opts.json) print({ running: false, home: config.home, port: config.port })
+        if (opts.json) printJson({ running: false, home: config.home, port: config.port })
         else
           process.stdout.write(
             `hub: not running (home ${config.home}, port ${config.port}); start it: switchboard serve\n`,
@@ -24,13 +25,9 @@ export function registerStatus(program: Command): void {
         process.exitCode = 1
         return
       }
-      if (opts.json) print({ running: true, ...status })
+      if (opts.json) printJson({ running: true, ...status })
       else process.stdout.write(describe(status))
     })
-}
-
-function print(value: unknown): void {
-  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
 }
 
 function describe(s: HubStatus): string {

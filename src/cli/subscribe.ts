@@ -4,6 +4,7 @@ import { z } from 'zod'
 import { UserError } from '../core/errors.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import { check, hubApi } from './options.js'
+import { printJson } from './output.js'
 
 const whole = (flag: string) =>
   z.coerce
@@ -57,7 +58,7 @@ function registerSubscriptionAdmin(subscribe: Command): void {
     .option('--json', 'JSON, for scripts')
     .action(async (opts: { json?: boolean }, command: Command) => {
       const { webhooks } = await hubApi(command).subscriptions()
-      if (opts.json) return void process.stdout.write(`${JSON.stringify(webhooks, null, 2)}\n`)
+      if (opts.json) return printJson(webhooks)
       if (webhooks.length === 0) process.stdout.write('no outbound webhooks\n')
       for (const w of webhooks)
         process.stdout.write(`${w.name}\t${w.url}\ttopics ${w.topics.join(',')}\t${w.pending} waiting\n`)

@@ -82,17 +82,19 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   const sessionApi = adminOnly(sessionRoutes)
   const outbound = new OutboundWebhooks(hub, log)
   const startedAt = Date.now()
+  const logFile = logDestination()
+  /** The Unix socket this hub listens on, once it does. */
+  let listeningSocket: string | null = null
   const status = async (): Promise<HubStatus> => {
     const subscribers = new Map((await store.listSubscribers()).map((s) => [s.name, s.pending]))
-    const socketPath = paths.hubSocket(config.home, port)
     return {
       version: VERSION,
       pid: process.pid,
       home: config.home,
       host: config.host,
       port,
-      socket: socketPath.length <= MAX_SOCKET_PATH ? socketPath : null,
-      logFile: logDestination(),
+      socket: listeningSocket,
+      logFile,
       startedAt,
       connected: [...hub.connections.keys()]
         .sort()
@@ -186,6 +188,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     rmSync(socketPath, { force: true })
     await new Promise<void>((resolve) => local.listen(socketPath, resolve))
     chmodSync(socketPath, 0o600)
+    listeningSocket = socketPath
   }
 
   writeFileSync(paths.hubInfo(config.home), JSON.stringify({ pid: process.pid, port, host: config.host }), {

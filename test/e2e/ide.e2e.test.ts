@@ -1,23 +1,19 @@
 // Binding a driven session to an IDE (seed 001) with the real CLI: a fake IDE's MCP server announced
 // by a lock file in ~/.claude/ide, found by `switchboard ide list`, connected to once the session is
 // bound, and let go when it is unbound.
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { execFile, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterEach, beforeEach, expect, it } from 'vitest'
+import { beforeEach, expect, it } from 'vitest'
 import { WebSocketServer } from 'ws'
-import { FakeAnthropic } from '../fakes/anthropic.js'
-import { CLAUDE_BIN, ClaudeHome, SDK_URL_CLI } from '../helpers/claude.js'
-import { CLI, freePort, TestHome, waitFor } from '../helpers/home.js'
+import { SDK_URL_CLI } from '../helpers/claude.js'
+import { adminCall, drivingEnv, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
+import { CLI, freePort, waitFor } from '../helpers/home.js'
 
 const execCli = promisify(execFile)
 const IDE_TOKEN = 'fake-ide-token-1234'
-let fake: FakeAnthropic
-let home: TestHome
-let claude: ClaudeHome
-let hub: ChildProcess
-let ideServer: WebSocketServer
+const world = e2eWorld()
 
 /** What the fake IDE saw: connections (with their auth header), MCP methods called, closes. */
 const seen = { connections: [] as (string | undefined)[], methods: [] as string[], closed: 0 }
@@ -25,7 +21,8 @@ const seen = { connections: [] as (string | undefined)[], methods: [] as string[
 /** An IDE's MCP server over WebSocket, as the Claude Code extensions run one: JSON-RPC, one tool. */
 async function startFakeIde(): Promise<number> {
   const port = await freePort()
-  ideServer = new WebSocketServer({ port, host: '127.0.0.1' })
+  const ideServer = new WebSocketServer({ port, host: '127.0.0.1' })
+  world.closers.push(() => new Promise((r) => ideServer.close(r)))
   ideServer.on('connection', (ws, req) => {
     seen.connections.push(req.headers['x-claude-code-ide-authorization'] as string | undefined)
     ws.on('close', () => seen.closed++)
@@ -54,63 +51,36 @@ async function startFakeIde(): Promise<number> {
 }
 
 beforeEach(async () => {
-  fake = await new FakeAnthropic().start()
-  home = await TestHome.create()
-  claude = new ClaudeHome()
   seen.connections = []
   seen.methods = []
   seen.closed = 0
-  hub = spawn(process.execPath, [CLI, 'serve'], { env: hubEnv(), stdio: 'ignore' })
-  await home.waitForHub(10_000)
+  await startDrivingHub(world)
 })
-
-afterEach(async () => {
-  hub.kill('SIGTERM')
-  await new Promise((r) => hub.once('exit', r))
-  await new Promise((r) => ideServer?.close(r))
-  await fake.close()
-  await home.cleanup()
-  claude.cleanup()
-})
-
-function hubEnv(): Record<string, string> {
-  return {
-    ...claude.env(fake.url),
-    SWITCHBOARD_HOME: home.dir,
-    SWITCHBOARD_PORT: String(home.port),
-    CLAUDE_CODE_PATH: CLAUDE_BIN,
-  }
-}
 
 async function cli(...args: string[]) {
-  const { stdout } = await execCli(process.execPath, [CLI, ...args], { env: hubEnv() })
+  const { stdout } = await execCli(process.execPath, [CLI, ...args], { env: drivingEnv(world) })
   return stdout
 }
 
 /** A session the hub drives with `claudePath` (the CLI that takes an IDE from outside), once idle. */
 async function idleSession(claudePath?: string): Promise<string> {
-  fake.respond(() => ({ text: 'ready' }))
-  const token = readFileSync(join(home.dir, 'admin-token'), 'utf8').trim()
-  const created = await fetch(`${home.url}/sessions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      prompt: 'hello',
-      options: { cwd: claude.cwd },
-      ...(claudePath ? { setup: { claudePath } } : {}),
-    }),
+  world.fake.respond(() => ({ text: 'ready' }))
+  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+    prompt: 'hello',
+    options: { cwd: world.claude.cwd },
+    ...(claudePath ? { setup: { claudePath } } : {}),
   })
-  const { id } = (await created.json()) as { id: string }
+  const { id } = created.json
   await waitFor(async () => (await cli('sessions', 'show', id)).includes(': idle'), 60_000, 'the first turn')
   return id
 }
 
 function writeLock(port: number, extra: Record<string, unknown> = {}): void {
-  const ideDir = join(claude.home, '.claude', 'ide')
+  const ideDir = join(world.claude.home, '.claude', 'ide')
   mkdirSync(ideDir, { recursive: true })
   const lock = {
     pid: process.pid,
-    workspaceFolders: [claude.cwd],
+    workspaceFolders: [world.claude.cwd],
     ideName: 'FakeIDE',
     transport: 'ws',
     useWebSocket: true,
@@ -130,8 +100,8 @@ it('lists live IDEs, binds a session to one, and unbinds it (CLI 2.1.119, as see
   await new Promise((r) => dead.once('exit', r))
   writeLock(1, { pid: dead.pid, ideName: 'Gone' })
 
-  expect(await cli('ide', 'list')).toBe(`${port}\tFakeIDE\t${claude.cwd}\n`)
-  expect(existsSync(join(claude.home, '.claude', 'ide', '1.lock'))).toBe(false)
+  expect(await cli('ide', 'list')).toBe(`${port}\tFakeIDE\t${world.claude.cwd}\n`)
+  expect(existsSync(join(world.claude.home, '.claude', 'ide', '1.lock'))).toBe(false)
 
   const id = await idleSession(SDK_URL_CLI)
   expect(await cli('sessions', 'ide', id, 'fakeide')).toBe(`${id} uses FakeIDE (port ${port})\n`)
@@ -148,7 +118,7 @@ it('says so when the CLI takes no IDE from outside (current Claude Code)', { tim
   writeLock(await startFakeIde())
   const id = await idleSession()
   const refused = await execCli(process.execPath, [CLI, 'sessions', 'ide', id, 'FakeIDE'], {
-    env: hubEnv(),
+    env: drivingEnv(world),
   }).catch((err: { code: number; stderr: string }) => err)
   expect(refused).toMatchObject({
     code: 2,

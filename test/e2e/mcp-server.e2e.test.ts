@@ -8,21 +8,14 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { expect, it } from 'vitest'
 import { type FakeAnthropic, latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
-import { CLAUDE_BIN, PrintSession } from '../helpers/claude.js'
-import { e2eWorld } from '../helpers/e2e.js'
+import { PrintSession } from '../helpers/claude.js'
+import { drivingEnv, e2eWorld } from '../helpers/e2e.js'
 import { CLI } from '../helpers/home.js'
 
 const world = e2eWorld()
 
 /** Everything a hub started by `switchboard mcp` needs to run the CLI offline. */
-function env(): Record<string, string> {
-  return {
-    ...world.claude.env(world.fake.url),
-    SWITCHBOARD_HOME: world.home.dir,
-    SWITCHBOARD_PORT: String(world.home.port),
-    CLAUDE_CODE_PATH: CLAUDE_BIN,
-  }
-}
+const env = () => drivingEnv(world)
 
 // biome-ignore lint/suspicious/noExplicitAny: a tool's JSON answer, read field by field
 type Json = any

@@ -5,8 +5,7 @@ import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeEach, expect, it } from 'vitest'
 import { textOf, toolResults } from '../fakes/anthropic.js'
-import { CLAUDE_BIN } from '../helpers/claude.js'
-import { e2eWorld } from '../helpers/e2e.js'
+import { drivingEnv, e2eWorld } from '../helpers/e2e.js'
 import { CLI, waitFor } from '../helpers/home.js'
 import { SseReader } from '../helpers/sse.js'
 
@@ -25,12 +24,7 @@ function run(prompt: string) {
     process.execPath,
     [CLI, 'run', prompt, '--cwd', world.claude.cwd],
     {
-      env: {
-        ...world.claude.env(world.fake.url),
-        SWITCHBOARD_HOME: world.home.dir,
-        SWITCHBOARD_PORT: String(world.home.port),
-        CLAUDE_CODE_PATH: CLAUDE_BIN,
-      },
+      env: drivingEnv(world),
     },
   )
   let output = ''

@@ -1,49 +1,24 @@
 // The hub drives real Claude Code sessions through its HTTP API: create, decisions answered from
 // any surface, resume, and a CLI killed mid-turn.
-import { type ChildProcess, spawn } from 'node:child_process'
-import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import type { ChildProcess } from 'node:child_process'
+import { existsSync, readdirSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterEach, beforeEach, expect, it } from 'vitest'
-import { FakeAnthropic, latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
-import { CLAUDE_BIN, ClaudeHome, PrintSession, SDK_URL_CLI } from '../helpers/claude.js'
-import { alive, CLI, TestHome, waitFor } from '../helpers/home.js'
+import { beforeEach, expect, it } from 'vitest'
+import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
+import { CLAUDE_BIN, PrintSession, SDK_URL_CLI } from '../helpers/claude.js'
+import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
+import { alive, waitFor } from '../helpers/home.js'
 import { SseReader } from '../helpers/sse.js'
 import { TmuxSession } from '../helpers/tmux.js'
 
-let fake: FakeAnthropic
-let home: TestHome
-let claude: ClaudeHome
+const world = e2eWorld()
+/** What the hub's own environment holds is not the sessions' business. */
+const HUB_ONLY = { HUB_ONLY_SECRET: 'hub-only-secret-value' }
 let hub: ChildProcess
-const closers: (() => unknown)[] = []
 
 beforeEach(async () => {
-  fake = await new FakeAnthropic().start()
-  home = await TestHome.create()
-  claude = new ClaudeHome()
-  hub = spawn(process.execPath, [CLI, 'serve'], { env: hubEnv(), stdio: 'ignore' })
-  await home.waitForHub(10_000)
+  hub = await startDrivingHub(world, HUB_ONLY)
 })
-
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close()
-  hub.kill('SIGTERM')
-  await new Promise((r) => hub.once('exit', r))
-  await fake.close()
-  await home.cleanup()
-  claude.cleanup()
-})
-
-/** A hub that runs the CLI offline against the fake API, in the test's HOME. */
-function hubEnv(): Record<string, string> {
-  return {
-    ...claude.env(fake.url),
-    SWITCHBOARD_HOME: home.dir,
-    SWITCHBOARD_PORT: String(home.port),
-    CLAUDE_CODE_PATH: CLAUDE_BIN,
-    // What the hub's own environment holds is not the sessions' business.
-    HUB_ONLY_SECRET: 'hub-only-secret-value',
-  }
-}
 
 type View = {
   id: string
@@ -61,19 +36,8 @@ type View = {
   }[]
 }
 
-async function api<T = View>(
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; json: T }> {
-  const token = readFileSync(join(home.dir, 'admin-token'), 'utf8').trim()
-  const res = await fetch(`${home.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: res.status, json: (await res.json()) as T }
-}
+const api = <T = View>(method: string, path: string, body?: unknown) =>
+  adminCall<T>(world, method, path, body)
 
 async function until(id: string, done: (v: View) => boolean, what: string): Promise<View> {
   let view: View | undefined
@@ -89,17 +53,20 @@ async function until(id: string, done: (v: View) => boolean, what: string): Prom
 }
 
 const create = (prompt: string, options: Record<string, unknown> = {}, extra: Record<string, unknown> = {}) =>
-  api('POST', '/sessions', { prompt, options: { cwd: claude.cwd, ...options }, ...extra })
+  api('POST', '/sessions', { prompt, options: { cwd: world.claude.cwd, ...options }, ...extra })
 
 it('creates a session that answers, and refuses the API without the admin token', async () => {
-  fake.respond(() => ({ text: 'the answer is 42' }))
+  world.fake.respond(() => ({ text: 'the answer is 42' }))
   const { status, json } = await create('what is the answer?')
   expect(status).toBe(201)
   const done = await until(json.id, (v) => v.status === 'idle', 'the turn to end')
   expect(done).toMatchObject({ lastResult: 'the answer is 42', live: true })
   expect(done.claudeSessionId).toMatch(/^[0-9a-f-]{36}$/)
-  expect((await fetch(`${home.url}/sessions`)).status).toBe(401)
-  const bad = await api<{ error: string }>('POST', '/sessions', { prompt: '', options: { cwd: claude.cwd } })
+  expect((await fetch(`${world.home.url}/sessions`)).status).toBe(401)
+  const bad = await api<{ error: string }>('POST', '/sessions', {
+    prompt: '',
+    options: { cwd: world.claude.cwd },
+  })
   expect(bad).toMatchObject({
     status: 400,
     json: { error: expect.stringMatching(/prompt must not be empty/) },
@@ -107,8 +74,8 @@ it('creates a session that answers, and refuses the API without the admin token'
 })
 
 it('holds a Bash call as a decision: allow with edited input runs the edited command', async () => {
-  const edited = join(claude.cwd, 'edited')
-  fake.respond((r) =>
+  const edited = join(world.claude.cwd, 'edited')
+  world.fake.respond((r) =>
     toolResults(r).length
       ? { text: 'done' }
       : { tool: 'Bash', input: { command: 'touch original', description: 'make it' } },
@@ -128,29 +95,29 @@ it('holds a Bash call as a decision: allow with edited input runs the edited com
   expect(answered.status).toBe(200)
   await until(json.id, (v) => v.status === 'idle', 'the turn to end')
   expect(existsSync(edited)).toBe(true)
-  expect(existsSync(join(claude.cwd, 'original'))).toBe(false)
+  expect(existsSync(join(world.claude.cwd, 'original'))).toBe(false)
 })
 
 it('lets an operator deny from their phone with "no <code>", and the model sees it', async () => {
-  const operator = await home.addSender('ops', true)
-  const ops = await SseReader.open(home.url, operator)
-  closers.push(() => ops.close())
-  fake.respond((r) =>
+  const operator = await world.home.addSender('ops', true)
+  const ops = await SseReader.open(world.home.url, operator)
+  world.closers.push(() => ops.close())
+  world.fake.respond((r) =>
     toolResults(r).length ? { text: 'ok, not doing it' } : { tool: 'Bash', input: { command: 'touch nope' } },
   )
   const { json } = await create('make the file')
   const prompt = await ops.waitFor('permission', 30_000)
   const code = (prompt.data as { id: string }).id
-  const res = await fetch(`${home.url}/messages`, {
+  const res = await fetch(`${world.home.url}/messages`, {
     method: 'POST',
     headers: { authorization: `Bearer ${operator}` },
     body: `no ${code}`,
   })
   expect(res.status).toBe(200)
   await until(json.id, (v) => v.status === 'idle', 'the turn to end')
-  const result = fake.requests.flatMap(toolResults)[0]
+  const result = world.fake.requests.flatMap(toolResults)[0]
   expect(result?.is_error).toBe(true)
-  expect(existsSync(join(claude.cwd, 'nope'))).toBe(false)
+  expect(existsSync(join(world.claude.cwd, 'nope'))).toBe(false)
 })
 
 it('round-trips a question and a plan review as decisions of their own kinds', async () => {
@@ -167,7 +134,7 @@ it('round-trips a question and a plan review as decisions of their own kinds', a
       },
     ],
   }
-  fake.respond((r) => {
+  world.fake.respond((r) => {
     const results = toolResults(r)
     if (results.length) return { text: `got: ${textOf(results[0]?.content)}` }
     if (latestTurn(r).includes('now make a plan'))
@@ -195,11 +162,13 @@ it('round-trips a question and a plan review as decisions of their own kinds', a
     answer: { behavior: 'deny', message: 'paint the house instead' },
   })
   await until(json.id, (v) => v.status === 'idle', 'the review to be answered')
-  expect(textOf(fake.requests.flatMap(toolResults).at(-1)?.content)).toContain('paint the house instead')
+  expect(textOf(world.fake.requests.flatMap(toolResults).at(-1)?.content)).toContain(
+    'paint the house instead',
+  )
 })
 
 it('leaves a session killed mid-turn in error, resumes it on the next message, and leaves no process', async () => {
-  fake.respond((r) =>
+  world.fake.respond((r) =>
     latestTurn(r).includes('slow') ? { slowText: 'word '.repeat(500), delayMs: 20 } : { text: 'back again' },
   )
   const { json } = await create('something slow please', { includePartialMessages: true })
@@ -208,12 +177,12 @@ it('leaves a session killed mid-turn in error, resumes it on the next message, a
     (v) => v.status === 'running' && !!v.claudeSessionId,
     'the turn to start',
   )
-  const [cliPid] = processesIn(claude.cwd)
+  const [cliPid] = processesIn(world.claude.cwd)
   expect(cliPid).toBeDefined()
   process.kill(cliPid as number, 'SIGKILL')
   const failed = await until(json.id, (v) => v.status === 'error', 'the error status')
   expect(failed.live).toBe(false)
-  expect(processesIn(claude.cwd)).toEqual([])
+  expect(processesIn(world.claude.cwd)).toEqual([])
   await api('POST', `/sessions/${json.id}/messages`, { text: 'are you there?' })
   const resumed = await until(json.id, (v) => v.status === 'idle', 'the resumed turn')
   expect(resumed).toMatchObject({ claudeSessionId: running.claudeSessionId, lastResult: 'back again' })
@@ -236,17 +205,17 @@ function processesIn(dir: string): number[] {
 it('lists sessions started outside the hub: interactive ones (history) and -p ones (transcript only)', {
   timeout: 90_000,
 }, async () => {
-  fake.respond(() => ({ text: 'hello back' }))
-  const printed = new PrintSession([], { cwd: claude.cwd, env: claude.env(fake.url) })
+  world.fake.respond(() => ({ text: 'hello back' }))
+  const printed = new PrintSession([], { cwd: world.claude.cwd, env: world.claude.env(world.fake.url) })
   printed.send('a print-mode session')
   const [result] = await printed.waitForResults(1)
   await printed.close()
 
   const terminal = new TmuxSession([CLAUDE_BIN, '--permission-mode', 'default'], {
-    cwd: claude.cwd,
-    env: claude.env(fake.url),
+    cwd: world.claude.cwd,
+    env: world.claude.env(world.fake.url),
   })
-  closers.push(() => terminal.kill())
+  world.closers.push(() => terminal.kill())
   await terminal.waitForScreen(/❯/)
   terminal.keys('-l', 'an interactive session')
   terminal.keys('Enter')
@@ -255,7 +224,7 @@ it('lists sessions started outside the hub: interactive ones (history) and -p on
 
   const { json } = await api<{
     sessions: { id: string; status: string; managed: boolean; summary: string | null; cwd: string }[]
-  }>('GET', `/sessions?cwd=${encodeURIComponent(claude.cwd)}`)
+  }>('GET', `/sessions?cwd=${encodeURIComponent(world.claude.cwd)}`)
   expect(json.sessions).toContainEqual(
     expect.objectContaining({
       id: result?.session_id,
@@ -269,24 +238,24 @@ it('lists sessions started outside the hub: interactive ones (history) and -p on
     expect.objectContaining({
       status: 'on_disk',
       summary: 'an interactive session',
-      cwd: claude.cwd,
+      cwd: world.claude.cwd,
       sources: expect.arrayContaining(['history']),
     }),
   )
 })
 
 it('writes events on its topics into a driven session as <channel> messages', async () => {
-  const secret = await home.addSource('ci')
-  fake.respond((r) => ({
+  const secret = await world.home.addSource('ci')
+  world.fake.respond((r) => ({
     text: latestTurn(r).includes('<channel') ? 'on it: the build' : 'waiting for events',
   }))
   const { json } = await api('POST', '/sessions', {
     prompt: 'wait for events',
-    options: { cwd: claude.cwd },
+    options: { cwd: world.claude.cwd },
     topics: ['ci'],
   })
   await until(json.id, (v) => v.status === 'idle', 'the first turn')
-  const hook = await fetch(`${home.url}/hooks/ci?job=unit`, {
+  const hook = await fetch(`${world.home.url}/hooks/ci?job=unit`, {
     method: 'POST',
     headers: { authorization: `Bearer ${secret}` },
     body: 'build 12 "failed"',
@@ -299,7 +268,7 @@ it('writes events on its topics into a driven session as <channel> messages', as
     'the event turn',
   )
   expect(answered.turns).toBeGreaterThanOrEqual(2)
-  const shown = latestTurn(fake.requests.at(-1) as never)
+  const shown = latestTurn(world.fake.requests.at(-1) as never)
   expect(shown).toContain(
     `<channel source="switchboard" job="unit" origin="ci" topic="ci" event_id="${eventId}">`,
   )
@@ -307,8 +276,8 @@ it('writes events on its topics into a driven session as <channel> messages', as
 })
 
 it('drives a CLI that connects back over --sdk-url (CLI 2.1.119): a prompt and a permission request', async () => {
-  const marker = join(claude.cwd, 'over-websocket')
-  fake.respond((r) => {
+  const marker = join(world.claude.cwd, 'over-websocket')
+  world.fake.respond((r) => {
     if (toolResults(r).length) return { text: 'made it over the socket' }
     if (latestTurn(r).includes('make the file'))
       return { tool: 'Bash', input: { command: `touch ${marker}` } }
@@ -317,7 +286,7 @@ it('drives a CLI that connects back over --sdk-url (CLI 2.1.119): a prompt and a
   const setup = { transport: 'sdk-url', claudePath: SDK_URL_CLI }
   const { status, json } = await api('POST', '/sessions', {
     prompt: 'say hello',
-    options: { cwd: claude.cwd },
+    options: { cwd: world.claude.cwd },
     setup,
   })
   expect(status).toBe(201)
@@ -338,7 +307,7 @@ it('drives a CLI that connects back over --sdk-url (CLI 2.1.119): a prompt and a
 
   // The socket only takes the CLI of that session, with its token.
   const { WebSocket } = await import('ws')
-  const stranger = new WebSocket(`ws://127.0.0.1:${home.port}/sdk/${json.id}`, {
+  const stranger = new WebSocket(`ws://127.0.0.1:${world.home.port}/sdk/${json.id}`, {
     headers: { authorization: 'Bearer guess' },
   })
   const refused = await new Promise<number>((resolve) =>
@@ -348,14 +317,13 @@ it('drives a CLI that connects back over --sdk-url (CLI 2.1.119): a prompt and a
 })
 
 it('after a hub restart, a peer message to a driven session resumes it', { timeout: 60_000 }, async () => {
-  fake.respond((r) => ({ text: latestTurn(r).includes('note from cli') ? 'read the note' : 'ready' }))
+  world.fake.respond((r) => ({ text: latestTurn(r).includes('note from cli') ? 'read the note' : 'ready' }))
   const { json } = await create('get ready', {}, { peer: true })
   const first = await until(json.id, (v) => v.status === 'idle', 'the first turn')
   hub.kill('SIGTERM')
   await new Promise((r) => hub.once('exit', r))
-  hub = spawn(process.execPath, [CLI, 'serve'], { env: hubEnv(), stdio: 'ignore' })
-  await home.waitForHub(10_000)
-  expect(await home.cli('send', `session:${json.id}`, 'note from cli')).toMatch(/sent to session:/)
+  hub = await startDrivingHub(world, HUB_ONLY)
+  expect(await world.home.cli('send', `session:${json.id}`, 'note from cli')).toMatch(/sent to session:/)
   const resumed = await until(
     json.id,
     (v) => v.status === 'idle' && v.lastResult === 'read the note',
@@ -365,10 +333,10 @@ it('after a hub restart, a peer message to a driven session resumes it', { timeo
 })
 
 it('shows operators the command a driven session would run, with Claude’s description labelled', async () => {
-  const operator = await home.addSender('ops', true)
-  const ops = await SseReader.open(home.url, operator)
-  closers.push(() => ops.close())
-  fake.respond((r) =>
+  const operator = await world.home.addSender('ops', true)
+  const ops = await SseReader.open(world.home.url, operator)
+  world.closers.push(() => ops.close())
+  world.fake.respond((r) =>
     toolResults(r).length
       ? { text: 'stopped' }
       : {
@@ -385,18 +353,18 @@ it('shows operators the command a driven session would run, with Claude’s desc
 })
 
 it('runs the CLI with an explicit environment: the hub’s other variables stay out', async () => {
-  fake.respond((r) =>
+  world.fake.respond((r) =>
     toolResults(r).length ? { text: 'listed' } : { tool: 'Bash', input: { command: 'env' } },
   )
   const { json } = await create('show me the environment', { allowedTools: ['Bash'] })
   await until(json.id, (v) => v.status === 'idle', 'the turn to end')
-  const printed = textOf(fake.requests.flatMap(toolResults)[0]?.content)
+  const printed = textOf(world.fake.requests.flatMap(toolResults)[0]?.content)
   expect(printed).toContain('ANTHROPIC_BASE_URL=')
   expect(printed).not.toContain('hub-only-secret-value')
 })
 
 it('keeps a driven session out of reach of peers unless it was created as one', async () => {
-  fake.respond(() => ({ text: 'ready' }))
+  world.fake.respond(() => ({ text: 'ready' }))
   const hidden = (await create('get ready')).json
   const open = (await create('get ready', {}, { peer: true })).json
   await until(hidden.id, (v) => v.status === 'idle', 'the first session')

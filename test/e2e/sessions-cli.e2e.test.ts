@@ -1,52 +1,21 @@
 // `switchboard sessions` and `run` with real Claude Code sessions: list, show, stop, resume, prune,
 // an idle CLI stopped and resumed by its next message, and a CLI that cannot start said so.
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { execFile, spawn } from 'node:child_process'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterEach, beforeEach, expect, it } from 'vitest'
-import { FakeAnthropic } from '../fakes/anthropic.js'
-import { CLAUDE_BIN, ClaudeHome } from '../helpers/claude.js'
-import { CLI, TestHome, waitFor } from '../helpers/home.js'
+import { expect, it } from 'vitest'
+import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
+import { CLI, waitFor } from '../helpers/home.js'
 
 const execCli = promisify(execFile)
-let fake: FakeAnthropic
-let home: TestHome
-let claude: ClaudeHome
-let hub: ChildProcess
-
-async function startHub(env: Record<string, string> = {}): Promise<void> {
-  hub = spawn(process.execPath, [CLI, 'serve'], { env: { ...hubEnv(), ...env }, stdio: 'ignore' })
-  await home.waitForHub(10_000)
-}
-
-beforeEach(async () => {
-  fake = await new FakeAnthropic().start()
-  home = await TestHome.create()
-  claude = new ClaudeHome()
-})
-
-afterEach(async () => {
-  hub.kill('SIGTERM')
-  await new Promise((r) => hub.once('exit', r))
-  await fake.close()
-  await home.cleanup()
-  claude.cleanup()
-})
-
-function hubEnv(): Record<string, string> {
-  return {
-    ...claude.env(fake.url),
-    SWITCHBOARD_HOME: home.dir,
-    SWITCHBOARD_PORT: String(home.port),
-    CLAUDE_CODE_PATH: CLAUDE_BIN,
-  }
-}
+const world = e2eWorld()
+const startHub = (env: Record<string, string> = {}) => startDrivingHub(world, env)
 
 /** The CLI as a person runs it; never throws. */
 async function cli(...args: string[]) {
   try {
-    const { stdout, stderr } = await execCli(process.execPath, [CLI, ...args], { env: home.env })
+    const { stdout, stderr } = await execCli(process.execPath, [CLI, ...args], { env: world.home.env })
     return { code: 0, stdout, stderr }
   } catch (err) {
     const e = err as { code: number; stdout: string; stderr: string }
@@ -74,18 +43,16 @@ async function until(id: string, done: (v: View) => boolean, what: string): Prom
 }
 
 async function createSession(prompt: string): Promise<string> {
-  const token = readFileSync(join(home.dir, 'admin-token'), 'utf8').trim()
-  const res = await fetch(`${home.url}/sessions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ prompt, options: { cwd: claude.cwd } }),
+  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+    prompt,
+    options: { cwd: world.claude.cwd },
   })
-  return ((await res.json()) as { id: string }).id
+  return created.json.id
 }
 
 it('lists, shows, stops, resumes and prunes a driven session', async () => {
   await startHub()
-  fake.respond(() => ({ text: 'first answer' }))
+  world.fake.respond(() => ({ text: 'first answer' }))
   const id = await createSession('hello')
   await until(id, (v) => v.status === 'idle', 'the first turn')
 
@@ -113,9 +80,9 @@ it('lists, shows, stops, resumes and prunes a driven session', async () => {
 
 it('stops a CLI that sits idle, and its next message resumes it', async () => {
   // 0.02 minutes: the idle time of a test, not of a person.
-  writeFileSync(join(home.dir, 'config.json'), JSON.stringify({ sessionIdleMinutes: 0.02 }))
+  writeFileSync(join(world.home.dir, 'config.json'), JSON.stringify({ sessionIdleMinutes: 0.02 }))
   await startHub()
-  fake.respond(() => ({ text: 'answered' }))
+  world.fake.respond(() => ({ text: 'answered' }))
   const id = await createSession('hello')
   const idle = await until(id, (v) => v.status === 'stopped', 'the idle CLI to be stopped')
   expect(idle).toMatchObject({
@@ -123,19 +90,14 @@ it('stops a CLI that sits idle, and its next message resumes it', async () => {
     reason: expect.stringMatching(/^stopped after 0.02 minutes idle/),
   })
 
-  fake.respond(() => ({ text: 'answered after a rest' }))
-  const token = readFileSync(join(home.dir, 'admin-token'), 'utf8').trim()
-  await fetch(`${home.url}/sessions/${id}/messages`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ text: 'again' }),
-  })
+  world.fake.respond(() => ({ text: 'answered after a rest' }))
+  await adminCall(world, 'POST', `/sessions/${id}/messages`, { text: 'again' })
   await until(id, (v) => v.lastResult === 'answered after a rest', 'the resumed turn')
 })
 
 it('run says why a session failed and exits non-zero', async () => {
-  await startHub({ CLAUDE_CODE_PATH: join(claude.cwd, 'no-such-claude') })
-  const failed = await cli('run', 'hello', '--cwd', claude.cwd)
+  await startHub({ CLAUDE_CODE_PATH: join(world.claude.cwd, 'no-such-claude') })
+  const failed = await cli('run', 'hello', '--cwd', world.claude.cwd)
   expect(failed.code).not.toBe(0)
   expect(failed.stderr).toMatch(/^switchboard: .*no-such-claude.*ENOENT/m)
   expect(failed.stderr).not.toMatch(/\n\s+at /) // no stack trace
@@ -146,14 +108,10 @@ it('run says why a session failed and exits non-zero', async () => {
 
 it('an interrupt while a permission prompt is open withdraws the prompt', async () => {
   await startHub()
-  fake.respond(() => ({ tool: 'Bash', input: { command: 'touch never' } }))
+  world.fake.respond(() => ({ tool: 'Bash', input: { command: 'touch never' } }))
   const id = await createSession('make the file')
   await until(id, (v) => v.status === 'waiting_for_input', 'the permission prompt')
-  const token = readFileSync(join(home.dir, 'admin-token'), 'utf8').trim()
-  await fetch(`${home.url}/sessions/${id}/interrupt`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${token}` },
-  })
+  await adminCall(world, 'POST', `/sessions/${id}/interrupt`)
   const after = await until(
     id,
     (v) => v.status !== 'waiting_for_input' && v.status !== 'running',
@@ -165,9 +123,9 @@ it('an interrupt while a permission prompt is open withdraws the prompt', async 
 
 it('Ctrl-C on run interrupts the turn and says where the session is left', async () => {
   await startHub()
-  fake.respond(() => ({ tool: 'Bash', input: { command: 'touch never' } }))
-  const run = spawn(process.execPath, [CLI, 'run', 'make the file', '--cwd', claude.cwd], {
-    env: home.env,
+  world.fake.respond(() => ({ tool: 'Bash', input: { command: 'touch never' } }))
+  const run = spawn(process.execPath, [CLI, 'run', 'make the file', '--cwd', world.claude.cwd], {
+    env: world.home.env,
     stdio: ['pipe', 'pipe', 'pipe'],
   })
   let stdout = ''

@@ -1,9 +1,13 @@
 // What every end-to-end test needs: a fake Messages API, a Switchboard home, a Claude Code HOME,
 // and the things to close afterwards, set up before each test and torn down after it.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
 import { FakeAnthropic } from '../fakes/anthropic.js'
-import { ClaudeHome, type ClaudeHomeOptions, PrintSession } from './claude.js'
-import { TestHome } from './home.js'
+import { CLAUDE_BIN, ClaudeHome, type ClaudeHomeOptions, PrintSession } from './claude.js'
+import { CLI, TestHome } from './home.js'
 import { SseReader } from './sse.js'
 
 export interface World {
@@ -37,6 +41,51 @@ export async function startedSession(
   await session.waitForResults(1)
   await world.home.waitForHub(10_000)
   return session
+}
+
+/**
+ * The environment of a hub, or a CLI command, whose driven sessions run the real CLI offline against
+ * the fake API, in the world's HOME.
+ */
+export function drivingEnv(world: World, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    ...world.claude.env(world.fake.url),
+    SWITCHBOARD_HOME: world.home.dir,
+    SWITCHBOARD_PORT: String(world.home.port),
+    CLAUDE_CODE_PATH: CLAUDE_BIN,
+    ...extra,
+  }
+}
+
+/** `switchboard serve` with drivingEnv, answering; stopped after the test (unless it ended before). */
+export async function startDrivingHub(
+  world: World,
+  extra: Record<string, string> = {},
+): Promise<ChildProcess> {
+  const hub = spawn(process.execPath, [CLI, 'serve'], { env: drivingEnv(world, extra), stdio: 'ignore' })
+  world.closers.push(async () => {
+    if (hub.exitCode !== null || hub.signalCode !== null) return
+    hub.kill('SIGTERM')
+    await once(hub, 'exit')
+  })
+  await world.home.waitForHub(10_000)
+  return hub
+}
+
+/** One request to the hub's admin API, with the home's admin token. */
+export async function adminCall<T>(
+  world: World,
+  method: string,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; json: T }> {
+  const token = readFileSync(join(world.home.dir, 'admin-token'), 'utf8').trim()
+  const res = await fetch(`${world.home.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  return { status: res.status, json: (await res.json()) as T }
 }
 
 /** Opens a sender's stream of replies, then sends a chat message into the sessions as that sender. */

@@ -188,20 +188,18 @@ export class SessionManager {
   }
 
   async interrupt(id: string): Promise<SessionView> {
-    const record = await this.require(id)
-    const live = this.live.get(record.id)
-    if (!live) throw new Error(`session ${id} is not running`)
+    const { record, live } = await this.liveOf(id)
     live.interrupting = true
     await live.process.interrupt()
     return this.view(record.id)
   }
 
   async setModel(id: string, model: string): Promise<void> {
-    await (await this.liveOf(id)).process.setModel(model)
+    await (await this.liveOf(id)).live.process.setModel(model)
   }
 
   async setPermissionMode(id: string, mode: NonNullable<ClaudeOptions['permissionMode']>): Promise<void> {
-    await (await this.liveOf(id)).process.setPermissionMode(mode)
+    await (await this.liveOf(id)).live.process.setPermissionMode(mode)
   }
 
   /** Answers a pending input of this session, by decision id or code. */
@@ -296,9 +294,7 @@ export class SessionManager {
 
   /** Ends the session's CLI; the session stays, and the next message resumes it. */
   async stop(id: string, reason = 'stopped on request'): Promise<SessionView> {
-    const record = await this.require(id)
-    const live = this.live.get(record.id)
-    if (!live) throw new Error(`session ${id} is not running`)
+    const { record, live } = await this.liveOf(id)
     live.stopping = reason
     await live.process.stop(5_000)
     await live.ended
@@ -323,9 +319,7 @@ export class SessionManager {
    * entry joins the session's dynamic MCP servers. Lasts as long as this CLI; null unbinds.
    */
   async bindIde(id: string, which: string | null): Promise<SessionView> {
-    const record = await this.require(id)
-    const live = this.live.get(record.id)
-    if (!live) throw new Error(`session ${id} is not running`)
+    const { record, live } = await this.liveOf(id)
     const ide = which === null ? null : findIde(listIdes(this.ideFolder), which)
     const servers = configuredServers((record.config as StoredConfig).options.mcpConfig)
     const answer = await live.process.control.mcpSetServers(
@@ -355,11 +349,12 @@ export class SessionManager {
     return record
   }
 
-  private async liveOf(id: string): Promise<Live> {
+  /** A session whose CLI runs, with its record; an error for one that does not. */
+  private async liveOf(id: string): Promise<{ record: SessionRecord; live: Live }> {
     const record = await this.require(id)
     const live = this.live.get(record.id)
     if (!live) throw new Error(`session ${id} is not running`)
-    return live
+    return { record, live }
   }
 
   private async setStatus(
