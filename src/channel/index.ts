@@ -10,7 +10,7 @@ import { readAdminToken } from '../core/admin-token.js'
 import { type HubConfig, paths } from '../core/config.js'
 import { describeZod } from '../core/errors.js'
 import { eventMeta, type StoredEvent } from '../core/event.js'
-import { peerRequestSchema, permissionRequestSchema } from '../core/hub-protocol.js'
+import { chatActionSchema, peerRequestSchema, permissionRequestSchema } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
 import { defaultSubscriberName } from '../core/subscriber-name.js'
 import { VERSION } from '../core/version.js'
@@ -19,7 +19,7 @@ import { channelInstructions } from './instructions.js'
 import { recordingShown } from './recording-transport.js'
 import { chooseRung, type Rung } from './rung.js'
 import { ShownLog } from './shown.js'
-import { channelTools, inboxArgs, peerTools, replyArgs } from './tools.js'
+import { CHAT_ACTIONS, channelTools, chatToolArgs, inboxArgs, peerTools, replyArgs } from './tools.js'
 
 export const SERVER_NAME = 'switchboard'
 const HUB_WAIT_MS = 20_000
@@ -135,8 +135,16 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     if (name === 'reply') {
       const parsed = replyArgs.safeParse(args ?? {})
       if (!parsed.success) return toolError(`reply: ${describeZod(parsed.error)}`)
-      const result = await hub.reply(parsed.data.chat_id, parsed.data.text)
-      return result.ok ? { content: [{ type: 'text', text: 'sent' }] } : toolError(result.message)
+      const { chat_id, text, reply_to, files } = parsed.data
+      const result = await hub.reply(chat_id, text, { reply_to, files })
+      return result.ok ? { content: [{ type: 'text', text: result.message }] } : toolError(result.message)
+    }
+    if (name in chatToolArgs) {
+      const parsed = chatToolArgs[name as keyof typeof chatToolArgs].safeParse(args ?? {})
+      if (!parsed.success) return toolError(`${name}: ${describeZod(parsed.error)}`)
+      const request = chatActionSchema.parse({ ...parsed.data, action: CHAT_ACTIONS[name] })
+      const result = await hub.chatAction(request)
+      return result.ok ? { content: [{ type: 'text', text: result.message }] } : toolError(result.message)
     }
     if (name in peerTools) {
       const parsed = peerRequestSchema.safeParse({

@@ -60,8 +60,10 @@ export function registerAccess(program: Command): void {
       const senders = await withStore(command, (store) => store.listSenders())
       if (senders.length === 0)
         process.stdout.write('no senders yet (switchboard sender add <name>, or pairing)\n')
-      for (const s of senders)
-        process.stdout.write(`${s.name}\t${s.status}${s.operator ? '\toperator' : ''}\n`)
+      for (const s of senders) {
+        const shown = s.displayName ? `\t${s.displayName}` : ''
+        process.stdout.write(`${s.name}\t${s.status}${s.operator ? '\toperator' : ''}${shown}\n`)
+      }
     })
 
   access

@@ -32,6 +32,7 @@ const commands: Record<string, () => Promise<Register>> = {
   sessions: async () => (await import('./sessions.js')).registerSessions,
   completion: async () => (await import('./completion.js')).registerCompletion,
   ide: async () => (await import('./ide.js')).registerIde,
+  bridge: async () => (await import('./bridge.js')).registerBridge,
 }
 
 const program = new Command('switchboard')

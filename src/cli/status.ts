@@ -40,7 +40,7 @@ function describe(s: HubStatus): string {
     `address: http://${s.host}:${s.port}${s.socket ? `, socket ${s.socket}` : ''}`,
     `log: ${s.logFile}`,
     `connected: ${connected}`,
-    `bridges: ${s.bridges.length ? s.bridges.join(', ') : 'none'}`,
+    `bridges: ${s.bridges.length ? s.bridges.map((b) => `${b.platform} ${b.state}${b.lastError ? ` (${b.lastError})` : ''}`).join(', ') : 'none'}`,
     `operators: ${s.operators}${s.operators ? '' : ' (permission prompts reach nobody: switchboard sender add <name> --operator)'}`,
     `open decisions: ${s.openDecisions}`,
     `driven sessions running: ${s.liveSessions}`,

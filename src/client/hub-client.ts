@@ -6,6 +6,7 @@ import { UserError } from '../core/errors.js'
 import type { StoredEvent } from '../core/event.js'
 import {
   type Behavior,
+  type ChatAction,
   type ClientMessage,
   HUB_PATH,
   type PeerRequest,
@@ -92,8 +93,12 @@ export class HubClient {
     })
   }
 
-  reply(chatId: string, text: string): Promise<Result> {
-    return this.request({ type: 'reply', rid: this.nextRid++, chat_id: chatId, text })
+  reply(chatId: string, text: string, extra: { reply_to?: string; files?: string[] } = {}): Promise<Result> {
+    return this.request({ type: 'reply', rid: this.nextRid++, chat_id: chatId, text, ...extra })
+  }
+
+  chatAction(request: ChatAction): Promise<Result> {
+    return this.request({ type: 'chat_action', rid: this.nextRid++, request })
   }
 
   /** Tells the hub how this channel delivers now (also said again on every reconnect). */

@@ -46,6 +46,29 @@ export const peerRequestSchema = z.discriminatedUnion('action', [
 ])
 export type PeerRequest = z.infer<typeof peerRequestSchema>
 
+/** What Claude may do in a chat besides replying (tools of `switchboard channel`, bridged chats only). */
+export const chatActionSchema = z.discriminatedUnion('action', [
+  z.object({
+    action: z.literal('react'),
+    chat_id: z.string().min(1),
+    message_id: z.string().min(1),
+    emoji: z.string().min(1).max(32),
+  }),
+  z.object({
+    action: z.literal('edit'),
+    chat_id: z.string().min(1),
+    message_id: z.string().min(1),
+    text: z.string().min(1),
+  }),
+  z.object({ action: z.literal('download'), chat_id: z.string().min(1), file_id: z.string().min(1) }),
+  z.object({
+    action: z.literal('fetch'),
+    chat_id: z.string().min(1),
+    limit: z.number().int().min(1).max(100).default(20),
+  }),
+])
+export type ChatAction = z.infer<typeof chatActionSchema>
+
 // --- channel → hub ---------------------------------------------------------
 export const clientMessageSchema = z.discriminatedUnion('type', [
   z.object({
@@ -70,7 +93,12 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     rid: z.number().int(),
     chat_id: z.string().min(1),
     text: z.string().min(1),
+    /** A message id in the same chat this reply answers. */
+    reply_to: z.string().min(1).optional(),
+    /** Absolute paths of files to attach. */
+    files: z.array(z.string().min(1)).max(10).optional(),
   }),
+  z.object({ type: z.literal('chat_action'), rid: z.number().int(), request: chatActionSchema }),
   z.object({
     type: z.literal('permission_request'),
     rid: z.number().int(),
@@ -133,11 +161,22 @@ export interface HubStatus {
   startedAt: number
   /** Subscribers connected now (channels, driven sessions, outbound webhooks), with how many events wait. */
   connected: { name: string; pending: number }[]
-  /** Chat platforms bridged into the hub. */
-  bridges: string[]
+  /** Chat platforms bridged into the hub, and how each is doing. */
+  bridges: BridgeStatus[]
   operators: number
   openDecisions: number
   liveSessions: number
+}
+
+/** A chat bridge as the hub runs it. */
+export interface BridgeStatus {
+  platform: string
+  state: 'starting' | 'connected' | 'reconnecting' | 'error' | 'stopped'
+  /** The bot's name on the platform, once connected. */
+  bot: string | null
+  lastError: string | null
+  /** Replies and prompts waiting for the platform to take them. */
+  queued: number
 }
 
 /** An outbound webhook as `GET /subscriptions` lists it (never its secret). */

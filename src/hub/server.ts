@@ -13,6 +13,7 @@ import { safeEqual } from '../core/ids.js'
 import type { Logger } from '../core/log.js'
 import { VERSION } from '../core/version.js'
 import type { Store } from '../store/store.js'
+import { BridgeManager } from './bridges/manager.js'
 import { Hub } from './core/hub.js'
 import { OutboundWebhooks } from './core/outbound.js'
 import { startRetention } from './core/retention.js'
@@ -58,7 +59,10 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   const hub = new Hub(store, log)
   const adminToken = readAdminToken(config.home)
   const streams = new SenderStreams(store)
-  hub.outbox.listen((item) => streams.show(item))
+  hub.outbox.listen(async (item) => {
+    await streams.show(item)
+    return undefined
+  })
   const routes = createRoutes(hub, streams, config.maxBodyBytes, adminToken)
   const sessions = new SessionManager(
     store,
@@ -67,6 +71,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     { env: claudeEnv(process.env, config) },
     config.sessionIdleMinutes,
   )
+  const bridges = new BridgeManager(hub, sessions, config.home, log)
   const sessionRoutes = createSessionRoutes(sessions)
   /** Driving sessions runs commands on this machine: only local processes holding the admin token may. */
   const adminOnly =
@@ -99,7 +104,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       connected: [...hub.connections.keys()]
         .sort()
         .map((name) => ({ name, pending: subscribers.get(name) ?? 0 })),
-      bridges: [],
+      bridges: bridges.status(),
       operators: await store.countOperators(),
       openDecisions: (await store.listDecisions({ status: 'open' })).length,
       liveSessions: sessions.liveCount(),
@@ -180,6 +185,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   sessions.listeningOn(config.host, port)
   await outbound.start()
   await sessions.restore()
+  await bridges.start()
   // The TCP port is the lock: only the hub that bound it gets to the socket, so a leftover file is stale.
   const socketPath = paths.hubSocket(config.home, port)
   const local = createServer((req, res) => serve(req, res, false))
@@ -211,6 +217,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     async close() {
       clearInterval(sweep)
       retention.stop()
+      await bridges.stop()
       await sessions.stopAll()
       streams.closeAll()
       for (const ws of wss.clients) ws.terminate()

@@ -116,5 +116,40 @@ export function describeAccessStoreContract(open: OpenStore): void {
         { code: 'abcde' },
       ])
     })
+
+    it('keeps how a platform shows a sender, and changes it', async ({ store }) => {
+      const ann = await store.addSender({
+        name: 'telegram:42',
+        tokenHash: 'hash-t',
+        status: 'pending',
+        operator: false,
+        displayName: 'ann',
+      })
+      expect(await store.senderByName('telegram:42')).toMatchObject({ id: ann.id, displayName: 'ann' })
+      await store.updateSender(ann.id, { displayName: 'Ann B' })
+      expect((await store.senderById(ann.id))?.displayName).toBe('Ann B')
+      const plain = await store.addSender({
+        name: 'bob',
+        tokenHash: 'hash-b',
+        status: 'allowed',
+        operator: false,
+      })
+      expect(plain.displayName).toBeNull()
+    })
+
+    it('marks an item shown with its receipt, and finds a sender’s items about a code', async ({ store }) => {
+      const prompt = await store.addOutbox('snd_1', 'permission', { id: 'abcde', text: 'Bash: ls' })
+      await store.addOutbox('snd_2', 'permission', { id: 'abcde', text: 'Bash: ls' })
+      await store.addOutbox('snd_1', 'reply', { text: 'unrelated' })
+      await store.markShown(prompt.id, { chat: '42', messages: ['7'] })
+      expect(await store.outboxFor('snd_1', null)).toHaveLength(1)
+      const answered = await store.addOutbox('snd_1', 'decision', { id: 'abcde', status: 'answered' })
+      const about = await store.outboxAbout('snd_1', 'abcde')
+      expect(about.map((i) => [i.id, i.kind, i.receipt])).toEqual([
+        [prompt.id, 'permission', { chat: '42', messages: ['7'] }],
+        [answered.id, 'decision', null],
+      ])
+      expect(await store.outboxAbout('snd_1', 'zzzzz')).toEqual([])
+    })
   })
 }

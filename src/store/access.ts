@@ -27,6 +27,8 @@ export interface Sender {
   name: string
   status: SenderStatus
   operator: boolean
+  /** How a chat platform shows this person (a bridge's senders are named `<platform>:<user id>`). */
+  displayName: string | null
   createdAt: number
 }
 
@@ -41,6 +43,8 @@ export interface OutboxItem {
   senderId: string
   kind: string
   body: Record<string, unknown>
+  /** What the surface that showed the item noted about it (a bridge: the platform's message ids). */
+  receipt: Record<string, unknown> | null
   createdAt: number
 }
 
@@ -57,6 +61,7 @@ export interface AccessStore {
     tokenHash: string
     status: SenderStatus
     operator: boolean
+    displayName?: string | null
   }): Promise<Sender>
   senderByToken(tokenHash: string): Promise<Sender | null>
   senderByName(name: string): Promise<Sender | null>
@@ -64,7 +69,7 @@ export interface AccessStore {
   listSenders(): Promise<Sender[]>
   updateSender(
     id: string,
-    change: { status?: SenderStatus; operator?: boolean; name?: string },
+    change: { status?: SenderStatus; operator?: boolean; name?: string; displayName?: string | null },
   ): Promise<void>
   removeSender(id: string): Promise<boolean>
   countOperators(): Promise<number>
@@ -76,4 +81,8 @@ export interface AccessStore {
   /** Items after `afterId`, or when null, the ones never written to any stream. */
   outboxFor(senderId: string, afterId: number | null): Promise<OutboxItem[]>
   markStreamed(ids: number[]): Promise<void>
+  /** Marks one item shown, with what the surface needs to find it again (edit it, say). */
+  markShown(id: number, receipt: Record<string, unknown>): Promise<void>
+  /** A sender's items whose body's `id` is `ref` (a decision's code), oldest first. */
+  outboxAbout(senderId: string, ref: string): Promise<OutboxItem[]>
 }

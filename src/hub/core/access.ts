@@ -67,6 +67,36 @@ export class Access {
     return { code, token, expiresAt }
   }
 
+  /**
+   * A person on a chat platform with no sender yet asks to pair: a pending sender named
+   * `<platform>:<user id>` (the platform's user id is what gates them, never the chat) and a code.
+   */
+  async requestChatPairing(
+    who: { platform: string; userId: string; userName: string; chatId: string },
+    now = Date.now(),
+  ): Promise<{ code: string; expiresAt: number } | null> {
+    if ((await this.store.countOpen('pairing', now)) >= MAX_PENDING_PAIRINGS) return null
+    const code = newPairingCode()
+    const sender = await this.store.addSender({
+      name: `${who.platform}:${who.userId}`,
+      tokenHash: hashToken(newSecret('sbs')), // never handed out: a bridge sender has no token
+      status: 'pending',
+      operator: false,
+      displayName: who.userName,
+    })
+    const expiresAt = now + PAIRING_TTL_MS
+    const request = {
+      platform: who.platform,
+      user_id: who.userId,
+      user: who.userName,
+      chat_id: who.chatId,
+      address: `${who.platform} user ${who.userName} (${who.userId})`,
+      userAgent: null,
+    }
+    await this.store.openDecision({ kind: 'pairing', code, owner: sender.id, request, expiresAt })
+    return { code, expiresAt }
+  }
+
   async approvePairing(
     code: string,
     options: { name?: string; operator?: boolean; by: string },
@@ -83,13 +113,20 @@ export class Access {
     }
     const answered = await this.store.answerDecision(decision.id, { approved: true }, options.by)
     if (!answered) throw new UserError(`pairing request "${normalized}" was answered a moment ago`)
+    const pending = await this.store.senderById(decision.owner)
+    if (!pending) throw new UserError('the paired sender was removed meanwhile')
+    // A browser's placeholder name gives way; a chat platform's `<platform>:<user id>` is who they are.
+    const placeholder = pending.name.startsWith('pending-')
     await this.store.updateSender(decision.owner, {
       status: 'allowed',
       operator: options.operator ?? false,
-      name: options.name ?? `paired-${normalized}`,
+      ...(options.name || placeholder ? { name: options.name ?? `paired-${normalized}` } : {}),
     })
-    const sender = await this.store.senderById(decision.owner)
-    if (!sender) throw new UserError('the paired sender was removed meanwhile')
+    const sender = (await this.store.senderById(decision.owner)) as Sender
+    await this.store.addOutbox(sender.id, 'paired', {
+      text: `Paired${sender.operator ? ' as an operator' : ''}: your messages now reach Claude.`,
+      operator: sender.operator,
+    })
     return sender
   }
 

@@ -2,9 +2,11 @@
 // sender of a chat; access, peers and decisions hang off it. Transports (HTTP, WebSocket) call in.
 
 import type { NewEvent, StoredEvent } from '../../core/event.js'
+import type { ChatAction } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { PublishResult, StagedEvent, Store } from '../../store/store.js'
 import { Access } from './access.js'
+import type { ChatSurface, ReplyExtras } from './chat-surface.js'
 import { Decisions } from './decisions.js'
 import { Peers } from './peers.js'
 import { SenderOutbox } from './sender-outbox.js'
@@ -19,6 +21,8 @@ export class Hub {
   readonly decisions: Decisions
   /** Subscribers whose events a Claude Code hook takes (rung 3). */
   readonly hookFed = new Set<string>()
+  /** Surfaces owning chats beyond the HTTP senders' own (chat bridges). */
+  readonly chatSurfaces: ChatSurface[] = []
   private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
   /** Publishes under way, from staging to the end of their write. */
   private readonly publishing = new Set<Promise<PublishResult>>()
@@ -168,8 +172,13 @@ export class Hub {
     return events
   }
 
-  /** Claude's reply to a chat goes to whoever started that chat. */
-  async reply(from: string, chatId: string, text: string): Promise<{ ok: boolean; message: string }> {
+  /** Claude's reply to a chat goes to whoever started that chat, stored first. */
+  async reply(
+    from: string,
+    chatId: string,
+    text: string,
+    extras: ReplyExtras = {},
+  ): Promise<{ ok: boolean; message: string }> {
     const chat = await this.store.getChat(chatId)
     if (!chat?.senderId)
       return {
@@ -182,7 +191,36 @@ export class Hub {
         ok: false,
         message: `the sender of chat "${chatId}" is no longer allowed; the reply was not sent`,
       }
-    await this.outbox.send(sender.id, 'reply', { chat_id: chatId, text, from, at: Date.now() })
-    return { ok: true, message: 'sent' }
+    const surface = this.chatSurfaces.find((s) => s.owns(chat))
+    if (!surface && (extras.files?.length || extras.replyTo))
+      return { ok: false, message: `chat "${chatId}" takes text only (no files, no reply_to)` }
+    const refused = await surface?.refuse(chat, extras)
+    if (refused) return { ok: false, message: refused }
+    const body = {
+      chat_id: chatId,
+      text,
+      from,
+      at: Date.now(),
+      ...(extras.replyTo ? { reply_to: extras.replyTo } : {}),
+      ...(extras.files?.length ? { files: extras.files } : {}),
+    }
+    const shown = await this.outbox.send(sender.id, 'reply', body)
+    return { ok: true, message: shown?.note ?? 'sent' }
+  }
+
+  /** React, edit, download or read history in a chat a surface owns. */
+  async chatAction(from: string, action: ChatAction): Promise<{ ok: boolean; message: string }> {
+    const chat = await this.store.getChat(action.chat_id)
+    const surface = chat ? this.chatSurfaces.find((s) => s.owns(chat)) : undefined
+    if (!chat || !surface)
+      return {
+        ok: false,
+        message: `chat "${action.chat_id}" is not a bridged chat (Telegram, Discord or Slack): ${action.action} works only there`,
+      }
+    try {
+      return await surface.act(chat, action, from)
+    } catch (err) {
+      return { ok: false, message: `${action.action} failed: ${(err as Error).message}` }
+    }
   }
 }

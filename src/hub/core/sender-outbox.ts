@@ -1,10 +1,14 @@
 // What the hub has to tell a sender (a reply, a permission prompt): stored first, so a sender who
-// was away gets it when they come back, then handed to the surfaces that hold senders' live
-// connections (the HTTP streams today). The core knows them only as listeners.
+// was away gets it when they come back, then handed to the surfaces that show senders' items (the
+// HTTP streams, the chat bridges). The core knows them only as listeners.
 import type { OutboxItem, Store } from '../../store/store.js'
 
-/** Shows a stored item on the sender's live connections, if any, and marks it shown. */
-export type OutboxListener = (item: OutboxItem) => Promise<void>
+/**
+ * Shows a stored item where its sender is, if it can, and marks it shown. A surface that owns the
+ * sender says how it went: `queued` when it cannot show it now and will later (a chat platform that
+ * is down), or a note for the one who sent it (`sent (message 17)`).
+ */
+export type OutboxListener = (item: OutboxItem) => Promise<undefined | { queued: boolean; note: string }>
 
 export class SenderOutbox {
   private readonly listeners: OutboxListener[] = []
@@ -15,8 +19,15 @@ export class SenderOutbox {
     this.listeners.push(listener)
   }
 
-  async send(senderId: string, kind: string, body: Record<string, unknown>): Promise<void> {
+  /** Resolves with what the surface owning the sender said, if one did. */
+  async send(
+    senderId: string,
+    kind: string,
+    body: Record<string, unknown>,
+  ): Promise<{ queued: boolean; note: string } | undefined> {
     const item = await this.store.addOutbox(senderId, kind, body)
-    for (const listener of this.listeners) await listener(item)
+    let outcome: { queued: boolean; note: string } | undefined
+    for (const listener of this.listeners) outcome = (await listener(item)) ?? outcome
+    return outcome
   }
 }

@@ -65,7 +65,15 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
         connection.ack(msg.seq)
         return
       case 'reply': {
-        const result = await hub.reply(name, msg.chat_id, msg.text)
+        const result = await hub.reply(name, msg.chat_id, msg.text, {
+          replyTo: msg.reply_to,
+          files: msg.files,
+        })
+        say(ws, { type: 'result', rid: msg.rid, ...result })
+        return
+      }
+      case 'chat_action': {
+        const result = await hub.chatAction(name, msg.request)
         say(ws, { type: 'result', rid: msg.rid, ...result })
         return
       }

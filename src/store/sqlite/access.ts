@@ -25,6 +25,7 @@ const toSender = (r: Row): Sender => ({
   name: r.name as string,
   status: r.status as SenderStatus,
   operator: r.operator === 1,
+  displayName: (r.display_name as string | null) ?? null,
   createdAt: r.created_at as number,
 })
 
@@ -33,6 +34,7 @@ const toOutbox = (r: Row): OutboxItem => ({
   senderId: r.sender_id as string,
   kind: r.kind as string,
   body: JSON.parse(r.body as string),
+  receipt: r.receipt ? JSON.parse(r.receipt as string) : null,
   createdAt: r.created_at as number,
 })
 
@@ -89,11 +91,21 @@ export function sqliteAccessStore(db: Database.Database): AccessStore {
         name: input.name,
         status: input.status,
         operator: input.operator,
+        displayName: input.displayName ?? null,
         createdAt: Date.now(),
       }
       db.prepare(
-        'INSERT INTO senders (id, name, token_hash, status, operator, created_at) VALUES (?, ?, ?, ?, ?, ?)',
-      ).run(sender.id, sender.name, input.tokenHash, sender.status, sender.operator ? 1 : 0, sender.createdAt)
+        `INSERT INTO senders (id, name, token_hash, status, operator, display_name, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        sender.id,
+        sender.name,
+        input.tokenHash,
+        sender.status,
+        sender.operator ? 1 : 0,
+        sender.displayName,
+        sender.createdAt,
+      )
       return sender
     },
 
@@ -118,6 +130,8 @@ export function sqliteAccessStore(db: Database.Database): AccessStore {
       if (change.operator !== undefined)
         db.prepare('UPDATE senders SET operator = ? WHERE id = ?').run(change.operator ? 1 : 0, id)
       if (change.name) db.prepare('UPDATE senders SET name = ? WHERE id = ?').run(change.name, id)
+      if (change.displayName !== undefined)
+        db.prepare('UPDATE senders SET display_name = ? WHERE id = ?').run(change.displayName, id)
     },
 
     async removeSender(id) {
@@ -159,7 +173,7 @@ export function sqliteAccessStore(db: Database.Database): AccessStore {
       const info = db
         .prepare('INSERT INTO outbox (sender_id, kind, body, created_at) VALUES (?, ?, ?, ?)')
         .run(senderId, kind, JSON.stringify(body), createdAt)
-      return { id: Number(info.lastInsertRowid), senderId, kind, body, createdAt }
+      return { id: Number(info.lastInsertRowid), senderId, kind, body, receipt: null, createdAt }
     },
 
     async outboxFor(senderId, afterId) {
@@ -177,6 +191,17 @@ export function sqliteAccessStore(db: Database.Database): AccessStore {
       db.transaction(() => {
         for (const id of ids) mark.run(id)
       })()
+    },
+
+    async markShown(id, receipt) {
+      db.prepare('UPDATE outbox SET streamed = 1, receipt = ? WHERE id = ?').run(JSON.stringify(receipt), id)
+    },
+
+    async outboxAbout(senderId, ref) {
+      const rows = db
+        .prepare("SELECT * FROM outbox WHERE sender_id = ? AND json_extract(body, '$.id') = ? ORDER BY id")
+        .all(senderId, ref) as Row[]
+      return rows.map(toOutbox)
     },
   }
 }

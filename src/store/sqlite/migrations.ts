@@ -177,4 +177,10 @@ export const migrations: string[] = [
   ALTER TABLE sources ADD COLUMN preset TEXT NOT NULL DEFAULT 'generic';
   ALTER TABLE sources ADD COLUMN field_map TEXT;
   `,
+  `
+  -- Chat bridges: how a platform shows a sender, and what a bridge noted about an item it showed
+  -- (the platform's message ids, to edit a prompt once it is answered).
+  ALTER TABLE senders ADD COLUMN display_name TEXT;
+  ALTER TABLE outbox ADD COLUMN receipt TEXT;
+  `,
 ]

@@ -1,0 +1,95 @@
+// The chat bridges a hub runs, kept in `<home>/bridges.json` (mode 0600: it holds bot tokens). The
+// CLI writes it; a running hub reads it again when it changes, so adding a bridge needs no restart.
+import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { UserError } from './errors.js'
+
+export const BRIDGE_PLATFORMS = ['telegram', 'discord', 'slack'] as const
+export type BridgePlatform = (typeof BRIDGE_PLATFORMS)[number]
+
+/** Characters per message each platform takes. */
+export const TEXT_LIMITS: Record<BridgePlatform, number> = { telegram: 4096, discord: 2000, slack: 4000 }
+
+const chatIdSchema = z
+  .string()
+  .min(1)
+  .max(64)
+  .regex(/^[A-Za-z0-9_-]+$/, 'a chat id holds letters, digits, - and _ only')
+
+export const bridgeGroupSchema = z
+  .object({
+    id: chatIdSchema,
+    /** Answer only messages that mention the bot (or reply to it). */
+    requireMention: z.boolean().default(true),
+  })
+  .strict()
+
+export const bridgeConfigSchema = z
+  .object({
+    token: z.string().min(1, 'the bot token must not be empty'),
+    /** Slack's app-level token (xapp-…), for Socket Mode. */
+    appToken: z.string().min(1).optional(),
+    /** Another API server (a self-hosted Bot API, a proxy, a test's fake). */
+    apiUrl: z.url({ error: 'the API URL must be an http(s) URL' }).optional(),
+    /** Who may write in: `pairing` answers strangers with a code; `allowlist` ignores them; `disabled` takes nothing. */
+    policy: z.enum(['pairing', 'allowlist', 'disabled']).default('pairing'),
+    groups: z.array(bridgeGroupSchema).default([]),
+    /** Characters per message, at most the platform's limit. */
+    textChunkLimit: z.number().int().min(100).optional(),
+    chunkMode: z.enum(['length', 'newline']).default('newline'),
+    /** An emoji the bot reacts with to each message it takes, e.g. 👀; none when unset. */
+    ackReaction: z.string().min(1).max(16).optional(),
+    addedAt: z.number().int(),
+  })
+  .strict()
+export type BridgeConfig = z.infer<typeof bridgeConfigSchema>
+
+export const bridgesFileSchema = z
+  .object({
+    telegram: bridgeConfigSchema.optional(),
+    discord: bridgeConfigSchema.optional(),
+    slack: bridgeConfigSchema.optional(),
+  })
+  .strict()
+export type BridgesFile = z.infer<typeof bridgesFileSchema>
+
+export function bridgesPath(home: string): string {
+  return join(home, 'bridges.json')
+}
+
+export function readBridges(home: string): BridgesFile {
+  const file = bridgesPath(home)
+  if (!existsSync(file)) return {}
+  let json: unknown
+  try {
+    json = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (err) {
+    throw new UserError(`${file}: not valid JSON (${(err as Error).message})`)
+  }
+  const parsed = bridgesFileSchema.safeParse(json)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new UserError(`${file}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`)
+  }
+  return parsed.data
+}
+
+/** Written whole and renamed into place, so a hub reading it never sees half a file. */
+export function writeBridges(home: string, bridges: BridgesFile): void {
+  const file = bridgesPath(home)
+  const partial = `${file}.${process.pid}.tmp`
+  writeFileSync(partial, `${JSON.stringify(bridgesFileSchema.parse(bridges), null, 2)}\n`, { mode: 0o600 })
+  chmodSync(partial, 0o600)
+  renameSync(partial, file)
+}
+
+/** Changes whenever the file is rewritten: what a hub compares to know it must read it again. */
+export function bridgesStamp(home: string): string {
+  try {
+    const s = statSync(bridgesPath(home))
+    return `${s.mtimeMs}:${s.size}:${s.ino}`
+  } catch {
+    return 'none'
+  }
+}

@@ -1,0 +1,326 @@
+// One chat platform bridged into the hub: one bot for every session. It connects with the
+// platform's real client (through its adapter), takes messages and button presses in, shows the
+// outbox of its people out, and does what Claude asks in its chats (react, edit, download, history).
+import { realpathSync, statSync } from 'node:fs'
+import { isAbsolute, join, sep } from 'node:path'
+import type { BridgeConfig, BridgePlatform } from '../../core/bridges.js'
+import type { BridgeStatus, ChatAction } from '../../core/hub-protocol.js'
+import type { Logger } from '../../core/log.js'
+import type { ButtonPress, PlatformAdapter } from '../../sources/chat/platform.js'
+import type { Chat, OutboxItem } from '../../store/store.js'
+import type { Hub } from '../core/hub.js'
+import { takeBot } from './bot-lock.js'
+import {
+  type BridgeContext,
+  platformChatOf,
+  type SessionControl,
+  senderNameOf,
+  textLimit,
+} from './context.js'
+import { Delivery } from './delivery.js'
+import { Inbound } from './inbound.js'
+import { answerFor, PROMPT_KINDS, parseButtonData, promptDetails, promptMessage } from './prompts.js'
+
+const FIRST_RECONNECT_MS = 1000
+const MAX_RECONNECT_MS = 60_000
+/** Telegram's bot upload limit, the smallest of the three. */
+const MAX_FILE_BYTES = 50 * 1024 * 1024
+
+export interface BridgeDeps {
+  hub: Hub
+  sessions: SessionControl | null
+  log: Logger
+  home: string
+  createAdapter(platform: BridgePlatform, config: BridgeConfig, log: Logger): Promise<PlatformAdapter>
+}
+
+export class Bridge {
+  private state: BridgeStatus['state'] = 'starting'
+  private bot: string | null = null
+  private lastError: string | null = null
+  private adapter: PlatformAdapter | null = null
+  private connected = false
+  private stopped = false
+  private release: (() => void) | null = null
+  private reconnect: NodeJS.Timeout | null = null
+  private inboundQueue = Promise.resolve()
+  private readonly context: BridgeContext
+  private readonly delivery: Delivery
+  private readonly inbound: Inbound
+  private readonly log: Logger
+  private stopListening: () => void = () => {}
+
+  constructor(
+    readonly platform: BridgePlatform,
+    private config: BridgeConfig,
+    private readonly deps: BridgeDeps,
+  ) {
+    this.log = deps.log.child({ bridge: platform })
+    this.context = {
+      platform,
+      hub: deps.hub,
+      sessions: deps.sessions,
+      log: this.log,
+      home: deps.home,
+      config: () => this.config,
+      adapter: () => (this.connected ? this.adapter : null),
+      routes: new Map(),
+      attachments: new Map(),
+      sessionChats: new Map(),
+    }
+    this.delivery = new Delivery(this.context)
+    this.inbound = new Inbound(this.context)
+  }
+
+  /** Connects in the background, retrying with backoff; never throws. */
+  start(): void {
+    this.stopListening =
+      this.deps.sessions?.onLine((id, _seq, line) => this.sessionSaid(id, line)) ?? (() => {})
+    void this.connect(FIRST_RECONNECT_MS)
+  }
+
+  /** Settings that need no new connection (policy, groups, chunking) apply at once. */
+  reconfigure(config: BridgeConfig): void {
+    this.config = config
+  }
+
+  /** True when a change of settings needs a new connection. */
+  needsRestart(config: BridgeConfig): boolean {
+    return (
+      config.token !== this.config.token ||
+      config.appToken !== this.config.appToken ||
+      config.apiUrl !== this.config.apiUrl
+    )
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true
+    this.connected = false
+    this.state = 'stopped'
+    this.stopListening()
+    if (this.reconnect) clearTimeout(this.reconnect)
+    this.delivery.stop()
+    await this.inboundQueue
+    await this.adapter?.stop().catch((err) => this.log.warn({ err: (err as Error).message }, 'stop failed'))
+    this.release?.()
+    this.release = null
+  }
+
+  status(): BridgeStatus {
+    return {
+      platform: this.platform,
+      state: this.state,
+      bot: this.bot,
+      lastError: this.lastError,
+      queued: this.delivery.waiting,
+    }
+  }
+
+  private async connect(delayMs: number): Promise<void> {
+    if (this.stopped) return
+    const lock = takeBot(this.platform, this.config.token, this.deps.home)
+    if (!lock.ok) return this.failed(new Error(lock.message), Math.max(delayMs, 10_000))
+    this.release = lock.release
+    let adapter: PlatformAdapter | null = null
+    try {
+      adapter = await this.deps.createAdapter(this.platform, this.config, this.log)
+      this.adapter = adapter
+      const me = await adapter.start({
+        message: (m) => {
+          this.inboundQueue = this.inboundQueue
+            .then(() => this.inbound.take(m))
+            .catch((err) => this.log.error({ err }, 'inbound message not taken'))
+        },
+        press: (p) =>
+          void this.pressed(p).catch((err) => this.log.error({ err }, 'button press not handled')),
+        connected: () => this.up(),
+        failed: (err) => {
+          this.state = this.stopped ? 'stopped' : 'reconnecting'
+          this.lastError = err.message
+        },
+      })
+      if (this.stopped) return void (await adapter.stop())
+      this.bot = me.name
+      this.up()
+      this.log.info({ bot: me.name }, 'bridge connected')
+    } catch (err) {
+      await adapter?.stop().catch(() => {})
+      this.release?.()
+      this.release = null
+      this.failed(err as Error, delayMs)
+    }
+  }
+
+  private up(): void {
+    if (this.stopped) return
+    this.connected = true
+    this.state = 'connected'
+    this.lastError = null
+    this.delivery.retryNow()
+    void this.sweep()
+  }
+
+  private failed(err: Error, delayMs: number): void {
+    if (this.stopped) return
+    this.state = 'error'
+    this.lastError = err.message
+    this.log.warn({ err: err.message, retryInMs: delayMs }, 'bridge not connected')
+    this.reconnect = setTimeout(() => void this.connect(Math.min(delayMs * 2, MAX_RECONNECT_MS)), delayMs)
+    this.reconnect.unref()
+  }
+
+  // --- the outbox ---------------------------------------------------------------------
+
+  owns(senderName: string): boolean {
+    return senderName.startsWith(`${this.platform}:`)
+  }
+
+  /** A new item for one of this bridge's people: shown now, or queued while the platform is away. */
+  async onOutbox(item: OutboxItem): Promise<{ queued: boolean; note: string }> {
+    const delivered = await this.delivery.flush(item.senderId)
+    if (!delivered)
+      return {
+        queued: true,
+        note: `queued: ${this.platform} is not taking messages now (${this.lastError ?? 'reconnecting'}); it will be delivered when it is back`,
+      }
+    const [shown] = await this.deps.hub.store.outboxFor(item.senderId, item.id - 1)
+    const messages = shown?.id === item.id ? (shown.receipt?.messages as string[] | undefined) : undefined
+    return { queued: false, note: messages?.length ? `sent (message_id ${messages.join(', ')})` : 'sent' }
+  }
+
+  /** Items stored while nobody was showing them (by the CLI, or before a restart) go out now. */
+  async sweep(): Promise<void> {
+    if (!this.connected) return
+    for (const sender of await this.deps.hub.store.listSenders())
+      if (this.owns(sender.name) && sender.status === 'allowed') await this.delivery.flush(sender.id)
+  }
+
+  // --- button presses -----------------------------------------------------------------
+
+  private async pressed(press: ButtonPress): Promise<void> {
+    const adapter = this.adapter
+    if (!adapter) return
+    const answerPress = (notice?: string) =>
+      adapter
+        .answerPress(press, notice)
+        .catch((err) => this.log.debug({ err: err.message }, 'press not answered'))
+    const { hub } = this.deps
+    const parsed = parseButtonData(press.data)
+    const sender = await hub.store.senderByName(senderNameOf(this.platform, press.userId))
+    if (!parsed || !sender || sender.status !== 'allowed' || !sender.operator) {
+      this.log.warn({ user: press.userId }, 'button press refused: not an operator')
+      return answerPress('Not authorized')
+    }
+    const now = Date.now()
+    const open = (
+      await Promise.all(PROMPT_KINDS.map((kind) => hub.store.openDecisionsByCode(kind, parsed.code, now)))
+    ).flat()
+    const [decision] = open
+    if (!decision || open.length > 1)
+      return answerPress(decision ? 'Open in several sessions: answer in the terminal' : 'Already answered')
+    if (parsed.verb === 'more') {
+      const { text, buttons } = promptMessage(decision.kind as 'permission', {
+        ...decision.request,
+        id: decision.code,
+        session: decision.owner,
+      })
+      const details = promptDetails(decision.request, textLimit(this.context) - 200)
+      await adapter.edit(
+        press.chatId,
+        press.messageId,
+        `${text.split('\n')[0]}\n${details}`,
+        buttons.slice(1),
+      )
+      return answerPress()
+    }
+    const by = `${sender.displayName ?? sender.name} (${this.platform})`
+    const answer = answerFor(decision.kind, decision.request, parsed.verb, parsed.option, by)
+    if (!answer) return answerPress('That button does not fit this prompt')
+    try {
+      await hub.decisions.answer(decision, answer, by)
+      await answerPress(answer.behavior === 'allow' ? 'Done' : 'Denied')
+    } catch {
+      await answerPress('Already answered')
+    }
+  }
+
+  // --- driven sessions started from a chat ----------------------------------------------
+
+  private sessionSaid(sessionId: string, line: { type: string; [key: string]: unknown }): void {
+    const chatId = this.context.sessionChats.get(sessionId)
+    if (!chatId || line.type !== 'result' || typeof line.result !== 'string' || !line.result) return
+    void this.deps.hub
+      .reply(`session:${sessionId}`, chatId, line.result)
+      .catch((err) => this.log.warn({ err: (err as Error).message }, 'session answer not sent'))
+  }
+
+  // --- what Claude may do in a chat (hub/core/chat-surface.ts) ----------------------------
+
+  ownsChat(chat: Chat): boolean {
+    return platformChatOf(this.platform, chat.source) !== null
+  }
+
+  /** Files must be readable regular files, not too big, and never from the hub's home (but its inbox). */
+  async refuse(_chat: Chat, extras: { files?: string[] }): Promise<string | null> {
+    const home = realpathOr(this.deps.home)
+    const inbox = join(home, 'inbox') + sep
+    for (const file of extras.files ?? []) {
+      if (!isAbsolute(file)) return `files must be absolute paths: ${file}`
+      let real: string
+      try {
+        real = realpathSync(file)
+        const stat = statSync(real)
+        if (!stat.isFile()) return `not a file: ${file}`
+        if (stat.size > MAX_FILE_BYTES) return `${file} is over 50 MB`
+      } catch {
+        return `cannot read ${file}`
+      }
+      if ((real === home || real.startsWith(home + sep)) && !real.startsWith(inbox))
+        return `${file} is in Switchboard's home, which holds secrets; it is never sent`
+    }
+    return null
+  }
+
+  async act(chat: Chat, action: ChatAction): Promise<{ ok: boolean; message: string }> {
+    const adapter = this.context.adapter()
+    const platformChat = platformChatOf(this.platform, chat.source)
+    if (!adapter || !platformChat)
+      return { ok: false, message: `${this.platform} is not connected now; try again later` }
+    switch (action.action) {
+      case 'react':
+        await adapter.react(platformChat, action.message_id, action.emoji)
+        return { ok: true, message: 'reacted' }
+      case 'edit':
+        await adapter.edit(platformChat, action.message_id, action.text)
+        return { ok: true, message: 'edited' }
+      case 'download': {
+        const known = this.context.attachments.get(action.file_id)
+        if (!known || known.chatId !== platformChat)
+          return {
+            ok: false,
+            message: `no attachment "${action.file_id}" in this chat (ids last until the hub restarts)`,
+          }
+        return { ok: true, message: await adapter.download(known.attachment, this.inbound.inboxFolder()) }
+      }
+      case 'fetch': {
+        if (!adapter.history)
+          return { ok: false, message: `${this.platform} does not let bots read a chat's history` }
+        const messages = await adapter.history(platformChat, action.limit)
+        return {
+          ok: true,
+          message:
+            messages.map((m) => `[${m.ts}] ${m.user} (message_id ${m.messageId}): ${m.text}`).join('\n') ||
+            '(no messages)',
+        }
+      }
+    }
+  }
+}
+
+function realpathOr(path: string): string {
+  try {
+    return realpathSync(path)
+  } catch {
+    return path
+  }
+}

@@ -1,0 +1,129 @@
+// Commands a person types in a DM with the bot: which sessions take this chat and which one gets
+// the next messages (`/sessions`, `/to`), and for operators, starting and stopping driven sessions
+// (`/new`, `/status`, `/stop`). Unknown `/words` are not commands: they go to Claude as they are.
+import { isAbsolute } from 'node:path'
+import { topicMatches } from '../../core/event.js'
+import type { InboundMessage } from '../../sources/chat/platform.js'
+import type { Sender } from '../../store/store.js'
+import type { BridgeContext } from './context.js'
+
+const HELP = [
+  'Switchboard commands:',
+  '/sessions — the sessions that take this chat',
+  '/to <session> — send this chat’s next messages to one session (/to alone: to all)',
+  '/status — the driven sessions (operators)',
+  '/new <folder> <prompt> — start a session in a folder on the hub’s machine (operators)',
+  '/stop <session> — stop a driven session (operators)',
+  'yes <id> / no <id> — answer a prompt (operators)',
+].join('\n')
+
+/** True when the message was a command (and was answered). */
+export async function runCommand(
+  context: BridgeContext,
+  message: InboundMessage,
+  sender: Sender,
+  chatId: string,
+): Promise<boolean> {
+  const match = /^\/([a-z]+)(?:@\S+)?(?:\s+([\s\S]*))?$/i.exec(message.text.trim())
+  if (!match?.[1]) return false
+  const word = match[1].toLowerCase()
+  const rest = (match[2] ?? '').trim()
+  const say = (text: string) => context.hub.reply('switchboard', chatId, text)
+  const topic = `chat:${context.platform}:${message.chatId}`
+  const operatorOnly = async (): Promise<boolean> => {
+    if (sender.operator) return true
+    await say(`/${word} is for operators.`)
+    return false
+  }
+
+  switch (word) {
+    case 'start':
+    case 'help':
+      await say(HELP)
+      return true
+    case 'sessions': {
+      const takers = await sessionsTaking(context, topic)
+      const current = context.routes.get(chatId)
+      await say(
+        takers.length
+          ? `Sessions taking this chat:\n${takers.map((n) => `${n === current ? '→ ' : '• '}${n}`).join('\n')}${current ? '' : '\n(all of them get your messages; /to <session> picks one)'}`
+          : 'No session takes this chat now. Start Claude Code with the Switchboard channel, or /new <folder> <prompt>.',
+      )
+      return true
+    }
+    case 'to': {
+      if (!rest) {
+        context.routes.delete(chatId)
+        await say('Your messages go to every session that takes this chat.')
+        return true
+      }
+      const takers = await sessionsTaking(context, topic)
+      const chosen = takers.find((n) => n === rest || n === `session:${rest}`)
+      if (!chosen) {
+        await say(`No session "${rest}" takes this chat. /sessions lists them.`)
+        return true
+      }
+      context.routes.set(chatId, chosen)
+      await say(`Your messages now go to ${chosen} only.`)
+      return true
+    }
+    case 'status': {
+      if (!(await operatorOnly())) return true
+      const sessions = context.sessions ? await context.sessions.list() : []
+      await say(
+        sessions.length
+          ? sessions
+              .map((s) => `${s.id} ${s.status}${s.live ? '' : ' (not running)'} — ${s.cwd ?? ''}`)
+              .join('\n')
+          : 'No driven sessions.',
+      )
+      return true
+    }
+    case 'new': {
+      if (!(await operatorOnly())) return true
+      const [, folder, prompt] = /^(\S+)\s+([\s\S]+)$/.exec(rest) ?? []
+      if (!folder || !prompt || !isAbsolute(folder)) {
+        await say('Usage: /new <absolute folder> <prompt>')
+        return true
+      }
+      if (!context.sessions) {
+        await say('This hub does not drive sessions.')
+        return true
+      }
+      try {
+        const session = await context.sessions.create(prompt, { cwd: folder }, { topics: [topic] })
+        context.sessionChats.set(session.id, chatId)
+        context.routes.set(chatId, `session:${session.id}`)
+        await say(`Started ${session.id} in ${folder}; this chat’s messages now go to it.`)
+      } catch (err) {
+        await say(`Could not start a session: ${(err as Error).message}`)
+      }
+      return true
+    }
+    case 'stop': {
+      if (!(await operatorOnly())) return true
+      if (!rest || !context.sessions) {
+        await say('Usage: /stop <session id>')
+        return true
+      }
+      try {
+        await context.sessions.stop(rest.replace(/^session:/, ''), `stopped from ${context.platform}`)
+        await say(`Stopped ${rest}.`)
+      } catch (err) {
+        await say(`Could not stop ${rest}: ${(err as Error).message}`)
+      }
+      return true
+    }
+    default:
+      return false
+  }
+}
+
+/** Live subscribers whose topics take this chat (channels with `*`, sessions started for it). */
+async function sessionsTaking(context: BridgeContext, topic: string): Promise<string[]> {
+  const { hub } = context
+  return (await hub.store.listSubscribers())
+    .filter((s) => hub.isConnected(s.name) && !s.name.startsWith('webhook:') && topicMatches(s.topics, topic))
+    .map((s) => s.name)
+    .sort()
+}

@@ -1,0 +1,57 @@
+// What the parts of one bridge share: the hub, the platform's adapter while it is connected, the
+// bridge's settings, and the little it remembers between messages.
+import type { BridgeConfig, BridgePlatform } from '../../core/bridges.js'
+import { TEXT_LIMITS } from '../../core/bridges.js'
+import type { Logger } from '../../core/log.js'
+import type { InboundAttachment, PlatformAdapter } from '../../sources/chat/platform.js'
+import type { Hub } from '../core/hub.js'
+
+/** The driven sessions, as far as a chat may steer them (implemented by the SessionManager). */
+export interface SessionControl {
+  create(prompt: string, options: { cwd: string }, extra: { topics?: string[] }): Promise<{ id: string }>
+  stop(id: string, reason?: string): Promise<unknown>
+  list(): Promise<{ id: string; cwd: string | null; status: string; live: boolean }[]>
+  onLine(
+    listener: (id: string, seq: number, line: { type: string; [key: string]: unknown }) => void,
+  ): () => void
+}
+
+export interface BridgeContext {
+  readonly platform: BridgePlatform
+  readonly hub: Hub
+  readonly sessions: SessionControl | null
+  readonly log: Logger
+  readonly home: string
+  config(): BridgeConfig
+  /** The adapter while it is connected; null while the bridge (re)connects. */
+  adapter(): PlatformAdapter | null
+  /** Where this chat's messages go when it picked one session (`/to`), by the hub's chat id. */
+  readonly routes: Map<string, string>
+  /** Attachments Claude may download, by the file id it was shown. */
+  readonly attachments: Map<string, { chatId: string; attachment: InboundAttachment }>
+  /** Driven sessions started from a chat (`/new`): their answers go back to that chat. */
+  readonly sessionChats: Map<string, string>
+}
+
+export function textLimit(context: BridgeContext): number {
+  const platformLimit = TEXT_LIMITS[context.platform]
+  return Math.min(context.config().textChunkLimit ?? platformLimit, platformLimit)
+}
+
+/** A bridge's senders are `<platform>:<user id>`; a group it was added to is `<platform>:group:<chat id>`. */
+export function senderNameOf(platform: string, userId: string): string {
+  return `${platform}:${userId}`
+}
+
+export function groupSenderNameOf(platform: string, chatId: string): string {
+  return `${platform}:group:${chatId}`
+}
+
+/** The hub keeps a bridged chat's platform id in the chat's source: `<platform>:<chat id>`. */
+export function chatSourceOf(platform: string, chatId: string): string {
+  return `${platform}:${chatId}`
+}
+
+export function platformChatOf(platform: string, chatSource: string): string | null {
+  return chatSource.startsWith(`${platform}:`) ? chatSource.slice(platform.length + 1) : null
+}

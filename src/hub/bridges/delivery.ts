@@ -1,0 +1,194 @@
+// What a bridge's people get from the hub, shown on the platform in the order it was stored: replies
+// (cut to the platform's limit), prompts with buttons, prompts edited once answered, "Paired".
+// Nothing is dropped while the platform is down or rate-limited: an item is marked shown only once
+// the platform took it; until then it is retried with backoff (or after the platform's retry_after).
+
+import { PlatformError } from '../../sources/chat/platform.js'
+import type { OutboxItem, Sender } from '../../store/store.js'
+import { chunkText } from './chunk.js'
+import { type BridgeContext, groupSenderNameOf, platformChatOf, textLimit } from './context.js'
+import { isPromptKind, outcomeLine, promptMessage } from './prompts.js'
+
+const FIRST_RETRY_MS = 1000
+const MAX_RETRY_MS = 30_000
+
+type Receipt = Record<string, unknown>
+
+export class Delivery {
+  /** Per sender, the delivery under way: items go out one at a time, in order. */
+  private readonly chains = new Map<string, Promise<boolean>>()
+  private readonly retries = new Map<string, { timer: NodeJS.Timeout; delayMs: number }>()
+  /** Chunks of a long reply the platform took already, so a retry sends only the rest. */
+  private readonly partial = new Map<number, string[]>()
+  private readonly dmChats = new Map<string, string>()
+  private stopped = false
+
+  constructor(private readonly context: BridgeContext) {}
+
+  /** Senders with something waiting for a retry. */
+  get waiting(): number {
+    return this.retries.size
+  }
+
+  /** Delivers what waits for this sender; resolves true when all of it went out. */
+  flush(senderId: string): Promise<boolean> {
+    const previous = this.chains.get(senderId) ?? Promise.resolve(true)
+    const run = previous.then(() => this.deliverWaiting(senderId))
+    const kept = run.catch((err) => {
+      this.context.log.error({ err, senderId }, 'bridge delivery failed')
+      return false
+    })
+    this.chains.set(senderId, kept)
+    void kept.then(() => {
+      if (this.chains.get(senderId) === kept) this.chains.delete(senderId)
+    })
+    return kept
+  }
+
+  /** The platform is back: every waiting sender is tried now rather than at its next backoff. */
+  retryNow(): void {
+    for (const [senderId, retry] of this.retries) {
+      clearTimeout(retry.timer)
+      this.retries.delete(senderId)
+      void this.flush(senderId)
+    }
+  }
+
+  stop(): void {
+    this.stopped = true
+    for (const retry of this.retries.values()) clearTimeout(retry.timer)
+    this.retries.clear()
+  }
+
+  private async deliverWaiting(senderId: string): Promise<boolean> {
+    if (this.stopped || this.retries.has(senderId)) return false
+    const { store } = this.context.hub
+    const sender = await store.senderById(senderId)
+    if (!sender) return true
+    for (const item of await store.outboxFor(senderId, null)) {
+      if (this.stopped) return false
+      try {
+        const receipt = await this.show(sender, item)
+        await store.markShown(item.id, receipt)
+        this.partial.delete(item.id)
+      } catch (err) {
+        if (err instanceof PlatformError && err.options.permanent) {
+          this.context.log.warn(
+            { item: item.id, kind: item.kind, err: err.message },
+            'the platform refused an item',
+          )
+          await store.markShown(item.id, { refused: err.message })
+          this.partial.delete(item.id)
+          continue
+        }
+        this.retryLater(senderId, err)
+        return false
+      }
+    }
+    return true
+  }
+
+  private retryLater(senderId: string, err: unknown): void {
+    const previous = this.retries.get(senderId)?.delayMs ?? 0
+    const asked = err instanceof PlatformError ? err.options.retryAfterMs : undefined
+    const delayMs = asked ?? Math.min(previous ? previous * 2 : FIRST_RETRY_MS, MAX_RETRY_MS)
+    this.context.log.info(
+      { senderId, delayMs, err: (err as Error).message },
+      'platform unavailable; retrying',
+    )
+    const timer = setTimeout(() => {
+      this.retries.delete(senderId)
+      void this.flush(senderId)
+    }, delayMs)
+    timer.unref()
+    this.retries.set(senderId, { timer, delayMs })
+  }
+
+  private adapter() {
+    const adapter = this.context.adapter()
+    if (!adapter) throw new PlatformError(`${this.context.platform} is not connected`)
+    return adapter
+  }
+
+  private async show(sender: Sender, item: OutboxItem): Promise<Receipt> {
+    const body = item.body
+    if (item.kind === 'reply') return this.showReply(sender, item)
+    if (item.kind === 'paired') {
+      const chat = await this.dmOf(sender)
+      return { chat, messages: [await this.adapter().send(chat, { text: String(body.text) })] }
+    }
+    if (isPromptKind(item.kind)) {
+      const chat = await this.dmOf(sender)
+      const { text, buttons } = promptMessage(item.kind, body)
+      const message = await this.adapter().send(chat, { text: cut(text, textLimit(this.context)), buttons })
+      return { chat, messages: [message], text }
+    }
+    if (item.kind === 'decision') return this.showOutcome(sender, item)
+    return { skipped: item.kind }
+  }
+
+  private async showReply(sender: Sender, item: OutboxItem): Promise<Receipt> {
+    const body = item.body as {
+      chat_id: string
+      text: string
+      from?: string
+      reply_to?: string
+      files?: string[]
+    }
+    const chatRecord = await this.context.hub.store.getChat(body.chat_id)
+    const chat = chatRecord ? platformChatOf(this.context.platform, chatRecord.source) : null
+    if (!chat)
+      throw new PlatformError(`chat ${body.chat_id} is not a ${this.context.platform} chat`, {
+        permanent: true,
+      })
+    if (sender.name === groupSenderNameOf(this.context.platform, chat)) {
+      if (!this.context.config().groups.some((g) => g.id === chat))
+        throw new PlatformError(`group ${chat} is no longer added to the bridge`, { permanent: true })
+    }
+    const signed = body.from ? `[${body.from}] ${body.text}` : body.text
+    const { chunkMode } = this.context.config()
+    const chunks = chunkText(signed, textLimit(this.context), chunkMode)
+    const sent = this.partial.get(item.id) ?? []
+    for (let i = sent.length; i < chunks.length; i++) {
+      const last = i === chunks.length - 1
+      const id = await this.adapter().send(chat, {
+        text: chunks[i] as string,
+        ...(i === 0 && body.reply_to ? { replyTo: body.reply_to } : {}),
+        ...(last && body.files?.length ? { files: body.files } : {}),
+      })
+      sent.push(id)
+      this.partial.set(item.id, sent)
+    }
+    return { chat, messages: sent }
+  }
+
+  /** Every copy of the prompt this sender was shown now says how it ended and who ended it. */
+  private async showOutcome(sender: Sender, item: OutboxItem): Promise<Receipt> {
+    const code = String(item.body.id)
+    const about = await this.context.hub.store.outboxAbout(sender.id, code)
+    const prompt = about.filter((i) => isPromptKind(i.kind) && i.receipt?.messages).at(-1)
+    if (!prompt?.receipt) return { skipped: 'no prompt shown' }
+    const { chat, messages, text } = prompt.receipt as { chat: string; messages: string[]; text?: string }
+    const line = outcomeLine(
+      item.body.answer as Record<string, unknown> | undefined,
+      String(item.body.answered_by),
+    )
+    const edited = cut(`${text ?? ''}\n\n${line}`, textLimit(this.context))
+    for (const message of messages) await this.adapter().edit(chat, message, edited, [])
+    return { chat, edited: messages }
+  }
+
+  /** The DM chat with a bridge sender (`<platform>:<user id>`). */
+  private async dmOf(sender: Sender): Promise<string> {
+    const userId = sender.name.slice(this.context.platform.length + 1)
+    const known = this.dmChats.get(userId)
+    if (known) return known
+    const chat = await this.adapter().dmChat(userId)
+    this.dmChats.set(userId, chat)
+    return chat
+  }
+}
+
+function cut(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text
+}

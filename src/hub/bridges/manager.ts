@@ -1,0 +1,125 @@
+// The bridges a hub runs: those in `<home>/bridges.json`, read again whenever the file changes, so
+// `switchboard bridge add` and `remove` take effect within a second or two without a restart.
+import { type BridgeConfig, type BridgePlatform, bridgesStamp, readBridges } from '../../core/bridges.js'
+import type { BridgeStatus } from '../../core/hub-protocol.js'
+import type { Logger } from '../../core/log.js'
+import type { PlatformAdapter } from '../../sources/chat/platform.js'
+import type { Hub } from '../core/hub.js'
+import { Bridge } from './bridge.js'
+import type { SessionControl } from './context.js'
+
+const WATCH_MS = 1000
+/** How often items stored by other processes (the CLI's "Paired") are looked for. */
+const SWEEP_MS = 2000
+
+/** The platform's adapter, loaded only when a bridge for it is configured: the libraries are big. */
+async function createAdapter(
+  platform: BridgePlatform,
+  config: BridgeConfig,
+  log: Logger,
+): Promise<PlatformAdapter> {
+  const credentials = { token: config.token, appToken: config.appToken, apiUrl: config.apiUrl }
+  switch (platform) {
+    case 'telegram':
+      return (await import('../../sources/telegram/adapter.js')).createTelegramAdapter(credentials, log)
+    case 'discord':
+      return (await import('../../sources/discord/adapter.js')).createDiscordAdapter(credentials, log)
+    case 'slack':
+      return (await import('../../sources/slack/adapter.js')).createSlackAdapter(credentials, log)
+  }
+}
+
+export class BridgeManager {
+  private readonly bridges = new Map<BridgePlatform, Bridge>()
+  private stamp = ''
+  private watch: NodeJS.Timeout | null = null
+  private sweep: NodeJS.Timeout | null = null
+  private checking = Promise.resolve()
+
+  constructor(
+    private readonly hub: Hub,
+    private readonly sessions: SessionControl | null,
+    private readonly home: string,
+    private readonly log: Logger,
+  ) {
+    hub.outbox.listen(async (item) => {
+      const sender = await hub.store.senderById(item.senderId)
+      const bridge = sender ? [...this.bridges.values()].find((b) => b.owns(sender.name)) : undefined
+      return bridge?.onOutbox(item)
+    })
+    hub.chatSurfaces.push({
+      owns: (chat) => this.bridgeOf(chat.source) !== undefined,
+      refuse: async (chat, extras) => (await this.bridgeOf(chat.source)?.refuse(chat, extras)) ?? null,
+      act: async (chat, action) =>
+        (await this.bridgeOf(chat.source)?.act(chat, action)) ?? {
+          ok: false,
+          message: 'no bridge for this chat',
+        },
+    })
+  }
+
+  async start(): Promise<void> {
+    await this.check()
+    this.watch = setInterval(() => {
+      this.checking = this.checking.then(() => this.check())
+    }, WATCH_MS)
+    this.watch.unref()
+    this.sweep = setInterval(() => {
+      for (const bridge of this.bridges.values())
+        bridge.sweep().catch((err) => this.log.error({ err }, 'bridge sweep failed'))
+    }, SWEEP_MS)
+    this.sweep.unref()
+  }
+
+  status(): BridgeStatus[] {
+    return [...this.bridges.values()].map((b) => b.status())
+  }
+
+  async stop(): Promise<void> {
+    if (this.watch) clearInterval(this.watch)
+    if (this.sweep) clearInterval(this.sweep)
+    await this.checking
+    await Promise.all([...this.bridges.values()].map((b) => b.stop()))
+    this.bridges.clear()
+  }
+
+  private bridgeOf(chatSource: string): Bridge | undefined {
+    return [...this.bridges.values()].find((b) => chatSource.startsWith(`${b.platform}:`))
+  }
+
+  /** Reads the file if it changed, and starts, restarts, reconfigures or stops bridges to match. */
+  private async check(): Promise<void> {
+    const stamp = bridgesStamp(this.home)
+    if (stamp === this.stamp) return
+    this.stamp = stamp
+    let wanted: Partial<Record<BridgePlatform, BridgeConfig>>
+    try {
+      wanted = readBridges(this.home)
+    } catch (err) {
+      this.log.error({ err: (err as Error).message }, 'bridges.json not read; the running bridges go on')
+      return
+    }
+    for (const [platform, bridge] of this.bridges) {
+      const config = wanted[platform]
+      if (config && !bridge.needsRestart(config)) {
+        bridge.reconfigure(config)
+        continue
+      }
+      this.bridges.delete(platform)
+      await bridge.stop()
+      this.log.info({ platform }, config ? 'bridge restarting with new credentials' : 'bridge removed')
+    }
+    for (const [platform, config] of Object.entries(wanted) as [BridgePlatform, BridgeConfig][]) {
+      if (!config || this.bridges.has(platform)) continue
+      const bridge = new Bridge(platform, config, {
+        hub: this.hub,
+        sessions: this.sessions,
+        log: this.log,
+        home: this.home,
+        createAdapter,
+      })
+      this.bridges.set(platform, bridge)
+      bridge.start()
+    }
+  }
+}

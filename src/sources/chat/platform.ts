@@ -1,0 +1,133 @@
+// What the hub needs from a chat platform, whatever it is: messages and button presses in, messages
+// with buttons, edits, reactions and files out. Each platform (telegram/, discord/, slack/) wraps
+// its real client library behind this; the hub's bridge logic (hub/bridges/) knows only this.
+
+export const PLATFORMS = ['telegram', 'discord', 'slack'] as const
+export type Platform = (typeof PLATFORMS)[number]
+
+/** A file that came with a message; `ref` is what `download` takes back. */
+export interface InboundAttachment {
+  kind: 'photo' | 'document' | 'audio' | 'video' | 'voice' | 'sticker' | 'file'
+  ref: string
+  name: string | null
+  mime: string | null
+  size: number | null
+}
+
+export interface InboundMessage {
+  /** The platform's id of the conversation (a DM's or a group's), as a string. */
+  chatId: string
+  /** `dm` is one person and the bot; `group` is any conversation with more. */
+  chatType: 'dm' | 'group'
+  messageId: string
+  /** The platform's stable id of the person: what gating is by, never the chat id. */
+  userId: string
+  /** A display name (username or first name), for people to read; never for gating. */
+  userName: string
+  text: string
+  /** ISO time the platform gave the message. */
+  ts: string
+  /** True when the message mentions the bot or answers one of its messages (groups). */
+  mentioned: boolean
+  attachments: InboundAttachment[]
+}
+
+export interface ButtonPress {
+  /** Answered with `answerPress`: the platform shows the person a short notice. */
+  pressId: string
+  chatId: string
+  chatType: 'dm' | 'group'
+  /** The message that holds the button. */
+  messageId: string
+  userId: string
+  userName: string
+  /** The button's data, as given in `Button.data` (at most 64 bytes). */
+  data: string
+}
+
+export interface Button {
+  text: string
+  /** At most 64 bytes (Telegram's callback_data limit). */
+  data: string
+}
+
+export interface OutgoingMessage {
+  text: string
+  /** Rows of buttons under the message. */
+  buttons?: Button[][]
+  /** A message id in the same chat this one answers. */
+  replyTo?: string
+  /** Absolute paths of files to attach (checked by the caller: readable, not in the hub's home). */
+  files?: string[]
+}
+
+export interface BotIdentity {
+  id: string
+  name: string
+}
+
+export interface PlatformHandlers {
+  message(message: InboundMessage): void
+  press(press: ButtonPress): void
+  /** The connection came up (again). */
+  connected(): void
+  /** The connection failed or dropped; the adapter may reconnect by itself. */
+  failed(error: Error): void
+}
+
+/**
+ * Thrown by an adapter's calls when the platform did not take them. `retryAfterMs` comes from a 429
+ * (Telegram's retry_after, Discord's and Slack's Retry-After); `permanent` means retrying the same
+ * call cannot help (a chat that does not exist, a message too old to edit).
+ */
+export class PlatformError extends Error {
+  constructor(
+    message: string,
+    readonly options: { retryAfterMs?: number; permanent?: boolean } = {},
+  ) {
+    super(message)
+    this.name = 'PlatformError'
+  }
+}
+
+export interface PlatformAdapter {
+  readonly platform: Platform
+  /** Characters per message the platform takes (Telegram 4096, Discord 2000, Slack 4000). */
+  readonly textLimit: number
+  /**
+   * Connects with the real client library and starts receiving. Resolves once connected, with the
+   * bot's own identity; rejects when the token is refused or another program already receives for
+   * this bot (Telegram's 409), with a message that says which.
+   */
+  start(handlers: PlatformHandlers): Promise<BotIdentity>
+  /** Stops receiving and closes every connection; start() is not called again on this object. */
+  stop(): Promise<void>
+
+  /** Sends one message (text within textLimit: the caller chunks); resolves with its id. */
+  send(chatId: string, message: OutgoingMessage): Promise<string>
+  /** Replaces a message's text; `buttons: []` removes its buttons, undefined keeps none. */
+  edit(chatId: string, messageId: string, text: string, buttons?: Button[][]): Promise<void>
+  react(chatId: string, messageId: string, emoji: string): Promise<void>
+  /** Shows "typing…" in a chat for a few seconds. */
+  typing(chatId: string): Promise<void>
+  /** Answers a button press (the platform's spinner stops; `notice`, if any, is shown to that person). */
+  answerPress(press: ButtonPress, notice?: string): Promise<void>
+  /** The chat to write to for a DM with this user (Telegram: the user id; Discord and Slack open one). */
+  dmChat(userId: string): Promise<string>
+  /** Downloads an attachment to `toFolder`; resolves with the file's path. */
+  download(attachment: InboundAttachment, toFolder: string): Promise<string>
+  /** The latest messages of a chat, oldest first, where the platform lets a bot read history. */
+  history?(
+    chatId: string,
+    limit: number,
+  ): Promise<{ messageId: string; user: string; text: string; ts: string }[]>
+}
+
+/** How a bridge is configured to reach its platform (the tokens and an optional API root). */
+export interface PlatformCredentials {
+  token: string
+  /** Slack's app-level token (xapp-…), for Socket Mode. */
+  appToken?: string
+  /** Another API server: Telegram's --api-root, Discord's --api, Slack's --api-url. */
+  apiUrl?: string
+}

@@ -1,0 +1,176 @@
+// The Telegram bridge's PlatformAdapter: grammy's Bot with long polling. start() resolves once a
+// getUpdates has come back (so a refused token or a second poller rejects it), polling failures
+// later are reported and left to grammy's retries, and stop() leaves no socket behind.
+import { Agent as HttpAgent } from 'node:http'
+import { Agent as HttpsAgent } from 'node:https'
+import { Bot } from 'grammy'
+import type { UserFromGetMe } from 'grammy/types'
+import type { Logger } from '../../core/log.js'
+import {
+  type BotIdentity,
+  type PlatformAdapter,
+  type PlatformCredentials,
+  PlatformError,
+  type PlatformHandlers,
+} from '../chat/platform.js'
+import { download } from './download.js'
+import { toPlatformError } from './errors.js'
+import { toInbound, toPress } from './inbound.js'
+import { answerPress, call, editMessage, react, sendMessage } from './outbound.js'
+
+const DEFAULT_API_ROOT = 'https://api.telegram.org'
+/** The requests grammy polls with; everything else is the hub's own calls. */
+const POLLING_METHODS = new Set(['getMe', 'deleteWebhook', 'getUpdates'])
+/** bot.stop() sends one last getUpdates to save the offset; a dead server must not hold stop() up. */
+const STOP_GRACE_MS = 5_000
+
+/** grammy retries these by itself; anything else ends start() or polling and is reported there. */
+function retried(method: string, code: number): boolean {
+  if (method === 'getUpdates') return code !== 401 && code !== 409
+  return code >= 500 || code === 429
+}
+
+export function createTelegramAdapter(credentials: PlatformCredentials, log: Logger): PlatformAdapter {
+  const apiRoot = (credentials.apiUrl ?? DEFAULT_API_ROOT).replace(/\/+$/, '')
+  // An agent of our own (grammy shares one per API root): stop() can then close every socket it opened.
+  const agent = apiRoot.startsWith('https:')
+    ? new HttpsAgent({ keepAlive: true })
+    : new HttpAgent({ keepAlive: true })
+  const bot = new Bot(credentials.token, { client: { apiRoot, baseFetchConfig: { agent } } })
+  const api = bot.api
+
+  let handlers: PlatformHandlers | null = null
+  let started: ((me: UserFromGetMe) => void) | null = null
+  let connected = false
+  let failing = false
+  let stopping = false
+  // The first poll, and the first after a failure, asks for no wait: its answer proves polling works.
+  let quickPoll = true
+  const initAbort = new AbortController()
+  let stopped: Promise<void> | null = null
+
+  function polled(): void {
+    quickPoll = false
+    failing = false
+    if (connected) return
+    connected = true
+    log.info({ bot: bot.botInfo.username }, 'Telegram polling works')
+    handlers?.connected()
+    started?.(bot.botInfo)
+    started = null
+  }
+
+  function pollFailed(method: string, error: PlatformError): void {
+    quickPoll = true
+    connected = false
+    if (failing) {
+      log.debug({ err: error }, 'Telegram polling still failing')
+      return
+    }
+    failing = true
+    log.warn({ err: error, method }, 'Telegram polling failed; grammy retries it')
+    handlers?.failed(error)
+  }
+
+  async function stopPolling(): Promise<void> {
+    stopping = true
+    initAbort.abort()
+    const lastPoll = bot
+      .stop()
+      .catch((error: unknown) => log.debug({ err: error }, 'Telegram stop: last poll failed'))
+    let timer: NodeJS.Timeout | undefined
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, STOP_GRACE_MS)
+      timer.unref()
+    })
+    await Promise.race([lastPoll, grace])
+    clearTimeout(timer)
+    agent.destroy()
+  }
+
+  bot.api.config.use(async (prev, method, payload, signal) => {
+    if (!POLLING_METHODS.has(method)) return prev(method, payload, signal)
+    const sent = method === 'getUpdates' && quickPoll ? { ...payload, timeout: 0 } : payload
+    try {
+      const response = await prev(method, sent, signal)
+      if (response.ok) {
+        if (method === 'getUpdates' && !stopping) polled()
+      } else if (!stopping && retried(method, response.error_code)) {
+        pollFailed(
+          method,
+          new PlatformError(`Telegram ${method}: ${response.description} (${response.error_code})`),
+        )
+      }
+      return response
+    } catch (error) {
+      if (!stopping) pollFailed(method, toPlatformError(error, method))
+      throw error
+    }
+  })
+
+  bot.on('message', (ctx) => {
+    const message = toInbound(ctx.message, ctx.me)
+    if (message) handlers?.message(message)
+  })
+  bot.on('callback_query:data', (ctx) => {
+    const press = toPress(ctx.callbackQuery)
+    if (press) handlers?.press(press)
+  })
+  // Without a handler grammy rethrows a middleware error and polling ends.
+  bot.catch((error) => log.error({ err: error.error }, 'handling a Telegram update failed'))
+
+  return {
+    platform: 'telegram',
+    textLimit: 4096,
+
+    async start(given: PlatformHandlers): Promise<BotIdentity> {
+      handlers = given
+      try {
+        // Our own init, so that stop() can cancel grammy's endless getMe retries while Telegram is down.
+        // grammy types its signal with the abort-controller shim; node-fetch takes the built-in one.
+        await bot.init(initAbort.signal as Parameters<typeof bot.init>[0])
+      } catch (error) {
+        throw stopping
+          ? new PlatformError('stopped before Telegram answered')
+          : toPlatformError(error, 'getMe')
+      }
+      if (stopping) throw new PlatformError('stopped before Telegram answered')
+      const me = await new Promise<UserFromGetMe>((resolve, reject) => {
+        started = resolve
+        bot
+          .start({ allowed_updates: ['message', 'callback_query'] })
+          .then(() => {
+            if (started) reject(new PlatformError('stopped before Telegram polling worked'))
+            log.info('Telegram polling stopped')
+          })
+          .catch((error: unknown) => {
+            const failure = toPlatformError(error, 'getUpdates')
+            connected = false
+            if (started) return reject(failure)
+            if (stopping) return
+            // 401 or 409 after start: grammy gives up polling; the hub decides what to do.
+            log.error({ err: failure }, 'Telegram polling ended')
+            handlers?.failed(failure)
+          })
+      })
+      started = null
+      return { id: String(me.id), name: me.username }
+    },
+
+    stop(): Promise<void> {
+      stopped ??= stopPolling()
+      return stopped
+    },
+
+    send: (chatId, message) => sendMessage(api, chatId, message),
+    edit: (chatId, messageId, text, buttons) => editMessage(api, chatId, messageId, text, buttons),
+    react: (chatId, messageId, emoji) => react(api, chatId, messageId, emoji),
+    async typing(chatId) {
+      await call('sendChatAction', () => api.sendChatAction(chatId, 'typing'))
+    },
+    answerPress: (press, notice) => answerPress(api, press.pressId, notice),
+    dmChat: async (userId) => userId,
+    download: (attachment, toFolder) =>
+      download(api, `${apiRoot}/file/bot${credentials.token}`, attachment, toFolder),
+  }
+}

@@ -1,0 +1,66 @@
+// What every fake chat platform (telegram.ts, discord.ts, slack.ts) lets a test do: play a person
+// writing to the bot or pressing its buttons, see what the bot sent, and take the platform down.
+// Each fake is a real server on 127.0.0.1 that the platform's real client library talks to.
+import type { Button, Platform, PlatformCredentials } from '../../src/sources/chat/platform.js'
+
+export interface FakeUser {
+  /** The platform's user id (numeric string for Telegram and Discord, `U…` for Slack). */
+  id: string
+  name: string
+}
+
+export interface FakeFile {
+  name: string
+  mime: string
+  content: Buffer
+}
+
+/** A message as the platform holds it now (edits applied). */
+export interface FakeMessage {
+  chatId: string
+  messageId: string
+  /** Who wrote it: the bot's id for messages the bot sent. */
+  userId: string
+  text: string
+  buttons: Button[][]
+  replyTo: string | null
+  files: { name: string; size: number }[]
+}
+
+export interface FakePlatform {
+  readonly platform: Platform
+  /** What `switchboard bridge add` is given to reach this fake (tokens and API URL). */
+  readonly credentials: PlatformCredentials
+  /** The bot's own user id. */
+  readonly botId: string
+
+  /** A person writes to the bot in a DM; resolves with the message's id. */
+  dm(user: FakeUser, text: string, options?: { photo?: FakeFile; document?: FakeFile }): Promise<string>
+  /** A person writes in a group or channel the bot is in. */
+  groupMessage(chatId: string, user: FakeUser, text: string, options?: { mention?: boolean }): Promise<string>
+  /** A person presses a button on one of the bot's messages; resolves with the press's id. */
+  press(user: FakeUser, chatId: string, messageId: string, data: string): Promise<string>
+  /** The chat id of the DM between the bot and this user (opened on first use). */
+  dmChatOf(userId: string): string
+
+  /** Every message the bot sent, in order, as it is now (edits applied). */
+  sent(): FakeMessage[]
+  /** Every edit the bot made, in order. */
+  readonly edits: { chatId: string; messageId: string; text: string; buttons: Button[][] }[]
+  readonly reactions: { chatId: string; messageId: string; emoji: string }[]
+  /** Chats the bot showed "typing…" in, one entry per call. */
+  readonly typing: string[]
+  /** The bot's answers to button presses. */
+  readonly pressAnswers: { pressId: string; notice: string | null }[]
+  /** How many receivers are connected now (Telegram: long polls waiting; others: live sockets). */
+  receivers(): number
+
+  /** While down, every API call fails (HTTP 502) and sockets are refused; messages sent are not lost. */
+  setDown(down: boolean): void
+  /** The next `n` API calls that send, edit or react answer 429 with this retry-after. */
+  rateLimitNext(n: number, retryAfterSeconds: number): void
+
+  /** Polls `probe` until it returns something other than undefined/false. */
+  waitFor<T>(probe: () => T | undefined | false | null, what: string, timeoutMs?: number): Promise<T>
+  close(): Promise<void>
+}

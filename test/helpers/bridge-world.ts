@@ -1,0 +1,59 @@
+// A hub with one chat bridge against a fake platform, brought up the way a user does it
+// (`switchboard bridge add …`), and people on the platform paired with it (`switchboard pair`).
+import { type ChildProcess, spawn } from 'node:child_process'
+import type { Platform } from '../../src/sources/chat/platform.js'
+import type { FakePlatform, FakeUser } from '../fakes/chat-platform.js'
+import { CLI, type TestHome } from './home.js'
+
+export const FAKES: Record<Platform, () => Promise<FakePlatform>> = {
+  telegram: async () => (await import('../fakes/telegram.js')).startFakeTelegram(),
+  discord: async () => (await import('../fakes/discord.js')).startFakeDiscord(),
+  slack: async () => (await import('../fakes/slack.js')).startFakeSlack(),
+}
+
+export const LIMITS: Record<Platform, number> = { telegram: 4096, discord: 2000, slack: 4000 }
+
+/** A person on each platform, with an id of the platform's shape. */
+export function person(platform: Platform, n: number, name: string): FakeUser {
+  if (platform === 'slack') return { id: `U0${n}ABCDEF`, name }
+  return { id: String(platform === 'discord' ? 100_000_000_000_000_000n + BigInt(n) : 10_000 + n), name }
+}
+
+/** The flags `bridge add` takes for this fake: exactly what a user would type. */
+export function bridgeAddArgs(fake: FakePlatform): string[] {
+  const { token, appToken, apiUrl } = fake.credentials
+  switch (fake.platform) {
+    case 'telegram':
+      return ['bridge', 'add', 'telegram', '--token', token, '--api-root', apiUrl as string]
+    case 'discord':
+      return ['bridge', 'add', 'discord', '--token', token, '--api', apiUrl as string]
+    case 'slack':
+      return ['bridge', 'add', 'slack', '--bot-token', token, '--app-token', appToken as string, '--api-url', apiUrl as string]
+  }
+}
+
+export function spawnHub(home: TestHome): ChildProcess {
+  return spawn(process.execPath, [CLI, 'serve'], { env: home.env, stdio: 'ignore' })
+}
+
+/** The bot's messages in a chat, oldest first. */
+export function botMessages(fake: FakePlatform, chatId: string) {
+  return fake.sent().filter((m) => m.chatId === chatId && m.userId === fake.botId)
+}
+
+/**
+ * Pairs a person as a user does: they write to the bot, get a code, the operator approves it at the
+ * terminal, and the bot says so. Resolves with the DM chat id.
+ */
+export async function pair(home: TestHome, fake: FakePlatform, user: FakeUser, operator = false): Promise<string> {
+  await fake.dm(user, 'hello?')
+  const chat = fake.dmChatOf(user.id)
+  const offer = await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => /switchboard pair ([a-z0-9]+)/i.test(m.text)),
+    'a pairing code',
+  )
+  const code = /switchboard pair ([a-z0-9]+)/i.exec(offer.text)?.[1] as string
+  await home.cli('pair', code, ...(operator ? ['--operator'] : []))
+  await fake.waitFor(() => botMessages(fake, chat).find((m) => m.text.startsWith('Paired')), '"Paired"', 15_000)
+  return chat
+}
