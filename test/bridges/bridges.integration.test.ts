@@ -2,12 +2,14 @@
 // `switchboard bridge add`, the platform's real client library inside it, a fake platform server on
 // 127.0.0.1, and an MCP client of `switchboard channel` standing in for Claude Code.
 import type { ChildProcess } from 'node:child_process'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Platform } from '../../src/sources/chat/platform.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
 import { botMessages, bridgeAddArgs, FAKES, LIMITS, pair, person, spawnHub } from '../helpers/bridge-world.js'
 import { ChannelClient } from '../helpers/channel-client.js'
-import { TestHome } from '../helpers/home.js'
+import { TestHome, waitFor } from '../helpers/home.js'
 
 const PLATFORMS = Object.keys(FAKES) as Platform[]
 
@@ -55,7 +57,11 @@ describe.each(PLATFORMS)('%s bridge', (platform) => {
     expect(access).toContain('mallory')
 
     await home.cli('pair', code as string)
-    await fake.waitFor(() => botMessages(fake, chat).find((m) => m.text.startsWith('Paired')), '"Paired"', 15_000)
+    await fake.waitFor(
+      () => botMessages(fake, chat).find((m) => m.text.startsWith('Paired')),
+      '"Paired"',
+      15_000,
+    )
     await fake.dm(stranger, 'now?')
     const [event] = await claude.waitForEvents(1)
     expect(event?.content).toBe('now?')
@@ -117,7 +123,10 @@ describe.each(PLATFORMS)('%s bridge', (platform) => {
     expect(labels).toEqual(['See more', 'Allow', 'Deny'])
     const more = prompt.buttons.flat().find((b) => b.text === 'See more')
     await fake.press(olga, chat, prompt.messageId, more?.data as string)
-    await fake.waitFor(() => fake.sent().find((m) => m.messageId === prompt.messageId && m.text.includes('ls -la')), 'the details')
+    await fake.waitFor(
+      () => fake.sent().find((m) => m.messageId === prompt.messageId && m.text.includes('ls -la')),
+      'the details',
+    )
 
     const allow = prompt.buttons.flat().find((b) => b.text === 'Allow')
     await fake.press(olga, chat, prompt.messageId, allow?.data as string)
@@ -181,7 +190,11 @@ describe.each(PLATFORMS)('%s bridge', (platform) => {
     await fake.waitFor(() => fake.pressAnswers.length >= before + 2, 'both presses answered')
     expect(fake.pressAnswers.slice(before).map((a) => a.notice)).toEqual(['Not authorized', 'Not authorized'])
     expect(claude.verdicts).toEqual([])
-    expect(botMessages(fake, chat).find((m) => m.messageId === prompt.messageId)?.buttons.flat().length).toBe(3)
+    expect(
+      botMessages(fake, chat)
+        .find((m) => m.messageId === prompt.messageId)
+        ?.buttons.flat().length,
+    ).toBe(3)
   })
 
   it('keeps a reply while the platform is down and delivers it once when it is back', async () => {
@@ -190,7 +203,10 @@ describe.each(PLATFORMS)('%s bridge', (platform) => {
     await fake.dm(ann, 'ping')
     const [event] = await claude.waitForEvents(1)
     fake.setDown(true)
-    const result = await claude.callTool('reply', { chat_id: event?.meta?.chat_id, text: 'pong, through the outage' })
+    const result = await claude.callTool('reply', {
+      chat_id: event?.meta?.chat_id,
+      text: 'pong, through the outage',
+    })
     expect(result.isError).toBeFalsy()
     expect(JSON.stringify(result.content)).toContain('queued')
     fake.setDown(false)
@@ -201,5 +217,143 @@ describe.each(PLATFORMS)('%s bridge', (platform) => {
     )
     const copies = botMessages(fake, chat).filter((m) => m.text.includes('pong, through the outage'))
     expect(copies).toHaveLength(1)
+  })
+
+  it('gives a photo’s path and a file’s id in meta, and download_attachment fetches the file', async () => {
+    const claude = await channel()
+    await pair(home, fake, ann)
+    const photo = { name: 'graph.png', mime: 'image/png', content: Buffer.from('png bytes of the graph') }
+    await fake.dm(ann, 'see this', { photo })
+    const [withPhoto] = await claude.waitForEvents(1)
+    expect(withPhoto?.content).toBe('see this')
+    const imagePath = withPhoto?.meta?.image_path as string
+    expect(imagePath.startsWith(join(home.dir, 'inbox', platform))).toBe(true)
+    expect(readFileSync(imagePath)).toEqual(photo.content)
+
+    const log = { name: 'build<1>;.log', mime: 'text/plain', content: Buffer.from('error: it broke\n') }
+    await fake.dm(ann, 'and the log', { document: log })
+    const events = await claude.waitForEvents(2)
+    const meta = events[1]?.meta ?? {}
+    expect(meta).toMatchObject({ attachment_name: expect.stringContaining('build') })
+    expect(meta.image_path).toBeUndefined()
+    const result = await claude.callTool('download_attachment', {
+      chat_id: meta.chat_id,
+      file_id: meta.attachment_file_id,
+    })
+    expect(result.isError).toBeFalsy()
+    const path = (result.content as { text: string }[])[0]?.text as string
+    expect(readFileSync(path)).toEqual(log.content)
+    expect(basename(path)).not.toMatch(/[<>;]/)
+  })
+
+  it('sends files with a reply, and never one from Switchboard’s home', async () => {
+    const claude = await channel()
+    const chat = await pair(home, fake, ann)
+    await fake.dm(ann, 'send me the report')
+    const [event] = await claude.waitForEvents(1)
+    const report = join(home.dir, '..', `report-${platform}-${process.pid}.txt`)
+    writeFileSync(report, 'the report')
+    try {
+      const sent = await claude.callTool('reply', {
+        chat_id: event?.meta?.chat_id,
+        text: 'here it is',
+        files: [report],
+      })
+      expect(sent.isError).toBeFalsy()
+      const withFile = await fake.waitFor(
+        () => botMessages(fake, chat).find((m) => m.files.some((f) => f.name.startsWith('report-'))),
+        'the file on the platform',
+      )
+      expect(withFile.files[0]?.size).toBe('the report'.length)
+    } finally {
+      rmSync(report, { force: true })
+    }
+    const refused = await claude.callTool('reply', {
+      chat_id: event?.meta?.chat_id,
+      text: 'the token',
+      files: [join(home.dir, 'admin-token')],
+    })
+    expect(refused.isError).toBe(true)
+    expect(JSON.stringify(refused.content)).toContain('home')
+    expect(botMessages(fake, chat).some((m) => m.text.includes('the token'))).toBe(false)
+  })
+
+  it('answers in a group only once it is added, and only when mentioned', async () => {
+    const claude = await channel()
+    const group =
+      platform === 'telegram' ? '-100200300' : platform === 'discord' ? '300000000000000001' : 'C0GROUP01'
+    await fake.groupMessage(group, ann, 'before the group was added', { mention: true })
+    await home.cli('bridge', 'group', 'add', platform, group)
+    expect(await home.cli('bridge', 'list', '--json')).toContain(group)
+    // The hub reads bridges.json again within a second or two; a mention that arrives proves it has.
+    await waitFor(
+      async () => {
+        await fake.groupMessage(group, ann, 'probe', { mention: true })
+        await new Promise((resolve) => setTimeout(resolve, 300))
+        return claude.events.some((e) => e.content.includes('probe'))
+      },
+      20_000,
+      'the hub to take the group',
+    )
+    await fake.groupMessage(group, ann, 'chatter among people', { mention: false })
+    await fake.groupMessage(group, ann, 'question for claude', { mention: true })
+    const event = await fake.waitFor(() => claude.events.find((e) => e.content.includes('question for claude')), 'the mention')
+    const contents = claude.events.map((e) => e.content).join('\n')
+    expect(contents).not.toContain('before the group was added')
+    expect(contents).not.toContain('chatter among people')
+    expect(event?.meta).toMatchObject({ topic: `chat:${platform}:${group}`, user_id: ann.id })
+    await claude.callTool('reply', { chat_id: event?.meta?.chat_id, text: 'hello group' })
+    await fake.waitFor(
+      () => botMessages(fake, group).find((m) => m.text.includes('hello group')),
+      'the reply in the group',
+    )
+  })
+
+  it('lets a chat pick one session with /to, and lists them with /sessions', async () => {
+    const work = await channel()
+    const other = await ChannelClient.start(home, ['--name', 'other'])
+    opened.push(other)
+    const chat = await pair(home, fake, ann)
+    await fake.dm(ann, '/sessions')
+    const list = await fake.waitFor(
+      () => botMessages(fake, chat).find((m) => m.text.includes('Sessions taking')),
+      '/sessions',
+    )
+    expect(list.text).toContain('work')
+    expect(list.text).toContain('other')
+    await fake.dm(ann, '/to other')
+    await fake.waitFor(() => botMessages(fake, chat).find((m) => m.text.includes('now go to other')), '/to')
+    await fake.dm(ann, 'only for other')
+    await other.waitForEvents(1)
+    expect(other.events[0]?.content).toBe('only for other')
+    expect(work.events.map((e) => e.content)).not.toContain('only for other')
+  })
+
+  it('stops the bot when the bridge is removed, and refuses a second hub on the same bot', async () => {
+    const second = await TestHome.create()
+    try {
+      await second.cli(...bridgeAddArgs(fake))
+      const otherHub = spawnHub(second)
+      try {
+        await second.waitForHub()
+        let row: { state: string; lastError: string | null } | undefined
+        await waitFor(
+          async () => {
+            ;[row] = JSON.parse(await second.cli('bridge', 'list', '--json'))
+            return row?.lastError?.includes('served by another hub') === true
+          },
+          20_000,
+          'the second hub to refuse the bot',
+        )
+        expect(row?.state).toBe('error')
+      } finally {
+        otherHub.kill('SIGTERM')
+      }
+    } finally {
+      await second.cleanup()
+    }
+    expect(fake.receivers()).toBeGreaterThan(0)
+    await home.cli('bridge', 'remove', platform)
+    await fake.waitFor(() => fake.receivers() === 0, 'the bridge to stop', 20_000)
   })
 })

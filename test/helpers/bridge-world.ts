@@ -28,7 +28,17 @@ export function bridgeAddArgs(fake: FakePlatform): string[] {
     case 'discord':
       return ['bridge', 'add', 'discord', '--token', token, '--api', apiUrl as string]
     case 'slack':
-      return ['bridge', 'add', 'slack', '--bot-token', token, '--app-token', appToken as string, '--api-url', apiUrl as string]
+      return [
+        'bridge',
+        'add',
+        'slack',
+        '--bot-token',
+        token,
+        '--app-token',
+        appToken as string,
+        '--api-url',
+        apiUrl as string,
+      ]
   }
 }
 
@@ -45,7 +55,12 @@ export function botMessages(fake: FakePlatform, chatId: string) {
  * Pairs a person as a user does: they write to the bot, get a code, the operator approves it at the
  * terminal, and the bot says so. Resolves with the DM chat id.
  */
-export async function pair(home: TestHome, fake: FakePlatform, user: FakeUser, operator = false): Promise<string> {
+export async function pair(
+  home: TestHome,
+  fake: FakePlatform,
+  user: FakeUser,
+  operator = false,
+): Promise<string> {
   await fake.dm(user, 'hello?')
   const chat = fake.dmChatOf(user.id)
   const offer = await fake.waitFor(
@@ -54,6 +69,10 @@ export async function pair(home: TestHome, fake: FakePlatform, user: FakeUser, o
   )
   const code = /switchboard pair ([a-z0-9]+)/i.exec(offer.text)?.[1] as string
   await home.cli('pair', code, ...(operator ? ['--operator'] : []))
-  await fake.waitFor(() => botMessages(fake, chat).find((m) => m.text.startsWith('Paired')), '"Paired"', 15_000)
+  await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => m.text.startsWith('Paired')),
+    '"Paired"',
+    15_000,
+  )
   return chat
 }
