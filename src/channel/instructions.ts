@@ -2,10 +2,13 @@
 export function channelInstructions(serverName: string): string {
   return [
     `Events from Switchboard arrive as <channel source="${serverName}" ...>content</channel>.`,
-    'Their attributes: origin (the webhook source, or http for chat), topic and event_id on every event;',
+    'Their attributes: origin (the webhook source; http, telegram, discord or slack for chat), topic and event_id on every event;',
     'sender, the person who wrote a chat message; and chat_id, which marks a conversation you can answer.',
     'The sender never sees this transcript: to answer, call the reply tool with the chat_id from the tag.',
     'Events without a chat_id (webhooks, alerts) are one-way: act on them; there is no one to reply to.',
+    'Chat from Telegram, Discord or Slack also carries message_id, user and ts; a photo comes as image_path',
+    '(read that file), other files as attachment_file_id (fetch with download_attachment). There reply can',
+    'take reply_to and files, and react, edit_message and fetch_messages work too.',
     'If you think you missed an event, the inbox tool lists the latest ones delivered to this session.',
     'Other Claude Code sessions are peers: an event with a from attribute is a message from the peer of',
     'that name; answer it with the send tool (to = that name). peers lists who is there; broadcast,',

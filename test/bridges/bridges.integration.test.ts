@@ -219,6 +219,18 @@ describe.each(PLATFORMS)('%s bridge', (platform) => {
     expect(copies).toHaveLength(1)
   })
 
+  it('waits out a rate limit (429, retry_after) and then delivers the reply once', async () => {
+    const claude = await channel()
+    const chat = await pair(home, fake, ann)
+    await fake.dm(ann, 'ping')
+    const [event] = await claude.waitForEvents(1)
+    fake.rateLimitNext(1, 1)
+    const result = await claude.callTool('reply', { chat_id: event?.meta?.chat_id, text: 'after the limit' })
+    expect(JSON.stringify(result.content)).toContain('queued')
+    await fake.waitFor(() => botMessages(fake, chat).find((m) => m.text.includes('after the limit')), 'the reply', 20_000)
+    expect(botMessages(fake, chat).filter((m) => m.text.includes('after the limit'))).toHaveLength(1)
+  })
+
   it('gives a photo’s path and a file’s id in meta, and download_attachment fetches the file', async () => {
     const claude = await channel()
     await pair(home, fake, ann)

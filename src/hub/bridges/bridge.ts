@@ -23,6 +23,8 @@ import { answerFor, PROMPT_KINDS, parseButtonData, promptDetails, promptMessage 
 
 const FIRST_RECONNECT_MS = 1000
 const MAX_RECONNECT_MS = 60_000
+/** How long the reply tool waits for the platform before it says the reply is queued. */
+const ANSWER_WITHIN_MS = 10_000
 /** Telegram's bot upload limit, the smallest of the three. */
 const MAX_FILE_BYTES = 50 * 1024 * 1024
 
@@ -177,7 +179,15 @@ export class Bridge {
 
   /** A new item for one of this bridge's people: shown now, or queued while the platform is away. */
   async onOutbox(item: OutboxItem): Promise<{ queued: boolean; note: string }> {
-    const delivered = await this.delivery.flush(item.senderId)
+    // A platform that hangs instead of refusing must not hold the reply tool: the delivery goes on.
+    let timer: NodeJS.Timeout | undefined
+    const slow = new Promise<'slow'>((resolve) => {
+      timer = setTimeout(() => resolve('slow'), ANSWER_WITHIN_MS)
+    })
+    const delivered = await Promise.race([this.delivery.flush(item.senderId), slow])
+    clearTimeout(timer)
+    if (delivered === 'slow')
+      return { queued: true, note: `queued: ${this.platform} is slow to answer; it will be delivered` }
     if (!delivered)
       return {
         queued: true,
