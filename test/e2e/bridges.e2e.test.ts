@@ -7,7 +7,7 @@ import { type MessagesRequest, textOf, toolResults } from '../fakes/anthropic.js
 import type { FakePlatform } from '../fakes/chat-platform.js'
 import { botMessages, bridgeAddArgs, FAKES, pair, person } from '../helpers/bridge-world.js'
 import { PLUGIN_DIR } from '../helpers/claude.js'
-import { e2eWorld, startedSession } from '../helpers/e2e.js'
+import { e2eWorld, startDrivingHub, startedSession } from '../helpers/e2e.js'
 
 const world = e2eWorld({ channelPlugin: 'switchboard' })
 
@@ -59,3 +59,72 @@ it.each(Object.keys(FAKES) as Platform[])(
     await session.close()
   },
 )
+
+it('starts a driven session from the chat with /new, and its answer comes back to the chat', async () => {
+  const fake = await FAKES.telegram()
+  world.closers.push(() => fake.close())
+  await world.home.cli(...bridgeAddArgs(fake))
+  await startDrivingHub(world)
+  await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+  const olga = person('telegram', 2, 'olga')
+  const chat = await pair(world.home, fake, olga, true)
+
+  world.fake.respond((request) =>
+    textOf(request.messages).includes('summarise the repo') ? { text: 'it is a small repo' } : { text: 'ok' },
+  )
+  await fake.dm(olga, `/new ${world.claude.cwd} summarise the repo`)
+  const started = await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => m.text.includes('Started ses_')),
+    '/new',
+  )
+  const session = /Started (ses_\w+)/.exec(started.text)?.[1] as string
+  const answer = await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => m.text.includes('it is a small repo')),
+    'the session’s answer in the chat',
+    60_000,
+  )
+  expect(answer.text).toBe(`[session:${session}] it is a small repo`)
+
+  await fake.dm(olga, '/status')
+  await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => m.text.startsWith(`[switchboard] ${session}`)),
+    '/status',
+  )
+  await fake.dm(olga, `/stop ${session}`)
+  await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => m.text.includes(`Stopped ${session}`)),
+    '/stop',
+  )
+})
+
+it('puts a driven session’s tool call to the phone, and the Allow button lets it run', async () => {
+  const fake = await FAKES.telegram()
+  world.closers.push(() => fake.close())
+  await world.home.cli(...bridgeAddArgs(fake))
+  await startDrivingHub(world)
+  await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+  const olga = person('telegram', 2, 'olga')
+  const chat = await pair(world.home, fake, olga, true)
+
+  world.fake.respond((request) => {
+    const results = toolResults(request)
+    if (results.length) return { text: `ran it: ${textOf(results[0]?.content).trim()}` }
+    return { tool: 'Bash', input: { command: 'touch bridged-ok && ls', description: 'Make a file' } }
+  })
+  await fake.dm(olga, `/new ${world.claude.cwd} run the check`)
+  const prompt = await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => m.text.includes('Permission: Bash')),
+    'the prompt on the phone',
+    60_000,
+  )
+  expect(prompt.text).toContain('touch bridged-ok')
+  const allow = prompt.buttons.flat().find((b) => b.text === 'Allow')
+  await fake.press(olga, chat, prompt.messageId, allow?.data as string)
+  const answer = await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => m.text.includes('ran it:')),
+    'the session’s answer',
+    60_000,
+  )
+  expect(answer.text).toContain('bridged-ok')
+  expect(fake.sent().find((m) => m.messageId === prompt.messageId)?.text).toContain('Allowed by olga')
+})

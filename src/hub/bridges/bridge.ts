@@ -136,9 +136,11 @@ export class Bridge {
         press: (p) =>
           void this.pressed(p).catch((err) => this.log.error({ err }, 'button press not handled')),
         connected: () => this.up(),
-        failed: (err) => {
+        failed: (err, gaveUp) => {
+          this.connected = false
           this.state = this.stopped ? 'stopped' : 'reconnecting'
           this.lastError = err.message
+          if (gaveUp && this.adapter === adapter) void this.restart(err)
         },
       })
       if (this.stopped) return void (await adapter.stop())
@@ -151,6 +153,16 @@ export class Bridge {
       this.release = null
       this.failed(err as Error, delayMs)
     }
+  }
+
+  /** The adapter stopped for good (another program took the bot, the token was revoked): a new one, later. */
+  private async restart(err: Error): Promise<void> {
+    const adapter = this.adapter
+    this.adapter = null
+    await adapter?.stop().catch(() => {})
+    this.release?.()
+    this.release = null
+    this.failed(err, 10_000)
   }
 
   private up(): void {

@@ -71,8 +71,11 @@ export interface PlatformHandlers {
   press(press: ButtonPress): void
   /** The connection came up (again). */
   connected(): void
-  /** The connection failed or dropped; the adapter may reconnect by itself. */
-  failed(error: Error): void
+  /**
+   * The connection failed or dropped. The adapter reconnects by itself unless `gaveUp` is true
+   * (Telegram's 401 or 409 after start): then the hub stops it and starts a new one, with backoff.
+   */
+  failed(error: Error, gaveUp?: boolean): void
 }
 
 /**

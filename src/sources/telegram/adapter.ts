@@ -150,7 +150,7 @@ export function createTelegramAdapter(credentials: PlatformCredentials, log: Log
             if (stopping) return
             // 401 or 409 after start: grammy gives up polling; the hub decides what to do.
             log.error({ err: failure }, 'Telegram polling ended')
-            handlers?.failed(failure)
+            handlers?.failed(failure, true)
           })
       })
       started = null
