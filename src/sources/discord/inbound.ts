@@ -1,0 +1,49 @@
+// Discord events in the hub's shape: a message becomes an InboundMessage, a button press a ButtonPress;
+// everything the bridge decides on (chat kind, sender, mention) is settled here.
+import { type Attachment, type ButtonInteraction, ChannelType, type Message } from 'discord.js'
+import type { ButtonPress, InboundAttachment, InboundMessage } from '../chat/platform.js'
+
+/** Null for what no person wrote to the bot: its own messages, other bots', webhooks, system notices. */
+export function toInbound(message: Message, botId: string): InboundMessage | null {
+  if (message.author.bot || message.webhookId || message.system) return null
+  return {
+    chatId: message.channelId,
+    chatType: message.channel.type === ChannelType.DM ? 'dm' : 'group',
+    messageId: message.id,
+    userId: message.author.id,
+    userName: message.author.username,
+    text: message.content,
+    ts: message.createdAt.toISOString(),
+    mentioned: mentions(message, botId),
+    attachments: [...message.attachments.values()].map(attachment),
+  }
+}
+
+export function toPress(interaction: ButtonInteraction): ButtonPress {
+  return {
+    pressId: interaction.id,
+    chatId: interaction.channelId,
+    chatType: interaction.inGuild() ? 'group' : 'dm',
+    messageId: interaction.message.id,
+    userId: interaction.user.id,
+    userName: interaction.user.username,
+    data: interaction.customId,
+  }
+}
+
+/** @everyone and @here address nobody in particular; a direct mention or a reply to the bot does. */
+function mentions(message: Message, botId: string): boolean {
+  if (message.mentions.repliedUser?.id === botId) return true
+  return message.mentions.has(botId, { ignoreEveryone: true, ignoreRoles: true })
+}
+
+function attachment(file: Attachment): InboundAttachment {
+  const mime = file.contentType ?? null
+  return {
+    kind: mime?.startsWith('image/') ? 'photo' : 'file',
+    ref: file.url,
+    name: file.name ?? null,
+    mime,
+    size: Number.isFinite(file.size) ? file.size : null,
+  }
+}
