@@ -75,5 +75,7 @@ async function measure(platform: Platform): Promise<string[]> {
 
 const lines: string[] = []
 for (const platform of PLATFORMS) lines.push(...(await measure(platform)))
-process.stdout.write(`bench/bridges (each platform's real client library against its fake on 127.0.0.1)\n${lines.join('\n')}\n`)
+process.stdout.write(
+  `bench/bridges (each platform's real client library against its fake on 127.0.0.1)\n${lines.join('\n')}\n`,
+)
 process.exit(0)

@@ -227,7 +227,11 @@ describe.each(PLATFORMS)('%s bridge', (platform) => {
     fake.rateLimitNext(1, 1)
     const result = await claude.callTool('reply', { chat_id: event?.meta?.chat_id, text: 'after the limit' })
     expect(JSON.stringify(result.content)).toContain('queued')
-    await fake.waitFor(() => botMessages(fake, chat).find((m) => m.text.includes('after the limit')), 'the reply', 20_000)
+    await fake.waitFor(
+      () => botMessages(fake, chat).find((m) => m.text.includes('after the limit')),
+      'the reply',
+      20_000,
+    )
     expect(botMessages(fake, chat).filter((m) => m.text.includes('after the limit'))).toHaveLength(1)
   })
 
@@ -309,7 +313,10 @@ describe.each(PLATFORMS)('%s bridge', (platform) => {
     )
     await fake.groupMessage(group, ann, 'chatter among people', { mention: false })
     await fake.groupMessage(group, ann, 'question for claude', { mention: true })
-    const event = await fake.waitFor(() => claude.events.find((e) => e.content.includes('question for claude')), 'the mention')
+    const event = await fake.waitFor(
+      () => claude.events.find((e) => e.content.includes('question for claude')),
+      'the mention',
+    )
     const contents = claude.events.map((e) => e.content).join('\n')
     expect(contents).not.toContain('before the group was added')
     expect(contents).not.toContain('chatter among people')

@@ -10,7 +10,6 @@ import type { Button } from '../../src/sources/chat/platform.js'
 import type { FakeFile, FakeMessage, FakePlatform, FakeUser } from './chat-platform.js'
 
 // discord.js strips a leading "Bot" from a token, so a fake token must not start with it.
-const TOKEN = 'TEST-discord-token.fake.switchboard'
 const BOT_ID = '1100000000000000001'
 const BOT_NAME = 'switchboard_test_bot'
 const GUILD_ID = '1100000000000000002'
@@ -80,6 +79,8 @@ export interface FakeDiscord extends FakePlatform {
 }
 
 export async function startFakeDiscord(): Promise<FakeDiscord> {
+  // One token per fake: hubs of tests running at once must not share a bot (src/hub/bridges/bot-lock.ts).
+  const TOKEN = `TEST-discord-token.${randomBytes(6).toString('hex')}.switchboard`
   let lastStamp = 0n
   let increment = 0n
   /** Real snowflakes: discord.js reads a message's time from its id. */

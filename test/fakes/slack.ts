@@ -9,8 +9,6 @@ import { type WebSocket, WebSocketServer } from 'ws'
 import type { Button } from '../../src/sources/chat/platform.js'
 import type { FakeFile, FakeMessage, FakePlatform, FakeUser } from './chat-platform.js'
 
-const BOT_TOKEN = 'xoxb-test'
-const APP_TOKEN = 'xapp-test'
 const BOT_USER = 'U0BOT00001'
 const BOT_ID = 'B0BOT00001'
 const BOT_NAME = 'switchboard'
@@ -76,6 +74,9 @@ class FakeSlackServer implements FakeSlack {
   /** Slack has no typing indicator for bots: nothing is ever recorded here. */
   readonly typing: string[] = []
   readonly pressAnswers: FakePlatform['pressAnswers'] = []
+  // One pair of tokens per fake: hubs of tests running at once must not share a bot (src/hub/bridges/bot-lock.ts).
+  private readonly botToken = `xoxb-test-${randomBytes(6).toString('hex')}`
+  private readonly appToken = `xapp-test-${randomBytes(6).toString('hex')}`
 
   private readonly server: Server = createServer((req, res) => void this.handle(req, res))
   private readonly wss = new WebSocketServer({ noServer: true })
@@ -96,7 +97,7 @@ class FakeSlackServer implements FakeSlack {
   private readonly pending = new Map<string, Envelope>()
 
   get credentials() {
-    return { token: BOT_TOKEN, appToken: APP_TOKEN, apiUrl: `${this.base}/api/` }
+    return { token: this.botToken, appToken: this.appToken, apiUrl: `${this.base}/api/` }
   }
 
   private get base(): string {
@@ -449,7 +450,7 @@ class FakeSlackServer implements FakeSlack {
     const args = await parseArgs(req, raw)
     const token = bearer(req) ?? (typeof args.token === 'string' ? args.token : null)
     if (method === 'apps.connections.open') {
-      if (token !== APP_TOKEN) return replyJson(res, { ok: false, error: 'invalid_auth' })
+      if (token !== this.appToken) return replyJson(res, { ok: false, error: 'invalid_auth' })
       const ticket = randomBytes(12).toString('hex')
       this.tickets.add(ticket)
       return replyJson(res, {
@@ -457,7 +458,7 @@ class FakeSlackServer implements FakeSlack {
         url: `ws://127.0.0.1:${this.port}/link/?ticket=${ticket}&app_id=${APP_ID}`,
       })
     }
-    if (token !== BOT_TOKEN) return replyJson(res, { ok: false, error: 'invalid_auth' })
+    if (token !== this.botToken) return replyJson(res, { ok: false, error: 'invalid_auth' })
     if (LIMITED.has(method) && this.rateLimit.left > 0) {
       this.rateLimit.left--
       res.writeHead(429, {
@@ -644,7 +645,7 @@ class FakeSlackServer implements FakeSlack {
 
   private serveFile(url: URL, req: IncomingMessage, res: ServerResponse): void {
     const file = this.files.get(url.pathname.split('/')[2] ?? '')
-    if (bearer(req) !== BOT_TOKEN) {
+    if (bearer(req) !== this.botToken) {
       reply(res, 401, 'not authed', 'text/plain')
     } else if (!file) {
       reply(res, 404, 'Not Found', 'text/plain')

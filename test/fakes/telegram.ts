@@ -1,4 +1,5 @@
 // A fake Telegram Bot API on 127.0.0.1 for grammy to talk to: the routes a bridge uses, long polling
+import { randomBytes } from 'node:crypto'
 // with Telegram's offset and 409 rules, multipart uploads, file downloads, outages and 429s.
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
@@ -6,7 +7,6 @@ import type { AddressInfo } from 'node:net'
 import type { Button } from '../../src/sources/chat/platform.js'
 import type { FakeFile, FakeMessage, FakePlatform, FakeUser } from './chat-platform.js'
 
-const TOKEN = '123456:TEST-token'
 const BOT = { id: 123456, is_bot: true, first_name: 'Switchboard Test', username: 'switchboard_test_bot' }
 const MAX_BODY = 60 * 1024 * 1024
 const LIMITED = new Set([
@@ -65,6 +65,8 @@ export interface FakeTelegram extends FakePlatform {
 }
 
 export async function startFakeTelegram(): Promise<FakeTelegram> {
+  // One token per fake: hubs of tests running at once must not share a bot (src/hub/bridges/bot-lock.ts).
+  const TOKEN = `123456:TEST-${randomBytes(6).toString('hex')}`
   const updates: Json[] = []
   let nextUpdateId = 1
   const waiters = new Set<Waiter>()

@@ -32,7 +32,9 @@ describe('prompts on a phone', () => {
   it('says how a prompt ended and who ended it', () => {
     expect(outcomeLine({ behavior: 'allow' }, 'ann (telegram)')).toBe('✅ Allowed by ann (telegram)')
     expect(outcomeLine({ behavior: 'deny' }, 'cli')).toBe('❌ Denied by cli')
-    expect(outcomeLine({ behavior: 'allow', answers: { q: 'Postgres' } }, 'ann')).toBe('✅ Answered "Postgres" by ann')
+    expect(outcomeLine({ behavior: 'allow', answers: { q: 'Postgres' } }, 'ann')).toBe(
+      '✅ Answered "Postgres" by ann',
+    )
   })
 
   it('shows a permission prompt’s text without the typed-answer suffix twice', () => {
