@@ -2,6 +2,7 @@
 import type { Command } from 'commander'
 import { Access } from '../hub/core/access.js'
 import { withStore } from './options.js'
+import { printJson } from './output.js'
 
 export function registerAccess(program: Command): void {
   program
@@ -56,14 +57,17 @@ export function registerAccess(program: Command): void {
   access
     .command('list')
     .description('list senders with their status')
-    .action(async (_opts: unknown, command: Command) => {
+    .option('--json', 'JSON, for scripts')
+    .action(async (opts: { json?: boolean }, command: Command) => {
       const senders = await withStore(command, (store) => store.listSenders())
+      if (opts.json) return printJson(senders)
       if (senders.length === 0)
         process.stdout.write('no senders yet (switchboard sender add <name>, or pairing)\n')
-      for (const s of senders) {
-        const shown = s.displayName ? `\t${s.displayName}` : ''
-        process.stdout.write(`${s.name}\t${s.status}${s.operator ? '\toperator' : ''}${shown}\n`)
-      }
+      // Always four columns: name, status, role, how the chat platform shows them.
+      for (const s of senders)
+        process.stdout.write(
+          `${s.name}\t${s.status}\t${s.operator ? 'operator' : '-'}\t${s.displayName ?? '-'}\n`,
+        )
     })
 
   access

@@ -8,6 +8,7 @@ import {
   type BridgePlatform,
   bridgeConfigSchema,
   readBridges,
+  TEXT_LIMITS,
   writeBridges,
 } from '../core/bridges.js'
 import { ensureHome } from '../core/config.js'
@@ -33,16 +34,71 @@ interface AddOptions {
   policy?: string
 }
 
-/** Settings checked whole: a bad one is named with the setting it is in. */
-function checked(value: unknown, what: string): BridgeConfig {
+/** The flag that sets each setting, so an error names what the person typed. */
+const FLAG_OF: Record<string, string> = {
+  policy: '--policy',
+  textChunkLimit: '--chunk-limit',
+  chunkMode: '--chunk-mode',
+  ackReaction: '--ack-reaction',
+  groups: 'group',
+}
+
+/** Settings checked whole: a bad one is named by its flag. */
+function checked(value: unknown): BridgeConfig {
   const parsed = bridgeConfigSchema.safeParse(value)
   if (parsed.success) return parsed.data
   const issue = parsed.error.issues[0]
-  throw new UserError(`${what}: ${issue?.path.join('.') || 'settings'}: ${issue?.message ?? 'invalid'}`)
+  const key = String(issue?.path[0] ?? '')
+  const message =
+    issue?.code === 'invalid_value' ? `must be one of ${issue.values.join(', ')}` : issue?.message
+  throw new UserError(`${FLAG_OF[key] ?? key}: ${message ?? 'invalid'}`)
 }
 
-/** The bridge's settings from `bridge add`'s flags, with the flag each platform's docs use. */
-function configFromFlags(platform: BridgePlatform, opts: AddOptions): BridgeConfig {
+/** The ids of groups and channels as each platform writes them. */
+const GROUP_ID: Record<BridgePlatform, { pattern: RegExp; example: string }> = {
+  telegram: { pattern: /^-\d+$/, example: '-1001234567890 (groups are negative)' },
+  discord: { pattern: /^\d{15,25}$/, example: 'a channel snowflake such as 123456789012345678' },
+  slack: { pattern: /^[CG][A-Z0-9]{6,}$/, example: 'a channel id such as C0123456789' },
+}
+
+/** The API flag of each platform, named as its docs name the thing. */
+const API_FLAG: Record<BridgePlatform, keyof AddOptions> = {
+  telegram: 'apiRoot',
+  discord: 'api',
+  slack: 'apiUrl',
+}
+const FLAG_NAME: Record<string, string> = {
+  token: '--token',
+  botToken: '--bot-token',
+  appToken: '--app-token',
+  apiRoot: '--api-root',
+  api: '--api',
+  apiUrl: '--api-url',
+}
+const FLAGS_OF: Record<BridgePlatform, (keyof AddOptions)[]> = {
+  telegram: ['token', 'apiRoot', 'policy'],
+  discord: ['token', 'api', 'policy'],
+  slack: ['botToken', 'appToken', 'apiUrl', 'policy'],
+}
+
+/**
+ * The bridge's settings from `bridge add`'s flags, with the flag each platform's docs use. A bridge
+ * added again (a new token) keeps who may write in and its groups: only how it connects changes.
+ */
+function configFromFlags(
+  platform: BridgePlatform,
+  opts: AddOptions,
+  current: BridgeConfig | undefined,
+): BridgeConfig {
+  const foreign = (Object.keys(opts) as (keyof AddOptions)[]).find(
+    (k) => opts[k] !== undefined && !FLAGS_OF[platform].includes(k),
+  )
+  if (foreign)
+    throw new UserError(
+      `${FLAG_NAME[foreign] ?? foreign} is not a ${platform} option; ${platform} takes ${FLAGS_OF[platform]
+        .map((k) => FLAG_NAME[k] ?? `--${k}`)
+        .join(', ')}`,
+    )
   const token = platform === 'slack' ? opts.botToken : opts.token
   if (!token)
     throw new UserError(
@@ -54,22 +110,32 @@ function configFromFlags(platform: BridgePlatform, opts: AddOptions): BridgeConf
     throw new UserError('slack needs --app-token <xapp-…> for Socket Mode')
   if (platform === 'telegram' && !/^\d+:[A-Za-z0-9_-]+$/.test(token))
     throw new UserError('--token: a Telegram bot token looks like 123456:ABC-def… (from @BotFather)')
-  const apiFlag = {
-    telegram: ['--api-root', opts.apiRoot],
-    discord: ['--api', opts.api],
-    slack: ['--api-url', opts.apiUrl],
-  }[platform]
-  const apiUrl = apiFlag[1] === undefined ? undefined : check(urlSchema, apiFlag[1], apiFlag[0] as string)
-  return checked(
-    {
-      token,
-      ...(platform === 'slack' ? { appToken: opts.appToken } : {}),
-      ...(apiUrl ? { apiUrl: platform === 'telegram' ? apiUrl.replace(/\/+$/, '') : apiUrl } : {}),
-      ...(opts.policy ? { policy: opts.policy } : {}),
-      addedAt: Date.now(),
-    },
-    'bridge settings',
-  )
+  if (platform === 'slack' && !token.startsWith('xoxb-'))
+    throw new UserError('--bot-token: a Slack bot token starts with xoxb- (OAuth & Permissions)')
+  if (platform === 'slack' && !opts.appToken?.startsWith('xapp-'))
+    throw new UserError('--app-token: a Slack app-level token starts with xapp- (Basic Information)')
+  const flag = API_FLAG[platform]
+  const raw = opts[flag]
+  const apiUrl = raw === undefined ? undefined : check(urlSchema, raw, FLAG_NAME[flag] as string)
+  const { token: _t, appToken: _a, apiUrl: _u, ...kept } = current ?? { addedAt: Date.now() }
+  return checked({
+    ...kept,
+    token,
+    ...(platform === 'slack' ? { appToken: opts.appToken } : {}),
+    ...(apiUrl ? { apiUrl: platform === 'telegram' ? apiUrl.replace(/\/+$/, '') : apiUrl } : {}),
+    ...(opts.policy ? { policy: opts.policy } : {}),
+  })
+}
+
+function platformOf(arg: string): BridgePlatform {
+  return check(platformSchema, arg.toLowerCase(), 'platform')
+}
+
+function bridgeOf(home: string, platform: BridgePlatform) {
+  const bridges = readBridges(home)
+  const current = bridges[platform]
+  if (!current) throw new UserError(`no ${platform} bridge (see: switchboard bridge list)`)
+  return { bridges, current }
 }
 
 /** The hub's view of its bridges, when one runs; the file alone otherwise. */
@@ -97,16 +163,19 @@ export function registerBridge(program: Command): void {
     .option('--api-url <url>', 'Slack: another Web API URL, e.g. http://127.0.0.1:8080/api/')
     .option('--policy <policy>', 'who may write in: pairing (default), allowlist, disabled')
     .action((platformArg: string, opts: AddOptions, command: Command) => {
-      const platform = check(platformSchema, platformArg, 'platform')
+      const platform = platformOf(platformArg)
       const config = configFrom(command)
       ensureHome(config.home)
       const bridges = readBridges(config.home)
-      const replacing = bridges[platform] !== undefined
-      bridges[platform] = configFromFlags(platform, opts)
+      const current = bridges[platform]
+      const updated = configFromFlags(platform, opts, current)
+      bridges[platform] = updated
       writeBridges(config.home, bridges)
       process.stdout.write(
-        `${platform} bridge ${replacing ? 'updated' : 'added'}; the hub connects within a few seconds (see: switchboard bridge list).\n` +
-          'Strangers who write to the bot get a pairing code; approve it with: switchboard pair <code> [--operator]\n',
+        `${platform} bridge ${current ? 'updated (policy, groups and settings kept)' : 'added'}; the hub connects within a few seconds (see: switchboard bridge list).\n` +
+          (updated.policy === 'pairing'
+            ? 'Strangers who write to the bot get a pairing code; approve it with: switchboard pair <code> [--operator]\n'
+            : `Policy ${updated.policy}: strangers get no pairing code.\n`),
       )
     })
 
@@ -144,10 +213,9 @@ export function registerBridge(program: Command): void {
     .command('remove <platform>')
     .description('stop bridging a platform and forget its token')
     .action((platformArg: string, _opts: unknown, command: Command) => {
-      const platform = check(platformSchema, platformArg, 'platform')
+      const platform = platformOf(platformArg)
       const { home } = configFrom(command)
-      const bridges = readBridges(home)
-      if (!bridges[platform]) throw new UserError(`no ${platform} bridge (see: switchboard bridge list)`)
+      const { bridges } = bridgeOf(home, platform)
       delete bridges[platform]
       writeBridges(home, bridges)
       process.stdout.write(`${platform} bridge removed\n`)
@@ -166,22 +234,28 @@ export function registerBridge(program: Command): void {
         opts: { policy?: string; ackReaction?: string; chunkMode?: string; chunkLimit?: string },
         command: Command,
       ) => {
-        const platform = check(platformSchema, platformArg, 'platform')
+        const platform = platformOf(platformArg)
+        if (Object.values(opts).every((v) => v === undefined))
+          throw new UserError(
+            'nothing to change: give --policy, --ack-reaction, --chunk-mode or --chunk-limit',
+          )
         const { home } = configFrom(command)
-        const bridges = readBridges(home)
-        const current = bridges[platform]
-        if (!current) throw new UserError(`no ${platform} bridge (see: switchboard bridge list)`)
-        const { ackReaction: _, ...rest } = current
-        bridges[platform] = checked(
-          {
-            ...(opts.ackReaction === '' ? rest : current),
-            ...(opts.policy ? { policy: opts.policy } : {}),
-            ...(opts.ackReaction ? { ackReaction: opts.ackReaction } : {}),
-            ...(opts.chunkMode ? { chunkMode: opts.chunkMode } : {}),
-            ...(opts.chunkLimit ? { textChunkLimit: Number(opts.chunkLimit) } : {}),
-          },
-          `${platform} settings`,
-        )
+        const { bridges, current } = bridgeOf(home, platform)
+        let textChunkLimit: number | undefined
+        if (opts.chunkLimit !== undefined) {
+          textChunkLimit = Number(opts.chunkLimit)
+          const most = TEXT_LIMITS[platform]
+          if (!Number.isInteger(textChunkLimit) || textChunkLimit < 100 || textChunkLimit > most)
+            throw new UserError(`--chunk-limit: a whole number from 100 to ${most} (${platform}'s limit)`)
+        }
+        const { ackReaction: _, ...withoutReaction } = current
+        bridges[platform] = checked({
+          ...(opts.ackReaction === '' ? withoutReaction : current),
+          ...(opts.policy ? { policy: opts.policy } : {}),
+          ...(opts.ackReaction ? { ackReaction: opts.ackReaction } : {}),
+          ...(opts.chunkMode ? { chunkMode: opts.chunkMode } : {}),
+          ...(textChunkLimit ? { textChunkLimit } : {}),
+        })
         writeBridges(home, bridges)
         process.stdout.write(`${platform} bridge updated\n`)
       },
@@ -193,29 +267,51 @@ export function registerBridge(program: Command): void {
     .description('answer in a group or channel (by default only when the bot is mentioned)')
     .option('--no-mention', 'answer every message there, mentioned or not')
     .action((platformArg: string, chatId: string, opts: { mention: boolean }, command: Command) => {
-      const platform = check(platformSchema, platformArg, 'platform')
+      const platform = platformOf(platformArg)
+      const { pattern, example } = GROUP_ID[platform]
+      if (!pattern.test(chatId)) throw new UserError(`chat id "${chatId}": a ${platform} group is ${example}`)
       const { home } = configFrom(command)
-      const bridges = readBridges(home)
-      const current = bridges[platform]
-      if (!current) throw new UserError(`no ${platform} bridge (see: switchboard bridge list)`)
-      const groups = current.groups.filter((g) => g.id !== chatId)
-      groups.push({ id: chatId, requireMention: opts.mention })
-      bridges[platform] = checked({ ...current, groups }, 'group')
+      const { bridges, current } = bridgeOf(home, platform)
+      const again = current.groups.some((g) => g.id === chatId)
+      const groups = [
+        ...current.groups.filter((g) => g.id !== chatId),
+        { id: chatId, requireMention: opts.mention },
+      ]
+      bridges[platform] = checked({ ...current, groups })
       writeBridges(home, bridges)
       process.stdout.write(
-        `${platform} group ${chatId} added${opts.mention ? ' (answers when mentioned)' : ''}\n`,
+        `${platform} group ${chatId} ${again ? 'updated' : 'added'}: answers ${opts.mention ? 'when the bot is mentioned or replied to' : 'every message'}\n`,
       )
+    })
+  group
+    .command('list [platform]')
+    .description('the groups and channels each bridge answers in')
+    .option('--json', 'JSON, for scripts')
+    .action((platformArg: string | undefined, opts: { json?: boolean }, command: Command) => {
+      const only = platformArg === undefined ? undefined : platformOf(platformArg)
+      const bridges = readBridges(configFrom(command).home)
+      const rows = (Object.entries(bridges) as [BridgePlatform, BridgeConfig][])
+        .filter(([platform]) => only === undefined || platform === only)
+        .flatMap(([platform, c]) =>
+          c.groups.map((g) => ({ platform, id: g.id, requireMention: g.requireMention })),
+        )
+      if (opts.json) return printJson(rows)
+      if (rows.length === 0)
+        process.stdout.write('no groups (switchboard bridge group add <platform> <chat id>)\n')
+      for (const r of rows)
+        process.stdout.write(
+          `${r.platform}\t${r.id}\t${r.requireMention ? 'when mentioned' : 'every message'}\n`,
+        )
     })
   group
     .command('remove <platform> <chat-id>')
     .description('stop answering in a group or channel')
     .action((platformArg: string, chatId: string, _opts: unknown, command: Command) => {
-      const platform = check(platformSchema, platformArg, 'platform')
+      const platform = platformOf(platformArg)
       const { home } = configFrom(command)
-      const bridges = readBridges(home)
-      const current = bridges[platform]
-      if (!current?.groups.some((g) => g.id === chatId))
-        throw new UserError(`${platform} has no group ${chatId}`)
+      const { bridges, current } = bridgeOf(home, platform)
+      if (!current.groups.some((g) => g.id === chatId))
+        throw new UserError(`${platform} has no group ${chatId} (see: switchboard bridge group list)`)
       bridges[platform] = { ...current, groups: current.groups.filter((g) => g.id !== chatId) }
       writeBridges(home, bridges)
       process.stdout.write(`${platform} group ${chatId} removed\n`)

@@ -169,6 +169,27 @@ describe.each(PLATFORMS)('%s bridge', (platform) => {
     expect(edited.buttons).toEqual([])
   })
 
+  it('clears a prompt’s buttons when its session goes away unanswered', async () => {
+    const claude = await channel()
+    const chat = await pair(home, fake, olga, true)
+    await claude.sendPermissionRequest({
+      request_id: 'wvxyz',
+      tool_name: 'Bash',
+      description: 'sleep',
+      input_preview: '{"command":"sleep 1"}',
+    })
+    const prompt = await fake.waitFor(
+      () => botMessages(fake, chat).find((m) => m.text.includes('Permission: Bash')),
+      'the prompt',
+    )
+    await claude.close()
+    const edited = await fake.waitFor(
+      () => fake.sent().find((m) => m.messageId === prompt.messageId && m.text.includes('No longer open')),
+      'the prompt closed',
+    )
+    expect(edited.buttons).toEqual([])
+  })
+
   it('refuses a stranger’s button press', async () => {
     const claude = await channel()
     const chat = await pair(home, fake, olga, true)

@@ -22,28 +22,48 @@ export function botLockPath(platform: string, token: string): string {
   return join(tmpdir(), `switchboard-bot-${hash}.lock`)
 }
 
-/** Takes the bot, or says who has it. The returned release gives it back. */
-export function takeBot(
-  platform: string,
-  token: string,
-  home: string,
-): { ok: true; release(): void } | { ok: false; message: string } {
+export type BotLock = { ok: true; release(): void } | { ok: false; message: string }
+
+/** Takes the bot, or says who has it. The returned release gives it back. Never throws. */
+export function takeBot(platform: string, token: string, home: string): BotLock {
   const file = botLockPath(platform, token)
-  const other = readHolder(file)
-  if (other && processAlive(other.pid) && (other.pid !== process.pid || heldHere.has(other.holder)))
-    return {
-      ok: false,
-      message: `this ${platform} bot is served by another hub already (pid ${other.pid}, home ${other.home}); remove the bridge there or use another bot`,
-    }
   const holder = randomUUID()
-  writeFileSync(file, JSON.stringify({ pid: process.pid, home, holder }), { mode: 0o600 })
-  heldHere.add(holder)
-  return {
-    ok: true,
-    release() {
-      heldHere.delete(holder)
-      if (readHolder(file)?.holder === holder) rmSync(file, { force: true })
-    },
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      // `wx`: created only if absent, so two hubs starting at once cannot both take it.
+      writeFileSync(file, JSON.stringify({ pid: process.pid, home, holder }), { mode: 0o600, flag: 'wx' })
+      heldHere.add(holder)
+      return { ok: true, release: () => release(file, holder) }
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+        return {
+          ok: false,
+          message: `cannot take the ${platform} bot's lock ${file}: ${(err as Error).message}`,
+        }
+    }
+    const other = readHolder(file)
+    const live = other && processAlive(other.pid) && (other.pid !== process.pid || heldHere.has(other.holder))
+    if (live)
+      return {
+        ok: false,
+        message: `this ${platform} bot is served by another hub already (pid ${other.pid}, home ${other.home}); remove the bridge there or use another bot`,
+      }
+    // Left by a hub that died: break it, once.
+    try {
+      rmSync(file, { force: true })
+    } catch (err) {
+      return { ok: false, message: `cannot remove the stale lock ${file}: ${(err as Error).message}` }
+    }
+  }
+  return { ok: false, message: `another hub took the ${platform} bot at the same moment; retrying` }
+}
+
+function release(file: string, holder: string): void {
+  heldHere.delete(holder)
+  try {
+    if (readHolder(file)?.holder === holder) rmSync(file, { force: true })
+  } catch {
+    // A lock that cannot be removed is stale once this process is gone: the next hub breaks it.
   }
 }
 

@@ -9,6 +9,7 @@ import type { Logger } from '../../core/log.js'
 import type { ButtonPress, PlatformAdapter } from '../../sources/chat/platform.js'
 import type { Chat, OutboxItem } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
+import type { ShownOutcome } from '../core/sender-outbox.js'
 import { takeBot } from './bot-lock.js'
 import {
   type BridgeContext,
@@ -102,8 +103,9 @@ export class Bridge {
     this.stopListening()
     if (this.reconnect) clearTimeout(this.reconnect)
     this.delivery.stop()
-    await this.inboundQueue
+    // The adapter first: a message being taken may be waiting on the platform, which stopping ends.
     await this.adapter?.stop().catch((err) => this.log.warn({ err: (err as Error).message }, 'stop failed'))
+    await this.inboundQueue
     this.release?.()
     this.release = null
   }
@@ -190,7 +192,13 @@ export class Bridge {
   }
 
   /** A new item for one of this bridge's people: shown now, or queued while the platform is away. */
-  async onOutbox(item: OutboxItem): Promise<{ queued: boolean; note: string }> {
+  async onOutbox(item: OutboxItem): Promise<ShownOutcome | undefined> {
+    // Prompts and outcomes go to every operator in turn: none may wait on a slow platform. Only a
+    // reply has someone waiting for how it went (the reply tool).
+    if (item.kind !== 'reply') {
+      void this.delivery.flush(item.senderId)
+      return undefined
+    }
     // A platform that hangs instead of refusing must not hold the reply tool: the delivery goes on.
     let timer: NodeJS.Timeout | undefined
     const slow = new Promise<'slow'>((resolve) => {
@@ -206,7 +214,10 @@ export class Bridge {
         note: `queued: ${this.platform} is not taking messages now (${this.lastError ?? 'reconnecting'}); it will be delivered when it is back`,
       }
     const [shown] = await this.deps.hub.store.outboxFor(item.senderId, item.id - 1)
-    const messages = shown?.id === item.id ? (shown.receipt?.messages as string[] | undefined) : undefined
+    const receipt = shown?.id === item.id ? shown.receipt : null
+    if (typeof receipt?.refused === 'string')
+      return { queued: false, refused: true, note: `${this.platform} refused it: ${receipt.refused}` }
+    const messages = receipt?.messages as string[] | undefined
     return { queued: false, note: messages?.length ? `sent (message_id ${messages.join(', ')})` : 'sent' }
   }
 
@@ -303,7 +314,18 @@ export class Bridge {
     return null
   }
 
-  async act(chat: Chat, action: ChatAction): Promise<{ ok: boolean; message: string }> {
+  private async isReplyIn(chat: Chat, messageId: string): Promise<boolean> {
+    if (!chat.senderId) return false
+    const items = await this.deps.hub.store.outboxFor(chat.senderId, 0)
+    return items.some(
+      (i) =>
+        i.kind === 'reply' &&
+        i.body.chat_id === chat.id &&
+        (i.receipt?.messages as string[] | undefined)?.includes(messageId) === true,
+    )
+  }
+
+  async act(chat: Chat, action: ChatAction, from: string): Promise<{ ok: boolean; message: string }> {
     const adapter = this.context.adapter()
     const platformChat = platformChatOf(this.platform, chat.source)
     if (!adapter || !platformChat)
@@ -312,9 +334,13 @@ export class Bridge {
       case 'react':
         await adapter.react(platformChat, action.message_id, action.emoji)
         return { ok: true, message: 'reacted' }
-      case 'edit':
-        await adapter.edit(platformChat, action.message_id, action.text)
+      case 'edit': {
+        // Only a reply sent to this chat: the bot's prompts and notices there are not Claude's to rewrite.
+        if (!(await this.isReplyIn(chat, action.message_id)))
+          return { ok: false, message: `message ${action.message_id} is not a reply sent to this chat` }
+        await adapter.edit(platformChat, action.message_id, `[${from}] ${action.text}`)
         return { ok: true, message: 'edited' }
+      }
       case 'download': {
         const known = this.context.attachments.get(action.file_id)
         if (!known || known.chatId !== platformChat)

@@ -26,4 +26,13 @@ describe('chunkText', () => {
     for (const mode of ['length', 'newline'] as const)
       for (const chunk of chunkText(text, 50, mode)) expect(chunk.length).toBeLessThanOrEqual(50)
   })
+
+  it('never cuts an emoji in half', () => {
+    const text = '😀'.repeat(30)
+    for (const mode of ['length', 'newline'] as const) {
+      const chunks = chunkText(text, 7, mode)
+      expect(chunks.join('')).toBe(text)
+      for (const chunk of chunks) expect(chunk).toMatch(/^(😀)+$/)
+    }
+  })
 })

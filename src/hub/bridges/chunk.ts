@@ -8,12 +8,18 @@ export function chunkText(text: string, limit: number, mode: ChunkMode = 'newlin
   const chunks: string[] = []
   let rest = text
   while (rest.length > limit) {
-    const cut = mode === 'newline' ? readableCut(rest, limit) : limit
+    let cut = mode === 'newline' ? readableCut(rest, limit) : limit
+    // An emoji is two UTF-16 units: a cut between them would send half of it, which platforms refuse.
+    if (isHighSurrogate(rest.charCodeAt(cut - 1))) cut -= 1
     chunks.push(rest.slice(0, cut).trimEnd() || rest.slice(0, cut))
     rest = rest.slice(cut).replace(/^\n+/, '')
   }
   if (rest.length || chunks.length === 0) chunks.push(rest)
   return chunks
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff
 }
 
 function readableCut(text: string, limit: number): number {

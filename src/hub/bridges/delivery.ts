@@ -72,7 +72,8 @@ export class Delivery {
         await store.markShown(item.id, receipt)
         this.partial.delete(item.id)
       } catch (err) {
-        if (err instanceof PlatformError && err.options.permanent) {
+        // A refused token is the bridge's failure, not the item's: it waits for the token to be fixed.
+        if (err instanceof PlatformError && err.options.permanent && !err.options.tokenRefused) {
           this.context.log.warn(
             { item: item.id, kind: item.kind, err: err.message },
             'the platform refused an item',
@@ -114,6 +115,7 @@ export class Delivery {
     const body = item.body
     if (item.kind === 'reply') return this.showReply(sender, item)
     if (item.kind === 'paired') {
+      this.context.log.info({ sender: sender.name, operator: item.body.operator }, 'paired: telling them')
       const chat = await this.dmOf(sender)
       return { chat, messages: [await this.adapter().send(chat, { text: String(body.text) })] }
     }
@@ -151,11 +153,19 @@ export class Delivery {
     const sent = this.partial.get(item.id) ?? []
     for (let i = sent.length; i < chunks.length; i++) {
       const last = i === chunks.length - 1
-      const id = await this.adapter().send(chat, {
+      const message = {
         text: chunks[i] as string,
         ...(i === 0 && body.reply_to ? { replyTo: body.reply_to } : {}),
         ...(last && body.files?.length ? { files: body.files } : {}),
-      })
+      }
+      const id = await this.adapter()
+        .send(chat, message)
+        .catch((err) => {
+          // A reply_to the platform does not know (a wrong id, a deleted message) must not cost the reply.
+          if (!(err instanceof PlatformError && err.options.permanent && message.replyTo)) throw err
+          const { replyTo: _, ...withoutReplyTo } = message
+          return this.adapter().send(chat, withoutReplyTo)
+        })
       sent.push(id)
       this.partial.set(item.id, sent)
     }
@@ -169,10 +179,8 @@ export class Delivery {
     const prompt = about.filter((i) => isPromptKind(i.kind) && i.receipt?.messages).at(-1)
     if (!prompt?.receipt) return { skipped: 'no prompt shown' }
     const { chat, messages, text } = prompt.receipt as { chat: string; messages: string[]; text?: string }
-    const line = outcomeLine(
-      item.body.answer as Record<string, unknown> | undefined,
-      String(item.body.answered_by),
-    )
+    const by = item.body.status === 'cancelled' ? null : String(item.body.answered_by)
+    const line = outcomeLine(item.body.answer as Record<string, unknown> | undefined, by)
     const edited = cut(`${text ?? ''}\n\n${line}`, textLimit(this.context))
     for (const message of messages) await this.adapter().edit(chat, message, edited, [])
     return { chat, edited: messages }

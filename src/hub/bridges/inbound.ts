@@ -15,9 +15,13 @@ import { PROMPT_KINDS } from './prompts.js'
 /** Replies a stranger gets to one pairing code: the code, then a reminder, then silence. */
 const MAX_PAIRING_REPLIES = 2
 const MAX_REMEMBERED_ATTACHMENTS = 1000
+const NOTICE_EVERY_MS = 60 * 60 * 1000
 
 export class Inbound {
+  /** Replies a stranger had, by pairing code, or by user id while no code could be given. */
   private readonly pairingReplies = new Map<string, number>()
+  /** When each chat was last told no session takes it: once an hour is enough. */
+  private readonly noticed = new Map<string, number>()
 
   constructor(private readonly context: BridgeContext) {}
 
@@ -27,7 +31,11 @@ export class Inbound {
     if (message.chatType === 'group') return this.fromGroup(message)
     const { store } = this.context.hub
     const sender = await store.senderByName(senderNameOf(this.context.platform, message.userId))
-    if (!sender) return config().policy === 'pairing' ? this.offerPairing(message) : undefined
+    if (!sender) {
+      if (config().policy === 'pairing') return this.offerPairing(message)
+      this.context.log.info({ user: message.userId }, 'message from a stranger ignored (policy allowlist)')
+      return
+    }
     if (sender.status === 'pending') return this.remindPairing(message, sender)
     if (sender.status !== 'allowed') return
     if (sender.displayName !== message.userName)
@@ -56,10 +64,17 @@ export class Inbound {
         operator: false,
         displayName: `group ${message.chatId}`,
       })
-    else if (groupSender.status !== 'allowed') await store.updateSender(groupSender.id, { status: 'allowed' })
+    if (groupSender.status !== 'allowed') return // `switchboard access block <platform>:group:<id>`
     const chat = await store.chatFor(chatSourceOf(this.context.platform, message.chatId), groupSender.id)
     this.acknowledge(message)
     await this.publish(message, senderNameOf(this.context.platform, message.userId), chat.id)
+  }
+
+  private noticeDue(chatId: string, now = Date.now()): boolean {
+    const last = this.noticed.get(chatId)
+    if (last !== undefined && now - last < NOTICE_EVERY_MS) return false
+    this.noticed.set(chatId, now)
+    return true
   }
 
   private acknowledge(message: InboundMessage): void {
@@ -98,11 +113,16 @@ export class Inbound {
       meta,
       idempotencyKey: `${message.chatId}:${message.messageId}`,
     })
-    if (!result.duplicate && result.subscribers.length === 0)
+    if (
+      !result.duplicate &&
+      !result.subscribers.length &&
+      message.chatType === 'dm' &&
+      this.noticeDue(chatId)
+    )
       await hub.reply(
         'switchboard',
         chatId,
-        'No session takes this chat right now; your message is kept and goes to the next one that does. (/sessions lists them.)',
+        'No session takes this chat right now; your messages are kept and go to the next one that does. (/sessions lists them.)',
       )
   }
 
@@ -159,27 +179,27 @@ export class Inbound {
     return folder
   }
 
-  /** `yes abcde` / `no abcde`: an operator answering a prompt by text. True when it was one. */
+  /**
+   * `yes abcde` / `no abcde` naming an open prompt: an operator answering it by text. True when it
+   * was one; "no thank" or "yes cheers" name no prompt and go to Claude like any message.
+   */
   private async verdict(message: InboundMessage, sender: Sender): Promise<boolean> {
     const verdict = parseVerdictText(message.text)
     if (!verdict) return false
     const { hub } = this.context
-    const say = (text: string) => this.sayTo(message.chatId, text)
-    if (!sender.operator) {
-      await say('Only operators may answer prompts (switchboard pair <code> --operator).')
-      return true
-    }
     const now = Date.now()
     const open = (
       await Promise.all(PROMPT_KINDS.map((kind) => hub.store.openDecisionsByCode(kind, verdict.code, now)))
     ).flat()
     const [decision] = open
-    if (!decision || open.length > 1) {
-      await say(
-        decision
-          ? `"${verdict.code}" is open in several sessions; use the buttons`
-          : `No open prompt "${verdict.code}".`,
-      )
+    if (!decision) return false
+    const say = (text: string) => this.sayTo(message.chatId, text)
+    if (!sender.operator) {
+      await say('Only operators may answer prompts (switchboard pair <code> --operator).')
+      return true
+    }
+    if (open.length > 1) {
+      await say(`"${verdict.code}" is open in several sessions; use the buttons`)
       return true
     }
     const by = `${sender.displayName ?? sender.name} (${this.context.platform})`
@@ -199,6 +219,9 @@ export class Inbound {
       chatId: message.chatId,
     })
     if (!pairing) {
+      const told = this.pairingReplies.get(message.userId) ?? 0
+      if (told >= MAX_PAIRING_REPLIES) return
+      this.pairingReplies.set(message.userId, told + 1)
       await this.sayTo(message.chatId, 'Too many pairing requests are waiting; try again in an hour.')
       return
     }

@@ -1,6 +1,12 @@
 // The bridges a hub runs: those in `<home>/bridges.json`, read again whenever the file changes, so
 // `switchboard bridge add` and `remove` take effect within a second or two without a restart.
-import { type BridgeConfig, type BridgePlatform, bridgesStamp, readBridges } from '../../core/bridges.js'
+import {
+  BRIDGE_PLATFORMS,
+  type BridgeConfig,
+  type BridgePlatform,
+  bridgesStamp,
+  readBridges,
+} from '../../core/bridges.js'
 import type { BridgeStatus } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { PlatformAdapter } from '../../sources/chat/platform.js'
@@ -44,16 +50,22 @@ export class BridgeManager {
   ) {
     hub.outbox.listen(async (item) => {
       const sender = await hub.store.senderById(item.senderId)
-      const bridge = sender ? [...this.bridges.values()].find((b) => b.owns(sender.name)) : undefined
-      return bridge?.onOutbox(item)
+      if (!sender) return undefined
+      const bridge = [...this.bridges.values()].find((b) => b.owns(sender.name))
+      if (bridge) return bridge.onOutbox(item)
+      const platform = BRIDGE_PLATFORMS.find((p) => sender.name.startsWith(`${p}:`))
+      // Kept for the bridge, which shows it once it runs again (a token being changed, a removed bridge).
+      return platform && item.kind === 'reply'
+        ? { queued: true, note: `queued: no ${platform} bridge runs now; it is delivered once one does` }
+        : undefined
     })
     hub.chatSurfaces.push({
       owns: (chat) => this.bridgeOf(chat.source) !== undefined,
       refuse: async (chat, extras) => (await this.bridgeOf(chat.source)?.refuse(chat, extras)) ?? null,
-      act: async (chat, action) =>
-        (await this.bridgeOf(chat.source)?.act(chat, action)) ?? {
+      act: async (chat, action, from) =>
+        (await this.bridgeOf(chat.source)?.act(chat, action, from)) ?? {
           ok: false,
-          message: 'no bridge for this chat',
+          message: 'no bridge runs for this chat now',
         },
     })
   }

@@ -115,12 +115,17 @@ export class Access {
     if (!answered) throw new UserError(`pairing request "${normalized}" was answered a moment ago`)
     const pending = await this.store.senderById(decision.owner)
     if (!pending) throw new UserError('the paired sender was removed meanwhile')
-    // A browser's placeholder name gives way; a chat platform's `<platform>:<user id>` is who they are.
+    // A browser's placeholder name gives way; a chat platform's `<platform>:<user id>` is who they are
+    // (their bridge finds them by it), so a name given for them is how they are shown instead.
     const placeholder = pending.name.startsWith('pending-')
     await this.store.updateSender(decision.owner, {
       status: 'allowed',
       operator: options.operator ?? false,
-      ...(options.name || placeholder ? { name: options.name ?? `paired-${normalized}` } : {}),
+      ...(placeholder
+        ? { name: options.name ?? `paired-${normalized}` }
+        : options.name
+          ? { displayName: options.name }
+          : {}),
     })
     const sender = (await this.store.senderById(decision.owner)) as Sender
     await this.store.addOutbox(sender.id, 'paired', {

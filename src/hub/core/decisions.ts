@@ -117,7 +117,18 @@ export class Decisions {
   /** Stops waiting for decisions whose asker went away. */
   async cancelAwaited(ids: string[]): Promise<void> {
     for (const id of ids) this.resolvers.delete(id)
-    if (ids.length) await this.store.cancelDecisions(ids)
+    if (!ids.length) return
+    const open = (await Promise.all(ids.map((id) => this.store.getDecision(id)))).filter(
+      (d): d is Decision => d?.status === 'open',
+    )
+    await this.store.cancelDecisions(ids)
+    await this.announceCancelled(open)
+  }
+
+  /** Operators' copies of a prompt nobody can answer any more say so (a chat edits its buttons away). */
+  private async announceCancelled(decisions: Decision[]): Promise<void> {
+    for (const d of decisions)
+      await this.toOperators('decision', { id: d.code, kind: d.kind, session: d.owner, status: 'cancelled' })
   }
 
   private async freeCode(): Promise<string> {
@@ -143,8 +154,13 @@ export class Decisions {
 
   /** A channel that said goodbye has no terminal dialog left to answer. */
   async subscriberLeft(subscriber: string): Promise<void> {
+    const open = (await this.store.listDecisions({ kind: 'permission', status: 'open' })).filter(
+      (d) => d.owner === subscriber,
+    )
     const n = await this.store.cancelOpenDecisions('permission', subscriber)
-    if (n) this.log.info({ subscriber, cancelled: n }, 'open permission requests cancelled')
+    if (!n) return
+    this.log.info({ subscriber, cancelled: n }, 'open permission requests cancelled')
+    await this.announceCancelled(open)
   }
 
   private async toOperators(kind: string, body: Record<string, unknown>): Promise<void> {

@@ -205,7 +205,7 @@ export class Hub {
       ...(extras.files?.length ? { files: extras.files } : {}),
     }
     const shown = await this.outbox.send(sender.id, 'reply', body)
-    return { ok: true, message: shown?.note ?? 'sent' }
+    return { ok: !shown?.refused, message: shown?.note ?? 'sent' }
   }
 
   /** React, edit, download or read history in a chat a surface owns. */

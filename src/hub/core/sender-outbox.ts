@@ -8,7 +8,14 @@ import type { OutboxItem, Store } from '../../store/store.js'
  * sender says how it went: `queued` when it cannot show it now and will later (a chat platform that
  * is down), or a note for the one who sent it (`sent (message 17)`).
  */
-export type OutboxListener = (item: OutboxItem) => Promise<undefined | { queued: boolean; note: string }>
+export type OutboxListener = (item: OutboxItem) => Promise<ShownOutcome | undefined>
+
+/** What a surface that owns the sender said about an item: `refused` when it can never be shown. */
+export interface ShownOutcome {
+  queued: boolean
+  note: string
+  refused?: boolean
+}
 
 export class SenderOutbox {
   private readonly listeners: OutboxListener[] = []
@@ -24,9 +31,9 @@ export class SenderOutbox {
     senderId: string,
     kind: string,
     body: Record<string, unknown>,
-  ): Promise<{ queued: boolean; note: string } | undefined> {
+  ): Promise<ShownOutcome | undefined> {
     const item = await this.store.addOutbox(senderId, kind, body)
-    let outcome: { queued: boolean; note: string } | undefined
+    let outcome: ShownOutcome | undefined
     for (const listener of this.listeners) outcome = (await listener(item)) ?? outcome
     return outcome
   }

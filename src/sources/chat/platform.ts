@@ -86,7 +86,12 @@ export interface PlatformHandlers {
 export class PlatformError extends Error {
   constructor(
     message: string,
-    readonly options: { retryAfterMs?: number; permanent?: boolean } = {},
+    readonly options: {
+      retryAfterMs?: number
+      permanent?: boolean
+      /** The platform refused the bot's token: nothing goes out until it is fixed, and nothing is dropped. */
+      tokenRefused?: boolean
+    } = {},
   ) {
     super(message)
     this.name = 'PlatformError'

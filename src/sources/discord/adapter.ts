@@ -90,7 +90,7 @@ export function createDiscordAdapter(credentials: PlatformCredentials, log: Logg
     log.error({ code: event.code }, 'Discord gateway closed for good')
     if (!finished) {
       up = false
-      handlers?.failed(error)
+      handlers?.failed(error, true)
     }
   })
   // Without a listener an 'error' event would throw and end the process.

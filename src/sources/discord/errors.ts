@@ -17,7 +17,7 @@ export function isTokenRefused(error: unknown): boolean {
 /** What a failed call means for the caller: a 429 waits, a refusal (4xx) cannot succeed as asked. */
 export function toPlatformError(error: unknown, what: string): PlatformError {
   if (error instanceof PlatformError) return error
-  if (isTokenRefused(error)) return new PlatformError(TOKEN_REFUSED, { permanent: true })
+  if (isTokenRefused(error)) return new PlatformError(TOKEN_REFUSED, { permanent: true, tokenRefused: true })
   if (error instanceof RateLimitError) {
     const ms = error.retryAfter > 0 ? error.retryAfter : Math.max(error.timeToReset, 1000)
     return new PlatformError(`Discord ${what}: rate limited, retry after ${Math.ceil(ms / 1000)}s`, {

@@ -57,7 +57,7 @@ export function toPlatformError(error: unknown, what: string): PlatformError {
     case 'slack_webapi_platform_error': {
       const code = slackErrorCode(error) ?? 'unknown_error'
       if (AUTH_ERRORS.has(code))
-        return new PlatformError(tokenRefused('bot token', code), { permanent: true })
+        return new PlatformError(tokenRefused('bot token', code), { permanent: true, tokenRefused: true })
       return new PlatformError(`Slack ${what}: ${code}`, { permanent: !TRANSIENT.has(code) })
     }
     case 'slack_webapi_http_error': {

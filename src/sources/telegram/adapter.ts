@@ -31,12 +31,19 @@ function retried(method: string, code: number): boolean {
 }
 
 export function createTelegramAdapter(credentials: PlatformCredentials, log: Logger): PlatformAdapter {
+  /** grammy's errors carry the request URL, which holds the token: logs get the message without it. */
+  const redact = (error: unknown): string =>
+    String(error instanceof Error ? error.message : error).replaceAll(credentials.token, '<token>')
+
   const apiRoot = (credentials.apiUrl ?? DEFAULT_API_ROOT).replace(/\/+$/, '')
   // An agent of our own (grammy shares one per API root): stop() can then close every socket it opened.
   const agent = apiRoot.startsWith('https:')
     ? new HttpsAgent({ keepAlive: true })
     : new HttpAgent({ keepAlive: true })
-  const bot = new Bot(credentials.token, { client: { apiRoot, baseFetchConfig: { agent } } })
+  const bot = new Bot(credentials.token, {
+    // Long polls wait 30 s; any call hanging past a minute is given up, so stop() and sends never hang.
+    client: { apiRoot, baseFetchConfig: { agent }, timeoutSeconds: 60 },
+  })
   const api = bot.api
 
   let handlers: PlatformHandlers | null = null
@@ -77,7 +84,7 @@ export function createTelegramAdapter(credentials: PlatformCredentials, log: Log
     initAbort.abort()
     const lastPoll = bot
       .stop()
-      .catch((error: unknown) => log.debug({ err: error }, 'Telegram stop: last poll failed'))
+      .catch((error: unknown) => log.debug({ err: redact(error) }, 'Telegram stop: last poll failed'))
     let timer: NodeJS.Timeout | undefined
     const grace = new Promise<void>((resolve) => {
       timer = setTimeout(resolve, STOP_GRACE_MS)
@@ -117,7 +124,7 @@ export function createTelegramAdapter(credentials: PlatformCredentials, log: Log
     if (press) handlers?.press(press)
   })
   // Without a handler grammy rethrows a middleware error and polling ends.
-  bot.catch((error) => log.error({ err: error.error }, 'handling a Telegram update failed'))
+  bot.catch((error) => log.error({ err: redact(error.error) }, 'handling a Telegram update failed'))
 
   return {
     platform: 'telegram',

@@ -16,7 +16,8 @@ export function toPlatformError(error: unknown, what: string): PlatformError {
       const seconds = error.parameters.retry_after ?? 1
       return new PlatformError(message, { retryAfterMs: seconds * 1000 })
     }
-    if (error.error_code === 401) return new PlatformError(TOKEN_REFUSED, { permanent: true })
+    if (error.error_code === 401)
+      return new PlatformError(TOKEN_REFUSED, { permanent: true, tokenRefused: true })
     if (error.error_code === 409) return new PlatformError(CONFLICT, { permanent: true })
     return new PlatformError(message, { permanent: error.error_code >= 400 && error.error_code < 500 })
   }
