@@ -139,7 +139,8 @@ export async function download(attachment: InboundAttachment, toFolder: string):
     throw new PlatformError('not a Discord attachment URL', { permanent: true })
   let response: Response
   try {
-    response = await fetch(url)
+    // A download that hangs must not hold the bridge's inbound queue for ever.
+    response = await fetch(url, { signal: AbortSignal.timeout(120_000) })
   } catch (error) {
     throw new PlatformError(`Discord download: ${error instanceof Error ? error.message : String(error)}`)
   }

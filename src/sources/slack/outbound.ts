@@ -143,9 +143,11 @@ export async function downloadFile(
   if (!slackHost && url.origin !== new URL(apiUrl).origin) {
     throw new PlatformError(`Slack download: ${url.origin} is not Slack's`, { permanent: true })
   }
-  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } }).catch(
-    (error: unknown) => Promise.reject(toPlatformError(error, 'download')),
-  )
+  // A download that hangs must not hold the bridge's inbound queue for ever.
+  const response = await fetch(url, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: AbortSignal.timeout(120_000),
+  }).catch((error: unknown) => Promise.reject(toPlatformError(error, 'download')))
   if (!response.ok || !response.body) {
     await response.arrayBuffer().catch(() => undefined)
     const status = response.status
