@@ -33,6 +33,7 @@ const commands: Record<string, () => Promise<Register>> = {
   completion: async () => (await import('./completion.js')).registerCompletion,
   ide: async () => (await import('./ide.js')).registerIde,
   bridge: async () => (await import('./bridge.js')).registerBridge,
+  open: async () => (await import('./open.js')).registerOpen,
 }
 
 const program = new Command('switchboard')

@@ -34,6 +34,11 @@ export class HubApi {
     this.token = readAdminToken(config.home)
   }
 
+  /** A one-time dashboard sign-in link (a few minutes). */
+  signinLink(): Promise<{ url: string; expiresAt: number }> {
+    return this.call('POST', '/web-links')
+  }
+
   hubStatus(): Promise<HubStatus> {
     return this.call('GET', '/status')
   }

@@ -3,10 +3,11 @@
 import { chmodSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { getRequestListener } from '@hono/node-server'
 import { WebSocketServer } from 'ws'
 import { claudeEnv } from '../claude/env.js'
 import { readAdminToken } from '../core/admin-token.js'
-import { type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
+import { dialHost, type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
 import { HttpError } from '../core/errors.js'
 import { HUB_PATH, type HubStatus } from '../core/hub-protocol.js'
 import { safeEqual } from '../core/ids.js'
@@ -25,6 +26,7 @@ import { checkHostAndOrigin, type HostRules, pathSegment, requestUrl } from './t
 import { createRoutes, type Route } from './transport/routes.js'
 import { SenderStreams } from './transport/sender-streams.js'
 import { createSessionRoutes } from './transport/session-routes.js'
+import { createDashboard } from './web/app.js'
 
 const SWEEP_MS = 60_000
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden' }
@@ -38,6 +40,11 @@ function logDestination(): string {
   } catch {
     return 'stderr'
   }
+}
+
+/** Paths the dashboard answers: the page and its files, the sign-in link, its API. */
+function isDashboard(path: string): boolean {
+  return path === '/' || path === '/signin' || path === '/favicon.ico' || /^\/(api|assets)\//.test(path)
 }
 
 /** Ends an upgrade the hub will not take, with a status and nothing more. */
@@ -110,7 +117,14 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       liveSessions: sessions.liveCount(),
     }
   }
-  const adminApi = adminOnly(createAdminRoutes(hub, outbound, status))
+  const dashboard = createDashboard(hub, sessions, log)
+  const dashboardListener = getRequestListener(dashboard.app.fetch)
+  const adminApi = adminOnly(
+    createAdminRoutes(hub, outbound, status, async () => {
+      const { token, expiresAt } = await dashboard.signin.createLink()
+      return { url: `http://${dialHost(config.host)}:${port}/signin?token=${token}`, expiresAt }
+    }),
+  )
 
   const table: Record<string, Partial<Record<string, Route>>> = {
     '/health': { GET: routes.health },
@@ -136,7 +150,12 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       if (overTcp) checkHostAndOrigin(req, hostRules())
       const methods = url.pathname.startsWith('/hooks/') ? { POST: routes.webhook } : table[url.pathname]
       const isSessions = url.pathname === '/sessions' || url.pathname.startsWith('/sessions/')
-      const isAdmin = /^\/(peers|dead-letters|subscriptions|hook|status)(\/|$)/.test(url.pathname)
+      const isAdmin = /^\/(peers|dead-letters|subscriptions|hook|status|web-links)(\/|$)/.test(url.pathname)
+      // The dashboard (page, sign-in, its API) is Hono's; the hot paths above stay on this table.
+      if (overTcp && isDashboard(url.pathname)) {
+        void dashboardListener(req, res)
+        return
+      }
       const route = isSessions ? sessionApi : isAdmin ? adminApi : methods?.[req.method ?? 'GET']
       if (!route)
         throw methods

@@ -135,6 +135,16 @@ export class Access {
     return sender
   }
 
+  /** A pairing request turned down: the code stops working and the waiting sender is removed. */
+  async denyPairing(code: string, by: string): Promise<void> {
+    const [decision] = await this.store.openDecisionsByCode('pairing', code.trim().toLowerCase(), Date.now())
+    if (!decision) throw new UserError(`no pending pairing request with code "${code}"`)
+    if (!(await this.store.answerDecision(decision.id, { approved: false }, by)))
+      throw new UserError(`pairing request "${code}" was answered a moment ago`)
+    const sender = await this.store.senderById(decision.owner)
+    if (sender?.status === 'pending') await this.store.removeSender(sender.id)
+  }
+
   /** Pairing requests waiting for an operator, newest first. */
   async pendingPairings(now = Date.now()): Promise<Decision[]> {
     const open = await this.store.listDecisions({ kind: 'pairing', status: 'open' })

@@ -375,6 +375,8 @@ export class SessionManager {
     await this.setStatus(id, 'running', { reason: null })
     try {
       await live.process.sendUser(text)
+      // The CLI does not echo what it was sent: the transcript keeps it, so every page shows the prompt.
+      await this.record(id, { type: 'user', message: { role: 'user', content: text }, origin: 'switchboard' })
     } catch (err) {
       // A CLI that died at once (not found, refused its flags) breaks the pipe: say why it died.
       await Promise.race([live.ended, new Promise((r) => setTimeout(r, DEATH_WAIT_MS))])

@@ -31,9 +31,18 @@ const subscribeSchema = z
   })
   .strict()
 
-export function createAdminRoutes(hub: Hub, outbound: OutboundWebhooks, status: () => Promise<HubStatus>) {
+export function createAdminRoutes(
+  hub: Hub,
+  outbound: OutboundWebhooks,
+  status: () => Promise<HubStatus>,
+  signinLink: () => Promise<{ url: string; expiresAt: number }>,
+) {
   return async function route(req: IncomingMessage, res: ServerResponse, url: URL): Promise<void> {
     const method = req.method ?? 'GET'
+    if (url.pathname === '/web-links' && method === 'POST') {
+      req.resume()
+      return sendJson(res, 201, await signinLink())
+    }
     if (url.pathname === '/status' && method === 'GET') return sendJson(res, 200, await status())
     if (url.pathname === '/peers' && method === 'GET')
       return sendJson(res, 200, { peers: await hub.peers.list() })

@@ -1,0 +1,71 @@
+// The dashboard's HTTP API (under /api, signed in with the session cookie): what the page sends,
+// checked by the hub with these schemas, and what it gets back. The front end (web/) imports the
+// same file, so both ends are typed from one definition.
+import { z } from 'zod'
+
+export const newSessionSchema = z
+  .object({
+    cwd: z.string().min(1, 'choose a folder').startsWith('/', 'the folder is an absolute path'),
+    prompt: z.string().min(1, 'say what the session should do'),
+    model: z.string().min(1).optional(),
+    permissionMode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions']).optional(),
+  })
+  .strict()
+export type NewSession = z.infer<typeof newSessionSchema>
+
+export const messageSchema = z.object({ text: z.string().min(1, 'the message is empty') }).strict()
+
+/** An answer to a decision: allow (optionally with edited input, or a question's answers) or deny. */
+export const answerSchema = z.discriminatedUnion('behavior', [
+  z
+    .object({
+      behavior: z.literal('allow'),
+      updatedInput: z.record(z.string(), z.unknown()).optional(),
+      answers: z.record(z.string(), z.string()).optional(),
+    })
+    .strict(),
+  z.object({ behavior: z.literal('deny'), message: z.string().min(1).default('Denied') }).strict(),
+])
+export type Answer = z.infer<typeof answerSchema>
+
+/** A driven session as the list shows it. */
+export interface SessionRow {
+  id: string
+  cwd: string | null
+  status: string
+  live: boolean
+  reason: string | null
+  createdAt: number
+  updatedAt: number
+  pendingInputs: number
+}
+
+/** A decision waiting for a person (or just answered, in the stream). */
+export interface DecisionRow {
+  id: string
+  code: string
+  kind: 'permission' | 'question' | 'plan' | 'pairing'
+  /** The session (driven: `ses_…`; a channel: its subscriber name) or the pending sender. */
+  owner: string
+  status: 'open' | 'answered' | 'expired' | 'cancelled'
+  request: Record<string, unknown>
+  answer: Record<string, unknown> | null
+  answeredBy: string | null
+  createdAt: number
+}
+
+/**
+ * GET /api/me → { name }
+ * GET /api/sessions → { sessions: SessionRow[] }
+ * POST /api/sessions (NewSession) → 201 { id }
+ * GET /api/sessions/:id → { session: SessionRow }
+ * GET /api/sessions/:id/lines?after=<seq> → { lines: { seq, line, at }[] }
+ * GET /api/sessions/:id/stream (SSE; Last-Event-ID or ?after=) → `event: line`, `id: <seq>`, data: the CLI line
+ * POST /api/sessions/:id/messages ({ text }) → 202
+ * POST /api/sessions/:id/interrupt → 200
+ * GET /api/decisions → { decisions: DecisionRow[] } (open ones, oldest first)
+ * POST /api/decisions/:id (Answer) → { decision: DecisionRow }; 409 when another surface answered first
+ * GET /api/decisions/stream (SSE) → `event: changed`, data: DecisionRow (opened, answered or cancelled)
+ * Every state-changing request carries the header `X-Switchboard: 1` (cross-site requests cannot).
+ */
+export const API_HEADER = 'x-switchboard'

@@ -1,0 +1,196 @@
+// The dashboard: the built page (dist/web) and its API under /api, on Hono, signed in with a session
+// cookie that `switchboard open` hands out. The webhook and channel paths stay on the hub's own
+// table (bench/delivery measures them); everything a person clicks comes through here.
+import { readFile } from 'node:fs/promises'
+import { extname, join, normalize, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type Context, Hono } from 'hono'
+import { getCookie, setCookie } from 'hono/cookie'
+import { HTTPException } from 'hono/http-exception'
+import { streamSSE } from 'hono/streaming'
+import type { z } from 'zod'
+import { API_HEADER, answerSchema, messageSchema, newSessionSchema } from '../../core/dashboard-api.js'
+import type { Logger } from '../../core/log.js'
+import type { Sender } from '../../store/store.js'
+import type { Hub } from '../core/hub.js'
+import { WebSignin } from '../core/web-signin.js'
+import type { SessionManager } from '../sessions/session-manager.js'
+import { DecisionFeed, decisionRow, sessionRow } from './rows.js'
+
+export const SESSION_COOKIE = 'sb_session'
+const COOKIE_MAX_AGE_S = 30 * 24 * 3600
+const KEEPALIVE_MS = 15_000
+/** dist/hub/web/app.js → dist/web, where `vite build` writes the page. */
+const STATIC_ROOT = fileURLToPath(new URL('../../web/', import.meta.url))
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+}
+
+type Env = { Variables: { browser: Sender } }
+
+async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
+  const raw = await c.req.json().catch(() => {
+    throw new HTTPException(400, { message: 'the body is not JSON' })
+  })
+  const parsed = schema.safeParse(raw)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new HTTPException(400, { message: `${issue?.path.join('.') || 'body'}: ${issue?.message}` })
+  }
+  return parsed.data
+}
+
+export function createDashboard(hub: Hub, sessions: SessionManager, log: Logger) {
+  const signin = new WebSignin(hub.store)
+  const feed = new DecisionFeed(hub)
+  const app = new Hono<Env>()
+
+  app.onError((err, c) => {
+    if (err instanceof HTTPException) return c.json({ error: err.message }, err.status)
+    const message = (err as Error).message
+    if (/^no (session|pending input)/.test(message)) return c.json({ error: message }, 404)
+    log.error({ err, path: c.req.path }, 'dashboard request failed')
+    return c.json({ error: 'internal error' }, 500)
+  })
+
+  app.get('/signin', async (c) => {
+    const signedIn = await signin.redeem(c.req.query('token') ?? '', {
+      userAgent: c.req.header('user-agent') ?? null,
+    })
+    if (!signedIn)
+      return c.html(
+        '<p>This sign-in link was used already or has expired. Run <code>switchboard open</code> again.</p>',
+        401,
+      )
+    setCookie(c, SESSION_COOKIE, signedIn.cookie, {
+      httpOnly: true,
+      sameSite: 'Strict',
+      path: '/',
+      maxAge: COOKIE_MAX_AGE_S,
+    })
+    log.info({ browser: signedIn.sender.name }, 'dashboard signed in')
+    return c.redirect('/', 303)
+  })
+
+  // --- the API: signed in, and no state change from another site ------------------------------
+  app.use('/api/*', async (c, next) => {
+    const browser = await signin.browser(getCookie(c, SESSION_COOKIE))
+    if (!browser)
+      throw new HTTPException(401, { message: 'not signed in: run `switchboard open` in a terminal' })
+    if (c.req.method !== 'GET' && c.req.header(API_HEADER) !== '1')
+      throw new HTTPException(403, { message: `state-changing requests need the ${API_HEADER} header` })
+    c.set('browser', browser)
+    await next()
+  })
+
+  app.get('/api/me', (c) => c.json({ name: c.get('browser').name }))
+
+  app.get('/api/sessions', async (c) => c.json({ sessions: (await sessions.list()).map(sessionRow) }))
+
+  app.post('/api/sessions', async (c) => {
+    const input = await body(c, newSessionSchema)
+    const { prompt, ...options } = input
+    const view = await sessions.create(prompt, options)
+    return c.json({ id: view.id }, 201)
+  })
+
+  app.get('/api/sessions/:id', async (c) =>
+    c.json({ session: sessionRow(await sessions.view(c.req.param('id'))) }),
+  )
+
+  app.get('/api/sessions/:id/lines', async (c) => {
+    const view = await sessions.view(c.req.param('id'))
+    return c.json({ lines: await sessions.lines(view.id, Number(c.req.query('after') ?? 0) || 0) })
+  })
+
+  app.post('/api/sessions/:id/messages', async (c) => {
+    const { text } = await body(c, messageSchema)
+    await sessions.send(c.req.param('id'), text)
+    return c.json({ ok: true }, 202)
+  })
+
+  app.post('/api/sessions/:id/interrupt', async (c) => {
+    await sessions.interrupt(c.req.param('id'))
+    return c.json({ ok: true })
+  })
+
+  /** Every line from where the page left off (Last-Event-ID), then live: none lost, none twice. */
+  app.get('/api/sessions/:id/stream', async (c) => {
+    const view = await sessions.view(c.req.param('id'))
+    const from = Number(c.req.header('last-event-id') ?? c.req.query('after') ?? 0) || 0
+    return streamSSE(c, async (stream) => {
+      let last = from
+      const held: [number, unknown][] = []
+      let replaying = true
+      const write = async (seq: number, line: unknown) => {
+        if (seq <= last) return
+        last = seq
+        await stream.writeSSE({ id: String(seq), event: 'line', data: JSON.stringify(line) })
+      }
+      const off = sessions.onLine((sid, seq, line) => {
+        if (sid !== view.id) return
+        if (replaying) held.push([seq, line])
+        else void write(seq, line)
+      })
+      stream.onAbort(off)
+      for (const { seq, line } of await sessions.lines(view.id, from)) await write(seq, line)
+      replaying = false
+      for (const [seq, line] of held.splice(0)) await write(seq, line)
+      while (!stream.aborted) await stream.sleep(KEEPALIVE_MS).then(() => stream.write(': keepalive\n\n'))
+    })
+  })
+
+  app.get('/api/decisions', async (c) => c.json({ decisions: await feed.open() }))
+
+  app.get('/api/decisions/stream', (c) =>
+    streamSSE(c, async (stream) => {
+      const off = feed.subscribe(
+        (row) => void stream.writeSSE({ event: 'changed', data: JSON.stringify(row) }),
+      )
+      stream.onAbort(off)
+      while (!stream.aborted) await stream.sleep(KEEPALIVE_MS).then(() => stream.write(': keepalive\n\n'))
+    }),
+  )
+
+  app.post('/api/decisions/:id', async (c) => {
+    const answer = await body(c, answerSchema)
+    const browser = c.get('browser')
+    const decision = await hub.store.getDecision(c.req.param('id'))
+    if (!decision) throw new HTTPException(404, { message: 'no such decision' })
+    if (decision.status !== 'open')
+      throw new HTTPException(409, {
+        message: `already ${decision.status}${decision.answeredBy ? ` by ${decision.answeredBy}` : ''}`,
+      })
+    if (decision.kind === 'pairing') {
+      if (answer.behavior === 'allow') await hub.access.approvePairing(decision.code, { by: browser.name })
+      else await hub.access.denyPairing(decision.code, browser.name)
+    } else {
+      await hub.decisions.answer(decision, answer, browser.name).catch((err: Error) => {
+        throw new HTTPException(409, { message: err.message })
+      })
+    }
+    const settled = await hub.store.getDecision(decision.id)
+    return c.json({ decision: settled ? decisionRow(settled) : null })
+  })
+
+  // --- the page ---------------------------------------------------------------------------
+  app.get('*', async (c) => {
+    const path = c.req.path === '/' ? '/index.html' : c.req.path
+    const file = normalize(join(STATIC_ROOT, path))
+    if (!file.startsWith(STATIC_ROOT) || file.endsWith(sep)) return c.notFound()
+    try {
+      const bytes = await readFile(file)
+      return c.body(bytes, 200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
+    } catch {
+      return c.notFound()
+    }
+  })
+
+  return { app, signin }
+}

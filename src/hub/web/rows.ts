@@ -1,0 +1,81 @@
+// What the dashboard shows of sessions and decisions, and the feed that tells an open page at once
+// when a decision opens, is answered (wherever) or is cancelled.
+import type { DecisionRow, SessionRow } from '../../core/dashboard-api.js'
+import type { SessionView } from '../../core/session-api.js'
+import type { Decision, OutboxItem } from '../../store/store.js'
+import type { Hub } from '../core/hub.js'
+
+const SHOWN_KINDS = new Set(['permission', 'question', 'plan', 'pairing'])
+/** Outbox items that mean a decision changed (hub/core/decisions.ts puts them to every operator). */
+const CHANGE_ITEMS = new Set(['permission', 'question', 'plan', 'decision'])
+const REMEMBERED = 1000
+
+export function sessionRow(view: SessionView): SessionRow {
+  return {
+    id: view.id,
+    cwd: view.cwd,
+    status: view.status,
+    live: view.live,
+    reason: view.reason ?? null,
+    createdAt: view.createdAt,
+    updatedAt: view.updatedAt,
+    pendingInputs: view.pendingInputs.length,
+  }
+}
+
+export function decisionRow(d: Decision): DecisionRow {
+  return {
+    id: d.id,
+    code: d.code,
+    kind: d.kind as DecisionRow['kind'],
+    owner: d.owner,
+    status: d.status,
+    request: d.request,
+    answer: d.answer,
+    answeredBy: d.answeredBy,
+    createdAt: d.createdAt,
+  }
+}
+
+export class DecisionFeed {
+  private readonly listeners = new Set<(row: DecisionRow) => void>()
+  /** `<id>:<status>` already told: every operator gets its own item about the same change. */
+  private readonly told = new Set<string>()
+
+  constructor(private readonly hub: Hub) {
+    hub.outbox.listen(async (item) => {
+      if (this.listeners.size && CHANGE_ITEMS.has(item.kind)) await this.announce(item)
+      return undefined
+    })
+  }
+
+  async open(): Promise<DecisionRow[]> {
+    const open = await this.hub.store.listDecisions({ status: 'open' })
+    const now = Date.now()
+    return open
+      .filter((d) => SHOWN_KINDS.has(d.kind) && (d.expiresAt === null || d.expiresAt > now))
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map(decisionRow)
+  }
+
+  subscribe(listener: (row: DecisionRow) => void): () => void {
+    this.listeners.add(listener)
+    return () => this.listeners.delete(listener)
+  }
+
+  private async announce(item: OutboxItem): Promise<void> {
+    const kind = item.kind === 'decision' ? String(item.body.kind) : item.kind
+    const code = String(item.body.id)
+    const owner = String(item.body.session)
+    const [decision] = (await this.hub.store.listDecisions({ kind: kind as Decision['kind'] }))
+      .filter((d) => d.code === code && d.owner === owner)
+      .sort((a, b) => b.createdAt - a.createdAt)
+    if (!decision) return
+    const key = `${decision.id}:${decision.status}`
+    if (this.told.has(key)) return
+    this.told.add(key)
+    if (this.told.size > REMEMBERED) this.told.delete(this.told.values().next().value as string)
+    const row = decisionRow(decision)
+    for (const listener of this.listeners) listener(row)
+  }
+}

@@ -1,0 +1,86 @@
+// Writing to a session: a message (Send, or Ctrl/⌘+Enter) and Interrupt.
+import { type FormEvent, useState } from 'react'
+import { api, errorText } from './api.ts'
+
+export function Composer({
+  sessionId,
+  canInterrupt,
+  onSent,
+}: {
+  sessionId: string
+  canInterrupt: boolean
+  onSent: () => void
+}) {
+  const [text, setText] = useState('')
+  const [busy, setBusy] = useState<'send' | 'interrupt' | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const [note, setNote] = useState<string | null>(null)
+
+  const send = async (e?: FormEvent) => {
+    e?.preventDefault()
+    if (!text.trim() || busy) return
+    setBusy('send')
+    setError(null)
+    setNote(null)
+    try {
+      await api.sendMessage(sessionId, text)
+      setText('')
+      onSent()
+    } catch (err) {
+      setError(errorText(err))
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  const interrupt = async () => {
+    setBusy('interrupt')
+    setError(null)
+    setNote(null)
+    try {
+      await api.interrupt(sessionId)
+      setNote('Interrupted.')
+      onSent()
+    } catch (err) {
+      setError(errorText(err))
+    } finally {
+      setBusy(null)
+    }
+  }
+
+  return (
+    <form className="composer" onSubmit={send}>
+      <label htmlFor="message" className="visually-hidden">
+        Message
+      </label>
+      <textarea
+        id="message"
+        rows={2}
+        value={text}
+        onChange={(e) => setText(e.target.value)}
+        onKeyDown={(e) => {
+          if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void send()
+        }}
+        placeholder="Tell Claude what to do next"
+      />
+      <div className="row">
+        <button type="submit" className="primary" disabled={busy !== null || !text.trim()}>
+          {busy === 'send' ? 'Sending…' : 'Send'}
+        </button>
+        <button type="button" onClick={interrupt} disabled={busy !== null || !canInterrupt}>
+          Interrupt
+        </button>
+      </div>
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      {note ? (
+        <p className="muted" role="status">
+          {note}
+        </p>
+      ) : null}
+    </form>
+  )
+}

@@ -1,0 +1,79 @@
+// One decision in the Inbox: kind, owner, when; then the request by kind, or — once closed — who
+// answered it, for a few seconds.
+import type { Ref } from 'react'
+import type { DecisionRow } from '../../src/core/dashboard-api.ts'
+import type { DecisionHandle } from './DecisionHandle.ts'
+import { KIND_LABEL, toolOf } from './decision-text.ts'
+import { PairingDecision } from './PairingDecision.tsx'
+import { PermissionDecision } from './PermissionDecision.tsx'
+import { PlanDecision } from './PlanDecision.tsx'
+import { QuestionDecision } from './QuestionDecision.tsx'
+import { href } from './router.ts'
+import { ago, fullTime } from './time.ts'
+import { useAnswer } from './useAnswer.ts'
+import type { InboxEntry } from './useDecisions.ts'
+
+function Owner({ owner }: { owner: string }) {
+  return owner.startsWith('ses_') ? (
+    <a className="mono" href={href.session(owner)}>
+      {owner}
+    </a>
+  ) : (
+    <span className="mono">{owner}</span>
+  )
+}
+
+export function DecisionCard({
+  entry,
+  selected,
+  onSelect,
+  onAnswered,
+  ref,
+}: {
+  entry: InboxEntry
+  selected: boolean
+  onSelect: () => void
+  onAnswered: (d: DecisionRow) => void
+  ref: Ref<DecisionHandle>
+}) {
+  const { decision: d, closing } = entry
+  const { busy, error, setError, send } = useAnswer(d, onAnswered)
+  const body = { decision: d, busy, send: (a: Parameters<typeof send>[0]) => void send(a), ref }
+
+  return (
+    <article
+      className={`card decision${selected ? ' selected' : ''}${closing ? ' closing' : ''}`}
+      aria-label={`${KIND_LABEL[d.kind]} from ${d.owner}`}
+      aria-current={selected ? 'true' : undefined}
+      onFocus={onSelect}
+      data-id={d.id}
+    >
+      <header className="decision-head">
+        <span className="badge">{KIND_LABEL[d.kind]}</span>
+        <Owner owner={d.owner} />
+        {closing ? <span className="tool-name">{toolOf(d)}</span> : null}
+        <span className="muted" title={fullTime(d.createdAt)}>
+          {ago(d.createdAt)}
+        </span>
+      </header>
+      {closing ? (
+        <p className="closing-line" role="status">
+          {closing}
+        </p>
+      ) : d.kind === 'permission' ? (
+        <PermissionDecision {...body} setError={setError} />
+      ) : d.kind === 'question' ? (
+        <QuestionDecision {...body} />
+      ) : d.kind === 'plan' ? (
+        <PlanDecision {...body} />
+      ) : (
+        <PairingDecision {...body} />
+      )}
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+    </article>
+  )
+}

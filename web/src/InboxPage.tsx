@@ -1,0 +1,66 @@
+// `#/inbox`: every open decision, live, with the keyboard shortcuts and the notifications switch.
+import { useEffect, useRef, useState } from 'react'
+import { DecisionCard } from './DecisionCard.tsx'
+import type { DecisionHandle } from './DecisionHandle.ts'
+import { EnableNotifications } from './EnableNotifications.tsx'
+import type { Decisions } from './useDecisions.ts'
+import { useInboxKeys } from './useInboxKeys.ts'
+
+export function InboxPage({ decisions }: { decisions: Decisions }) {
+  const { entries, openCount, apply } = decisions
+  const handles = useRef(new Map<string, DecisionHandle>())
+  const [selectedId, setSelectedId] = useState<string | null>(null)
+  const open = entries.filter((e) => !e.closing)
+  const selected = open.find((e) => e.decision.id === selectedId)?.decision.id ?? open[0]?.decision.id ?? null
+
+  useInboxKeys({
+    move: (by) => {
+      if (open.length === 0) return
+      const at = open.findIndex((e) => e.decision.id === selected)
+      const next = open[Math.min(open.length - 1, Math.max(0, at + by))]
+      if (next) setSelectedId(next.decision.id)
+    },
+    approve: () => {
+      if (selected) handles.current.get(selected)?.approve()
+    },
+    deny: () => {
+      if (selected) handles.current.get(selected)?.deny()
+    },
+  })
+
+  useEffect(() => {
+    if (!selected) return
+    document.querySelector(`[data-id="${CSS.escape(selected)}"]`)?.scrollIntoView({ block: 'nearest' })
+  }, [selected])
+
+  return (
+    <main>
+      <h1>Inbox</h1>
+      <div className="inbox-bar">
+        <p>
+          {openCount === 0
+            ? 'Nothing waits for you.'
+            : `${openCount} open decision${openCount === 1 ? '' : 's'}`}
+        </p>
+        <EnableNotifications />
+      </div>
+      <p className="muted keys-hint">Keys: j / k move, a approves, d denies.</p>
+      {entries.map((entry) => {
+        const id = entry.decision.id
+        return (
+          <DecisionCard
+            key={id}
+            entry={entry}
+            selected={id === selected}
+            onSelect={() => setSelectedId(id)}
+            onAnswered={apply}
+            ref={(h) => {
+              if (h) handles.current.set(id, h)
+              else handles.current.delete(id)
+            }}
+          />
+        )
+      })}
+    </main>
+  )
+}

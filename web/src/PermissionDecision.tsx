@@ -1,0 +1,95 @@
+// A permission request: the tool and its full input (editable before approving), Approve and Deny.
+import { type Ref, useId, useImperativeHandle, useState } from 'react'
+import type { Answer, DecisionRow } from '../../src/core/dashboard-api.ts'
+import type { DecisionHandle } from './DecisionHandle.ts'
+import { inputOf, requestText } from './decision-text.ts'
+
+export function PermissionDecision({
+  decision,
+  busy,
+  send,
+  setError,
+  ref,
+}: {
+  decision: DecisionRow
+  busy: boolean
+  send: (answer: Answer) => void
+  setError: (message: string | null) => void
+  ref: Ref<DecisionHandle>
+}) {
+  const input = inputOf(decision)
+  const original = input ? JSON.stringify(input, null, 2) : ''
+  const preview = requestText(decision, 'input_preview')
+  const description = requestText(decision, 'description')
+  const [editing, setEditing] = useState(false)
+  const [text, setText] = useState(original)
+  const fieldId = useId()
+
+  const approve = () => {
+    if (!editing || text === original) return send({ behavior: 'allow' })
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(text)
+    } catch (err) {
+      setError(`Input JSON is not valid JSON: ${err instanceof Error ? err.message : String(err)}`)
+      return
+    }
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+      setError('Input JSON must be a JSON object ({ … }).')
+      return
+    }
+    send({ behavior: 'allow', updatedInput: parsed as Record<string, unknown> })
+  }
+  const deny = () => send({ behavior: 'deny', message: 'Denied' })
+  useImperativeHandle(ref, () => ({ approve, deny }))
+
+  return (
+    <>
+      <p className="tool-name">{requestText(decision, 'tool_name') ?? 'A tool'}</p>
+      {description ? <p>{description}</p> : null}
+      {input ? (
+        editing ? (
+          <>
+            <label htmlFor={fieldId}>Input JSON</label>
+            <textarea
+              id={fieldId}
+              className="code"
+              rows={Math.min(20, Math.max(4, text.split('\n').length + 1))}
+              value={text}
+              spellCheck={false}
+              onChange={(e) => {
+                setText(e.target.value)
+                setError(null)
+              }}
+            />
+          </>
+        ) : (
+          <pre className="code">{original}</pre>
+        )
+      ) : (
+        <pre className="code">{preview ?? '(no input)'}</pre>
+      )}
+      <div className="row">
+        <button type="button" className="primary" disabled={busy} onClick={approve}>
+          Approve
+        </button>
+        <button type="button" className="danger" disabled={busy} onClick={deny}>
+          Deny
+        </button>
+        {input ? (
+          <button
+            type="button"
+            aria-pressed={editing}
+            onClick={() => {
+              if (!editing) setText(original)
+              setEditing(!editing)
+              setError(null)
+            }}
+          >
+            Edit input
+          </button>
+        ) : null}
+      </div>
+    </>
+  )
+}

@@ -1,0 +1,45 @@
+// The sessions as a table; on a narrow screen each row becomes a card (see styles.css).
+import type { SessionRow } from '../../src/core/dashboard-api.ts'
+import { href } from './router.ts'
+import { StatusBadge } from './StatusBadge.tsx'
+import { ago, fullTime } from './time.ts'
+
+export function SessionList({ sessions }: { sessions: SessionRow[] }) {
+  if (sessions.length === 0) return <p className="muted">No sessions yet. Start one below.</p>
+  return (
+    <table className="sessions">
+      <thead>
+        <tr>
+          <th scope="col">Session</th>
+          <th scope="col">Folder</th>
+          <th scope="col">Status</th>
+          <th scope="col">Live</th>
+          <th scope="col">Pending inputs</th>
+          <th scope="col">Last update</th>
+        </tr>
+      </thead>
+      <tbody>
+        {sessions.map((s) => (
+          <tr key={s.id}>
+            <td data-label="Session">
+              <a className="mono" href={href.session(s.id)}>
+                {s.id}
+              </a>
+            </td>
+            <td data-label="Folder" className="mono folder">
+              {s.cwd ?? '—'}
+            </td>
+            <td data-label="Status">
+              <StatusBadge status={s.status} />
+            </td>
+            <td data-label="Live">{s.live ? 'yes' : 'no'}</td>
+            <td data-label="Pending inputs">{s.pendingInputs}</td>
+            <td data-label="Last update" title={fullTime(s.updatedAt)}>
+              {ago(s.updatedAt)}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  )
+}

@@ -1,0 +1,49 @@
+// One session: its status, its transcript streaming live, and a box to write to it.
+import { useCallback, useEffect, useState } from 'react'
+import type { SessionRow } from '../../src/core/dashboard-api.ts'
+import { ApiError, api, errorText } from './api.ts'
+import { Composer } from './Composer.tsx'
+import { SessionHeader } from './SessionHeader.tsx'
+import { Transcript } from './Transcript.tsx'
+import { useTranscript } from './useTranscript.ts'
+
+const POLL_MS = 4_000
+
+export function SessionPage({ id }: { id: string }) {
+  const [session, setSession] = useState<SessionRow | null>(null)
+  const [error, setError] = useState<string | null>(null)
+
+  const refresh = useCallback(async () => {
+    try {
+      const { session } = await api.session(id)
+      setSession(session)
+      setError(null)
+    } catch (err) {
+      setError(err instanceof ApiError && err.status === 404 ? `There is no session ${id}.` : errorText(err))
+    }
+  }, [id])
+
+  useEffect(() => {
+    setSession(null)
+    void refresh()
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') void refresh()
+    }, POLL_MS)
+    return () => clearInterval(timer)
+  }, [refresh])
+
+  const { entries, state } = useTranscript(id, refresh)
+
+  return (
+    <main className="session-page">
+      <SessionHeader id={id} session={session} />
+      {error ? (
+        <p className="error" role="alert">
+          {error}
+        </p>
+      ) : null}
+      <Transcript key={id} entries={entries} state={state} />
+      <Composer sessionId={id} canInterrupt={session === null || session.live} onSent={refresh} />
+    </main>
+  )
+}

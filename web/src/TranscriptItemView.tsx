@@ -1,0 +1,51 @@
+// One transcript item: the user's words, Claude's words, a tool call, a tool's result, a turn's end.
+import { ToolCall } from './ToolCall.tsx'
+import { formatCost, type TranscriptItem } from './transcript.ts'
+
+function firstLine(text: string): string {
+  const line = text.split('\n', 1)[0] ?? ''
+  return line.length > 80 ? `${line.slice(0, 77)}…` : line
+}
+
+export function TranscriptItemView({ item }: { item: TranscriptItem }) {
+  switch (item.kind) {
+    case 'user':
+      return (
+        <div className="item user">
+          <div className="who">You</div>
+          <div className="text">{item.text}</div>
+        </div>
+      )
+    case 'assistant':
+      return (
+        <div className="item assistant">
+          <div className="who">Claude</div>
+          <div className="text">{item.text}</div>
+        </div>
+      )
+    case 'tool':
+      return <ToolCall name={item.name} input={item.input} />
+    case 'tool-result':
+      return (
+        <details className={item.isError ? 'item result error' : 'item result'}>
+          <summary>
+            {item.isError ? 'Tool error' : 'Tool result'}
+            {item.tool ? ` · ${item.tool}` : ''}
+            {item.text ? <span className="path"> {firstLine(item.text)}</span> : null}
+          </summary>
+          <pre className="code">{item.text || '(empty)'}</pre>
+        </details>
+      )
+    case 'turn':
+      return (
+        <div className={item.error ? 'item turn error' : 'item turn'}>
+          Turn finished
+          {item.cost !== null ? ` · ${formatCost(item.cost)}` : ''}
+          {item.durationMs !== null ? ` · ${(item.durationMs / 1000).toFixed(1)} s` : ''}
+          {item.error ? ` · ${item.error}` : ''}
+        </div>
+      )
+    case 'note':
+      return <div className="item note">{item.text}</div>
+  }
+}

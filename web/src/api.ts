@@ -1,0 +1,98 @@
+// Talks to the hub's /api on the same origin. The browser is signed in by an HttpOnly cookie; every
+// state-changing request carries `X-Switchboard: 1`. A 401 anywhere means "not signed in".
+import type { Answer, DecisionRow, NewSession, SessionRow } from '../../src/core/dashboard-api.ts'
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+const signedOutListeners = new Set<() => void>()
+
+/** Called when any request finds the browser signed out. */
+export function onSignedOut(listener: () => void): () => void {
+  signedOutListeners.add(listener)
+  return () => signedOutListeners.delete(listener)
+}
+
+function signedOut() {
+  for (const listener of signedOutListeners) listener()
+}
+
+function messageOf(body: unknown): string | null {
+  if (typeof body === 'string') return body.trim() || null
+  if (!body || typeof body !== 'object') return null
+  const b = body as Record<string, unknown>
+  if (typeof b.error === 'string') return b.error
+  if (b.error && typeof b.error === 'object') return messageOf(b.error)
+  if (typeof b.message === 'string') return b.message
+  return null
+}
+
+async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
+  let res: Response
+  try {
+    res = await fetch(path, { credentials: 'same-origin', ...init })
+  } catch {
+    throw new ApiError(0, 'cannot reach the hub; is it running?')
+  }
+  if (res.status === 401) {
+    signedOut()
+    throw new ApiError(401, 'not signed in')
+  }
+  const text = await res.text()
+  let body: unknown = text
+  try {
+    body = text ? JSON.parse(text) : null
+  } catch {
+    // not JSON: keep the text for the error message
+  }
+  if (!res.ok) throw new ApiError(res.status, messageOf(body) ?? `${res.status} ${res.statusText}`)
+  return body as T
+}
+
+function post<T>(path: string, body?: unknown): Promise<T> {
+  return request<T>(path, {
+    method: 'POST',
+    headers: { 'X-Switchboard': '1', 'content-type': 'application/json' },
+    body: JSON.stringify(body ?? {}),
+  })
+}
+
+const enc = encodeURIComponent
+
+export const api = {
+  me: () => request<{ name: string }>('/api/me'),
+  sessions: () => request<{ sessions: SessionRow[] }>('/api/sessions'),
+  session: (id: string) => request<{ session: SessionRow }>(`/api/sessions/${enc(id)}`),
+  startSession: (body: NewSession) => post<{ id: string }>('/api/sessions', body),
+  sendMessage: (id: string, text: string) => post<unknown>(`/api/sessions/${enc(id)}/messages`, { text }),
+  interrupt: (id: string) => post<unknown>(`/api/sessions/${enc(id)}/interrupt`),
+  decisions: () => request<{ decisions: DecisionRow[] }>('/api/decisions'),
+  answer: (id: string, answer: Answer) =>
+    post<{ decision: DecisionRow }>(`/api/decisions/${enc(id)}`, answer),
+}
+
+export const streamUrl = {
+  session: (id: string, after: number) =>
+    `/api/sessions/${enc(id)}/stream${after > 0 ? `?after=${after}` : ''}`,
+  decisions: () => '/api/decisions/stream',
+}
+
+/** A closed EventSource may mean the cookie expired: ask once, which signals a 401 to the app. */
+export async function checkSignedIn(): Promise<void> {
+  try {
+    await api.me()
+  } catch {
+    // signedOut() already ran for a 401; anything else is retried by the caller
+  }
+}
+
+export function errorText(err: unknown): string {
+  if (err instanceof Error) return err.message
+  return String(err)
+}

@@ -1,0 +1,35 @@
+// Reading a decision's request, whose shape depends on its kind and where it came from.
+import type { DecisionRow } from '../../src/core/dashboard-api.ts'
+
+export function toolOf(d: DecisionRow): string {
+  const tool = d.request.tool_name
+  if (typeof tool === 'string' && tool) return tool
+  return d.kind === 'pairing' ? 'to pair' : d.kind
+}
+
+/** The tool's input as an object, when the hub has it (a channel relay has only a preview). */
+export function inputOf(d: DecisionRow): Record<string, unknown> | null {
+  const input = d.request.input
+  return typeof input === 'object' && input !== null && !Array.isArray(input)
+    ? (input as Record<string, unknown>)
+    : null
+}
+
+export function requestText(d: DecisionRow, key: string): string | null {
+  const v = d.request[key]
+  return typeof v === 'string' && v ? v : null
+}
+
+export const KIND_LABEL: Record<DecisionRow['kind'], string> = {
+  permission: 'Permission',
+  question: 'Question',
+  plan: 'Plan',
+  pairing: 'Pairing',
+}
+
+/** What a closed decision's card says for its last few seconds. */
+export function closingText(d: DecisionRow): string {
+  if (d.status === 'answered') return `Answered by ${d.answeredBy ?? 'someone'}`
+  if (d.status === 'cancelled') return 'Cancelled'
+  return 'Expired'
+}

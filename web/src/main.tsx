@@ -1,0 +1,13 @@
+// Entry point: mounts the dashboard.
+import { StrictMode } from 'react'
+import { createRoot } from 'react-dom/client'
+import { App } from './App.tsx'
+import './styles.css'
+
+const root = document.getElementById('root')
+if (!root) throw new Error('index.html has no #root')
+createRoot(root).render(
+  <StrictMode>
+    <App />
+  </StrictMode>,
+)

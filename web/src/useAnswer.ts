@@ -1,0 +1,29 @@
+// Answering a decision: POST /api/decisions/:id, and what to say when someone else was first (409).
+import { useState } from 'react'
+import type { Answer, DecisionRow } from '../../src/core/dashboard-api.ts'
+import { ApiError, api, errorText } from './api.ts'
+
+export function useAnswer(decision: DecisionRow, onAnswered: (d: DecisionRow) => void) {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+
+  const send = async (answer: Answer) => {
+    if (busy) return
+    setBusy(true)
+    setError(null)
+    try {
+      const { decision: answered } = await api.answer(decision.id, answer)
+      onAnswered(answered)
+    } catch (err) {
+      setError(
+        err instanceof ApiError && err.status === 409
+          ? `Someone else answered first: ${err.message}`
+          : errorText(err),
+      )
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  return { busy, error, setError, send }
+}
