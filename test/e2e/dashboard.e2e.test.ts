@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { textOf, toolResults } from '../fakes/anthropic.js'
+import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 
@@ -159,4 +159,81 @@ it('takes a decision answered elsewhere off the page, saying who answered', asyn
   )
   await page.getByRole('link', { name: /Sessions/ }).click()
   await shot(page, 'sessions-phone')
+})
+
+const question = {
+  questions: [
+    {
+      question: 'Which colour?',
+      header: 'Colour',
+      multiSelect: false,
+      options: [
+        { label: 'red', description: 'warm' },
+        { label: 'blue', description: 'cool' },
+      ],
+    },
+  ],
+}
+
+it('answers a question by its option, and sends a plan back with a comment', async () => {
+  const page = await signedIn()
+  world.fake.respond((r) => {
+    const results = toolResults(r)
+    if (results.length) return { text: `got: ${textOf(results[0]?.content)}` }
+    if (latestTurn(r).includes('now make a plan'))
+      return { tool: 'ExitPlanMode', input: { plan: '1. paint the shed' } }
+    return { tool: 'AskUserQuestion', input: question }
+  })
+  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+    prompt: 'ask me',
+    options: { cwd: world.claude.cwd, permissionMode: 'default' },
+  })
+  const id = created.json.id
+  await page.getByRole('link', { name: /Inbox/ }).click()
+  await page.getByText('Which colour?').first().waitFor({ timeout: 30_000 })
+  await page.getByRole('button', { name: 'blue' }).click()
+  await waitFor(
+    async () =>
+      (
+        await adminCall<{ lastResult: string | null }>(world, 'GET', `/sessions/${id}`)
+      ).json.lastResult?.includes('blue') === true,
+    30_000,
+    'the answer to reach Claude',
+  )
+
+  await adminCall(world, 'POST', `/sessions/${id}/permission-mode`, { mode: 'plan' })
+  await adminCall(world, 'POST', `/sessions/${id}/messages`, { text: 'now make a plan' })
+  await page.getByRole('button', { name: 'Send back' }).waitFor({ timeout: 30_000 })
+  await shot(page, 'inbox-plan-desktop')
+  await page.getByLabel('Comment').fill('paint the house instead')
+  await page.getByRole('button', { name: 'Send back' }).click()
+  await waitFor(
+    () =>
+      textOf(world.fake.requests.flatMap(toolResults).at(-1)?.content).includes('paint the house instead'),
+    30_000,
+    'the comment to reach Claude',
+  )
+})
+
+it('resumes a transcript after a reload mid-turn, with no line missing or shown twice', async () => {
+  const page = await signedIn()
+  world.fake.respond((r) =>
+    latestTurn(r).includes('tell a long story')
+      ? { slowText: 'once upon a time there was a hub that never lost a line', delayMs: 150 }
+      : { text: 'ok' },
+  )
+  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+    prompt: 'tell a long story',
+    options: { cwd: world.claude.cwd },
+  })
+  await page.goto(`${world.home.url}/#/sessions/${created.json.id}`)
+  await page.getByText('tell a long story').first().waitFor()
+  await page.reload()
+  await page
+    .getByText(/Turn finished/)
+    .first()
+    .waitFor({ timeout: 30_000 })
+  expect(await page.getByText('tell a long story').count()).toBe(1)
+  expect(await page.getByText(/once upon a time there was a hub/).count()).toBe(1)
+  expect(await page.getByText(/Turn finished/).count()).toBe(1)
 })
