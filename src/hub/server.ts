@@ -44,7 +44,7 @@ function logDestination(): string {
 
 /** Paths the dashboard answers: the page and its files, the sign-in link, its API. */
 function isDashboard(path: string): boolean {
-  return path === '/' || path === '/signin' || path === '/favicon.ico' || /^\/(api|assets)\//.test(path)
+  return ['/', '/signin', '/favicon.ico', '/openapi.json'].includes(path) || /^\/(api|assets)\//.test(path)
 }
 
 /** Ends an upgrade the hub will not take, with a status and nothing more. */

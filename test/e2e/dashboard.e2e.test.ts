@@ -62,6 +62,16 @@ async function shot(page: Page, name: string): Promise<void> {
 it('lets nothing in without signing in, and a sign-in link works once', async () => {
   const api = await fetch(`${world.home.url}/api/sessions`)
   expect(api.status).toBe(401)
+  const openapi = (await (await fetch(`${world.home.url}/openapi.json`)).json()) as {
+    paths: Record<
+      string,
+      { post?: { requestBody?: { content: Record<string, { schema: { required?: string[] } }> } } }
+    >
+  }
+  // Generated from the zod schema the hub checks a new session with.
+  expect(
+    openapi.paths['/api/sessions']?.post?.requestBody?.content['application/json']?.schema.required,
+  ).toEqual(['cwd', 'prompt'])
   const printed = await world.home.cli('open', '--print')
   const url = /(http:\/\/\S+)/.exec(printed)?.[1] as string
   const first = await fetch(url, { redirect: 'manual' })

@@ -15,6 +15,7 @@ import type { Sender } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import { WebSignin } from '../core/web-signin.js'
 import type { SessionManager } from '../sessions/session-manager.js'
+import { openApiDocument } from './openapi.js'
 import { DecisionFeed, decisionRow, sessionRow } from './rows.js'
 
 export const SESSION_COOKIE = 'sb_session'
@@ -178,6 +179,8 @@ export function createDashboard(hub: Hub, sessions: SessionManager, log: Logger)
     const settled = await hub.store.getDecision(decision.id)
     return c.json({ decision: settled ? decisionRow(settled) : null })
   })
+
+  app.get('/openapi.json', (c) => c.json(openApiDocument()))
 
   // --- the page ---------------------------------------------------------------------------
   app.get('*', async (c) => {

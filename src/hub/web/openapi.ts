@@ -1,0 +1,75 @@
+// The hub's HTTP API as an OpenAPI 3.1 document, its bodies generated from the same zod schemas the
+// hub checks them with, served at /openapi.json.
+import { z } from 'zod'
+import { answerSchema, messageSchema, newSessionSchema } from '../../core/dashboard-api.js'
+import { VERSION } from '../../core/version.js'
+
+const json = (schema: z.ZodType) => ({
+  content: { 'application/json': { schema: z.toJSONSchema(schema, { io: 'input' }) } },
+})
+const ok = (description: string) => ({ description })
+const cookie = [{ session: [] }]
+const admin = [{ admin: [] }]
+
+export function openApiDocument(): Record<string, unknown> {
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Switchboard hub', version: VERSION },
+    components: {
+      securitySchemes: {
+        session: { type: 'apiKey', in: 'cookie', name: 'sb_session' },
+        admin: { type: 'http', scheme: 'bearer', description: 'the home’s admin-token' },
+        sender: { type: 'http', scheme: 'bearer', description: 'a sender’s token' },
+        source: { type: 'http', scheme: 'bearer', description: 'a webhook source’s secret (or a signature)' },
+      },
+    },
+    paths: {
+      '/health': { get: { responses: { 200: ok('the hub answers') } } },
+      '/hooks/{source}': {
+        post: { security: [{ source: [] }], responses: { 202: ok('stored'), 200: ok('a duplicate') } },
+      },
+      '/messages': {
+        post: {
+          security: [{ sender: [] }],
+          responses: { 202: ok('stored'), 200: ok('a verdict or duplicate') },
+        },
+      },
+      '/events': {
+        get: { security: [{ sender: [] }], responses: { 200: ok('the sender’s replies and prompts (SSE)') } },
+      },
+      '/pair': { post: { responses: { 201: ok('a pairing code and a waiting token') } } },
+      '/signin': {
+        get: { responses: { 303: ok('signed in: the session cookie'), 401: ok('used or expired') } },
+      },
+      '/api/me': { get: { security: cookie, responses: { 200: ok('who is signed in') } } },
+      '/api/sessions': {
+        get: { security: cookie, responses: { 200: ok('driven sessions') } },
+        post: { security: cookie, requestBody: json(newSessionSchema), responses: { 201: ok('started') } },
+      },
+      '/api/sessions/{id}': { get: { security: cookie, responses: { 200: ok('one session') } } },
+      '/api/sessions/{id}/lines': {
+        get: { security: cookie, responses: { 200: ok('its lines after ?after=<seq>') } },
+      },
+      '/api/sessions/{id}/stream': {
+        get: { security: cookie, responses: { 200: ok('its lines, live (SSE)') } },
+      },
+      '/api/sessions/{id}/messages': {
+        post: { security: cookie, requestBody: json(messageSchema), responses: { 202: ok('sent') } },
+      },
+      '/api/sessions/{id}/interrupt': { post: { security: cookie, responses: { 200: ok('interrupted') } } },
+      '/api/decisions': { get: { security: cookie, responses: { 200: ok('open decisions') } } },
+      '/api/decisions/stream': {
+        get: { security: cookie, responses: { 200: ok('decision changes (SSE)') } },
+      },
+      '/api/decisions/{id}': {
+        post: {
+          security: cookie,
+          requestBody: json(answerSchema),
+          responses: { 200: ok('answered'), 409: ok('answered elsewhere first') },
+        },
+      },
+      '/sessions': { get: { security: admin, responses: { 200: ok('sessions (the admin API)') } } },
+      '/status': { get: { security: admin, responses: { 200: ok('the hub’s status') } } },
+    },
+  }
+}
