@@ -69,3 +69,42 @@ export interface DecisionRow {
  * Every state-changing request carries the header `X-Switchboard: 1` (cross-site requests cannot).
  */
 export const API_HEADER = 'x-switchboard'
+
+/**
+ * "Always allow": a rule made from a decision, for the same tool with the same input, in a session, a
+ * folder or everywhere, until it expires or is revoked. The hub applies it before a prompt is shown
+ * and records the answer as given by the rule.
+ * GET /api/rules → { rules: RuleRow[] }
+ * POST /api/rules (NewRule) → 201 { rule: RuleRow } (and the decision it was made from is approved)
+ * DELETE /api/rules/:id → 200 { ok: true }
+ */
+export const newRuleSchema = z
+  .object({
+    decision: z.string().min(1, 'the decision to make the rule from'),
+    scope: z.enum(['session', 'folder', 'everywhere']),
+    /** null or absent: until revoked. */
+    expiresInMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(60 * 24 * 365)
+      .nullable()
+      .optional(),
+  })
+  .strict()
+export type NewRule = z.infer<typeof newRuleSchema>
+
+export interface RuleRow {
+  id: string
+  toolName: string
+  /** The exact input it allows. */
+  input: Record<string, unknown>
+  scope: 'session' | 'folder' | 'everywhere'
+  /** The session id or the folder; null for everywhere. */
+  scopeValue: string | null
+  expiresAt: number | null
+  createdBy: string
+  createdAt: number
+  /** Prompts it answered. */
+  uses: number
+}

@@ -6,6 +6,7 @@ import type { DecisionStore } from './decisions.js'
 import type { EventStore } from './events.js'
 import type { OutboundStore } from './outbound.js'
 import type { PeerStore } from './peers.js'
+import type { RuleStore } from './rules.js'
 import type { SessionStore } from './sessions.js'
 
 export interface Store
@@ -14,7 +15,8 @@ export interface Store
     DecisionStore,
     SessionStore,
     PeerStore,
-    OutboundStore {
+    OutboundStore,
+    RuleStore {
   close(): Promise<void>
   /**
    * Deletes up to `limit` rows per kind older than `before` (ms since epoch) that nothing needs any
@@ -40,4 +42,5 @@ export type { Decision, DecisionKind, DecisionStatus, DecisionStore } from './de
 export type { EventStore, PublishResult, StagedEvent, SubscriberInfo } from './events.js'
 export type { OutboundAttempt, OutboundStore, OutboundWebhook } from './outbound.js'
 export type { DeadLetter, PeerStore } from './peers.js'
+export type { Rule, RuleScope, RuleStore } from './rules.js'
 export type { SessionLine, SessionRecord, SessionStatus, SessionStore } from './sessions.js'

@@ -247,3 +247,55 @@ it('resumes a transcript after a reload mid-turn, with no line missing or shown 
   expect(await page.getByText(/once upon a time there was a hub/).count()).toBe(1)
   expect(await page.getByText(/Turn finished/).count()).toBe(1)
 })
+
+it('makes an "always allow" rule from a prompt, lets the next identical call pass unasked, and revokes it', async () => {
+  const page = await signedIn()
+  let turn = 0
+  world.fake.respond((r) => {
+    if (toolResults(r).length) return { text: `turn ${turn} done` }
+    turn += 1
+    return { tool: 'Bash', input: { command: 'touch always-allowed && ls', description: 'Make a file' } }
+  })
+  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+    prompt: 'first',
+    options: { cwd: world.claude.cwd },
+  })
+  const id = created.json.id
+  await page.getByRole('link', { name: /Inbox/ }).click()
+  await page.getByText('touch always-allowed && ls').first().waitFor({ timeout: 30_000 })
+  const reveal = page.getByRole('button', { name: 'Always allow…' })
+  if (await reveal.count()) await reveal.click()
+  await page.getByLabel('Allow for').selectOption('folder')
+  await page.getByRole('button', { name: 'Always allow', exact: true }).click()
+  const idle = (n: number) =>
+    waitFor(
+      async () =>
+        (await adminCall<{ lastResult: string | null }>(world, 'GET', `/sessions/${id}`)).json.lastResult ===
+        `turn ${n} done`,
+      30_000,
+      `turn ${n} to finish`,
+    )
+  await idle(1)
+
+  // The same call again: no prompt, the rule answers, and it is recorded as the rule's answer.
+  await adminCall(world, 'POST', `/sessions/${id}/messages`, { text: 'again' })
+  await idle(2)
+  await page.getByRole('link', { name: 'Rules' }).click()
+  await page.getByText('touch always-allowed && ls').first().waitFor()
+  await shot(page, 'rules-desktop')
+  const rules = (await (await page.request.get(`${world.home.url}/api/rules`)).json()) as {
+    rules: { id: string; uses: number; scope: string; scopeValue: string }[]
+  }
+  expect(rules.rules).toEqual([
+    expect.objectContaining({ uses: 1, scope: 'folder', scopeValue: world.claude.cwd }),
+  ])
+
+  await page
+    .getByRole('button', { name: /Revoke/ })
+    .first()
+    .click()
+  await page.getByText(/No rules/).waitFor()
+  await adminCall(world, 'POST', `/sessions/${id}/messages`, { text: 'once more' })
+  await page.getByRole('link', { name: /Inbox/ }).click()
+  await page.getByText('touch always-allowed && ls').first().waitFor({ timeout: 30_000 })
+})

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react'
 import { ApiError, api, errorText, onSignedOut } from './api.ts'
 import { InboxPage } from './InboxPage.tsx'
 import { Nav } from './Nav.tsx'
+import { RulesPage } from './RulesPage.tsx'
 import { useRoute } from './router.ts'
 import { SessionPage } from './SessionPage.tsx'
 import { SessionsPage } from './SessionsPage.tsx'
@@ -53,6 +54,8 @@ export function App() {
         <SessionPage key={route.id} id={route.id} />
       ) : route.page === 'inbox' ? (
         <InboxPage decisions={decisions} />
+      ) : route.page === 'rules' ? (
+        <RulesPage />
       ) : (
         <main>
           <h1>Not found</h1>

@@ -1,4 +1,4 @@
-// The top bar: Sessions, Inbox (with how many decisions are open), and who is signed in.
+// The top bar: Sessions, Inbox (with how many decisions are open), Rules, and who is signed in.
 import type { Route } from './router.ts'
 import { href } from './router.ts'
 
@@ -17,6 +17,9 @@ export function Nav({ route, openCount, me }: { route: Route; openCount: number;
       >
         Inbox
         {openCount > 0 ? <span className="count">{openCount}</span> : null}
+      </a>
+      <a href={href.rules()} aria-current={route.page === 'rules' ? 'page' : undefined}>
+        Rules
       </a>
       {me ? <span className="me">{me}</span> : null}
     </nav>

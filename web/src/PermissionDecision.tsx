@@ -1,8 +1,10 @@
-// A permission request: the tool and its full input (editable before approving), Approve and Deny.
+// A permission request: the tool and its full input (editable before approving), Approve and Deny,
+// and — folded behind a toggle — "Always allow" (see AlwaysAllow.tsx).
 import { type Ref, useId, useImperativeHandle, useState } from 'react'
 import type { Answer, DecisionRow } from '../../src/core/dashboard-api.ts'
+import { AlwaysAllow, useMakeRule } from './AlwaysAllow.tsx'
 import type { DecisionHandle } from './DecisionHandle.ts'
-import { inputOf, requestText } from './decision-text.ts'
+import { inputOf, requestText, ruleInputOf } from './decision-text.ts'
 
 export function PermissionDecision({
   decision,
@@ -24,8 +26,16 @@ export function PermissionDecision({
   const [editing, setEditing] = useState(false)
   const [text, setText] = useState(original)
   const fieldId = useId()
+  const allowId = useId()
+  const [allowOpen, setAllowOpen] = useState(false)
+  const rule = useMakeRule(decision, setError)
+  // A rule needs the tool and the call's whole input; a relay's preview cut short has none.
+  const canRule = requestText(decision, 'tool_name') !== null && ruleInputOf(decision) !== null
+  const ruleBusy = rule.state !== 'idle'
+  const edited = editing && text !== original
 
   const approve = () => {
+    if (ruleBusy) return
     if (!editing || text === original) return send({ behavior: 'allow' })
     let parsed: unknown
     try {
@@ -40,7 +50,9 @@ export function PermissionDecision({
     }
     send({ behavior: 'allow', updatedInput: parsed as Record<string, unknown> })
   }
-  const deny = () => send({ behavior: 'deny', message: 'Denied' })
+  const deny = () => {
+    if (!ruleBusy) send({ behavior: 'deny', message: 'Denied' })
+  }
   useImperativeHandle(ref, () => ({ approve, deny }))
 
   return (
@@ -70,10 +82,10 @@ export function PermissionDecision({
         <pre className="code">{preview ?? '(no input)'}</pre>
       )}
       <div className="row">
-        <button type="button" className="primary" disabled={busy} onClick={approve}>
+        <button type="button" className="primary" disabled={busy || ruleBusy} onClick={approve}>
           Approve
         </button>
-        <button type="button" className="danger" disabled={busy} onClick={deny}>
+        <button type="button" className="danger" disabled={busy || ruleBusy} onClick={deny}>
           Deny
         </button>
         {input ? (
@@ -89,7 +101,31 @@ export function PermissionDecision({
             Edit input
           </button>
         ) : null}
+        {canRule ? (
+          <button
+            type="button"
+            aria-expanded={allowOpen}
+            aria-controls={allowOpen ? allowId : undefined}
+            onClick={() => setAllowOpen(!allowOpen)}
+          >
+            Always allow…
+          </button>
+        ) : null}
       </div>
+      {canRule && allowOpen ? (
+        <AlwaysAllow
+          id={allowId}
+          decision={decision}
+          state={rule.state}
+          busy={busy}
+          blocked={
+            edited
+              ? 'A rule allows the input as asked, not an edited one: undo the edit (Edit input) to use it.'
+              : null
+          }
+          make={(scope, minutes) => void rule.make(scope, minutes)}
+        />
+      ) : null}
     </>
   )
 }

@@ -1,6 +1,13 @@
 // Talks to the hub's /api on the same origin. The browser is signed in by an HttpOnly cookie; every
 // state-changing request carries `X-Switchboard: 1`. A 401 anywhere means "not signed in".
-import type { Answer, DecisionRow, NewSession, SessionRow } from '../../src/core/dashboard-api.ts'
+import type {
+  Answer,
+  DecisionRow,
+  NewRule,
+  NewSession,
+  RuleRow,
+  SessionRow,
+} from '../../src/core/dashboard-api.ts'
 
 export class ApiError extends Error {
   constructor(
@@ -63,6 +70,10 @@ function post<T>(path: string, body?: unknown): Promise<T> {
   })
 }
 
+function del<T>(path: string): Promise<T> {
+  return request<T>(path, { method: 'DELETE', headers: { 'X-Switchboard': '1' } })
+}
+
 const enc = encodeURIComponent
 
 export const api = {
@@ -75,6 +86,10 @@ export const api = {
   decisions: () => request<{ decisions: DecisionRow[] }>('/api/decisions'),
   answer: (id: string, answer: Answer) =>
     post<{ decision: DecisionRow }>(`/api/decisions/${enc(id)}`, answer),
+  rules: () => request<{ rules: RuleRow[] }>('/api/rules'),
+  /** Makes an "always allow" rule from an open permission decision; the hub then approves it. */
+  makeRule: (body: NewRule) => post<{ rule: RuleRow }>('/api/rules', body),
+  revokeRule: (id: string) => del<{ ok: true }>(`/api/rules/${enc(id)}`),
 }
 
 export const streamUrl = {

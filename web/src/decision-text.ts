@@ -15,6 +15,25 @@ export function inputOf(d: DecisionRow): Record<string, unknown> | null {
     : null
 }
 
+/**
+ * The exact input an "Always allow" rule would allow (as the hub reads it): the input, or a relay's
+ * preview when it is whole JSON. Null when there is none: no rule can be made then.
+ */
+export function ruleInputOf(d: DecisionRow): Record<string, unknown> | null {
+  const input = inputOf(d)
+  if (input) return input
+  const preview = d.request.input_preview
+  if (typeof preview !== 'string') return null
+  try {
+    const parsed: unknown = JSON.parse(preview)
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null
+  } catch {
+    return null
+  }
+}
+
 export function requestText(d: DecisionRow, key: string): string | null {
   const v = d.request[key]
   return typeof v === 'string' && v ? v : null

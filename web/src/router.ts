@@ -1,16 +1,18 @@
-// A tiny hash router: `#/`, `#/sessions/<id>`, `#/inbox`.
+// A tiny hash router: `#/`, `#/sessions/<id>`, `#/inbox`, `#/rules`.
 import { useEffect, useState } from 'react'
 
 export type Route =
   | { page: 'sessions' }
   | { page: 'session'; id: string }
   | { page: 'inbox' }
+  | { page: 'rules' }
   | { page: 'missing'; path: string }
 
 export function parseHash(hash: string): Route {
   const path = hash.replace(/^#/, '') || '/'
   if (path === '/') return { page: 'sessions' }
   if (path === '/inbox') return { page: 'inbox' }
+  if (path === '/rules') return { page: 'rules' }
   const session = /^\/sessions\/([^/]+)$/.exec(path)
   if (session?.[1]) return { page: 'session', id: decodeURIComponent(session[1]) }
   return { page: 'missing', path }
@@ -20,6 +22,7 @@ export const href = {
   sessions: () => '#/',
   session: (id: string) => `#/sessions/${encodeURIComponent(id)}`,
   inbox: () => '#/inbox',
+  rules: () => '#/rules',
 }
 
 export function navigate(to: string) {

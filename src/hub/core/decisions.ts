@@ -6,6 +6,7 @@ import { HttpError } from '../../core/errors.js'
 import type { Behavior, PermissionRequest, ServerMessage } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
+import { inputOf, Rules } from './rules.js'
 import type { SenderOutbox } from './sender-outbox.js'
 import { toolCallText } from './tool-call-text.js'
 
@@ -17,13 +18,29 @@ export interface VerdictSink {
 export class Decisions {
   /** In-process waiters (driven sessions), by decision id. */
   private readonly resolvers = new Map<string, (d: Decision) => void>()
+  readonly rules: Rules
 
   constructor(
     private readonly store: Store,
     private readonly log: Logger,
     private readonly outbox: SenderOutbox,
     private readonly connections: ReadonlyMap<string, VerdictSink>,
-  ) {}
+  ) {
+    this.rules = new Rules(store)
+  }
+
+  /** A rule allows this call: the decision is answered by it before anyone is asked. */
+  private async answeredByRule(decision: Decision, folder: string | null): Promise<boolean> {
+    if (decision.kind !== 'permission' || typeof decision.request.tool_name !== 'string') return false
+    const rule = await this.rules.allowing(decision.request.tool_name, inputOf(decision.request), {
+      session: decision.owner,
+      folder,
+    })
+    if (!rule) return false
+    await this.store.countRuleUse(rule.id)
+    await this.answer(decision, { behavior: 'allow' }, `rule ${rule.id} (made by ${rule.createdBy})`)
+    return true
+  }
 
   /** A channel relays Claude Code's permission prompt: it becomes a decision operators see. */
   async requestPermission(subscriber: string, request: PermissionRequest): Promise<Decision> {
@@ -38,6 +55,7 @@ export class Decisions {
       request: { ...request },
       expiresAt: null,
     })
+    if (await this.answeredByRule(decision, null)) return decision
     const id = request.request_id
     await this.toOperators('permission', {
       id,
@@ -92,7 +110,14 @@ export class Decisions {
 
   /** A decision that someone in this process waits for (a driven session's tool call). */
   async openAwaited(
-    input: { kind: Decision['kind']; owner: string; request: Record<string, unknown>; prompt: string },
+    input: {
+      kind: Decision['kind']
+      owner: string
+      request: Record<string, unknown>
+      prompt: string
+      /** Where the session works: a rule for a folder applies there. */
+      folder?: string | null
+    },
     onAnswer: (d: Decision) => void,
   ): Promise<Decision> {
     const code = await this.freeCode()
@@ -104,6 +129,7 @@ export class Decisions {
       expiresAt: null,
     })
     this.resolvers.set(decision.id, onAnswer)
+    if (await this.answeredByRule(decision, input.folder ?? null)) return decision
     await this.toOperators(input.kind, {
       id: code,
       decision: decision.id,

@@ -517,7 +517,13 @@ export class SessionManager {
       ...(req.description ? { description: req.description } : {}),
     }
     const decision = await this.hub.decisions.openAwaited(
-      { kind, owner: id, request, prompt: promptFor(req) },
+      {
+        kind,
+        owner: id,
+        request,
+        prompt: promptFor(req),
+        folder: (await this.store.getSession(id))?.cwd ?? null,
+      },
       (d) => settle(d),
     )
     live.pending.set(decision.id, { decision: decision.id, code: decision.code, kind, ...request })

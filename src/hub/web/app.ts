@@ -9,7 +9,13 @@ import { getCookie, setCookie } from 'hono/cookie'
 import { HTTPException } from 'hono/http-exception'
 import { streamSSE } from 'hono/streaming'
 import type { z } from 'zod'
-import { API_HEADER, answerSchema, messageSchema, newSessionSchema } from '../../core/dashboard-api.js'
+import {
+  API_HEADER,
+  answerSchema,
+  messageSchema,
+  newRuleSchema,
+  newSessionSchema,
+} from '../../core/dashboard-api.js'
 import type { Logger } from '../../core/log.js'
 import type { Sender } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
@@ -178,6 +184,49 @@ export function createDashboard(hub: Hub, sessions: SessionManager, log: Logger)
     }
     const settled = await hub.store.getDecision(decision.id)
     return c.json({ decision: settled ? decisionRow(settled) : null })
+  })
+
+  // --- "always allow" rules ---------------------------------------------------------------
+  app.get('/api/rules', async (c) => c.json({ rules: await hub.store.listRules() }))
+
+  /** A rule made from an open prompt, which it then answers: "allow, and always". */
+  app.post('/api/rules', async (c) => {
+    const input = await body(c, newRuleSchema)
+    const browser = c.get('browser')
+    const decision = await hub.store.getDecision(input.decision)
+    if (!decision) throw new HTTPException(404, { message: 'no such decision' })
+    if (decision.status !== 'open')
+      throw new HTTPException(409, {
+        message: `already ${decision.status}${decision.answeredBy ? ` by ${decision.answeredBy}` : ''}`,
+      })
+    const folder = decision.owner.startsWith('ses_')
+      ? await sessions.view(decision.owner).then(
+          (v) => v.cwd,
+          () => null,
+        )
+      : null
+    const rule = await hub.decisions.rules
+      .fromDecision(decision, input.scope, {
+        folder,
+        expiresInMinutes: input.expiresInMinutes ?? null,
+        by: browser.name,
+      })
+      .catch((err: Error) => {
+        throw new HTTPException(400, { message: err.message })
+      })
+    log.info(
+      { rule: rule.id, tool: rule.toolName, scope: rule.scope, by: browser.name },
+      'always-allow rule made',
+    )
+    await hub.decisions.answer(decision, { behavior: 'allow' }, browser.name).catch(() => {})
+    return c.json({ rule }, 201)
+  })
+
+  app.delete('/api/rules/:id', async (c) => {
+    if (!(await hub.store.removeRule(c.req.param('id'))))
+      throw new HTTPException(404, { message: 'no such rule' })
+    log.info({ rule: c.req.param('id'), by: c.get('browser').name }, 'always-allow rule revoked')
+    return c.json({ ok: true })
   })
 
   app.get('/openapi.json', (c) => c.json(openApiDocument()))

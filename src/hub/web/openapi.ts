@@ -1,7 +1,7 @@
 // The hub's HTTP API as an OpenAPI 3.1 document, its bodies generated from the same zod schemas the
 // hub checks them with, served at /openapi.json.
 import { z } from 'zod'
-import { answerSchema, messageSchema, newSessionSchema } from '../../core/dashboard-api.js'
+import { answerSchema, messageSchema, newRuleSchema, newSessionSchema } from '../../core/dashboard-api.js'
 import { VERSION } from '../../core/version.js'
 
 const json = (schema: z.ZodType) => ({
@@ -68,6 +68,15 @@ export function openApiDocument(): Record<string, unknown> {
           responses: { 200: ok('answered'), 409: ok('answered elsewhere first') },
         },
       },
+      '/api/rules': {
+        get: { security: cookie, responses: { 200: ok('the always-allow rules') } },
+        post: {
+          security: cookie,
+          requestBody: json(newRuleSchema),
+          responses: { 201: ok('made, and the prompt allowed') },
+        },
+      },
+      '/api/rules/{id}': { delete: { security: cookie, responses: { 200: ok('revoked') } } },
       '/sessions': { get: { security: admin, responses: { 200: ok('sessions (the admin API)') } } },
       '/status': { get: { security: admin, responses: { 200: ok('the hub’s status') } } },
     },

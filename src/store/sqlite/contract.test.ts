@@ -9,6 +9,7 @@ import { describeEventStoreContract } from '../events.contract.js'
 import { describeOutboundStoreContract } from '../outbound.contract.js'
 import { describePeerStoreContract } from '../peers.contract.js'
 import { describeRetentionContract } from '../retention.contract.js'
+import { describeRuleStoreContract } from '../rules.contract.js'
 import { describeSessionStoreContract } from '../sessions.contract.js'
 import { openSqliteStore } from './index.js'
 
@@ -37,3 +38,4 @@ describeSessionStoreContract(openSqlite)
 describePeerStoreContract(openSqlite)
 describeOutboundStoreContract(openSqlite)
 describeRetentionContract(openSqlite)
+describeRuleStoreContract(openSqlite)

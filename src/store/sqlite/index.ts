@@ -13,6 +13,7 @@ import { migrations } from './migrations.js'
 import { sqliteOutboundStore } from './outbound.js'
 import { sqlitePeerStore } from './peers.js'
 import { sqlitePrune } from './retention.js'
+import { sqliteRuleStore } from './rules.js'
 import { sqliteSessionStore } from './sessions.js'
 
 export interface SqliteOptions {
@@ -50,6 +51,7 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
     sqliteSessionStore(db),
     sqlitePeerStore(db),
     sqliteOutboundStore(db),
+    sqliteRuleStore(db),
     { prune: sqlitePrune(db), close: () => close(db, checkpointer) },
   )
 }

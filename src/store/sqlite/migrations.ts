@@ -183,4 +183,19 @@ export const migrations: string[] = [
   ALTER TABLE senders ADD COLUMN display_name TEXT;
   ALTER TABLE outbox ADD COLUMN receipt TEXT;
   `,
+  `
+  -- "Always allow" rules: a tool and its exact input, in a session, a folder or everywhere.
+  CREATE TABLE rules (
+    id TEXT PRIMARY KEY,
+    tool_name TEXT NOT NULL,
+    input TEXT NOT NULL,
+    scope TEXT NOT NULL CHECK (scope IN ('session','folder','everywhere')),
+    scope_value TEXT,
+    expires_at INTEGER,
+    created_by TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    uses INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX rules_tool ON rules (tool_name);
+  `,
 ]
