@@ -108,3 +108,69 @@ export interface RuleRow {
   /** Prompts it answered. */
   uses: number
 }
+
+/**
+ * Around the sessions:
+ * GET /api/history → { sessions: HistoryRow[] } — Claude Code's own sessions on this machine and the
+ *   hub's, newest first (GET /api/history?cwd=<folder> narrows it)
+ * POST /api/history/:claudeSessionId/resume ({ cwd, prompt, fork? }) → 201 { id }: a driven session
+ *   resuming (or forking) that Claude session
+ * GET /api/channels → { channels: ChannelRow[] } — channel sessions (subscribers) and their backlog
+ * POST /api/sessions/:id/model ({ model }) and /permission-mode ({ mode }) → 200
+ * GET /api/access → { senders: SenderRow[], pairings: DecisionRow[] }
+ * POST /api/access/:name ({ status?, operator? }) → 200 { sender: SenderRow }
+ * GET /api/health → HubHealth
+ */
+export const resumeSchema = z
+  .object({
+    cwd: z.string().min(1).startsWith('/', 'the folder is an absolute path'),
+    prompt: z.string().min(1, 'say what the session should do next'),
+    fork: z.boolean().default(false),
+  })
+  .strict()
+
+export const modelSchema = z.object({ model: z.string().min(1) }).strict()
+export const permissionModeSchema = z
+  .object({ mode: z.enum(['default', 'acceptEdits', 'plan', 'bypassPermissions']) })
+  .strict()
+
+export const senderChangeSchema = z
+  .object({ status: z.enum(['allowed', 'blocked']).optional(), operator: z.boolean().optional() })
+  .strict()
+
+export interface HistoryRow {
+  id: string
+  claudeSessionId: string | null
+  cwd: string | null
+  status: string
+  managed: boolean
+  lastActivity: number
+  summary: string | null
+}
+
+export interface ChannelRow {
+  name: string
+  connected: boolean
+  /** `channel` (notifications) or `message` (a hook feeds it). */
+  rung: string | null
+  /** Events waiting for it. */
+  pending: number
+  topics: string[]
+}
+
+export interface SenderRow {
+  name: string
+  displayName: string | null
+  status: 'allowed' | 'pending' | 'blocked'
+  operator: boolean
+  createdAt: number
+}
+
+export interface HubHealth {
+  version: string
+  startedAt: number
+  connected: number
+  liveSessions: number
+  openDecisions: number
+  bridges: { platform: string; state: string; lastError: string | null }[]
+}

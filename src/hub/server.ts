@@ -117,7 +117,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       liveSessions: sessions.liveCount(),
     }
   }
-  const dashboard = createDashboard(hub, sessions, log)
+  const dashboard = createDashboard(hub, sessions, log, () => status())
   const dashboardListener = getRequestListener(dashboard.app.fetch)
   const adminApi = adminOnly(
     createAdminRoutes(hub, outbound, status, async () => {

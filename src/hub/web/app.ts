@@ -12,10 +12,19 @@ import type { z } from 'zod'
 import {
   API_HEADER,
   answerSchema,
+  type ChannelRow,
+  type HistoryRow,
+  type HubHealth,
   messageSchema,
+  modelSchema,
   newRuleSchema,
   newSessionSchema,
+  permissionModeSchema,
+  resumeSchema,
+  type SenderRow,
+  senderChangeSchema,
 } from '../../core/dashboard-api.js'
+import type { HubStatus } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { Sender } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
@@ -53,7 +62,22 @@ async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer
   return parsed.data
 }
 
-export function createDashboard(hub: Hub, sessions: SessionManager, log: Logger) {
+function senderRow(s: Sender): SenderRow {
+  return {
+    name: s.name,
+    displayName: s.displayName,
+    status: s.status,
+    operator: s.operator,
+    createdAt: s.createdAt,
+  }
+}
+
+export function createDashboard(
+  hub: Hub,
+  sessions: SessionManager,
+  log: Logger,
+  status: () => Promise<HubStatus>,
+) {
   const signin = new WebSignin(hub.store)
   const feed = new DecisionFeed(hub)
   const app = new Hono<Env>()
@@ -151,6 +175,88 @@ export function createDashboard(hub: Hub, sessions: SessionManager, log: Logger)
       for (const [seq, line] of held.splice(0)) await write(seq, line)
       while (!stream.aborted) await stream.sleep(KEEPALIVE_MS).then(() => stream.write(': keepalive\n\n'))
     })
+  })
+
+  app.post('/api/sessions/:id/model', async (c) => {
+    await sessions.setModel(c.req.param('id'), (await body(c, modelSchema)).model)
+    return c.json({ ok: true })
+  })
+
+  app.post('/api/sessions/:id/permission-mode', async (c) => {
+    await sessions.setPermissionMode(c.req.param('id'), (await body(c, permissionModeSchema)).mode)
+    return c.json({ ok: true })
+  })
+
+  // --- around the sessions ------------------------------------------------------------------
+  app.get('/api/history', async (c) => {
+    const listed = await sessions.listAll({ cwd: c.req.query('cwd') || undefined })
+    const rows: HistoryRow[] = listed.map((s) => ({
+      id: s.id,
+      claudeSessionId: s.claudeSessionId,
+      cwd: s.cwd,
+      status: s.status,
+      managed: s.managed,
+      lastActivity: s.lastActivity,
+      summary: s.summary,
+    }))
+    return c.json({ sessions: rows })
+  })
+
+  /** A Claude Code session from this machine's history, driven from here on (or a fork of it). */
+  app.post('/api/history/:claudeSessionId/resume', async (c) => {
+    const { cwd, prompt, fork } = await body(c, resumeSchema)
+    const view = await sessions.create(prompt, {
+      cwd,
+      resume: c.req.param('claudeSessionId'),
+      forkSession: fork,
+    })
+    return c.json({ id: view.id }, 201)
+  })
+
+  app.get('/api/channels', async (c) => {
+    const channels: ChannelRow[] = (await hub.store.listSubscribers())
+      .filter((s) => !s.name.startsWith('session:') && !s.name.startsWith('webhook:'))
+      .map((s) => ({
+        name: s.name,
+        connected: hub.isConnected(s.name),
+        rung: hub.connections.get(s.name)?.rung ?? null,
+        pending: s.pending,
+        topics: s.topics,
+      }))
+    return c.json({ channels })
+  })
+
+  app.get('/api/access', async (c) => {
+    const senders = (await hub.store.listSenders()).filter((s) => s.status !== 'pending').map(senderRow)
+    const pairings = (await hub.access.pendingPairings()).map(decisionRow)
+    return c.json({ senders, pairings })
+  })
+
+  app.post('/api/access/:name', async (c) => {
+    const change = await body(c, senderChangeSchema)
+    const name = c.req.param('name')
+    const current = await hub.store.senderByName(name)
+    if (!current) throw new HTTPException(404, { message: `no sender named "${name}"` })
+    const sender = await hub.access.setStatus(
+      name,
+      change.status ?? (current.status === 'blocked' ? 'blocked' : 'allowed'),
+      change.operator,
+    )
+    log.info({ sender: name, ...change, by: c.get('browser').name }, 'sender changed from the dashboard')
+    return c.json({ sender: senderRow(sender) })
+  })
+
+  app.get('/api/health', async (c) => {
+    const s = await status()
+    const health: HubHealth = {
+      version: s.version,
+      startedAt: s.startedAt,
+      connected: s.connected.length,
+      liveSessions: s.liveSessions,
+      openDecisions: s.openDecisions,
+      bridges: s.bridges.map((b) => ({ platform: b.platform, state: b.state, lastError: b.lastError })),
+    }
+    return c.json(health)
   })
 
   app.get('/api/decisions', async (c) => c.json({ decisions: await feed.open() }))
