@@ -299,3 +299,22 @@ it('makes an "always allow" rule from a prompt, lets the next identical call pas
   await page.getByRole('link', { name: /Inbox/ }).click()
   await page.getByText('touch always-allowed && ls').first().waitFor({ timeout: 30_000 })
 })
+
+it('picks the transcript up where it was after the hub restarts, without a line twice', async () => {
+  const page = await signedIn()
+  world.fake.respond((r) => ({ text: latestTurn(r).includes('second') ? 'answer two' : 'answer one' }))
+  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+    prompt: 'first',
+    options: { cwd: world.claude.cwd },
+  })
+  await page.goto(`${world.home.url}/#/sessions/${created.json.id}`)
+  await page.getByText('answer one').first().waitFor({ timeout: 30_000 })
+  // The hub goes away and comes back; the page's stream reconnects by itself, from its last line.
+  await world.home.stopHub()
+  await startDrivingHub(world)
+  await adminCall(world, 'POST', `/sessions/${created.json.id}/messages`, { text: 'second' })
+  await page.getByText('answer two').first().waitFor({ timeout: 30_000 })
+  expect(await page.getByText('answer one').count()).toBe(1)
+  expect(await page.getByText('first', { exact: true }).count()).toBe(1)
+  expect(await page.getByText(/Turn finished/).count()).toBe(2)
+})
