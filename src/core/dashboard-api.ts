@@ -174,3 +174,25 @@ export interface HubHealth {
   openDecisions: number
   bridges: { platform: string; state: string; lastError: string | null }[]
 }
+
+/**
+ * The web chat (like the official fakechat): the signed-in browser writes to the sessions that take
+ * chat, and reads Claude's replies.
+ * POST /api/chat ({ text, to? }) → 202 { id, chat_id }
+ * GET /api/chat/stream (SSE; Last-Event-ID) → `event: reply`, `id: <n>`, data: ChatReply
+ */
+export const chatMessageSchema = z
+  .object({
+    text: z.string().min(1, 'the message is empty').max(60_000),
+    /** One session by name; all that take chat when absent. */
+    to: z.string().min(1).max(100).optional(),
+  })
+  .strict()
+
+export interface ChatReply {
+  chat_id: string
+  text: string
+  /** The session that replied. */
+  from: string
+  at: number
+}

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path'
 import { type Browser, chromium, type Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
+import { ChannelClient } from '../helpers/channel-client.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 
@@ -317,4 +318,33 @@ it('picks the transcript up where it was after the hub restarts, without a line 
   expect(await page.getByText('answer one').count()).toBe(1)
   expect(await page.getByText('first', { exact: true }).count()).toBe(1)
   expect(await page.getByText(/Turn finished/).count()).toBe(2)
+})
+
+it('chats with a channel session from the browser, as the web chat does', async () => {
+  const channel = await ChannelClient.start(world.home, ['--name', 'desk'])
+  world.closers.push(() => channel.close())
+  const page = await signedIn()
+  const replies: { text: string; from: string }[] = []
+  await page.exposeFunction('onReply', (reply: { text: string; from: string }) => replies.push(reply))
+  await page.evaluate(() => {
+    const stream = new EventSource('/api/chat/stream')
+    stream.addEventListener('reply', (e) =>
+      (window as unknown as { onReply(r: unknown): void }).onReply(JSON.parse(e.data)),
+    )
+  })
+  const sent = await page.evaluate(async () => {
+    const res = await fetch('/api/chat', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-switchboard': '1' },
+      body: JSON.stringify({ text: 'hello from the browser' }),
+    })
+    return { status: res.status, body: (await res.json()) as { chat_id: string } }
+  })
+  expect(sent.status).toBe(202)
+  const [event] = await channel.waitForEvents(1)
+  expect(event?.content).toBe('hello from the browser')
+  expect(event?.meta).toMatchObject({ origin: 'http', chat_id: sent.body.chat_id })
+  await channel.callTool('reply', { chat_id: sent.body.chat_id, text: 'hello, browser' })
+  await waitFor(() => replies.length > 0, 10_000, 'the reply in the browser')
+  expect(replies).toEqual([expect.objectContaining({ text: 'hello, browser', from: 'desk' })])
 })

@@ -13,6 +13,7 @@ import {
   API_HEADER,
   answerSchema,
   type ChannelRow,
+  chatMessageSchema,
   type HistoryRow,
   type HubHealth,
   messageSchema,
@@ -24,12 +25,14 @@ import {
   type SenderRow,
   senderChangeSchema,
 } from '../../core/dashboard-api.js'
+import { topicMatches } from '../../core/event.js'
 import type { HubStatus } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { Sender } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import { WebSignin } from '../core/web-signin.js'
 import type { SessionManager } from '../sessions/session-manager.js'
+import { ChatReplies } from './chat.js'
 import { openApiDocument } from './openapi.js'
 import { DecisionFeed, decisionRow, sessionRow } from './rows.js'
 
@@ -80,6 +83,7 @@ export function createDashboard(
 ) {
   const signin = new WebSignin(hub.store)
   const feed = new DecisionFeed(hub)
+  const replies = new ChatReplies(hub)
   const app = new Hono<Env>()
 
   app.onError((err, c) => {
@@ -257,6 +261,42 @@ export function createDashboard(
       bridges: s.bridges.map((b) => ({ platform: b.platform, state: b.state, lastError: b.lastError })),
     }
     return c.json(health)
+  })
+
+  // --- the web chat --------------------------------------------------------------------------
+  app.post('/api/chat', async (c) => {
+    const { text, to } = await body(c, chatMessageSchema)
+    const browser = c.get('browser')
+    const topic = `chat:http:${browser.name}`
+    if (to !== undefined) {
+      const subscriber = await hub.store.getSubscriber(to)
+      if (!subscriber || !topicMatches(subscriber.topics, topic))
+        throw new HTTPException(404, { message: `no session named "${to}" takes chat` })
+    }
+    const chat = await hub.store.chatFor('http', browser.id)
+    const result = await hub.publish({
+      topic,
+      source: 'http',
+      sender: browser.name,
+      chat_id: chat.id,
+      target: to ?? null,
+      content: text,
+      meta: {},
+      idempotencyKey: c.req.header('idempotency-key') ?? null,
+    })
+    return c.json({ id: result.event.id, chat_id: chat.id, sessions: result.subscribers.length }, 202)
+  })
+
+  app.get('/api/chat/stream', (c) => {
+    const browser = c.get('browser')
+    const after = Number(c.req.header('last-event-id') ?? 0) || 0
+    return streamSSE(c, async (stream) => {
+      const off = await replies.follow(browser.id, after, (id, reply) => {
+        void stream.writeSSE({ id: String(id), event: 'reply', data: JSON.stringify(reply) })
+      })
+      stream.onAbort(off)
+      while (!stream.aborted) await stream.sleep(KEEPALIVE_MS).then(() => stream.write(': keepalive\n\n'))
+    })
   })
 
   app.get('/api/decisions', async (c) => c.json({ decisions: await feed.open() }))
