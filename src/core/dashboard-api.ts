@@ -178,7 +178,7 @@ export interface HubHealth {
 /**
  * The web chat (like the official fakechat): the signed-in browser writes to the sessions that take
  * chat, and reads Claude's replies.
- * POST /api/chat ({ text, to? }) → 202 { id, chat_id }
+ * POST /api/chat ({ text, to? }) → 202 { id, chat_id, sessions } (sessions: how many took it; 0 keeps it for the next)
  * GET /api/chat/stream (SSE; Last-Event-ID) → `event: reply`, `id: <n>`, data: ChatReply
  */
 export const chatMessageSchema = z

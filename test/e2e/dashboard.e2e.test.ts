@@ -320,31 +320,75 @@ it('picks the transcript up where it was after the hub restarts, without a line 
   expect(await page.getByText(/Turn finished/).count()).toBe(2)
 })
 
-it('chats with a channel session from the browser, as the web chat does', async () => {
+it('chats with a channel session from the Chat page, as the official fakechat does', async () => {
   const channel = await ChannelClient.start(world.home, ['--name', 'desk'])
   world.closers.push(() => channel.close())
-  const page = await signedIn()
-  const replies: { text: string; from: string }[] = []
-  await page.exposeFunction('onReply', (reply: { text: string; from: string }) => replies.push(reply))
-  await page.evaluate(() => {
-    const stream = new EventSource('/api/chat/stream')
-    stream.addEventListener('reply', (e) =>
-      (window as unknown as { onReply(r: unknown): void }).onReply(JSON.parse(e.data)),
-    )
-  })
-  const sent = await page.evaluate(async () => {
-    const res = await fetch('/api/chat', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-switchboard': '1' },
-      body: JSON.stringify({ text: 'hello from the browser' }),
-    })
-    return { status: res.status, body: (await res.json()) as { chat_id: string } }
-  })
-  expect(sent.status).toBe(202)
+  const page = await signedIn(PHONE)
+  await page.getByRole('link', { name: 'Chat' }).click()
+  await page.getByLabel('To').selectOption('desk')
+  await page.getByLabel('Chat message').fill('hello from the browser')
+  await page.getByRole('button', { name: 'Send message' }).click()
   const [event] = await channel.waitForEvents(1)
   expect(event?.content).toBe('hello from the browser')
-  expect(event?.meta).toMatchObject({ origin: 'http', chat_id: sent.body.chat_id })
-  await channel.callTool('reply', { chat_id: sent.body.chat_id, text: 'hello, browser' })
-  await waitFor(() => replies.length > 0, 10_000, 'the reply in the browser')
-  expect(replies).toEqual([expect.objectContaining({ text: 'hello, browser', from: 'desk' })])
+  expect(event?.meta).toMatchObject({ origin: 'http', sender: expect.stringMatching(/^web-/) })
+  await channel.callTool('reply', { chat_id: event?.meta?.chat_id, text: 'hello, browser' })
+  await page.getByRole('log', { name: 'Conversation' }).getByText('hello, browser').waitFor()
+  await shot(page, 'chat-phone')
+  expect(await page.getByText('hello, browser').count()).toBe(1)
+})
+
+it('approves a pairing request and makes an operator from the Access page, at a phone’s size', async () => {
+  const page = await signedIn(PHONE)
+  const asked = (await (await fetch(`${world.home.url}/pair`, { method: 'POST' })).json()) as {
+    code: string
+    token: string
+  }
+  await page.getByRole('link', { name: 'Access' }).click()
+  const request = page.getByRole('article').filter({ has: page.getByRole('button', { name: 'Approve' }) })
+  await request.first().waitFor()
+  await shot(page, 'access-phone')
+  await request.first().getByRole('button', { name: 'Approve' }).click()
+  // The device that asked may now send messages.
+  await waitFor(
+    async () =>
+      (
+        await fetch(`${world.home.url}/messages`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${asked.token}` },
+          body: 'hi',
+        })
+      ).status === 202,
+    10_000,
+    'the paired device to be let in',
+  )
+  const sender = page.getByRole('article', { name: `paired-${asked.code}` })
+  await sender.waitFor()
+  await sender.getByRole('checkbox', { name: 'Operator' }).check()
+  await waitFor(
+    async () => (await world.home.cli('access', 'list')).includes(`paired-${asked.code}\tallowed\toperator`),
+    10_000,
+    'the sender to be an operator',
+  )
+})
+
+it('approves identical prompts of two sessions at once', async () => {
+  const page = await signedIn()
+  world.fake.respond((r) =>
+    toolResults(r).length ? { text: 'done' } : { tool: 'Bash', input: { command: 'touch batch-ok && ls' } },
+  )
+  for (const dir of ['a', 'b'])
+    await adminCall(world, 'POST', '/sessions', { prompt: `go ${dir}`, options: { cwd: world.claude.cwd } })
+  await page.getByRole('link', { name: /Inbox/ }).click()
+  const batch = page.getByRole('button', { name: 'Approve all 2 identical' })
+  await batch.waitFor({ timeout: 30_000 })
+  await shot(page, 'inbox-batch-desktop')
+  await batch.click()
+  await waitFor(
+    async () => {
+      const { json } = await adminCall<{ sessions: { status: string }[] }>(world, 'GET', '/sessions')
+      return json.sessions.filter((s) => s.status === 'idle').length === 2
+    },
+    30_000,
+    'both sessions to finish',
+  )
 })

@@ -1,7 +1,10 @@
 // The app: checks the browser is signed in, keeps the open decisions live (for the Inbox, its count
 // and notifications on every page), and shows the page the hash names.
 import { useEffect, useState } from 'react'
+import { AccessPage } from './AccessPage.tsx'
 import { ApiError, api, errorText, onSignedOut } from './api.ts'
+import { ChatPage } from './ChatPage.tsx'
+import { HubPage } from './HubPage.tsx'
 import { InboxPage } from './InboxPage.tsx'
 import { Nav } from './Nav.tsx'
 import { RulesPage } from './RulesPage.tsx'
@@ -54,8 +57,14 @@ export function App() {
         <SessionPage key={route.id} id={route.id} />
       ) : route.page === 'inbox' ? (
         <InboxPage decisions={decisions} />
+      ) : route.page === 'chat' ? (
+        <ChatPage />
       ) : route.page === 'rules' ? (
         <RulesPage />
+      ) : route.page === 'access' ? (
+        <AccessPage />
+      ) : route.page === 'hub' ? (
+        <HubPage />
       ) : (
         <main>
           <h1>Not found</h1>

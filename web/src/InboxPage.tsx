@@ -1,5 +1,8 @@
 // `#/inbox`: every open decision, live, with the keyboard shortcuts and the notifications switch.
-import { useEffect, useRef, useState } from 'react'
+// Above two or more identical permission prompts, one button approves them all.
+import { Fragment, useEffect, useMemo, useRef, useState } from 'react'
+import { BatchApprove } from './BatchApprove.tsx'
+import { identicalGroups } from './batch.ts'
 import { DecisionCard } from './DecisionCard.tsx'
 import type { DecisionHandle } from './DecisionHandle.ts'
 import { EnableNotifications } from './EnableNotifications.tsx'
@@ -12,6 +15,11 @@ export function InboxPage({ decisions }: { decisions: Decisions }) {
   const [selectedId, setSelectedId] = useState<string | null>(null)
   const open = entries.filter((e) => !e.closing)
   const selected = open.find((e) => e.decision.id === selectedId)?.decision.id ?? open[0]?.decision.id ?? null
+  const groups = useMemo(
+    () => identicalGroups(entries.filter((e) => !e.closing).map((e) => e.decision)),
+    [entries],
+  )
+  const [batchProblems, setBatchProblems] = useState<string[]>([])
 
   useInboxKeys({
     move: (by) => {
@@ -45,20 +53,30 @@ export function InboxPage({ decisions }: { decisions: Decisions }) {
         <EnableNotifications />
       </div>
       <p className="muted keys-hint">Keys: j / k move, a approves, d denies.</p>
+      {batchProblems.length > 0 ? (
+        <div className="error batch-problems" role="alert">
+          {batchProblems.map((problem) => (
+            <p key={problem}>{problem}</p>
+          ))}
+        </div>
+      ) : null}
       {entries.map((entry) => {
         const id = entry.decision.id
+        const group = groups.get(id)
         return (
-          <DecisionCard
-            key={id}
-            entry={entry}
-            selected={id === selected}
-            onSelect={() => setSelectedId(id)}
-            onAnswered={apply}
-            ref={(h) => {
-              if (h) handles.current.set(id, h)
-              else handles.current.delete(id)
-            }}
-          />
+          <Fragment key={id}>
+            {group ? <BatchApprove group={group} onAnswered={apply} onProblems={setBatchProblems} /> : null}
+            <DecisionCard
+              entry={entry}
+              selected={id === selected}
+              onSelect={() => setSelectedId(id)}
+              onAnswered={apply}
+              ref={(h) => {
+                if (h) handles.current.set(id, h)
+                else handles.current.delete(id)
+              }}
+            />
+          </Fragment>
         )
       })}
     </main>

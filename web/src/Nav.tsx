@@ -1,26 +1,39 @@
-// The top bar: Sessions, Inbox (with how many decisions are open), Rules, and who is signed in.
+// The top bar: Sessions, Inbox (with how many decisions are open), Chat, Rules, Access, Hub, and who
+// is signed in. On a phone the links wrap onto a second line rather than scroll sideways.
 import type { Route } from './router.ts'
 import { href } from './router.ts'
 
 export function Nav({ route, openCount, me }: { route: Route; openCount: number; me: string | null }) {
   const onSessions = route.page === 'sessions' || route.page === 'session'
+  const current = (on: boolean) => (on ? ('page' as const) : undefined)
   return (
     <nav className="top" aria-label="Main">
       <span className="brand">Switchboard</span>
-      <a href={href.sessions()} aria-current={onSessions ? 'page' : undefined}>
-        Sessions
-      </a>
-      <a
-        href={href.inbox()}
-        aria-current={route.page === 'inbox' ? 'page' : undefined}
-        aria-label={openCount > 0 ? `Inbox, ${openCount} open` : 'Inbox'}
-      >
-        Inbox
-        {openCount > 0 ? <span className="count">{openCount}</span> : null}
-      </a>
-      <a href={href.rules()} aria-current={route.page === 'rules' ? 'page' : undefined}>
-        Rules
-      </a>
+      <div className="links">
+        <a href={href.sessions()} aria-current={current(onSessions)}>
+          Sessions
+        </a>
+        <a
+          href={href.inbox()}
+          aria-current={current(route.page === 'inbox')}
+          aria-label={openCount > 0 ? `Inbox, ${openCount} open` : 'Inbox'}
+        >
+          Inbox
+          {openCount > 0 ? <span className="count">{openCount}</span> : null}
+        </a>
+        <a href={href.chat()} aria-current={current(route.page === 'chat')}>
+          Chat
+        </a>
+        <a href={href.rules()} aria-current={current(route.page === 'rules')}>
+          Rules
+        </a>
+        <a href={href.access()} aria-current={current(route.page === 'access')}>
+          Access
+        </a>
+        <a href={href.hub()} aria-current={current(route.page === 'hub')}>
+          Hub
+        </a>
+      </div>
       {me ? <span className="me">{me}</span> : null}
     </nav>
   )

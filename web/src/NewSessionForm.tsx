@@ -3,9 +3,7 @@
 // zod alone would add a third to the page's size.
 import { type FormEvent, useState } from 'react'
 import type { NewSession } from '../../src/core/dashboard-api.ts'
-import { api, errorText } from './api.ts'
-
-const MODES = ['default', 'acceptEdits', 'plan', 'bypassPermissions'] as const
+import { api, errorText, PERMISSION_MODES } from './api.ts'
 
 export function NewSessionForm({ onStarted }: { onStarted: (id: string) => void }) {
   const [cwd, setCwd] = useState('')
@@ -69,7 +67,7 @@ export function NewSessionForm({ onStarted }: { onStarted: (id: string) => void 
         <label htmlFor="new-mode">Permission mode</label>
         <select id="new-mode" value={mode} onChange={(e) => setMode(e.target.value)}>
           <option value="">the hub's default</option>
-          {MODES.map((m) => (
+          {PERMISSION_MODES.map((m) => (
             <option key={m} value={m}>
               {m}
             </option>

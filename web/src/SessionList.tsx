@@ -4,10 +4,15 @@ import { href } from './router.ts'
 import { StatusBadge } from './StatusBadge.tsx'
 import { ago, fullTime } from './time.ts'
 
-export function SessionList({ sessions }: { sessions: SessionRow[] }) {
-  if (sessions.length === 0) return <p className="muted">No sessions yet. Start one below.</p>
+export function SessionList({ sessions, filtered = false }: { sessions: SessionRow[]; filtered?: boolean }) {
+  if (sessions.length === 0)
+    return (
+      <p className="muted">
+        {filtered ? 'No driven sessions match the filter.' : 'No sessions yet. Start one below.'}
+      </p>
+    )
   return (
-    <table className="sessions">
+    <table className="sessions" aria-label="Driven sessions">
       <thead>
         <tr>
           <th scope="col">Session</th>

@@ -1,9 +1,11 @@
-// One session: its status, its transcript streaming live, and a box to write to it.
+// One session: its status, its model and permission mode (while it runs), its transcript streaming
+// live, and a box to write to it.
 import { useCallback, useEffect, useState } from 'react'
 import type { SessionRow } from '../../src/core/dashboard-api.ts'
 import { ApiError, api, errorText } from './api.ts'
 import { Composer } from './Composer.tsx'
 import { SessionHeader } from './SessionHeader.tsx'
+import { SessionSettings } from './SessionSettings.tsx'
 import { Transcript } from './Transcript.tsx'
 import { useTranscript } from './useTranscript.ts'
 
@@ -37,6 +39,7 @@ export function SessionPage({ id }: { id: string }) {
   return (
     <main className="session-page">
       <SessionHeader id={id} session={session} />
+      {session?.live ? <SessionSettings sessionId={id} /> : null}
       {error ? (
         <p className="error" role="alert">
           {error}

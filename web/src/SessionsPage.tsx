@@ -1,45 +1,109 @@
-// `#/`: every session (refreshed every few seconds) and the form to start one.
-import { useCallback, useEffect, useState } from 'react'
+// `#/`: the sessions the hub drives (refreshed every few seconds) and the form to start one, the
+// channel sessions (subscribers) with their backlog, and the history of Claude Code sessions on this
+// machine, each resumable or forkable. One "Filter" narrows all three lists.
+import { useCallback, useId, useState } from 'react'
 import type { SessionRow } from '../../src/core/dashboard-api.ts'
-import { api, errorText } from './api.ts'
+import { api } from './api.ts'
+import { ChannelList } from './ChannelList.tsx'
+import { matchesFilter } from './filter.ts'
+import { HistoryList, type Resuming, rowKey } from './HistoryList.tsx'
 import { NewSessionForm } from './NewSessionForm.tsx'
 import { href, navigate } from './router.ts'
 import { SessionList } from './SessionList.tsx'
+import { usePoll } from './usePoll.ts'
 
 const POLL_MS = 5_000
+/** Reading the history means reading Claude Code's files: less often. */
+const HISTORY_POLL_MS = 30_000
+
+const bySessionUpdate = (a: SessionRow, b: SessionRow) => b.updatedAt - a.updatedAt
+
+function Problem({ error }: { error: string | null }) {
+  return error ? (
+    <p className="error" role="alert">
+      {error}
+    </p>
+  ) : null
+}
 
 export function SessionsPage() {
-  const [sessions, setSessions] = useState<SessionRow[] | null>(null)
-  const [error, setError] = useState<string | null>(null)
+  const [filter, setFilter] = useState('')
+  const [resuming, setResuming] = useState<Resuming>(null)
+  const filterId = useId()
+  const sessions = usePoll(
+    useCallback(async () => [...(await api.sessions()).sessions].sort(bySessionUpdate), []),
+    POLL_MS,
+  )
+  const channels = usePoll(
+    useCallback(async () => (await api.channels()).channels, []),
+    POLL_MS,
+  )
+  const history = usePoll(
+    useCallback(async () => (await api.history()).sessions, []),
+    HISTORY_POLL_MS,
+  )
+  const open = (id: string) => navigate(href.session(id))
+  const filtered = filter.trim() !== ''
 
-  const refresh = useCallback(async () => {
-    try {
-      const { sessions } = await api.sessions()
-      setSessions([...sessions].sort((a, b) => b.updatedAt - a.updatedAt))
-      setError(null)
-    } catch (err) {
-      setError(errorText(err))
-    }
-  }, [])
-
-  useEffect(() => {
-    void refresh()
-    const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') void refresh()
-    }, POLL_MS)
-    return () => clearInterval(timer)
-  }, [refresh])
+  const driven = sessions.data?.filter((s) => matchesFilter(filter, [s.id, s.cwd]))
+  const subscribers = channels.data?.filter((c) => matchesFilter(filter, [c.name, ...c.topics]))
+  const past = history.data?.filter((h) => matchesFilter(filter, [h.id, h.claudeSessionId, h.cwd, h.summary]))
+  // A form whose row the filter (or a refresh) took away is not open.
+  const resumingShown = resuming && past?.some((h) => rowKey(h) === resuming.key) ? resuming : null
 
   return (
     <main>
       <h1>Sessions</h1>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
-      {sessions ? <SessionList sessions={sessions} /> : error ? null : <p className="muted">Loading…</p>}
-      <NewSessionForm onStarted={(id) => navigate(href.session(id))} />
+      <div className="filter">
+        <label htmlFor={filterId}>Filter</label>
+        <input
+          id={filterId}
+          value={filter}
+          onChange={(e) => setFilter(e.target.value)}
+          placeholder="folder, summary or id"
+          autoCapitalize="off"
+          autoCorrect="off"
+          spellCheck={false}
+        />
+      </div>
+
+      <section aria-labelledby="driven-heading">
+        <h2 id="driven-heading">Driven sessions</h2>
+        <Problem error={sessions.error} />
+        {driven ? (
+          <SessionList sessions={driven} filtered={filtered} />
+        ) : sessions.error ? null : (
+          <p className="muted">Loading…</p>
+        )}
+      </section>
+      {/* One form at a time: while a history session is being resumed, its form is the one. */}
+      {resumingShown ? null : <NewSessionForm onStarted={open} />}
+
+      <section aria-labelledby="channels-heading">
+        <h2 id="channels-heading">Channel sessions</h2>
+        <Problem error={channels.error} />
+        {subscribers ? (
+          <ChannelList channels={subscribers} filtered={filtered} />
+        ) : channels.error ? null : (
+          <p className="muted">Loading…</p>
+        )}
+      </section>
+
+      <section aria-labelledby="history-heading">
+        <h2 id="history-heading">History</h2>
+        <Problem error={history.error} />
+        {past ? (
+          <HistoryList
+            rows={past}
+            filtered={filtered}
+            resuming={resumingShown}
+            setResuming={setResuming}
+            onStarted={open}
+          />
+        ) : history.error ? null : (
+          <p className="muted">Loading…</p>
+        )}
+      </section>
     </main>
   )
 }

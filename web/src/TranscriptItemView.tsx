@@ -1,4 +1,5 @@
-// One transcript item: the user's words, Claude's words, a tool call, a tool's result, a turn's end.
+// One transcript item: the user's words, Claude's words or thinking (folded), a tool call, a tool's
+// result, a turn's end.
 import { ToolCall } from './ToolCall.tsx'
 import { formatCost, type TranscriptItem } from './transcript.ts'
 
@@ -22,6 +23,15 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
           <div className="who">Claude</div>
           <div className="text">{item.text}</div>
         </div>
+      )
+    case 'thinking':
+      return (
+        <details className="item thinking">
+          <summary>
+            <span className="who">Thinking</span>
+          </summary>
+          <div className="text">{item.redacted ? '(redacted by the model)' : item.text}</div>
+        </details>
       )
     case 'tool':
       return <ToolCall name={item.name} input={item.input} />

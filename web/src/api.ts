@@ -2,12 +2,25 @@
 // state-changing request carries `X-Switchboard: 1`. A 401 anywhere means "not signed in".
 import type {
   Answer,
+  ChannelRow,
   DecisionRow,
+  HistoryRow,
+  HubHealth,
   NewRule,
   NewSession,
   RuleRow,
+  SenderRow,
   SessionRow,
 } from '../../src/core/dashboard-api.ts'
+
+/** The permission modes a session can be switched to (permissionModeSchema). */
+export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions'
+export const PERMISSION_MODES: readonly PermissionMode[] = [
+  'default',
+  'acceptEdits',
+  'plan',
+  'bypassPermissions',
+]
 
 export class ApiError extends Error {
   constructor(
@@ -62,10 +75,10 @@ async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
   return body as T
 }
 
-function post<T>(path: string, body?: unknown): Promise<T> {
+function post<T>(path: string, body?: unknown, headers: Record<string, string> = {}): Promise<T> {
   return request<T>(path, {
     method: 'POST',
-    headers: { 'X-Switchboard': '1', 'content-type': 'application/json' },
+    headers: { ...headers, 'X-Switchboard': '1', 'content-type': 'application/json' },
     body: JSON.stringify(body ?? {}),
   })
 }
@@ -90,12 +103,46 @@ export const api = {
   /** Makes an "always allow" rule from an open permission decision; the hub then approves it. */
   makeRule: (body: NewRule) => post<{ rule: RuleRow }>('/api/rules', body),
   revokeRule: (id: string) => del<{ ok: true }>(`/api/rules/${enc(id)}`),
+  setModel: (id: string, model: string) => post<unknown>(`/api/sessions/${enc(id)}/model`, { model }),
+  setPermissionMode: (id: string, mode: PermissionMode) =>
+    post<unknown>(`/api/sessions/${enc(id)}/permission-mode`, { mode }),
+  history: () => request<{ sessions: HistoryRow[] }>('/api/history'),
+  /** Drives a Claude Code session from the history (or a fork of it) from here on. */
+  resume: (claudeSessionId: string, body: { cwd: string; prompt: string; fork: boolean }) =>
+    post<{ id: string }>(`/api/history/${enc(claudeSessionId)}/resume`, body),
+  channels: () => request<{ channels: ChannelRow[] }>('/api/channels'),
+  access: () => request<{ senders: SenderRow[]; pairings: DecisionRow[] }>('/api/access'),
+  changeSender: (name: string, change: { status?: 'allowed' | 'blocked'; operator?: boolean }) =>
+    post<{ sender: SenderRow }>(`/api/access/${enc(name)}`, change),
+  health: () => request<HubHealth>('/api/health'),
+  /**
+   * Writes to the sessions that take chat (one by name with `to`). The same key on a retry is not
+   * delivered twice. `sessions`: how many took it; 0 means the hub keeps it for the next one.
+   */
+  chat: (body: { text: string; to?: string }, idempotencyKey: string) =>
+    post<ChatSent>('/api/chat', body, { 'Idempotency-Key': idempotencyKey }),
+}
+
+/** POST /api/chat's answer (202). */
+export interface ChatSent {
+  id: string
+  chat_id: string
+  sessions: number
+}
+
+/** What to say when answering a decision failed; a 409 means another surface answered first. */
+export function answerErrorText(err: unknown): string {
+  return err instanceof ApiError && err.status === 409
+    ? `Someone else answered first: ${err.message}`
+    : errorText(err)
 }
 
 export const streamUrl = {
   session: (id: string, after: number) =>
     `/api/sessions/${enc(id)}/stream${after > 0 ? `?after=${after}` : ''}`,
   decisions: () => '/api/decisions/stream',
+  /** Replies from the start (or, on the browser's own reconnect, after its Last-Event-ID). */
+  chat: () => '/api/chat/stream',
 }
 
 /** A closed EventSource may mean the cookie expired: ask once, which signals a 401 to the app. */

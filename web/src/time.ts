@@ -13,3 +13,8 @@ export function ago(ms: number, now = Date.now()): string {
 export function fullTime(ms: number): string {
   return new Date(ms).toLocaleString()
 }
+
+/** The time of day, as a chat shows it: "14:05". */
+export function clockTime(ms: number): string {
+  return new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit' })
+}

@@ -4,6 +4,8 @@
 export type TranscriptItem =
   | { kind: 'user'; text: string }
   | { kind: 'assistant'; text: string }
+  /** Claude's extended thinking; shown folded. `redacted` when the CLI gave it encrypted only. */
+  | { kind: 'thinking'; text: string; redacted: boolean }
   | { kind: 'tool'; name: string; input: Record<string, unknown> }
   | { kind: 'tool-result'; tool: string | null; text: string; isError: boolean }
   | { kind: 'turn'; cost: number | null; durationMs: number | null; error: string | null }
@@ -90,6 +92,11 @@ export class TranscriptReader {
       if (block.type === 'text') {
         const text = str(block.text)
         if (text?.trim()) items.push({ kind: 'assistant', text })
+      } else if (block.type === 'thinking') {
+        const text = str(block.thinking)
+        if (text?.trim()) items.push({ kind: 'thinking', text, redacted: false })
+      } else if (block.type === 'redacted_thinking') {
+        items.push({ kind: 'thinking', text: '', redacted: true })
       } else if (block.type === 'tool_use') {
         const name = str(block.name) ?? 'tool'
         const id = str(block.id)

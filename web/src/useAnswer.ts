@@ -1,7 +1,7 @@
 // Answering a decision: POST /api/decisions/:id, and what to say when someone else was first (409).
 import { useState } from 'react'
 import type { Answer, DecisionRow } from '../../src/core/dashboard-api.ts'
-import { ApiError, api, errorText } from './api.ts'
+import { answerErrorText, api } from './api.ts'
 
 export function useAnswer(decision: DecisionRow, onAnswered: (d: DecisionRow) => void) {
   const [busy, setBusy] = useState(false)
@@ -15,11 +15,7 @@ export function useAnswer(decision: DecisionRow, onAnswered: (d: DecisionRow) =>
       const { decision: answered } = await api.answer(decision.id, answer)
       onAnswered(answered)
     } catch (err) {
-      setError(
-        err instanceof ApiError && err.status === 409
-          ? `Someone else answered first: ${err.message}`
-          : errorText(err),
-      )
+      setError(answerErrorText(err))
     } finally {
       setBusy(false)
     }

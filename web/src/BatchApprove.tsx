@@ -1,0 +1,50 @@
+// "Approve all N identical": one press approves every open prompt that asks for the same tool with
+// the same input (POST /api/decisions/:id for each). Each answered card closes as usual; prompts
+// another surface answered first are reported to the Inbox (onProblems), which keeps the message.
+import { useState } from 'react'
+import type { DecisionRow } from '../../src/core/dashboard-api.ts'
+import { answerErrorText, api } from './api.ts'
+import { requestText } from './decision-text.ts'
+
+export function BatchApprove({
+  group,
+  onAnswered,
+  onProblems,
+}: {
+  group: DecisionRow[]
+  onAnswered: (d: DecisionRow) => void
+  onProblems: (problems: string[]) => void
+}) {
+  const [busy, setBusy] = useState(false)
+  const tool = (group[0] && requestText(group[0], 'tool_name')) ?? 'a tool'
+
+  const approveAll = async () => {
+    if (busy) return
+    setBusy(true)
+    onProblems([])
+    const results = await Promise.allSettled(group.map((d) => api.answer(d.id, { behavior: 'allow' })))
+    const problems: string[] = []
+    results.forEach((result, i) => {
+      if (result.status === 'fulfilled') onAnswered(result.value.decision)
+      else problems.push(`${group[i]?.code ?? 'A prompt'}: ${answerErrorText(result.reason)}`)
+    })
+    onProblems(problems)
+    setBusy(false)
+  }
+
+  return (
+    <div className="batch card">
+      <p>
+        {group.length} prompts ask for <span className="tool-name">{tool}</span> with the same input.
+      </p>
+      <button
+        type="button"
+        className="primary batch-approve"
+        disabled={busy}
+        onClick={() => void approveAll()}
+      >
+        {`Approve all ${group.length} identical`}
+      </button>
+    </div>
+  )
+}
