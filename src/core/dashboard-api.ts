@@ -196,3 +196,47 @@ export interface ChatReply {
   from: string
   at: number
 }
+
+/**
+ * What flows through the hub:
+ * GET /api/events?q=<text>&source=<name>&before=<seq> → { events: EventRow[] } (50, newest first)
+ * GET /api/sources → { sources: SourceRow[] } (never their secrets)
+ * GET /api/outbound → { webhooks: OutboundRow[] }; GET /api/outbound/:name/log → { log: OutboundLogRow[] }
+ * GET /api/peers → { peers: { name, aliases, live, rooms, pending }[] }
+ */
+export interface EventRow {
+  seq: number
+  id: string
+  topic: string
+  source: string
+  sender: string | null
+  content: string
+  meta: Record<string, string>
+  createdAt: number
+}
+
+export interface SourceRow {
+  name: string
+  topic: string
+  preset: string
+  deliveryHeader: string | null
+  createdAt: number
+  /** When its last event came, if any is kept. */
+  lastEventAt: number | null
+}
+
+export interface OutboundRow {
+  name: string
+  url: string
+  topics: string[]
+  pending: number
+  createdAt: number
+}
+
+export interface OutboundLogRow {
+  eventId: string
+  attempt: number
+  status: number | null
+  error: string | null
+  at: number
+}

@@ -189,4 +189,29 @@ export function describeEventStoreContract(open: OpenStore): void {
       ])
     })
   })
+
+  describe('EventStore: the log people search', () => {
+    it('finds events by text and source, newest first, a page at a time', async ({ store }) => {
+      await publish(store, [
+        event('ci', 'build 1 failed'),
+        event('ci', 'build 2 passed', { source: 'github' }),
+        event('ci', '100% done_now'),
+        event('ci', 'build 3 FAILED'),
+      ])
+      const contents = (events: { content: string }[]) => events.map((e) => e.content)
+      expect(contents(await store.searchEvents({ text: 'failed', limit: 10 }))).toEqual([
+        'build 3 FAILED',
+        'build 1 failed',
+      ])
+      expect(contents(await store.searchEvents({ source: 'github', limit: 10 }))).toEqual(['build 2 passed'])
+      expect(contents(await store.searchEvents({ text: '0% d', limit: 10 }))).toEqual(['100% done_now'])
+      expect(contents(await store.searchEvents({ text: '_', limit: 10 }))).toEqual(['100% done_now'])
+      const [newest, next] = await store.searchEvents({ limit: 2 })
+      expect(contents(await store.searchEvents({ beforeSeq: next?.seq, limit: 5 }))).toEqual([
+        'build 2 passed',
+        'build 1 failed',
+      ])
+      expect(newest?.content).toBe('build 3 FAILED')
+    })
+  })
 }

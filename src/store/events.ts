@@ -42,6 +42,16 @@ export interface EventStore {
   pendingDeliveries(subscriber: string, afterSeq: number, limit: number): Promise<StoredEvent[]>
   /** Marks these deliveries to the subscriber as handled; exactly these, never the ones between. */
   ack(subscriber: string, seqs: number[]): Promise<void>
+  /**
+   * Stored events, newest first: those whose content holds `text` (any case), from `source`, before
+   * `beforeSeq` (for the next page), at most `limit`. For people reading the log, not for delivery.
+   */
+  searchEvents(filter: {
+    text?: string
+    source?: string
+    beforeSeq?: number
+    limit: number
+  }): Promise<StoredEvent[]>
   listSubscribers(): Promise<SubscriberInfo[]>
   getSubscriber(name: string): Promise<SubscriberInfo | null>
   hasSubscriber(name: string): Promise<boolean>

@@ -14,15 +14,19 @@ import {
   answerSchema,
   type ChannelRow,
   chatMessageSchema,
+  type EventRow,
   type HistoryRow,
   type HubHealth,
   messageSchema,
   modelSchema,
   newRuleSchema,
   newSessionSchema,
+  type OutboundLogRow,
+  type OutboundRow,
   permissionModeSchema,
   resumeSchema,
   type SenderRow,
+  type SourceRow,
   senderChangeSchema,
 } from '../../core/dashboard-api.js'
 import { topicMatches } from '../../core/event.js'
@@ -39,6 +43,7 @@ import { DecisionFeed, decisionRow, sessionRow } from './rows.js'
 export const SESSION_COOKIE = 'sb_session'
 const COOKIE_MAX_AGE_S = 30 * 24 * 3600
 const KEEPALIVE_MS = 15_000
+const EVENTS_PAGE = 50
 /** dist/hub/web/app.js → dist/web, where `vite build` writes the page. */
 const STATIC_ROOT = fileURLToPath(new URL('../../web/', import.meta.url))
 const TYPES: Record<string, string> = {
@@ -298,6 +303,67 @@ export function createDashboard(
       while (!stream.aborted) await stream.sleep(KEEPALIVE_MS).then(() => stream.write(': keepalive\n\n'))
     })
   })
+
+  // --- what flows through the hub ---------------------------------------------------------
+  app.get('/api/events', async (c) => {
+    const before = Number(c.req.query('before'))
+    const events = await hub.store.searchEvents({
+      text: c.req.query('q')?.slice(0, 200) || undefined,
+      source: c.req.query('source') || undefined,
+      beforeSeq: Number.isInteger(before) && before > 0 ? before : undefined,
+      limit: EVENTS_PAGE,
+    })
+    const rows: EventRow[] = events.map((e) => ({
+      seq: e.seq,
+      id: e.id,
+      topic: e.topic,
+      source: e.source,
+      sender: e.sender,
+      content: e.content,
+      meta: e.meta,
+      createdAt: e.created_at,
+    }))
+    return c.json({ events: rows })
+  })
+
+  app.get('/api/sources', async (c) => {
+    const sources: SourceRow[] = await Promise.all(
+      (await hub.store.listSources()).map(async (s) => ({
+        name: s.name,
+        topic: s.topic,
+        preset: s.preset ?? 'generic',
+        deliveryHeader: s.deliveryHeader,
+        createdAt: s.createdAt,
+        lastEventAt: (await hub.store.searchEvents({ source: s.name, limit: 1 }))[0]?.created_at ?? null,
+      })),
+    )
+    return c.json({ sources })
+  })
+
+  app.get('/api/outbound', async (c) => {
+    const pending = new Map((await hub.store.listSubscribers()).map((s) => [s.name, s]))
+    const webhooks: OutboundRow[] = (await hub.store.listOutboundWebhooks()).map((w) => ({
+      name: w.name,
+      url: w.url,
+      topics: pending.get(w.name)?.topics ?? [],
+      pending: pending.get(w.name)?.pending ?? 0,
+      createdAt: w.createdAt,
+    }))
+    return c.json({ webhooks })
+  })
+
+  app.get('/api/outbound/:name/log', async (c) => {
+    const log: OutboundLogRow[] = (await hub.store.outboundLog(c.req.param('name'), 100)).map((a) => ({
+      eventId: a.eventId,
+      attempt: a.attempt,
+      status: a.status,
+      error: a.error,
+      at: a.at,
+    }))
+    return c.json({ log })
+  })
+
+  app.get('/api/peers', async (c) => c.json({ peers: await hub.peers.list() }))
 
   app.get('/api/decisions', async (c) => c.json({ decisions: await feed.open() }))
 

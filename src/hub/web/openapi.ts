@@ -1,7 +1,15 @@
 // The hub's HTTP API as an OpenAPI 3.1 document, its bodies generated from the same zod schemas the
 // hub checks them with, served at /openapi.json.
 import { z } from 'zod'
-import { answerSchema, messageSchema, newRuleSchema, newSessionSchema } from '../../core/dashboard-api.js'
+import {
+  answerSchema,
+  chatMessageSchema,
+  messageSchema,
+  newRuleSchema,
+  newSessionSchema,
+  resumeSchema,
+  senderChangeSchema,
+} from '../../core/dashboard-api.js'
 import { VERSION } from '../../core/version.js'
 
 const json = (schema: z.ZodType) => ({
@@ -77,6 +85,38 @@ export function openApiDocument(): Record<string, unknown> {
         },
       },
       '/api/rules/{id}': { delete: { security: cookie, responses: { 200: ok('revoked') } } },
+      '/api/history': {
+        get: {
+          security: cookie,
+          responses: { 200: ok('Claude Code sessions on this machine and the hub’s') },
+        },
+      },
+      '/api/history/{claudeSessionId}/resume': {
+        post: {
+          security: cookie,
+          requestBody: json(resumeSchema),
+          responses: { 201: ok('a driven session resuming it') },
+        },
+      },
+      '/api/channels': {
+        get: { security: cookie, responses: { 200: ok('channel sessions and their backlog') } },
+      },
+      '/api/access': { get: { security: cookie, responses: { 200: ok('senders and pairing requests') } } },
+      '/api/access/{name}': {
+        post: { security: cookie, requestBody: json(senderChangeSchema), responses: { 200: ok('changed') } },
+      },
+      '/api/chat': {
+        post: { security: cookie, requestBody: json(chatMessageSchema), responses: { 202: ok('stored') } },
+      },
+      '/api/chat/stream': { get: { security: cookie, responses: { 200: ok('Claude’s replies (SSE)') } } },
+      '/api/events': {
+        get: { security: cookie, responses: { 200: ok('stored events, searched, newest first') } },
+      },
+      '/api/sources': { get: { security: cookie, responses: { 200: ok('webhook sources (no secrets)') } } },
+      '/api/outbound': { get: { security: cookie, responses: { 200: ok('outbound webhooks') } } },
+      '/api/outbound/{name}/log': { get: { security: cookie, responses: { 200: ok('its delivery log') } } },
+      '/api/peers': { get: { security: cookie, responses: { 200: ok('peers and rooms') } } },
+      '/api/health': { get: { security: cookie, responses: { 200: ok('the hub’s health') } } },
       '/sessions': { get: { security: admin, responses: { 200: ok('sessions (the admin API)') } } },
       '/status': { get: { security: admin, responses: { 200: ok('the hub’s status') } } },
     },

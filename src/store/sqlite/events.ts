@@ -197,6 +197,26 @@ export function sqliteEventStore(db: Database.Database): EventStore {
       ackTx(subscriber, seqs)
     },
 
+    async searchEvents(filter) {
+      const where: string[] = []
+      const args: (string | number)[] = []
+      if (filter.text) {
+        // LIKE with the text's own % and _ taken literally.
+        where.push("content LIKE ? ESCAPE '\\'")
+        args.push(`%${filter.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`)
+      }
+      if (filter.source) {
+        where.push('source = ?')
+        args.push(filter.source)
+      }
+      if (filter.beforeSeq !== undefined) {
+        where.push('seq < ?')
+        args.push(filter.beforeSeq)
+      }
+      const sql = `SELECT * FROM events ${where.length ? `WHERE ${where.join(' AND ')}` : ''} ORDER BY seq DESC LIMIT ?`
+      return (db.prepare(sql).all(...args, filter.limit) as Row[]).map(toEvent)
+    },
+
     async listSubscribers() {
       return (db.prepare(`${SUBSCRIBER_INFO} ORDER BY s.name`).all() as Row[]).map(toSubscriberInfo)
     },
