@@ -392,3 +392,27 @@ it('approves identical prompts of two sessions at once', async () => {
     'both sessions to finish',
   )
 })
+
+it('searches the event log, and links a webhook source on the Hub page to its events', async () => {
+  const secret = await world.home.addSource('ci')
+  for (const text of ['build 7 failed on main', 'build 8 passed', 'deploy 3 done'])
+    await fetch(`${world.home.url}/hooks/ci`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}`, 'content-type': 'text/plain' },
+      body: text,
+    })
+  const page = await signedIn()
+  await page.getByRole('link', { name: 'Events' }).click()
+  await page.getByLabel('Search events').fill('build')
+  await page.getByRole('button', { name: 'Search', exact: true }).click()
+  const events = page.getByRole('list', { name: 'Events' })
+  await events.getByText('build 8 passed').waitFor()
+  expect(await events.getByText('build 7 failed on main').count()).toBe(1)
+  expect(await events.getByText('deploy 3 done').count()).toBe(0)
+  await shot(page, 'events-desktop')
+
+  await page.getByRole('link', { name: 'Hub' }).click()
+  const sources = page.getByRole('list', { name: 'Webhook sources' })
+  await sources.getByRole('link', { name: 'ci' }).click()
+  await page.getByRole('list', { name: 'Events' }).getByText('deploy 3 done').waitFor()
+})

@@ -4,6 +4,7 @@ import { useEffect, useState } from 'react'
 import { AccessPage } from './AccessPage.tsx'
 import { ApiError, api, errorText, onSignedOut } from './api.ts'
 import { ChatPage } from './ChatPage.tsx'
+import { EventsPage } from './EventsPage.tsx'
 import { HubPage } from './HubPage.tsx'
 import { InboxPage } from './InboxPage.tsx'
 import { Nav } from './Nav.tsx'
@@ -65,6 +66,8 @@ export function App() {
         <AccessPage />
       ) : route.page === 'hub' ? (
         <HubPage />
+      ) : route.page === 'events' ? (
+        <EventsPage q={route.q} source={route.source} />
       ) : (
         <main>
           <h1>Not found</h1>

@@ -1,9 +1,13 @@
 // `#/hub`: how the hub is doing (GET /api/health): its version, since when it runs, who is connected,
-// live sessions, open decisions, and each chat bridge's state with its last error.
-import { useCallback } from 'react'
-import { api } from './api.ts'
+// live sessions, open decisions, and each chat bridge's state with its last error. Then what flows
+// through it: the webhook sources (each linking to its events), the outbound webhooks with their
+// delivery logs, and the peers.
+import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react'
+import type { OutboundLogRow, OutboundRow, SourceRow } from '../../src/core/dashboard-api.ts'
+import { api, errorText, type PeerRow } from './api.ts'
+import { href } from './router.ts'
 import { ago, fullTime } from './time.ts'
-import { usePoll } from './usePoll.ts'
+import { type Polled, usePoll } from './usePoll.ts'
 
 const POLL_MS = 10_000
 
@@ -89,6 +93,299 @@ export function HubPage() {
           </section>
         </>
       )}
+      <SourcesSection />
+      <OutboundSection />
+      <PeersSection />
     </main>
+  )
+}
+
+function When({ at }: { at: number }) {
+  return (
+    <time dateTime={new Date(at).toISOString()} title={fullTime(at)}>
+      {ago(at)}
+    </time>
+  )
+}
+
+/** A section's list once loaded: its error, "Loading…", the empty text, or the items. */
+function Listed<T>({
+  polled,
+  rows,
+  empty,
+  label,
+  children,
+}: {
+  polled: Polled<unknown>
+  rows: T[] | null
+  empty: string
+  label: string
+  children: (row: T) => ReactNode
+}) {
+  return (
+    <>
+      {polled.error ? (
+        <p className="error" role="alert">
+          {polled.error}
+        </p>
+      ) : null}
+      {rows === null ? (
+        polled.error ? null : (
+          <p className="muted">Loading…</p>
+        )
+      ) : rows.length === 0 ? (
+        <p className="muted">{empty}</p>
+      ) : (
+        <ul className="plain" aria-label={label}>
+          {rows.map(children)}
+        </ul>
+      )}
+    </>
+  )
+}
+
+function SourcesSection() {
+  const sources = usePoll(
+    useCallback(() => api.sources(), []),
+    POLL_MS,
+  )
+  return (
+    <section aria-labelledby="sources-heading">
+      <h2 id="sources-heading">Webhook sources</h2>
+      <p className="muted section-note">
+        Each takes webhooks at /hooks/&lt;name&gt;; its name opens its events.
+      </p>
+      <Listed
+        polled={sources}
+        rows={sources.data?.sources ?? null}
+        empty="No webhook sources. Add one with: switchboard source add <name>"
+        label="Webhook sources"
+      >
+        {(s: SourceRow) => (
+          <li key={s.name} className="card hub-item">
+            <h3>
+              <a className="mono item-link" href={href.events({ source: s.name })}>
+                {s.name}
+              </a>
+            </h3>
+            <dl className="facts item-facts">
+              <div>
+                <dt>Topic</dt>
+                <dd className="mono">{s.topic}</dd>
+              </div>
+              <div>
+                <dt>Preset</dt>
+                <dd>{s.preset}</dd>
+              </div>
+              <div>
+                <dt>Last event</dt>
+                <dd>
+                  {s.lastEventAt === null ? (
+                    <span className="muted">none kept</span>
+                  ) : (
+                    <When at={s.lastEventAt} />
+                  )}
+                </dd>
+              </div>
+            </dl>
+          </li>
+        )}
+      </Listed>
+    </section>
+  )
+}
+
+function OutboundSection() {
+  const outbound = usePoll(
+    useCallback(() => api.outbound(), []),
+    POLL_MS,
+  )
+  return (
+    <section aria-labelledby="outbound-heading">
+      <h2 id="outbound-heading">Outbound webhooks</h2>
+      <Listed
+        polled={outbound}
+        rows={outbound.data?.webhooks ?? null}
+        empty="No outbound webhooks. Add one with: switchboard subscribe --url <url>"
+        label="Outbound webhooks"
+      >
+        {(w: OutboundRow) => <OutboundItem key={w.name} webhook={w} />}
+      </Listed>
+    </section>
+  )
+}
+
+const LOG_POLL_MS = 10_000
+
+function OutboundItem({ webhook }: { webhook: OutboundRow }) {
+  const headingId = useId()
+  const logId = useId()
+  const [open, setOpen] = useState(false)
+  const [log, setLog] = useState<OutboundLogRow[] | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const alive = useRef(true)
+
+  const load = useCallback(async () => {
+    try {
+      const { log } = await api.outboundLog(webhook.name)
+      if (!alive.current) return
+      setLog(log)
+      setError(null)
+    } catch (err) {
+      if (alive.current) setError(errorText(err))
+    }
+  }, [webhook.name])
+
+  useEffect(() => {
+    alive.current = true
+    return () => {
+      alive.current = false
+    }
+  }, [])
+
+  // While the log is open it is loaded now and every few seconds the tab is visible.
+  useEffect(() => {
+    if (!open) return
+    void load()
+    const timer = setInterval(() => {
+      if (document.visibilityState === 'visible') void load()
+    }, LOG_POLL_MS)
+    return () => clearInterval(timer)
+  }, [open, load])
+
+  return (
+    <li className="card hub-item">
+      <h3 id={headingId} className="mono">
+        {webhook.name}
+      </h3>
+      <dl className="facts item-facts">
+        <div>
+          <dt>URL</dt>
+          <dd className="mono">{webhook.url}</dd>
+        </div>
+        <div>
+          <dt>Topics</dt>
+          <dd>
+            {webhook.topics.length === 0 ? (
+              <span className="muted">all</span>
+            ) : (
+              <span className="mono">{webhook.topics.join(', ')}</span>
+            )}
+          </dd>
+        </div>
+        <div>
+          <dt>Pending</dt>
+          <dd>{webhook.pending}</dd>
+        </div>
+      </dl>
+      <button
+        type="button"
+        className="delivery-toggle"
+        aria-expanded={open}
+        aria-controls={logId}
+        aria-describedby={headingId}
+        onClick={() => setOpen((o) => !o)}
+      >
+        Delivery log
+      </button>
+      <div id={logId} className="delivery-log" hidden={!open}>
+        {open ? (
+          <>
+            {error ? (
+              <p className="error" role="alert">
+                {error}
+              </p>
+            ) : null}
+            {log === null ? (
+              error ? null : (
+                <p className="muted">Loading…</p>
+              )
+            ) : log.length === 0 ? (
+              <p className="muted">No deliveries yet.</p>
+            ) : (
+              <ol className="plain log-list" aria-labelledby={headingId}>
+                {log.map((row) => (
+                  <LogItem key={`${row.eventId}:${row.attempt}:${row.at}`} row={row} />
+                ))}
+              </ol>
+            )}
+          </>
+        ) : null}
+      </div>
+    </li>
+  )
+}
+
+function LogItem({ row }: { row: OutboundLogRow }) {
+  const ok = row.status !== null && row.status >= 200 && row.status < 300
+  return (
+    <li className="log-row">
+      <time dateTime={new Date(row.at).toISOString()}>{fullTime(row.at)}</time>
+      <span>
+        <span className="muted">event </span>
+        <span className="mono">{row.eventId}</span>
+      </span>
+      <span>
+        <span className="muted">attempt </span>
+        {row.attempt}
+      </span>
+      {row.status !== null ? (
+        <span className={`badge ${ok ? 'status-idle' : 'status-error'}`}>
+          <span className="visually-hidden">status </span>
+          {row.status}
+        </span>
+      ) : null}
+      {row.error ? <span className="error log-error">{row.error}</span> : null}
+    </li>
+  )
+}
+
+function PeersSection() {
+  const peers = usePoll(
+    useCallback(() => api.peers(), []),
+    POLL_MS,
+  )
+  return (
+    <section aria-labelledby="peers-heading">
+      <h2 id="peers-heading">Peers</h2>
+      <Listed polled={peers} rows={peers.data?.peers ?? null} empty="No peers are known yet." label="Peers">
+        {(p: PeerRow) => (
+          <li key={p.name} className="card hub-item">
+            <div className="bridge-head">
+              <h3 className="mono">{p.name}</h3>
+              <span className={`badge ${p.live ? 'status-idle' : 'muted'}`}>
+                {p.live ? 'live' : 'offline'}
+              </span>
+            </div>
+            <dl className="facts item-facts">
+              <div>
+                <dt>Aliases</dt>
+                <dd>
+                  {p.aliases.length === 0 ? (
+                    <span className="muted">none</span>
+                  ) : (
+                    <span className="mono">{p.aliases.join(', ')}</span>
+                  )}
+                </dd>
+              </div>
+              <div>
+                <dt>Rooms</dt>
+                <dd>
+                  {p.rooms.length === 0 ? (
+                    <span className="muted">none</span>
+                  ) : (
+                    <span className="mono">{p.rooms.join(', ')}</span>
+                  )}
+                </dd>
+              </div>
+              <div>
+                <dt>Pending</dt>
+                <dd>{p.pending}</dd>
+              </div>
+            </dl>
+          </li>
+        )}
+      </Listed>
+    </section>
   )
 }

@@ -1,5 +1,5 @@
-// The top bar: Sessions, Inbox (with how many decisions are open), Chat, Rules, Access, Hub, and who
-// is signed in. On a phone the links wrap onto a second line rather than scroll sideways.
+// The top bar: Sessions, Inbox (with how many decisions are open), Chat, Rules, Access, Hub, Events,
+// and who is signed in. On a phone the links wrap onto a second line rather than scroll sideways.
 import type { Route } from './router.ts'
 import { href } from './router.ts'
 
@@ -32,6 +32,9 @@ export function Nav({ route, openCount, me }: { route: Route; openCount: number;
         </a>
         <a href={href.hub()} aria-current={current(route.page === 'hub')}>
           Hub
+        </a>
+        <a href={href.events()} aria-current={current(route.page === 'events')}>
+          Events
         </a>
       </div>
       {me ? <span className="me">{me}</span> : null}

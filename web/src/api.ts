@@ -4,13 +4,17 @@ import type {
   Answer,
   ChannelRow,
   DecisionRow,
+  EventRow,
   HistoryRow,
   HubHealth,
   NewRule,
   NewSession,
+  OutboundLogRow,
+  OutboundRow,
   RuleRow,
   SenderRow,
   SessionRow,
+  SourceRow,
 } from '../../src/core/dashboard-api.ts'
 
 /** The permission modes a session can be switched to (permissionModeSchema). */
@@ -121,6 +125,39 @@ export const api = {
    */
   chat: (body: { text: string; to?: string }, idempotencyKey: string) =>
     post<ChatSent>('/api/chat', body, { 'Idempotency-Key': idempotencyKey }),
+  /** Stored events, newest first (50 a page): holding `q`, from `source`, before `before` (a seq). */
+  events: (filter: EventFilter) => request<{ events: EventRow[] }>(`/api/events${eventQuery(filter)}`),
+  /** The webhook sources (never their secrets). */
+  sources: () => request<{ sources: SourceRow[] }>('/api/sources'),
+  outbound: () => request<{ webhooks: OutboundRow[] }>('/api/outbound'),
+  outboundLog: (name: string) => request<{ log: OutboundLogRow[] }>(`/api/outbound/${enc(name)}/log`),
+  peers: () => request<{ peers: PeerRow[] }>('/api/peers'),
+}
+
+/** What GET /api/events narrows by; empty or absent means any. */
+export interface EventFilter {
+  q?: string
+  source?: string
+  before?: number
+}
+
+function eventQuery({ q, source, before }: EventFilter): string {
+  const query = new URLSearchParams()
+  if (q) query.set('q', q)
+  if (source) query.set('source', source)
+  if (before !== undefined) query.set('before', String(before))
+  const s = query.toString()
+  return s ? `?${s}` : ''
+}
+
+/** A session others can message (GET /api/peers): its aliases, whether it is connected, its rooms. */
+export interface PeerRow {
+  name: string
+  aliases: string[]
+  live: boolean
+  rooms: string[]
+  /** Messages waiting for it. */
+  pending: number
 }
 
 /** POST /api/chat's answer (202). */
