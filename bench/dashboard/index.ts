@@ -290,7 +290,7 @@ async function transcriptSize(page: Page): Promise<{ entries: number; elements: 
     let nodes = 1
     while (walker.nextNode()) nodes++
     return {
-      entries: section.querySelectorAll(':scope > .item').length,
+      entries: section.querySelectorAll(':scope > .chunk > .item').length,
       elements: section.querySelectorAll('*').length + 1,
       nodes,
     }

@@ -153,7 +153,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       const isAdmin = /^\/(peers|dead-letters|subscriptions|hook|status|web-links)(\/|$)/.test(url.pathname)
       // The dashboard (page, sign-in, its API) is Hono's; the hot paths above stay on this table.
       if (overTcp && isDashboard(url.pathname)) {
-        void dashboardListener(req, res)
+        dashboardListener(req, res).catch(fail)
         return
       }
       const route = isSessions ? sessionApi : isAdmin ? adminApi : methods?.[req.method ?? 'GET']

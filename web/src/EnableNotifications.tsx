@@ -7,7 +7,8 @@ export function EnableNotifications() {
     notificationsSupported() ? Notification.permission : null,
   )
   if (permission === null) return null
-  if (permission === 'granted') return <p className="muted">Notifications are on for new decisions.</p>
+  if (permission === 'granted')
+    return <p className="muted">Notifications are on for new decisions and finished turns.</p>
   if (permission === 'denied')
     return <p className="muted">Notifications are blocked; allow them in the browser's site settings.</p>
   return (

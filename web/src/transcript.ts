@@ -161,6 +161,13 @@ export class TranscriptReader {
   }
 }
 
+/** A `result` line (a turn's end) as a notification tells it: the final text and the cost, if any. */
+export function turnResult(line: unknown): { text: string | null; cost: number | null } | null {
+  if (!isObj(line) || line.type !== 'result') return null
+  const text = str(line.result)?.trim() || null
+  return { text, cost: num(line.total_cost_usd) ?? num(line.cost_usd) }
+}
+
 export function formatCost(usd: number): string {
   return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`
 }
