@@ -34,6 +34,7 @@ const commands: Record<string, () => Promise<Register>> = {
   ide: async () => (await import('./ide.js')).registerIde,
   bridge: async () => (await import('./bridge.js')).registerBridge,
   open: async () => (await import('./open.js')).registerOpen,
+  answer: async () => (await import('./answer.js')).registerAnswer,
 }
 
 const program = new Command('switchboard')

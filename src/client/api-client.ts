@@ -112,6 +112,15 @@ export class HubApi {
     )
   }
 
+  /** Answers an open prompt by its code (`yes abcde` at the terminal). */
+  answer(
+    code: string,
+    behavior: 'allow' | 'deny',
+    message?: string,
+  ): Promise<{ code: string; owner: string }> {
+    return this.call('POST', '/decisions/answer', { code, behavior, ...(message ? { message } : {}) })
+  }
+
   subscriptions(): Promise<{ webhooks: OutboundWebhookInfo[] }> {
     return this.call('GET', '/subscriptions')
   }

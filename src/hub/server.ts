@@ -150,7 +150,9 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       if (overTcp) checkHostAndOrigin(req, hostRules())
       const methods = url.pathname.startsWith('/hooks/') ? { POST: routes.webhook } : table[url.pathname]
       const isSessions = url.pathname === '/sessions' || url.pathname.startsWith('/sessions/')
-      const isAdmin = /^\/(peers|dead-letters|subscriptions|hook|status|web-links)(\/|$)/.test(url.pathname)
+      const isAdmin = /^\/(peers|dead-letters|subscriptions|hook|status|web-links|decisions)(\/|$)/.test(
+        url.pathname,
+      )
       // The dashboard (page, sign-in, its API) is Hono's; the hot paths above stay on this table.
       if (overTcp && isDashboard(url.pathname)) {
         dashboardListener(req, res).catch(fail)

@@ -149,18 +149,16 @@ it('takes a decision answered elsewhere off the page, saying who answered', asyn
   await page.getByRole('link', { name: /Inbox/ }).click()
   await page.getByText('touch answered-elsewhere').first().waitFor({ timeout: 30_000 })
   await shot(page, 'inbox-phone')
-  const view = await adminCall<{ pendingInputs: { decision: string }[] }>(
+  const view = await adminCall<{ pendingInputs: { code: string }[] }>(
     world,
     'GET',
     `/sessions/${created.json.id}`,
   )
-  const decision = view.json.pendingInputs[0]?.decision as string
-  await adminCall(world, 'POST', `/sessions/${created.json.id}/respond`, {
-    decision,
-    answer: { behavior: 'deny', message: 'not today' },
-  })
+  const code = view.json.pendingInputs[0]?.code as string
+  // Answered at the terminal.
+  expect(await world.home.cli('answer', code, 'no', '--message', 'not today')).toContain(`denied ${code}`)
   await page
-    .getByText(/Answered by api|answered by api/i)
+    .getByText(/answered by cli/i)
     .first()
     .waitFor({ timeout: 10_000 })
   await waitFor(

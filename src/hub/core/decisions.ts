@@ -82,6 +82,28 @@ export class Decisions {
     return this.answer(decision, { behavior }, sender.name)
   }
 
+  /** A prompt answered by its code from a trusted surface (the CLI): any kind a person is asked. */
+  async answerByCode(
+    code: string,
+    behavior: Behavior,
+    message: string | undefined,
+    by: string,
+  ): Promise<Decision> {
+    const now = Date.now()
+    const open = (
+      await Promise.all(
+        (['permission', 'question', 'plan'] as const).map((kind) =>
+          this.store.openDecisionsByCode(kind, code, now),
+        ),
+      )
+    ).flat()
+    const [decision] = open
+    if (!decision) throw new HttpError(404, `no open prompt "${code}"; nothing was changed`)
+    if (open.length > 1) throw new HttpError(409, `"${code}" is open in ${open.length} sessions at once`)
+    const answer = behavior === 'allow' ? { behavior } : { behavior, message: message ?? `Denied by ${by}` }
+    return this.answer(decision, answer, by)
+  }
+
   /**
    * Records the first answer to a decision and hands it to whoever waits for it: a driven session's
    * resolver, or the channel that relayed the prompt. Later answers get 409.

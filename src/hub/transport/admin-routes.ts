@@ -22,6 +22,14 @@ const peerMessageSchema = z
   })
   .strict()
 
+const answerByCodeSchema = z
+  .object({
+    code: z.string().regex(/^[a-km-z]{5}$/, 'a prompt id is five letters a-z without l'),
+    behavior: z.enum(['allow', 'deny']),
+    message: z.string().min(1).optional(),
+  })
+  .strict()
+
 const subscribeSchema = z
   .object({
     url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }),
@@ -44,6 +52,11 @@ export function createAdminRoutes(
       return sendJson(res, 201, await signinLink())
     }
     if (url.pathname === '/status' && method === 'GET') return sendJson(res, 200, await status())
+    if (url.pathname === '/decisions/answer' && method === 'POST') {
+      const { code, behavior, message } = await readJson(req, answerByCodeSchema)
+      const decision = await hub.decisions.answerByCode(code, behavior, message, 'cli')
+      return sendJson(res, 200, { decision: decision.id, code, behavior, owner: decision.owner })
+    }
     if (url.pathname === '/peers' && method === 'GET')
       return sendJson(res, 200, { peers: await hub.peers.list() })
     if (url.pathname === '/dead-letters' && method === 'GET')

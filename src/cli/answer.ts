@@ -1,0 +1,29 @@
+// `switchboard answer <id> yes|no`: a prompt waiting for a person, answered at the terminal (any
+// session's permission, question dismissal or plan review; the id every surface shows).
+import type { Command } from 'commander'
+import { UserError } from '../core/errors.js'
+import { hubApi } from './options.js'
+import { printJson } from './output.js'
+
+export function registerAnswer(program: Command): void {
+  program
+    .command('answer <id> <verdict>')
+    .description('answer a waiting prompt by its five-letter id: yes (allow) or no (deny)')
+    .option('--message <text>', 'with no: what Claude is told')
+    .option('--json', 'JSON, for scripts')
+    .action(
+      async (id: string, verdict: string, opts: { message?: string; json?: boolean }, command: Command) => {
+        const behavior = /^(y|yes|allow)$/i.test(verdict)
+          ? 'allow'
+          : /^(n|no|deny)$/i.test(verdict)
+            ? 'deny'
+            : null
+        if (!behavior) throw new UserError(`verdict "${verdict}": say yes or no`)
+        const answered = await hubApi(command).answer(id.trim().toLowerCase(), behavior, opts.message)
+        if (opts.json) return printJson(answered)
+        process.stdout.write(
+          `${behavior === 'allow' ? 'allowed' : 'denied'} ${answered.code} (${answered.owner})\n`,
+        )
+      },
+    )
+}
