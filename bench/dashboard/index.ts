@@ -9,12 +9,12 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { gzipSync } from 'node:zlib'
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { openSqliteStore } from '../../src/store/sqlite/index.js'
+import { CHROMIUM, launchChromium } from '../../test/helpers/chromium.js'
 import { CLI, TestHome } from '../../test/helpers/home.js'
 import { fmt, summarize } from '../stats.js'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const LOADS = Number(process.env.BENCH_DASHBOARD_LOADS ?? 30)
 const WARMUP = 3
 const LINES = Number(process.env.BENCH_TRANSCRIPT_LINES ?? 10_000)
@@ -334,7 +334,6 @@ function assetSizes(): string[] {
   ]
 }
 
-if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium`)
 if (!existsSync(ASSETS)) throw new Error('no dist/web/assets: run npm run build first')
 
 const out: string[] = []
@@ -361,19 +360,7 @@ try {
 
   hub = spawn(process.execPath, [CLI, 'serve'], { env: home.env, stdio: 'ignore' })
   await home.waitForHub(15_000)
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  })
+  browser = await launchChromium()
   const cookie = await signInCookie(home)
   const hubUrl = cookie.origin
 

@@ -1,9 +1,9 @@
 // The chat bridges a hub runs, kept in `<home>/bridges.json` (mode 0600: it holds bot tokens). The
 // CLI writes it; a running hub reads it again when it changes, so adding a bridge needs no restart.
-import { chmodSync, existsSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { chmodSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
-import { UserError } from './errors.js'
+import { readJsonFile } from './config.js'
 
 export const BRIDGE_PLATFORMS = ['telegram', 'discord', 'slack'] as const
 export type BridgePlatform = (typeof BRIDGE_PLATFORMS)[number]
@@ -59,20 +59,7 @@ export function bridgesPath(home: string): string {
 }
 
 export function readBridges(home: string): BridgesFile {
-  const file = bridgesPath(home)
-  if (!existsSync(file)) return {}
-  let json: unknown
-  try {
-    json = JSON.parse(readFileSync(file, 'utf8'))
-  } catch (err) {
-    throw new UserError(`${file}: not valid JSON (${(err as Error).message})`)
-  }
-  const parsed = bridgesFileSchema.safeParse(json)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    throw new UserError(`${file}: ${issue?.path.join('.') || '(top level)'}: ${issue?.message ?? 'invalid'}`)
-  }
-  return parsed.data
+  return readJsonFile(bridgesPath(home), bridgesFileSchema)
 }
 
 /** Written whole and renamed into place, so a hub reading it never sees half a file. */

@@ -76,8 +76,11 @@ export function parsePort(raw: unknown, where: string): number {
   return parsed.data
 }
 
-function readConfigFile(home: string): z.infer<typeof configFileSchema> {
-  const file = join(home, 'config.json')
+/** A JSON settings file checked whole: absent reads as `{}`; a bad one is one line naming where. */
+export function readJsonFile<T extends z.ZodType>(
+  file: string,
+  schema: T,
+): z.infer<T> | Record<string, never> {
   if (!existsSync(file)) return {}
   let json: unknown
   try {
@@ -85,13 +88,17 @@ function readConfigFile(home: string): z.infer<typeof configFileSchema> {
   } catch (err) {
     throw new UserError(`${file}: not valid JSON (${(err as Error).message})`)
   }
-  const parsed = configFileSchema.safeParse(json)
+  const parsed = schema.safeParse(json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const at = issue?.path.length ? issue.path.join('.') : '(top level)'
     throw new UserError(`${file}: ${at}: ${issue?.message ?? 'invalid'}`)
   }
   return parsed.data
+}
+
+function readConfigFile(home: string): z.infer<typeof configFileSchema> {
+  return readJsonFile(join(home, 'config.json'), configFileSchema)
 }
 
 /** Flags win over environment variables, which win over config.json, which wins over defaults. */

@@ -15,18 +15,8 @@ export type NewSession = z.infer<typeof newSessionSchema>
 
 export const messageSchema = z.object({ text: z.string().min(1, 'the message is empty') }).strict()
 
-/** An answer to a decision: allow (optionally with edited input, or a question's answers) or deny. */
-export const answerSchema = z.discriminatedUnion('behavior', [
-  z
-    .object({
-      behavior: z.literal('allow'),
-      updatedInput: z.record(z.string(), z.unknown()).optional(),
-      answers: z.record(z.string(), z.string()).optional(),
-    })
-    .strict(),
-  z.object({ behavior: z.literal('deny'), message: z.string().min(1).default('Denied') }).strict(),
-])
-export type Answer = z.infer<typeof answerSchema>
+/** An answer to a decision: the session API's own (allow with edited input or a question's answers, or deny). */
+export { type RespondInput as Answer, respondSchema as answerSchema } from './session-api.js'
 
 /** A driven session as the list shows it. */
 export interface SessionRow {

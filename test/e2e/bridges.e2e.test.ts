@@ -3,28 +3,13 @@
 // platform as the bot's message.
 import { expect, it } from 'vitest'
 import type { Platform } from '../../src/sources/chat/platform.js'
-import { type MessagesRequest, textOf, toolResults } from '../fakes/anthropic.js'
+import { textOf, toolResults } from '../fakes/anthropic.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
 import { botMessages, bridgeAddArgs, FAKES, pair, person } from '../helpers/bridge-world.js'
-import { PLUGIN_DIR } from '../helpers/claude.js'
 import { e2eWorld, startDrivingHub, startedSession } from '../helpers/e2e.js'
+import { channelBlock, PLUGIN_CHANNEL, REPLY_TOOL } from '../helpers/plugin.js'
 
 const world = e2eWorld({ channelPlugin: 'switchboard' })
-
-const REPLY_TOOL = 'mcp__plugin_switchboard_switchboard__reply'
-const PLUGIN_CHANNEL = [
-  '--plugin-dir',
-  PLUGIN_DIR,
-  '--channels',
-  'plugin:switchboard@inline',
-  '--replay-user-messages',
-]
-
-function channelBlock(request: MessagesRequest, marker: string): string | undefined {
-  return textOf(request.messages)
-    .match(/<channel [^>]*>[^<]*<\/channel>/g)
-    ?.find((b) => b.includes(marker))
-}
 
 it.each(Object.keys(FAKES) as Platform[])(
   '%s: a DM becomes a turn, and Claude’s reply reaches the platform',

@@ -3,29 +3,18 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { type MessagesRequest, textOf, toolResults } from '../fakes/anthropic.js'
-import { PLUGIN_DIR, ROOT } from '../helpers/claude.js'
+import { textOf, toolResults } from '../fakes/anthropic.js'
+import { ROOT } from '../helpers/claude.js'
 import { chatAs, e2eWorld, startedSession } from '../helpers/e2e.js'
-import { pathWithoutSwitchboard, webhookShown } from '../helpers/plugin.js'
+import {
+  channelBlock,
+  PLUGIN_CHANNEL,
+  pathWithoutSwitchboard,
+  REPLY_TOOL,
+  webhookShown,
+} from '../helpers/plugin.js'
 
 const world = e2eWorld({ channelPlugin: 'switchboard' })
-
-const REPLY_TOOL = 'mcp__plugin_switchboard_switchboard__reply'
-/** The local plugin with its channel on, in -p mode (PROTOCOLS.md §2 recipe). */
-const PLUGIN_CHANNEL = [
-  '--plugin-dir',
-  PLUGIN_DIR,
-  '--channels',
-  'plugin:switchboard@inline',
-  '--replay-user-messages',
-]
-
-/** The <channel …>…</channel> block holding `marker`, as the model was shown it. */
-function channelBlock(request: MessagesRequest, marker: string): string | undefined {
-  return textOf(request.messages)
-    .match(/<channel [^>]*>[^<]*<\/channel>/g)
-    ?.find((b) => b.includes(marker))
-}
 
 it('starts a turn on a webhook and answers a chat through the reply tool', async () => {
   const secret = await world.home.addSource('ci')

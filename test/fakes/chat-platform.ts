@@ -64,3 +64,19 @@ export interface FakePlatform {
   waitFor<T>(probe: () => T | undefined | false | null, what: string, timeoutMs?: number): Promise<T>
   close(): Promise<void>
 }
+
+/** What every fake's waitFor does: polls `probe` until it gives something, or fails naming the wait. */
+export async function pollFor<T>(
+  platform: string,
+  probe: () => T | undefined | false | null,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const value = probe()
+    if (value !== undefined && value !== false && value !== null) return value
+    if (Date.now() > deadline) throw new Error(`fake ${platform}: timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 10))
+  }
+}

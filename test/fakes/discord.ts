@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { WebSocket, WebSocketServer } from 'ws'
 import type { Button } from '../../src/sources/chat/platform.js'
 import type { FakeFile, FakeMessage, FakePlatform, FakeUser } from './chat-platform.js'
+import { pollFor } from './chat-platform.js'
 
 // discord.js strips a leading "Bot" from a token, so a fake token must not start with it.
 const BOT_ID = '1100000000000000001'
@@ -771,18 +772,8 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       limited = { left: n, seconds: retryAfterSeconds }
     },
 
-    async waitFor<T>(
-      probe: () => T | undefined | false | null,
-      what: string,
-      timeoutMs = 10_000,
-    ): Promise<T> {
-      const deadline = Date.now() + timeoutMs
-      for (;;) {
-        const value = probe()
-        if (value !== undefined && value !== false && value !== null) return value
-        if (Date.now() > deadline) throw new Error(`fake Discord: timed out waiting for ${what}`)
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
+    waitFor<T>(probe: () => T | undefined | false | null, what: string, timeoutMs?: number): Promise<T> {
+      return pollFor('Discord', probe, what, timeoutMs)
     },
 
     async close() {

@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { Button } from '../../src/sources/chat/platform.js'
 import type { FakeFile, FakeMessage, FakePlatform, FakeUser } from './chat-platform.js'
+import { pollFor } from './chat-platform.js'
 
 const BOT_USER = 'U0BOT00001'
 const BOT_ID = 'B0BOT00001'
@@ -250,14 +251,8 @@ class FakeSlackServer implements FakeSlack {
     this.rateLimit = { left: n, seconds: retryAfterSeconds }
   }
 
-  async waitFor<T>(probe: () => T | undefined | false | null, what: string, timeoutMs = 10_000): Promise<T> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const value = probe()
-      if (value !== undefined && value !== false && value !== null) return value
-      if (Date.now() > deadline) throw new Error(`fake Slack: timed out waiting for ${what}`)
-      await new Promise((resolve) => setTimeout(resolve, 10))
-    }
+  waitFor<T>(probe: () => T | undefined | false | null, what: string, timeoutMs?: number): Promise<T> {
+    return pollFor('Slack', probe, what, timeoutMs)
   }
 
   async close(): Promise<void> {

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import type { Button } from '../../src/sources/chat/platform.js'
 import type { FakeFile, FakeMessage, FakePlatform, FakeUser } from './chat-platform.js'
+import { pollFor } from './chat-platform.js'
 
 const BOT = { id: 123456, is_bot: true, first_name: 'Switchboard Test', username: 'switchboard_test_bot' }
 const MAX_BODY = 60 * 1024 * 1024
@@ -507,18 +508,8 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       limited = { left: n, seconds: retryAfterSeconds }
     },
 
-    async waitFor<T>(
-      probe: () => T | undefined | false | null,
-      what: string,
-      timeoutMs = 10_000,
-    ): Promise<T> {
-      const deadline = Date.now() + timeoutMs
-      for (;;) {
-        const value = probe()
-        if (value !== undefined && value !== false && value !== null) return value
-        if (Date.now() > deadline) throw new Error(`fake Telegram: timed out waiting for ${what}`)
-        await new Promise((resolve) => setTimeout(resolve, 10))
-      }
+    waitFor<T>(probe: () => T | undefined | false | null, what: string, timeoutMs?: number): Promise<T> {
+      return pollFor('Telegram', probe, what, timeoutMs)
     },
 
     async close() {

@@ -2,8 +2,8 @@
 // PATH), and a webhook pushed into a session whose channel the plugin started.
 import { existsSync, mkdirSync, symlinkSync } from 'node:fs'
 import { delimiter, join } from 'node:path'
-import { textOf } from '../fakes/anthropic.js'
-import { CLAUDE_BIN } from './claude.js'
+import { type MessagesRequest, textOf } from '../fakes/anthropic.js'
+import { CLAUDE_BIN, PLUGIN_DIR } from './claude.js'
 import { startedSession, type World } from './e2e.js'
 
 /** `node` and `claude` in `dir`, then every folder of this PATH that holds no `switchboard`. */
@@ -37,4 +37,21 @@ export async function webhookShown(
   if (res.status !== 202) throw new Error(`webhook answered ${res.status}`)
   await session.waitForResults(2)
   return textOf(world.fake.requests.at(-1)?.messages)
+}
+
+export const REPLY_TOOL = 'mcp__plugin_switchboard_switchboard__reply'
+/** The local plugin with its channel on, in -p mode (PROTOCOLS.md §2 recipe). */
+export const PLUGIN_CHANNEL = [
+  '--plugin-dir',
+  PLUGIN_DIR,
+  '--channels',
+  'plugin:switchboard@inline',
+  '--replay-user-messages',
+]
+
+/** The <channel …>…</channel> block holding `marker`, as the model was shown it. */
+export function channelBlock(request: MessagesRequest, marker: string): string | undefined {
+  return textOf(request.messages)
+    .match(/<channel [^>]*>[^<]*<\/channel>/g)
+    ?.find((b) => b.includes(marker))
 }

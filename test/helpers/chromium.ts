@@ -1,0 +1,24 @@
+// Debian's Chromium driven by playwright-core, launched the one way that works on these machines
+// (headless, no sandbox as root, none of the background traffic a closed network refuses).
+import { existsSync } from 'node:fs'
+import { type Browser, chromium } from 'playwright-core'
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (.ci/run does)`)
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  })
+}
