@@ -1,12 +1,13 @@
 // `#/rules`: the "Always allow" rules (GET /api/rules) — what each allows, where, until when, who
 // made it and how many prompts it answered — each with Revoke (DELETE /api/rules/:id). Loaded when
 // the page is shown, when the tab comes back into view, every few seconds, and after a revoke.
-import { useCallback, useEffect, useState } from 'react'
+import { useState } from 'react'
 import type { RuleRow } from '../../src/core/dashboard-api.ts'
 import { ApiError, api, errorText } from './api.ts'
 import { href } from './router.ts'
 import { expiryText, SCOPE_NAME, usesText } from './rule-text.ts'
 import { ago, fullTime } from './time.ts'
+import { usePoll } from './usePoll.ts'
 
 const POLL_MS = 10_000
 
@@ -81,37 +82,19 @@ function RuleCard({ rule, revoking, onRevoke }: { rule: RuleRow; revoking: boole
 }
 
 export function RulesPage() {
-  const [rules, setRules] = useState<RuleRow[] | null>(null)
-  const [error, setError] = useState<string | null>(null)
   const [revoking, setRevoking] = useState<ReadonlySet<string>>(new Set())
-
-  const refresh = useCallback(async () => {
-    try {
-      const { rules } = await api.rules()
-      setRules(rules)
-      setError(null)
-    } catch (err) {
-      setError(errorText(err))
-    }
-  }, [])
-
-  useEffect(() => {
-    void refresh()
-    const onVisible = () => {
-      if (document.visibilityState === 'visible') void refresh()
-    }
-    document.addEventListener('visibilitychange', onVisible)
-    const timer = setInterval(onVisible, POLL_MS)
-    return () => {
-      document.removeEventListener('visibilitychange', onVisible)
-      clearInterval(timer)
-    }
-  }, [refresh])
+  const polled = usePoll(async () => (await api.rules()).rules, POLL_MS)
+  const rules = polled.data
+  const refresh = polled.refresh
+  /** A revoke that failed, said until the next one; otherwise the load's own error. */
+  const [revokeError, setRevokeError] = useState<string | null>(null)
+  const error = revokeError ?? polled.error
 
   const revoke = async (id: string) => {
     if (revoking.has(id)) return
     setRevoking((s) => new Set(s).add(id))
     let problem: string | null = null
+    setRevokeError(null)
     try {
       await api.revokeRule(id)
     } catch (err) {
@@ -119,7 +102,7 @@ export function RulesPage() {
       if (!(err instanceof ApiError && err.status === 404)) problem = `Could not revoke: ${errorText(err)}`
     }
     await refresh()
-    if (problem) setError(problem)
+    if (problem) setRevokeError(problem)
     setRevoking((s) => {
       const next = new Set(s)
       next.delete(id)

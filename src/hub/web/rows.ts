@@ -39,7 +39,7 @@ export function decisionRow(d: Decision): DecisionRow {
 
 export class DecisionFeed {
   private readonly listeners = new Set<(row: DecisionRow) => void>()
-  /** `<id>:<status>` already told: every operator gets its own item about the same change. */
+  /** `<kind>:<code>:<owner>:<status>` already told: every operator gets its own item about the same change. */
   private readonly told = new Set<string>()
 
   constructor(private readonly hub: Hub) {
@@ -67,14 +67,18 @@ export class DecisionFeed {
     const kind = item.kind === 'decision' ? String(item.body.kind) : item.kind
     const code = String(item.body.id)
     const owner = String(item.body.session)
+    // Every operator gets an item about the same change: only the first one is looked up and told.
+    const status = item.kind === 'decision' ? String(item.body.status) : 'open'
+    const key = `${kind}:${code}:${owner}:${status}`
+    if (this.told.has(key)) return
+    this.told.add(key)
+    // Once settled, the code may be given again to a new prompt of the same session.
+    if (status !== 'open') this.told.delete(`${kind}:${code}:${owner}:open`)
+    if (this.told.size > REMEMBERED) this.told.delete(this.told.values().next().value as string)
     const [decision] = (await this.hub.store.listDecisions({ kind: kind as Decision['kind'] }))
       .filter((d) => d.code === code && d.owner === owner)
       .sort((a, b) => b.createdAt - a.createdAt)
     if (!decision) return
-    const key = `${decision.id}:${decision.status}`
-    if (this.told.has(key)) return
-    this.told.add(key)
-    if (this.told.size > REMEMBERED) this.told.delete(this.told.values().next().value as string)
     const row = decisionRow(decision)
     for (const listener of this.listeners) listener(row)
   }
