@@ -2,7 +2,7 @@
 // that fixes it; the exit code is 0 only when nothing is a problem (warnings allowed).
 import { existsSync } from 'node:fs'
 import type { Command } from 'commander'
-import { paths } from '../core/config.js'
+import { type HubConfig, paths } from '../core/config.js'
 import { openStore } from '../store/open.js'
 import {
   type Check,
@@ -33,7 +33,7 @@ export function registerDoctor(program: Command): void {
       if (homeExisted) {
         const hub = await checkHub(config, () => hubApi(command, 'doctor', false).hubStatus())
         checks.push(...hub.checks)
-        operators = hub.status?.operators ?? (await operatorsInStore(config.home))
+        operators = hub.status?.operators ?? (await operatorsInStore(config))
       }
       checks.push(...(await checkClaude()), ...checkChannelRegistered(process.cwd()), ...checkHooks())
       checks.push(...checkOperators(operators))
@@ -51,9 +51,9 @@ export function registerDoctor(program: Command): void {
 }
 
 /** With no hub up, the store says who the operators are (without creating one that is not there). */
-async function operatorsInStore(home: string): Promise<number | null> {
-  if (!existsSync(paths.database(home))) return null
-  const store = openStore({ home })
+async function operatorsInStore(config: HubConfig): Promise<number | null> {
+  if (!config.databaseUrl && !existsSync(paths.database(config.home))) return null
+  const store = await openStore(config)
   try {
     return await store.countOperators()
   } finally {

@@ -42,6 +42,10 @@ const program = new Command('switchboard')
   .version(VERSION)
   .option('--home <dir>', 'state folder (default: $SWITCHBOARD_HOME or ~/.switchboard)')
   .option('--port <port>', 'hub port (default: $SWITCHBOARD_PORT or 7420)')
+  .option(
+    '--database-url <url>',
+    'a Postgres database shared by several hubs (default: $SWITCHBOARD_DATABASE_URL, else SQLite in the home)',
+  )
   .showHelpAfterError()
   .exitOverride()
 

@@ -18,7 +18,7 @@ export function hubApi(command: Command, logName = 'cli', autostart = true): Hub
 
 /** Admin commands work on the store directly, so they work whether or not a hub runs. */
 export async function withStore<T>(command: Command, work: (store: Store) => Promise<T>): Promise<T> {
-  const store = openStore(configFrom(command))
+  const store = await openStore(configFrom(command))
   try {
     return await work(store)
   } finally {

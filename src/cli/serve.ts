@@ -21,7 +21,7 @@ export function registerServe(program: Command): void {
       await refuseSecondHub(config)
       const log = createLogger('hub')
       // The hub delivers from its event loop: WAL checkpoints go to a worker thread.
-      const store = openStore(config, {
+      const store = await openStore(config, {
         checkpoints: 'worker',
         onCheckpointError: (message) => log.warn({ message }, 'WAL checkpoint failed'),
       })

@@ -3,8 +3,13 @@ import { chmodSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { ensureHome, paths } from './config.js'
 import { newSecret } from './ids.js'
 
-/** Creates the token on first use. Written aside, then linked: a racing process sees all or nothing. */
+/**
+ * SWITCHBOARD_ADMIN_TOKEN when set (hubs on one database, each with its own home, share it), else the
+ * home's token, created on first use: written aside, then linked, so a racing process sees all or nothing.
+ */
 export function readAdminToken(home: string): string {
+  const shared = process.env.SWITCHBOARD_ADMIN_TOKEN?.trim()
+  if (shared) return shared
   ensureHome(home)
   const file = paths.adminToken(home)
   const draft = `${file}.${process.pid}.tmp`

@@ -40,8 +40,14 @@ export const configFileSchema = z
     sessionEnv: z
       .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name'))
       .optional(),
+    /** A Postgres database several hubs share (postgres://…); without it, the home's SQLite file. */
+    databaseUrl: z.string().optional(),
   })
   .strict()
+
+const databaseUrlSchema = z
+  .string()
+  .regex(/^postgres(ql)?:\/\/\S+$/, 'a database URL starts with postgres:// or postgresql://')
 
 export interface HubConfig {
   home: string
@@ -52,12 +58,15 @@ export interface HubConfig {
   sessionEnv: string[]
   retentionDays: number
   sessionIdleMinutes: number
+  /** Postgres, shared by every hub given the same URL; null: SQLite in the home. */
+  databaseUrl: string | null
 }
 
 export interface ConfigOverrides {
   home?: string
   port?: string | number
   host?: string
+  databaseUrl?: string
 }
 
 /** Where a local client dials a hub bound to `host`: one bound to every interface answers on loopback. */
@@ -109,6 +118,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): HubConfig {
   if (process.env.SWITCHBOARD_PORT) port = parsePort(process.env.SWITCHBOARD_PORT, 'SWITCHBOARD_PORT')
   if (overrides.port !== undefined) port = parsePort(overrides.port, '--port')
   return {
+    databaseUrl: pickDatabaseUrl(overrides.databaseUrl, file.databaseUrl),
     home,
     port,
     host: overrides.host ?? file.host ?? DEFAULT_HOST,
@@ -118,6 +128,24 @@ export function loadConfig(overrides: ConfigOverrides = {}): HubConfig {
     retentionDays: file.retentionDays ?? DEFAULT_RETENTION_DAYS,
     sessionIdleMinutes: file.sessionIdleMinutes ?? DEFAULT_SESSION_IDLE_MINUTES,
   }
+}
+
+function pickDatabaseUrl(flag: string | undefined, file: string | undefined): string | null {
+  const [raw, where] =
+    flag !== undefined
+      ? [flag, '--database-url']
+      : process.env.SWITCHBOARD_DATABASE_URL
+        ? [process.env.SWITCHBOARD_DATABASE_URL, 'SWITCHBOARD_DATABASE_URL']
+        : [file, 'databaseUrl in config.json']
+  if (raw === undefined) return null
+  const parsed = databaseUrlSchema.safeParse(raw)
+  if (!parsed.success) throw new UserError(`${where}: ${parsed.error.issues[0]?.message}`)
+  return parsed.data
+}
+
+/** The URL without its password, to name in messages and logs. */
+export function redactDatabaseUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@')
 }
 
 export function ensureHome(home: string): void {

@@ -16,6 +16,7 @@ import { VERSION } from '../core/version.js'
 import type { Store } from '../store/store.js'
 import { BridgeManager } from './bridges/manager.js'
 import { Hub } from './core/hub.js'
+import { followOtherHubs } from './core/other-hubs.js'
 import { OutboundWebhooks } from './core/outbound.js'
 import { startRetention } from './core/retention.js'
 import { SessionManager } from './sessions/session-manager.js'
@@ -229,6 +230,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   }, SWEEP_MS)
   sweep.unref()
   const retention = startRetention(store, config.retentionDays, log)
+  const otherHubs = followOtherHubs(hub, log)
 
   return {
     hub,
@@ -238,6 +240,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     async close() {
       clearInterval(sweep)
       retention.stop()
+      otherHubs.stop()
       await bridges.stop()
       await sessions.stopAll()
       streams.closeAll()

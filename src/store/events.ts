@@ -29,6 +29,10 @@ export interface EventStore {
    * Commits staged events and one delivery per matching subscriber (or parks each unwanted one), in
    * one transaction: whatever was staged in one turn of the event loop shares a commit. Subscribers
    * are matched again at this point, and each staged event's `subscribers` updated.
+   *
+   * A store several hubs share (Postgres) decides more here, under the lock its commits take: it
+   * gives the seqs (stage leaves them 0), so seq order is commit order on every hub, and it finds a
+   * retry another hub stored (the staged event becomes `duplicate`, with the stored `event`).
    */
   write(staged: StagedEvent[]): Promise<void>
   /**

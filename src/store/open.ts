@@ -1,9 +1,25 @@
-import { ensureHome, type HubConfig, paths } from '../core/config.js'
+import { ensureHome, type HubConfig, paths, redactDatabaseUrl } from '../core/config.js'
+import { UserError } from '../core/errors.js'
 import { openSqliteStore, type SqliteOptions } from './sqlite/index.js'
 import type { Store } from './store.js'
 
-/** The store a home folder names. SQLite is the embedded default. */
-export function openStore(config: Pick<HubConfig, 'home'>, options: SqliteOptions = {}): Store {
+/**
+ * The store the configuration names: Postgres when a database URL is set (several hubs may share
+ * it), else the home's SQLite file, the embedded default.
+ */
+export async function openStore(
+  config: Pick<HubConfig, 'home' | 'databaseUrl'>,
+  options: SqliteOptions = {},
+): Promise<Store> {
   ensureHome(config.home)
-  return openSqliteStore(paths.database(config.home), options)
+  if (!config.databaseUrl) return openSqliteStore(paths.database(config.home), options)
+  // Loaded only here: a hub on SQLite never loads the Postgres client.
+  const { openPostgresStore } = await import('./postgres/index.js')
+  try {
+    return await openPostgresStore(config.databaseUrl)
+  } catch (err) {
+    throw new UserError(
+      `cannot use the database ${redactDatabaseUrl(config.databaseUrl)}: ${(err as Error).message || (err as NodeJS.ErrnoException).code}`,
+    )
+  }
 }

@@ -25,7 +25,23 @@ export interface Store
    * The newest event always stays, so seqs only grow. Returns how many rows went.
    */
   prune(before: number, limit: number): Promise<number>
+  /**
+   * On a store several hubs share: calls `listener` with what another hub changed that this one may
+   * have to show (see OtherChange). Absent on a store one hub owns.
+   */
+  onOtherChanges?(listener: (change: OtherChange) => void): void
 }
+
+/** What another hub on the same database did, as this hub hears it. */
+export type OtherChange =
+  /** Committed events with deliveries for these subscribers (null: any of them). */
+  | { area: 'events'; subscribers: string[] | null }
+  /** Stored an item in a sender's outbox. */
+  | { area: 'outbox'; senderId: string; itemId: number }
+  /** Answered or cancelled a decision. */
+  | { area: 'decisions'; id: string }
+  /** Nothing was heard for a while (a dropped connection): anything may have changed. */
+  | { area: 'unknown' }
 
 export type { Meta } from '../core/event.js'
 export type {

@@ -23,6 +23,9 @@ export async function freePort(): Promise<number> {
 }
 
 export class TestHome {
+  /** Set for every command run on this home (a shared database, say). */
+  readonly extraEnv: Record<string, string> = {}
+
   private constructor(
     readonly dir: string,
     readonly port: number,
@@ -42,6 +45,7 @@ export class TestHome {
       SWITCHBOARD_HOME: this.dir,
       SWITCHBOARD_PORT: String(this.port),
       SWITCHBOARD_LISTEN_GRACE_MS: '0',
+      ...this.extraEnv,
     }
   }
 

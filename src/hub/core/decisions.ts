@@ -162,6 +162,25 @@ export class Decisions {
     return decision
   }
 
+  /**
+   * Another hub answered a decision: a waiter here gets the answer, and a permission whose channel
+   * is connected here is relayed to it. `id` null: anything may have been answered (a missed notice).
+   */
+  async answeredElsewhere(id: string | null): Promise<void> {
+    const ids = id === null ? [...this.resolvers.keys()] : [id]
+    for (const decisionId of ids) {
+      const decision = await this.store.getDecision(decisionId)
+      if (decision?.status !== 'answered') continue
+      const resolve = this.resolvers.get(decisionId)
+      if (resolve) {
+        this.resolvers.delete(decisionId)
+        resolve(decision)
+      } else if (decision.kind === 'permission' && this.connections.has(decision.owner))
+        await this.relayPendingVerdicts(decision.owner)
+    }
+    if (id === null) for (const name of this.connections.keys()) await this.relayPendingVerdicts(name)
+  }
+
   /** Stops waiting for decisions whose asker went away. */
   async cancelAwaited(ids: string[]): Promise<void> {
     for (const id of ids) this.resolvers.delete(id)

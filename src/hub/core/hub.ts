@@ -23,7 +23,13 @@ export class Hub {
   readonly hookFed = new Set<string>()
   /** Surfaces owning chats beyond the HTTP senders' own (chat bridges). */
   readonly chatSurfaces: ChatSurface[] = []
-  private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
+  private unwritten: {
+    staged: StagedEvent
+    /** Offered to connections when staged; otherwise once written. */
+    offered: boolean
+    resolve(r: PublishResult): void
+    reject(e: unknown): void
+  }[] = []
   /** Publishes under way, from staging to the end of their write. */
   private readonly publishing = new Set<Promise<PublishResult>>()
 
@@ -35,6 +41,12 @@ export class Hub {
     this.access = new Access(store)
     this.peers = new Peers(this)
     this.decisions = new Decisions(store, log, this.outbox, this.connections)
+  }
+
+  /** Connections of these subscribers (null: all) read the store again: another hub wrote for them. */
+  wake(names: string[] | null): void {
+    if (names === null) for (const connection of this.connections.values()) void connection.pump()
+    else for (const name of names) void this.connections.get(name)?.pump()
   }
 
   /** A subscriber that is going away for good: its connection closes and it is forgotten. */
@@ -75,9 +87,11 @@ export class Hub {
   private async stageAndWrite(event: NewEvent): Promise<PublishResult> {
     const [staged] = await this.store.stage([event])
     if (!staged) throw new Error('the store staged nothing')
-    this.offerToConnected(staged)
+    // A store shared by hubs gives seqs only when it writes: its events are offered then.
+    const offered = staged.event.seq > 0
+    if (offered) this.offerToConnected(staged)
     return new Promise((resolve, reject) => {
-      this.unwritten.push({ staged, resolve, reject })
+      this.unwritten.push({ staged, offered, resolve, reject })
       if (this.unwritten.length === 1) setImmediate(() => void this.writeUnwritten())
     })
   }
@@ -98,6 +112,8 @@ export class Hub {
     this.unwritten = []
     try {
       await this.store.write(batch.map((b) => b.staged))
+      for (const { staged, offered } of batch)
+        if (!offered && !staged.duplicate) this.offerToConnected(staged)
       for (const { staged, resolve } of batch) resolve(staged)
     } catch (err) {
       for (const b of batch) b.reject(err)

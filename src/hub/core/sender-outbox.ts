@@ -26,6 +26,12 @@ export class SenderOutbox {
     this.listeners.push(listener)
   }
 
+  /** An item another hub stored: the surfaces here show it if its sender is here. */
+  async storedElsewhere(senderId: string, itemId: number): Promise<void> {
+    const item = (await this.store.outboxFor(senderId, itemId - 1)).find((i) => i.id === itemId)
+    if (item) for (const listener of this.listeners) await listener(item)
+  }
+
   /** Resolves with what the surface owning the sender said, if one did. */
   async send(
     senderId: string,

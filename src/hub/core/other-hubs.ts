@@ -1,0 +1,35 @@
+// What this hub does when it shares its database with other hubs: it shows what they stored for
+// the subscribers, senders and waiters connected here. Notices are wake-ups; the store is the truth,
+// and a slow poll covers a notice that never came.
+import type { Logger } from '../../core/log.js'
+import type { OtherChange } from '../../store/store.js'
+import type { Hub } from './hub.js'
+
+/** How often every connection reads the store anyway. */
+const BACKSTOP_MS = 5_000
+
+export function followOtherHubs(hub: Hub, log: Logger): { stop(): void } {
+  const { store } = hub
+  if (!store.onOtherChanges) return { stop() {} }
+  const heard = (change: OtherChange) => {
+    const done = (() => {
+      switch (change.area) {
+        case 'events':
+          hub.wake(change.subscribers)
+          return Promise.resolve()
+        case 'outbox':
+          return hub.outbox.storedElsewhere(change.senderId, change.itemId)
+        case 'decisions':
+          return hub.decisions.answeredElsewhere(change.id)
+        case 'unknown':
+          hub.wake(null)
+          return hub.decisions.answeredElsewhere(null)
+      }
+    })()
+    done.catch((err) => log.error({ err, change: change.area }, 'a change on another hub was not followed'))
+  }
+  store.onOtherChanges(heard)
+  const backstop = setInterval(() => heard({ area: 'unknown' }), BACKSTOP_MS)
+  backstop.unref()
+  return { stop: () => clearInterval(backstop) }
+}

@@ -1,0 +1,215 @@
+// The access area on Postgres: webhook sources, chat senders (found by their hashed token), their chats
+// and their outbox of replies.
+import { newId } from '../../core/ids.js'
+import type { AccessStore, OutboxItem, Sender, SenderStatus, Source } from '../access.js'
+import type { PostgresDb, Row } from './db.js'
+
+/** Retention (see Store.prune): $1 before, $2 limit; one batch of replies. */
+export const PRUNE_OUTBOX = [
+  `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE created_at < $1 ORDER BY id LIMIT $2)`,
+]
+
+const toSource = (r: Row): Source => ({
+  name: r.name as string,
+  topic: r.topic as string,
+  secret: r.secret as string,
+  deliveryHeader: (r.delivery_header as string | null) ?? null,
+  preset: r.preset as Source['preset'],
+  fieldMap: r.field_map === null ? null : JSON.parse(r.field_map as string),
+  createdAt: r.created_at as number,
+})
+
+const toSender = (r: Row): Sender => ({
+  id: r.id as string,
+  name: r.name as string,
+  status: r.status as SenderStatus,
+  operator: r.operator === true,
+  displayName: (r.display_name as string | null) ?? null,
+  createdAt: r.created_at as number,
+})
+
+const toOutbox = (r: Row): OutboxItem => ({
+  id: r.id as number,
+  senderId: r.sender_id as string,
+  kind: r.kind as string,
+  body: JSON.parse(r.body as string),
+  receipt: r.receipt ? JSON.parse(r.receipt as string) : null,
+  createdAt: r.created_at as number,
+})
+
+export function postgresAccessStore(db: PostgresDb): AccessStore {
+  async function senderWhere(column: string, value: string): Promise<Sender | null> {
+    const r = await db.row(`SELECT * FROM senders WHERE ${column} = $1`, [value])
+    return r ? toSender(r) : null
+  }
+
+  return {
+    // --- sources ---------------------------------------------------------------
+    async addSource(s) {
+      const source: Source = {
+        ...s,
+        preset: s.preset ?? 'generic',
+        fieldMap: s.fieldMap ?? null,
+        createdAt: Date.now(),
+      }
+      await db.query(
+        `INSERT INTO sources (name, topic, secret, delivery_header, preset, field_map, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [
+          source.name,
+          source.topic,
+          source.secret,
+          source.deliveryHeader,
+          source.preset,
+          source.fieldMap ? JSON.stringify(source.fieldMap) : null,
+          source.createdAt,
+        ],
+      )
+      return source
+    },
+
+    async getSource(name) {
+      const r = await db.row('SELECT * FROM sources WHERE name = $1', [name])
+      return r ? toSource(r) : null
+    },
+
+    async listSources() {
+      // COLLATE "C": SQLite's byte order, whatever the database's locale.
+      return (await db.rows('SELECT * FROM sources ORDER BY name COLLATE "C"')).map(toSource)
+    },
+
+    async removeSource(name) {
+      const { rowCount } = await db.query('DELETE FROM sources WHERE name = $1', [name])
+      return (rowCount ?? 0) > 0
+    },
+
+    // --- senders ---------------------------------------------------------------
+    async addSender(input) {
+      const sender: Sender = {
+        id: newId('snd'),
+        name: input.name,
+        status: input.status,
+        operator: input.operator,
+        displayName: input.displayName ?? null,
+        createdAt: Date.now(),
+      }
+      await db.query(
+        `INSERT INTO senders (id, name, token_hash, status, operator, display_name, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [
+          sender.id,
+          sender.name,
+          input.tokenHash,
+          sender.status,
+          sender.operator,
+          sender.displayName,
+          sender.createdAt,
+        ],
+      )
+      return sender
+    },
+
+    async senderByToken(tokenHash) {
+      return senderWhere('token_hash', tokenHash)
+    },
+
+    async senderByName(name) {
+      return senderWhere('name', name)
+    },
+
+    async senderById(id) {
+      return senderWhere('id', id)
+    },
+
+    async listSenders() {
+      return (await db.rows('SELECT * FROM senders ORDER BY created_at')).map(toSender)
+    },
+
+    async updateSender(id, change) {
+      // One statement rather than one per field: another hub never sees half a change.
+      const columns: Record<string, unknown> = {}
+      if (change.status) columns.status = change.status
+      if (change.operator !== undefined) columns.operator = change.operator
+      if (change.name) columns.name = change.name
+      if (change.displayName !== undefined) columns.display_name = change.displayName
+      const keys = Object.keys(columns)
+      if (keys.length === 0) return
+      const set = keys.map((k, i) => `${k} = $${i + 2}`).join(', ')
+      await db.query(`UPDATE senders SET ${set} WHERE id = $1`, [id, ...Object.values(columns)])
+    },
+
+    async removeSender(id) {
+      const { rowCount } = await db.query('DELETE FROM senders WHERE id = $1', [id])
+      return (rowCount ?? 0) > 0
+    },
+
+    async countOperators() {
+      const r = await db.row(`SELECT count(*) AS n FROM senders WHERE operator AND status = 'allowed'`)
+      return r?.n as number
+    },
+
+    // --- chats and outbox ------------------------------------------------------
+    async chatFor(source, senderId) {
+      // Two hubs may meet a new sender at once: the unique (source, sender_id) lets one insert win,
+      // and the other reads the winner's row (a new statement, so it sees that commit).
+      const inserted = await db.row(
+        `INSERT INTO chats (id, source, sender_id, created_at) VALUES ($1, $2, $3, $4)
+         ON CONFLICT (source, sender_id) DO NOTHING RETURNING id`,
+        [newId('chat'), source, senderId, Date.now()],
+      )
+      const r =
+        inserted ??
+        (await db.row('SELECT id FROM chats WHERE source = $1 AND sender_id = $2', [source, senderId]))
+      return { id: r?.id as string, source, senderId }
+    },
+
+    async getChat(id) {
+      const r = await db.row('SELECT * FROM chats WHERE id = $1', [id])
+      return r
+        ? { id: r.id as string, source: r.source as string, senderId: (r.sender_id as string | null) ?? null }
+        : null
+    },
+
+    async addOutbox(senderId, kind, body) {
+      const createdAt = Date.now()
+      const r = await db.row(
+        'INSERT INTO outbox (sender_id, kind, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id',
+        [senderId, kind, JSON.stringify(body), createdAt],
+      )
+      return { id: r?.id as number, senderId, kind, body, receipt: null, createdAt }
+    },
+
+    async outboxFor(senderId, afterId) {
+      const rows =
+        afterId === null
+          ? await db.rows('SELECT * FROM outbox WHERE sender_id = $1 AND NOT streamed ORDER BY id', [
+              senderId,
+            ])
+          : await db.rows('SELECT * FROM outbox WHERE sender_id = $1 AND id > $2 ORDER BY id', [
+              senderId,
+              afterId,
+            ])
+      return rows.map(toOutbox)
+    },
+
+    async markStreamed(ids) {
+      await db.query('UPDATE outbox SET streamed = true WHERE id = ANY($1::bigint[])', [ids])
+    },
+
+    async markShown(id, receipt) {
+      await db.query('UPDATE outbox SET streamed = true, receipt = $1 WHERE id = $2', [
+        JSON.stringify(receipt),
+        id,
+      ])
+    },
+
+    async outboxAbout(senderId, ref) {
+      // jsonb equality, as json_extract compared: only a string id equal to ref matches, never 12 for '12'.
+      const rows = await db.rows(
+        `SELECT * FROM outbox WHERE sender_id = $1 AND body::jsonb -> 'id' = to_jsonb($2::text) ORDER BY id`,
+        [senderId, ref],
+      )
+      return rows.map(toOutbox)
+    },
+  }
+}

@@ -1,0 +1,74 @@
+// How hubs on one database hear of each other's writes: a NOTIFY on one channel, sent by the writing
+// transaction (so only once it commits), heard on a connection of its own. Rows stay the truth; a
+// notice only says where to look.
+import pg from 'pg'
+import type { OtherChange } from '../store.js'
+import type { Queryable } from './db.js'
+
+const CHANNEL = 'switchboard_changes'
+/** NOTIFY payloads stop at 8000 bytes: a longer list of subscribers becomes "any of them". */
+const MAX_PAYLOAD = 7000
+const RECONNECT_MS = 500
+
+type Notice = OtherChange & { from: string }
+
+/** Tells the other hubs of `change` when the transaction `q` runs in commits (at once outside one). */
+export async function announce(q: Queryable, instance: string, change: OtherChange): Promise<void> {
+  let payload = JSON.stringify({ ...change, from: instance })
+  if (payload.length > MAX_PAYLOAD && change.area === 'events')
+    payload = JSON.stringify({ area: 'events', subscribers: null, from: instance })
+  await q.query('SELECT pg_notify($1, $2)', [CHANNEL, payload])
+}
+
+/**
+ * Listens on a connection of its own (a pooled one would be handed back) and connects again when it
+ * drops; `listener` hears every notice but this process's own, and `unknown` after every (re)connect,
+ * since what was committed meanwhile went unheard. Returns a function that stops listening.
+ */
+export function listenForChanges(
+  url: string,
+  instance: string,
+  listener: (change: OtherChange) => void,
+): () => Promise<void> {
+  let client: pg.Client | null = null
+  let stopped = false
+  let retry: NodeJS.Timeout | null = null
+  const connect = async () => {
+    const c = new pg.Client({ connectionString: url })
+    client = c
+    const again = () => {
+      if (stopped || client !== c) return
+      client = null
+      void c.end().catch(() => {})
+      retry = setTimeout(() => void connect(), RECONNECT_MS)
+      retry.unref()
+    }
+    c.on('error', again)
+    c.on('end', again)
+    c.on('notification', (n) => {
+      if (n.channel !== CHANNEL || !n.payload) return
+      let notice: Notice
+      try {
+        notice = JSON.parse(n.payload) as Notice
+      } catch {
+        return listener({ area: 'unknown' })
+      }
+      if (notice.from === instance) return
+      const { from: _, ...change } = notice
+      listener(change as OtherChange)
+    })
+    try {
+      await c.connect()
+      await c.query(`LISTEN ${CHANNEL}`)
+      listener({ area: 'unknown' })
+    } catch {
+      again()
+    }
+  }
+  void connect()
+  return async () => {
+    stopped = true
+    if (retry) clearTimeout(retry)
+    await client?.end().catch(() => {})
+  }
+}

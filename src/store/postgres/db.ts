@@ -1,0 +1,67 @@
+// The pool every Postgres area shares, with the two ways the areas use it: one statement, or several
+// in one transaction on one connection.
+import pg from 'pg'
+
+/** A row as pg returns it, before an area's mapper turns it into the Store's type. */
+export type Row = Record<string, unknown>
+
+/** What an area runs statements on: the pool, or the connection of a transaction under way. */
+export interface Queryable {
+  query(sql: string, params?: unknown[]): Promise<pg.QueryResult<Row>>
+}
+
+// Times are milliseconds and seqs grow past 2^31: BIGINT. They stay far below 2^53, so numbers, not
+// the strings pg gives by default (which would make every mapper convert).
+const INT8 = 20
+const types = {
+  getTypeParser: ((oid: number, format?: string) =>
+    oid === INT8
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+}
+
+export interface PostgresDb extends Queryable {
+  readonly pool: pg.Pool
+  /** Runs `work` in one transaction: committed when it resolves, rolled back when it throws. */
+  tx<T>(work: (client: Queryable) => Promise<T>): Promise<T>
+  /** One statement's rows. */
+  rows(sql: string, params?: unknown[]): Promise<Row[]>
+  /** One statement's first row, or null. */
+  row(sql: string, params?: unknown[]): Promise<Row | null>
+}
+
+export function openPool(connectionString: string, options: { max?: number } = {}): PostgresDb {
+  const pool = new pg.Pool({ connectionString, types, max: options.max ?? 10 })
+  // An idle connection the server dropped errors on the pool; the next query opens a new one.
+  pool.on('error', () => {})
+  const query = (sql: string, params?: unknown[]) => pool.query<Row>(sql, params as unknown[])
+  return {
+    pool,
+    query,
+    async rows(sql, params) {
+      return (await query(sql, params)).rows
+    },
+    async row(sql, params) {
+      return (await query(sql, params)).rows[0] ?? null
+    },
+    async tx(work) {
+      const client = await pool.connect()
+      let result: Awaited<ReturnType<typeof work>>
+      try {
+        await client.query('BEGIN')
+        result = await work(client as Queryable)
+        await client.query('COMMIT')
+      } catch (err) {
+        // A connection that cannot even roll back is broken: it leaves the pool.
+        const broken = await client.query('ROLLBACK').then(
+          () => false,
+          () => true,
+        )
+        client.release(broken)
+        throw err
+      }
+      client.release()
+      return result
+    },
+  }
+}

@@ -1,0 +1,69 @@
+// The store for several hubs: one Postgres database, reached with the pg client. This file opens it
+// and applies the schema; each area of the Store is implemented in its own file here, on one pool.
+import { newId } from '../../core/ids.js'
+import { combine } from '../combine.js'
+import type { OtherChange, Store } from '../store.js'
+import { postgresAccessStore } from './access.js'
+import { listenForChanges } from './changes.js'
+import { openPool, type PostgresDb } from './db.js'
+import { postgresDecisionStore } from './decisions.js'
+import { postgresEventStore } from './events.js'
+import { migrations } from './migrations.js'
+import { postgresOutboundStore } from './outbound.js'
+import { postgresPeerStore } from './peers.js'
+import { postgresPrune } from './retention.js'
+import { postgresRuleStore } from './rules.js'
+import { postgresSessionStore } from './sessions.js'
+
+/** Any constant both processes agree on: hubs starting together migrate one at a time. */
+const MIGRATION_LOCK = 7_420_001
+
+/** Every area of the Store, on one Postgres database, its schema brought up to date first. */
+export async function openPostgresStore(url: string): Promise<Store> {
+  const db = openPool(url)
+  try {
+    await migrate(db)
+  } catch (err) {
+    await db.pool.end()
+    throw err
+  }
+  // This process among the hubs on the database: its own commits' wake-ups are not for it.
+  const instance = newId('hub')
+  const listeners: (() => Promise<void>)[] = []
+  return combine(
+    postgresEventStore(db, instance),
+    postgresAccessStore(db),
+    postgresDecisionStore(db),
+    postgresSessionStore(db),
+    postgresPeerStore(db),
+    postgresOutboundStore(db),
+    postgresRuleStore(db),
+    {
+      prune: postgresPrune(db),
+      onOtherChanges(listener: (change: OtherChange) => void) {
+        listeners.push(listenForChanges(url, instance, listener))
+      },
+      async close() {
+        await Promise.all(listeners.map((stop) => stop()))
+        await db.pool.end()
+      },
+    },
+  )
+}
+
+export async function migrate(db: PostgresDb): Promise<void> {
+  await db.tx(async (tx) => {
+    // Held to the end of this transaction; a second hub waits here, then finds the work done.
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
+    await tx.query('CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)')
+    const { rows } = await tx.query('SELECT version FROM schema_version')
+    if (rows.length === 0) await tx.query('INSERT INTO schema_version (version) VALUES (0)')
+    const version = (rows[0]?.version as number | undefined) ?? 0
+    if (version > migrations.length)
+      throw new Error(
+        `the database's schema (version ${version}) is newer than this Switchboard (${migrations.length}): upgrade Switchboard`,
+      )
+    for (let v = version; v < migrations.length; v++) await tx.query(migrations[v] as string)
+    await tx.query('UPDATE schema_version SET version = $1', [migrations.length])
+  })
+}

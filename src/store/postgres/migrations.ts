@@ -1,0 +1,163 @@
+// Schema versions for Postgres, applied in order at start under an advisory lock (see index.ts);
+// schema_version records progress. The tables match SQLite's (sqlite/migrations.ts) column for
+// column; times are ms since epoch as BIGINT, JSON is kept as text, as it came.
+export const migrations: string[] = [
+  `
+  CREATE TABLE sources (
+    name TEXT PRIMARY KEY,
+    topic TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    delivery_header TEXT,
+    preset TEXT NOT NULL DEFAULT 'generic',
+    field_map TEXT,
+    created_at BIGINT NOT NULL
+  );
+  -- Seqs are handed out by the transaction that writes the events, holding this row's lock until it
+  -- commits: seq order is commit order on every hub, so a reader that saw seq n missed nothing below.
+  CREATE TABLE event_seq (
+    one BOOLEAN PRIMARY KEY DEFAULT true CHECK (one),
+    last BIGINT NOT NULL
+  );
+  INSERT INTO event_seq (last) VALUES (0);
+  CREATE TABLE events (
+    seq BIGINT PRIMARY KEY,
+    id TEXT NOT NULL,
+    topic TEXT NOT NULL,
+    source TEXT NOT NULL,
+    sender TEXT,
+    chat_id TEXT,
+    target TEXT,
+    content TEXT NOT NULL,
+    meta TEXT NOT NULL,
+    idem_key TEXT,
+    created_at BIGINT NOT NULL
+  );
+  CREATE UNIQUE INDEX events_keyed ON events (id) WHERE idem_key IS NOT NULL;
+  CREATE TABLE subscribers (
+    name TEXT PRIMARY KEY,
+    topics TEXT NOT NULL,
+    peer BOOLEAN NOT NULL DEFAULT true,
+    parked_seq BIGINT NOT NULL DEFAULT 0,
+    created_at BIGINT NOT NULL,
+    seen_at BIGINT NOT NULL
+  );
+  -- One row per (subscriber, event) until acknowledged; subscriber '' parks an event no one wanted yet.
+  CREATE TABLE deliveries (
+    subscriber TEXT NOT NULL,
+    seq BIGINT NOT NULL REFERENCES events(seq),
+    PRIMARY KEY (subscriber, seq)
+  );
+  -- For the reference: without it, deleting an old event would scan every delivery.
+  CREATE INDEX deliveries_seq ON deliveries (seq);
+  CREATE TABLE senders (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE,
+    token_hash TEXT NOT NULL UNIQUE,
+    status TEXT NOT NULL CHECK (status IN ('allowed','pending','blocked')),
+    operator BOOLEAN NOT NULL DEFAULT false,
+    display_name TEXT,
+    created_at BIGINT NOT NULL
+  );
+  CREATE TABLE chats (
+    id TEXT PRIMARY KEY,
+    source TEXT NOT NULL,
+    sender_id TEXT,
+    created_at BIGINT NOT NULL,
+    UNIQUE (source, sender_id)
+  );
+  CREATE TABLE outbox (
+    id BIGSERIAL PRIMARY KEY,
+    sender_id TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    body TEXT NOT NULL,
+    streamed BOOLEAN NOT NULL DEFAULT false,
+    receipt TEXT,
+    created_at BIGINT NOT NULL
+  );
+  CREATE INDEX outbox_sender ON outbox (sender_id, id);
+  CREATE TABLE decisions (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL,
+    code TEXT NOT NULL,
+    owner TEXT NOT NULL,
+    status TEXT NOT NULL CHECK (status IN ('open','answered','expired','cancelled')),
+    request TEXT NOT NULL,
+    answer TEXT,
+    answered_by TEXT,
+    relayed BOOLEAN NOT NULL DEFAULT false,
+    created_at BIGINT NOT NULL,
+    answered_at BIGINT,
+    expires_at BIGINT
+  );
+  CREATE INDEX decisions_open ON decisions (kind, code) WHERE status = 'open';
+  CREATE INDEX decisions_owner ON decisions (kind, owner, status);
+  CREATE TABLE sessions (
+    id TEXT PRIMARY KEY,
+    claude_session_id TEXT,
+    cwd TEXT NOT NULL,
+    config TEXT NOT NULL,
+    status TEXT NOT NULL,
+    reason TEXT,
+    cost_usd DOUBLE PRECISION NOT NULL DEFAULT 0,
+    turns INTEGER NOT NULL DEFAULT 0,
+    last_result TEXT,
+    created_at BIGINT NOT NULL,
+    updated_at BIGINT NOT NULL
+  );
+  CREATE TABLE session_events (
+    session_id TEXT NOT NULL,
+    seq BIGINT NOT NULL,
+    line TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (session_id, seq)
+  );
+  CREATE TABLE rooms (
+    room TEXT NOT NULL,
+    member TEXT NOT NULL,
+    joined_at BIGINT NOT NULL,
+    PRIMARY KEY (room, member)
+  );
+  CREATE TABLE dead_letters (
+    id BIGSERIAL PRIMARY KEY,
+    kind TEXT NOT NULL,
+    target TEXT NOT NULL,
+    payload TEXT NOT NULL,
+    reason TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+  CREATE TABLE peer_aliases (
+    alias TEXT PRIMARY KEY,
+    name TEXT NOT NULL
+  );
+  CREATE TABLE outbound_webhooks (
+    name TEXT PRIMARY KEY,
+    url TEXT NOT NULL,
+    secret TEXT NOT NULL,
+    max_attempts INTEGER NOT NULL,
+    backoff_ms INTEGER NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+  CREATE TABLE outbound_log (
+    id BIGSERIAL PRIMARY KEY,
+    webhook TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    attempt INTEGER NOT NULL,
+    status INTEGER,
+    error TEXT,
+    at BIGINT NOT NULL
+  );
+  CREATE INDEX outbound_log_webhook ON outbound_log (webhook, id);
+  CREATE TABLE rules (
+    id TEXT PRIMARY KEY,
+    tool_name TEXT NOT NULL,
+    input TEXT NOT NULL,
+    scope TEXT NOT NULL CHECK (scope IN ('session','folder','everywhere')),
+    scope_value TEXT,
+    expires_at BIGINT,
+    created_by TEXT NOT NULL,
+    created_at BIGINT NOT NULL,
+    uses INTEGER NOT NULL DEFAULT 0
+  );
+  CREATE INDEX rules_tool ON rules (tool_name);
+  `,
+]

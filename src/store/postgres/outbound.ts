@@ -1,0 +1,66 @@
+// The outbound area on Postgres: webhooks events are POSTed to, and a log row per delivery attempt.
+import type { OutboundAttempt, OutboundStore, OutboundWebhook } from '../outbound.js'
+import type { PostgresDb, Row } from './db.js'
+
+/** Retention (see Store.prune): $1 before, $2 limit; one batch of the delivery log. */
+export const PRUNE_OUTBOUND_LOG = [
+  `DELETE FROM outbound_log WHERE id IN (SELECT id FROM outbound_log WHERE at < $1 ORDER BY id LIMIT $2)`,
+]
+
+const toWebhook = (r: Row): OutboundWebhook => ({
+  name: r.name as string,
+  url: r.url as string,
+  secret: r.secret as string,
+  maxAttempts: r.max_attempts as number,
+  backoffMs: r.backoff_ms as number,
+  createdAt: r.created_at as number,
+})
+
+const toAttempt = (r: Row): OutboundAttempt => ({
+  webhook: r.webhook as string,
+  eventId: r.event_id as string,
+  attempt: r.attempt as number,
+  status: (r.status as number | null) ?? null,
+  error: (r.error as string | null) ?? null,
+  at: r.at as number,
+})
+
+export function postgresOutboundStore(db: PostgresDb): OutboundStore {
+  return {
+    async addOutboundWebhook(input) {
+      const createdAt = Date.now()
+      await db.query(
+        'INSERT INTO outbound_webhooks (name, url, secret, max_attempts, backoff_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
+        [input.name, input.url, input.secret, input.maxAttempts, input.backoffMs, createdAt],
+      )
+      return { ...input, createdAt }
+    },
+
+    async listOutboundWebhooks() {
+      return (await db.rows('SELECT * FROM outbound_webhooks ORDER BY created_at')).map(toWebhook)
+    },
+
+    async removeOutboundWebhook(name) {
+      return db.tx(async (tx) => {
+        await tx.query('DELETE FROM outbound_log WHERE webhook = $1', [name])
+        const { rowCount } = await tx.query('DELETE FROM outbound_webhooks WHERE name = $1', [name])
+        return (rowCount ?? 0) > 0
+      })
+    },
+
+    async logOutbound(a) {
+      await db.query(
+        'INSERT INTO outbound_log (webhook, event_id, attempt, status, error, at) VALUES ($1, $2, $3, $4, $5, $6)',
+        [a.webhook, a.eventId, a.attempt, a.status, a.error, Date.now()],
+      )
+    },
+
+    async outboundLog(webhook, limit) {
+      const rows = await db.rows('SELECT * FROM outbound_log WHERE webhook = $1 ORDER BY id DESC LIMIT $2', [
+        webhook,
+        limit,
+      ])
+      return rows.map(toAttempt)
+    },
+  }
+}

@@ -1,0 +1,48 @@
+// Several hubs on one Postgres database: whatever hub an event comes in on, a subscriber connected
+// to another gets it, once and in order.
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
+import { ChannelClient } from '../helpers/channel-client.js'
+import { waitFor } from '../helpers/home.js'
+import { HubCluster } from '../helpers/hub-cluster.js'
+import { type PostgresServer, startPostgres } from '../helpers/postgres.js'
+
+let server: PostgresServer
+let cluster: HubCluster
+const channels: ChannelClient[] = []
+
+beforeAll(async () => {
+  server = await startPostgres()
+}, 60_000)
+afterAll(() => server?.stop())
+
+beforeEach(async () => {
+  cluster = await HubCluster.create(await server.database(), 3)
+})
+afterEach(async () => {
+  for (const c of channels.splice(0)) await c.close()
+  await cluster.cleanup()
+})
+
+const post = (url: string, secret: string, body: string) =>
+  fetch(url, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body }).then((r) => r.status)
+
+it('delivers what was published on one hub to a channel connected to another, in order, once', async () => {
+  const [a, b, c] = [cluster.hub(0), cluster.hub(1), cluster.hub(2)]
+  await cluster.startAll()
+  // Set up on one home; every hub sees it, since they share the database.
+  const secret = await a.home.addSource('ci')
+  const channel = await ChannelClient.start(a.home, ['--name', 'watcher', '--topics', 'ci'])
+  channels.push(channel)
+  await waitFor(
+    async () => (await a.home.cli('status', '--json')).includes('"watcher"'),
+    10_000,
+    'the channel',
+  )
+
+  for (let i = 0; i < 60; i++) {
+    const via = [b, c, a][i % 3]
+    expect(await post(`${via?.url}/hooks/ci`, secret, `build ${i}`)).toBe(202)
+  }
+  await waitFor(() => channel.events.length >= 60, 15_000, '60 events')
+  expect(channel.events.map((e) => e.content)).toEqual(Array.from({ length: 60 }, (_, i) => `build ${i}`))
+})
