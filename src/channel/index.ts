@@ -51,13 +51,15 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     host: config.host,
     port: config.port,
     socketPath: localSocket(config),
+    hubs: config.hubs,
     token: readAdminToken(config.home),
     subscriber: options.name ?? defaultSubscriberName(process.cwd()),
     topics: options.topics?.length ? options.topics : ['*'],
     rung: () => rung,
     aliases: options.aliases,
     log,
-    onHubMissing: hubStarter(config, log),
+    // Given several hubs, the channel moves between them; it starts none.
+    ...(config.hubs.length > 1 ? {} : { onHubMissing: hubStarter(config, log) }),
     async onDeliver(event: StoredEvent) {
       await ready.promise
       if (shown?.has(event.id)) return // shown before, by this channel or the one before it

@@ -3,7 +3,7 @@
 
 import type { ClaudeOptions } from '../claude/process.js'
 import { readAdminToken } from '../core/admin-token.js'
-import type { HubConfig } from '../core/config.js'
+import type { HubAddress, HubConfig } from '../core/config.js'
 import type { StoredEvent } from '../core/event.js'
 import type { HubStatus, OutboundWebhookInfo, PeerInfo } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
@@ -176,11 +176,20 @@ export class HubApi {
     return json
   }
 
+  private firstHubAnswering(): Promise<HubTarget> {
+    this.ready ??= firstProven(this.config.hubs, this.token).catch((err) => {
+      this.ready = null
+      throw err
+    })
+    return this.ready
+  }
+
   /**
    * Where this home's hub answers: its Unix socket, else TCP once the hub there proved it holds the
    * admin token. A server on the port that cannot prove it never gets the token. None: one is started.
    */
   private ensureHub(): Promise<HubTarget> {
+    if (this.config.hubs.length) return this.firstHubAnswering()
     this.ready ??= (async () => {
       const start = this.autostart ? hubStarter(this.config, this.log) : () => {}
       const socketPath = localSocket(this.config)
@@ -209,6 +218,21 @@ export class HubApi {
     })()
     return this.ready
   }
+}
+
+/**
+ * HubApi.firstHubAnswering: with SWITCHBOARD_HUBS, the first of them that proves it holds the admin
+ * token; a hub that is down is passed over, and none is started.
+ */
+async function firstProven(hubs: HubAddress[], token: string): Promise<HubTarget> {
+  for (const hub of hubs) {
+    const answer = await reach(hub, token)
+    if (answer.answered && answer.proven) return hub
+  }
+  throw new HubApiError(
+    503,
+    `none of the hubs in SWITCHBOARD_HUBS answered with this admin token: ${hubs.map(describe).join(', ')}`,
+  )
 }
 
 function describe(target: HubTarget): string {

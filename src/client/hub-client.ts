@@ -2,6 +2,7 @@
 // Deliveries are handed over one at a time, in order, and acknowledged only once handled.
 import { createRequire } from 'node:module'
 import type WebSocket from 'ws'
+import type { HubAddress } from '../core/config.js'
 import { UserError } from '../core/errors.js'
 import type { StoredEvent } from '../core/event.js'
 import {
@@ -32,6 +33,11 @@ export interface HubClientOptions {
   port: number
   /** The hub's Unix socket, preferred over TCP when given. */
   socketPath?: string
+  /**
+   * Hubs sharing one database (SWITCHBOARD_HUBS), used instead of host and port: when the one in
+   * use dies, the next is dialled, and it delivers what this channel had not acknowledged.
+   */
+  hubs?: HubAddress[]
   token: string
   subscriber: string
   topics: string[]
@@ -63,8 +69,22 @@ export class HubClient {
   private ackTimer: NodeJS.Timeout | null = null
   private closing = false
   private firstWelcome: { resolve(w: Welcome): void; reject(e: Error): void } | null = null
+  private readonly hubs: HubAddress[]
+  /** Which of `hubs` this client dials now. */
+  private current = 0
 
-  constructor(private readonly options: HubClientOptions) {}
+  constructor(private readonly options: HubClientOptions) {
+    this.hubs = options.hubs?.length ? options.hubs : [{ host: options.host, port: options.port }]
+  }
+
+  /** The hub dialled now. */
+  get hub(): HubAddress {
+    return this.hubs[this.current] as HubAddress
+  }
+
+  private get failover(): boolean {
+    return this.hubs.length > 1
+  }
 
   get subscriber(): string {
     return this.welcome?.subscriber ?? this.options.subscriber
@@ -75,9 +95,8 @@ export class HubClient {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.firstWelcome = null
-        reject(
-          new Error(`no hub answered on ${this.options.host}:${this.options.port} within ${timeoutMs} ms`),
-        )
+        const where = this.hubs.map((h) => `${h.host}:${h.port}`).join(' or ')
+        reject(new Error(`no hub answered on ${where} within ${timeoutMs} ms`))
       }, timeoutMs)
       this.firstWelcome = {
         resolve: (w) => {
@@ -157,26 +176,29 @@ export class HubClient {
   }
 
   private open(): void {
-    const { host, port, token, socketPath } = this.options
-    if (socketPath) {
+    const { token, socketPath } = this.options
+    if (socketPath && !this.options.hubs?.length) {
       this.dial(`ws+unix://${socketPath}:${HUB_PATH}`)
       return
     }
     // Over TCP the token goes only to a hub that proved it holds it (hub-address.ts).
+    const { host, port } = this.hub
     void reach({ host, port }, token).then((r) => {
       if (r.answered && r.proven) {
         this.dial(`ws://${host}:${port}${HUB_PATH}`)
         return
       }
       if (r.answered) this.strangerOnPort()
-      else this.options.onHubMissing?.()
+      else if (!this.failover) this.options.onHubMissing?.()
       this.retryLater()
     })
   }
 
   /** Nothing on the socket: a hub is started, unless a stranger holds the port one would need. */
   private hubMissing(): void {
-    const { host, port, token } = this.options
+    if (this.failover) return // the next hub is dialled instead: nothing is started
+    const { token } = this.options
+    const { host, port } = this.hub
     void reach({ host, port }, token).then((r) => {
       if (r.answered && !r.proven) this.strangerOnPort()
       else this.options.onHubMissing?.()
@@ -184,13 +206,21 @@ export class HubClient {
   }
 
   private strangerOnPort(): void {
-    const { host, port } = this.options
+    const { host, port } = this.hub
     const reason = `the server on ${host}:${port} is not this home's hub (it could not prove it holds the admin token); not connecting`
     if (!this.refuse(reason)) this.options.log.error({ host, port }, reason)
   }
 
+  /** With several hubs, the next one is tried at once; a full round without one waits, longer each time. */
   private retryLater(): void {
     if (this.closing) return
+    if (this.failover) {
+      this.current = (this.current + 1) % this.hubs.length
+      if (this.current !== 0) {
+        setImmediate(() => this.open())
+        return
+      }
+    }
     const delay = this.backoff
     this.backoff = Math.min(this.backoff * 2, MAX_BACKOFF_MS)
     setTimeout(() => this.open(), delay)

@@ -60,6 +60,29 @@ export interface HubConfig {
   sessionIdleMinutes: number
   /** Postgres, shared by every hub given the same URL; null: SQLite in the home. */
   databaseUrl: string | null
+  /**
+   * SWITCHBOARD_HUBS: hubs on one database a channel or the CLI may use, tried in this order (the
+   * next one when one dies). Empty: the home's own hub on `host`:`port`.
+   */
+  hubs: HubAddress[]
+}
+
+export interface HubAddress {
+  host: string
+  port: number
+}
+
+/** `host:port,host:port` (IPv6 in brackets: `[::1]:7420`). */
+export function parseHubs(raw: string, where: string): HubAddress[] {
+  return raw
+    .split(',')
+    .map((part) => part.trim())
+    .filter(Boolean)
+    .map((part) => {
+      const m = /^(\[[^\]]+\]|[^:\s]+):(\d+)$/.exec(part)
+      if (!m) throw new UserError(`${where}: "${part}" is not host:port (hubs are separated by commas)`)
+      return { host: (m[1] as string).replace(/^\[|\]$/g, ''), port: parsePort(m[2], `${where}: ${part}`) }
+    })
 }
 
 export interface ConfigOverrides {
@@ -119,6 +142,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): HubConfig {
   if (overrides.port !== undefined) port = parsePort(overrides.port, '--port')
   return {
     databaseUrl: pickDatabaseUrl(overrides.databaseUrl, file.databaseUrl),
+    hubs: process.env.SWITCHBOARD_HUBS ? parseHubs(process.env.SWITCHBOARD_HUBS, 'SWITCHBOARD_HUBS') : [],
     home,
     port,
     host: overrides.host ?? file.host ?? DEFAULT_HOST,

@@ -46,3 +46,39 @@ it('delivers what was published on one hub to a channel connected to another, in
   await waitFor(() => channel.events.length >= 60, 15_000, '60 events')
   expect(channel.events.map((e) => e.content)).toEqual(Array.from({ length: 60 }, (_, i) => `build ${i}`))
 })
+
+it('moves a channel given several hubs to another when its hub is killed, losing and repeating nothing', async () => {
+  const [a, b, c] = [cluster.hub(0), cluster.hub(1), cluster.hub(2)]
+  await cluster.startAll()
+  const secret = await b.home.addSource('load')
+  const channel = await ChannelClient.start(a.home, ['--name', 'watcher', '--topics', 'load'], {
+    SWITCHBOARD_HUBS: cluster.hubsList([0, 1, 2]),
+  })
+  channels.push(channel)
+  await waitFor(
+    async () => (await a.home.cli('status', '--json')).includes('"watcher"'),
+    10_000,
+    'the channel',
+  )
+
+  const total = 300
+  let killed = false
+  channel.onEvent = () => {
+    if (!killed && channel.events.length === 100) {
+      killed = true
+      void a.kill()
+    }
+  }
+  // One publisher, each event answered 202 before the next: their order is the order Claude must see.
+  for (let i = 0; i < total; i++) {
+    const via = i % 2 ? b : c
+    expect(await post(`${via.url}/hooks/load`, secret, `event ${i}`)).toBe(202)
+  }
+  await waitFor(() => channel.events.length >= total, 30_000, `${total} events`)
+  expect(killed).toBe(true)
+  expect(channel.events.map((e) => e.content)).toEqual(Array.from({ length: total }, (_, i) => `event ${i}`))
+  // Now on a surviving hub.
+  const status = JSON.parse(await b.home.cli('status', '--json')) as { connected: { name: string }[] }
+  const onC = JSON.parse(await c.home.cli('status', '--json')) as { connected: { name: string }[] }
+  expect([...status.connected, ...onC.connected].map((s) => s.name)).toContain('watcher')
+})

@@ -2,6 +2,7 @@
 // and their outbox of replies.
 import { newId } from '../../core/ids.js'
 import type { AccessStore, OutboxItem, Sender, SenderStatus, Source } from '../access.js'
+import { announce } from './changes.js'
 import type { PostgresDb, Row } from './db.js'
 
 /** Retention (see Store.prune): $1 before, $2 limit; one batch of replies. */
@@ -37,7 +38,7 @@ const toOutbox = (r: Row): OutboxItem => ({
   createdAt: r.created_at as number,
 })
 
-export function postgresAccessStore(db: PostgresDb): AccessStore {
+export function postgresAccessStore(db: PostgresDb, instance: string): AccessStore {
   async function senderWhere(column: string, value: string): Promise<Sender | null> {
     const r = await db.row(`SELECT * FROM senders WHERE ${column} = $1`, [value])
     return r ? toSender(r) : null
@@ -172,11 +173,17 @@ export function postgresAccessStore(db: PostgresDb): AccessStore {
 
     async addOutbox(senderId, kind, body) {
       const createdAt = Date.now()
-      const r = await db.row(
-        'INSERT INTO outbox (sender_id, kind, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id',
-        [senderId, kind, JSON.stringify(body), createdAt],
-      )
-      return { id: r?.id as number, senderId, kind, body, receipt: null, createdAt }
+      const id = await db.tx(async (tx) => {
+        const { rows } = await tx.query(
+          'INSERT INTO outbox (sender_id, kind, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id',
+          [senderId, kind, JSON.stringify(body), createdAt],
+        )
+        const itemId = rows[0]?.id as number
+        // The sender's stream, or the bridge that shows its items, may be on another hub.
+        await announce(tx, instance, { area: 'outbox', senderId, itemId })
+        return itemId
+      })
+      return { id, senderId, kind, body, receipt: null, createdAt }
     },
 
     async outboxFor(senderId, afterId) {

@@ -2,6 +2,7 @@
 // UPDATE that only matches while the row is still open, whichever hub gives it.
 import { newId } from '../../core/ids.js'
 import type { Decision, DecisionKind, DecisionStatus, DecisionStore } from '../decisions.js'
+import { announce } from './changes.js'
 import type { PostgresDb, Row } from './db.js'
 
 /** Retention (see Store.prune): $1 before, $2 limit; one batch of decisions no longer open. */
@@ -24,7 +25,7 @@ const toDecision = (r: Row): Decision => ({
   expiresAt: (r.expires_at as number | null) ?? null,
 })
 
-export function postgresDecisionStore(db: PostgresDb): DecisionStore {
+export function postgresDecisionStore(db: PostgresDb, instance: string): DecisionStore {
   return {
     async openDecision(input) {
       const d: Decision = {
@@ -59,12 +60,18 @@ export function postgresDecisionStore(db: PostgresDb): DecisionStore {
 
     async answerDecision(id, answer, answeredBy) {
       // A second hub's UPDATE waits on the first's row lock, then re-checks status and matches nothing.
-      const r = await db.row(
-        `UPDATE decisions SET status = 'answered', answer = $1, answered_by = $2, answered_at = $3
-         WHERE id = $4 AND status = 'open' RETURNING *`,
-        [JSON.stringify(answer), answeredBy, Date.now(), id],
-      )
-      return r ? toDecision(r) : null
+      return db.tx(async (tx) => {
+        const { rows } = await tx.query(
+          `UPDATE decisions SET status = 'answered', answer = $1, answered_by = $2, answered_at = $3
+           WHERE id = $4 AND status = 'open' RETURNING *`,
+          [JSON.stringify(answer), answeredBy, Date.now(), id],
+        )
+        const r = rows[0]
+        if (!r) return null
+        // Whoever waits for the answer (a session, a channel) may be on another hub.
+        await announce(tx, instance, { area: 'decisions', id })
+        return toDecision(r)
+      })
     },
 
     async unrelayedAnswers(kind, owner) {

@@ -32,8 +32,8 @@ export async function openPostgresStore(url: string): Promise<Store> {
   const listeners: (() => Promise<void>)[] = []
   return combine(
     postgresEventStore(db, instance),
-    postgresAccessStore(db),
-    postgresDecisionStore(db),
+    postgresAccessStore(db, instance),
+    postgresDecisionStore(db, instance),
     postgresSessionStore(db),
     postgresPeerStore(db),
     postgresOutboundStore(db),
