@@ -3,7 +3,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
-import { tmpdir } from 'node:os'
+import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, expect, it } from 'vitest'
@@ -186,6 +186,43 @@ it('a channel that meets a stranger on the hub port exits with the reason instea
   expect(channel.stderr).toContain(
     `switchboard: the server on 127.0.0.1:${world.home.port} is not this home's hub (it could not prove it holds the admin token); not connecting`,
   )
+})
+
+it('open --qr gives a phone the hub’s network address, or says in one line why a phone cannot reach it', async () => {
+  const loopback = await startHub()
+  const local = await cli(['open', '--qr'])
+  expect(local.code).toBe(0)
+  expect(local.stdout).toContain(`http://127.0.0.1:${world.home.port}/signin?token=`)
+  expect(local.stdout).toMatch(/[▀▄█]{8}/) // the QR code, still drawn
+  expect(local.stderr.trim().split('\n')).toEqual([
+    expect.stringMatching(
+      /^switchboard: .*a phone cannot open this link.*switchboard serve --host 0\.0\.0\.0/,
+    ),
+  ])
+  // The link for this machine's own browser is unchanged, and says nothing of phones.
+  const printed = await cli(['open', '--print'])
+  expect(printed.stdout).toContain(`http://127.0.0.1:${world.home.port}/signin?token=`)
+  expect(printed.stderr).toBe('')
+
+  const exited = new Promise((resolve) => loopback.once('exit', resolve))
+  loopback.kill('SIGTERM')
+  await exited
+  spawn(process.execPath, [CLI, 'serve', '--host', '0.0.0.0'], { env: world.home.env, stdio: 'ignore' })
+  await world.home.waitForHub()
+  const lan = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && !a.internal && a.family === 'IPv4')?.address
+  const phone = await cli(['open', '--qr'])
+  expect(phone.code).toBe(0)
+  if (!lan) {
+    expect(phone.stderr).toMatch(/no network address a phone could use/)
+    return
+  }
+  expect(phone.stderr).toBe('')
+  const url = /(http:\/\/\S+)/.exec(phone.stdout)?.[1] as string
+  expect(url).toMatch(new RegExp(`^http://${lan.replaceAll('.', '\\.')}:${world.home.port}/signin\\?token=`))
+  // It is the hub's own link, and works from that address.
+  expect((await fetch(url, { redirect: 'manual' })).status).toBe(303)
 })
 
 it('tells a person what happened in plain lines, never JSON logs', async () => {

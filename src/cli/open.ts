@@ -1,9 +1,10 @@
 // `switchboard open`: the dashboard, signed in: a one-time link (a few minutes) opened in the browser,
-// or printed (and drawn as a QR code for a phone).
+// or printed (and, with --qr, drawn as a QR code with the address a phone can reach).
 import { spawn } from 'node:child_process'
 import type { Command } from 'commander'
 import { hubApi } from './options.js'
 import { printJson } from './output.js'
+import { phoneLink } from './phone-link.js'
 
 /** The desktop's own opener, if it has one; false when nothing could be started. */
 function openInBrowser(url: string): Promise<boolean> {
@@ -24,17 +25,23 @@ export function registerOpen(program: Command): void {
     .command('open')
     .description('open the dashboard, signed in (a one-time link that works for a few minutes)')
     .option('--print', 'only print the link')
-    .option('--qr', 'also draw the link as a QR code, for a phone')
+    .option('--qr', "draw the link as a QR code for a phone, with the hub's network address")
     .option('--json', 'JSON, for scripts')
     .action(async (opts: { print?: boolean; qr?: boolean; json?: boolean }, command: Command) => {
-      const link = await hubApi(command).signinLink()
+      const hub = hubApi(command)
+      const link = await hub.signinLink()
       if (opts.json) return printJson(link)
-      process.stdout.write(
-        `${link.url}\n(works once, until ${new Date(link.expiresAt).toLocaleTimeString()})\n`,
-      )
+      let url = link.url
+      if (opts.qr) {
+        // The QR code is for another device: the link names the hub's network address, if it has one.
+        const phone = phoneLink(link.url, (await hub.hubStatus()).host)
+        if ('url' in phone) url = phone.url
+        else process.stderr.write(`switchboard: ${phone.unreachable}\n`)
+      }
+      process.stdout.write(`${url}\n(works once, until ${new Date(link.expiresAt).toLocaleTimeString()})\n`)
       if (opts.qr) {
         const qr = (await import('qrcode-terminal')).default
-        qr.generate(link.url, { small: true }, (drawn) => process.stdout.write(`${drawn}\n`))
+        qr.generate(url, { small: true }, (drawn) => process.stdout.write(`${drawn}\n`))
       }
       if (!opts.print && !opts.qr && !(await openInBrowser(link.url)))
         process.stdout.write('(no browser opener found: open the link yourself)\n')

@@ -189,6 +189,7 @@ export const paths = {
   database: (home: string) => join(home, 'switchboard.db'),
   adminToken: (home: string) => join(home, 'admin-token'),
   hubInfo: (home: string) => join(home, 'hub.json'),
+  hubId: (home: string) => join(home, 'hub-id'),
   hubLog: (home: string) => join(home, 'logs', 'hub.log'),
   /** Local channels reach the hub here: cheaper than TCP, and guarded by the folder's permissions. */
   hubSocket: (home: string, port: number) => join(home, `hub-${port}.sock`),

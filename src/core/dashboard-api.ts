@@ -30,6 +30,25 @@ export interface SessionRow {
   pendingInputs: number
 }
 
+/**
+ * The assistant text being written, before its line arrives: `text` goes at offset `at` of what is
+ * shown; `at` 0 replaces it (and an empty text at 0 means nothing is being written).
+ */
+export interface PartialPiece {
+  at: number
+  text: string
+}
+
+/** A driven session finished a turn (its `result` line): what a notification says of it. */
+export interface TurnRow {
+  session: string
+  /** The turn's final text, if any. */
+  text: string | null
+  costUsd: number | null
+  /** Why the turn failed or stopped early; null when it succeeded. */
+  error: string | null
+}
+
 /** A decision waiting for a person (or just answered, in the stream). */
 export interface DecisionRow {
   id: string
@@ -50,12 +69,14 @@ export interface DecisionRow {
  * POST /api/sessions (NewSession) → 201 { id }
  * GET /api/sessions/:id → { session: SessionRow }
  * GET /api/sessions/:id/lines?after=<seq> → { lines: { seq, line, at }[] }
- * GET /api/sessions/:id/stream (SSE; Last-Event-ID or ?after=) → `event: line`, `id: <seq>`, data: the CLI line
+ * GET /api/sessions/:id/stream (SSE; Last-Event-ID or ?after=) → `event: line`, `id: <seq>`, data: the CLI line;
+ *   and `event: partial` (no id), data: PartialPiece, the assistant text being written
  * POST /api/sessions/:id/messages ({ text }) → 202
  * POST /api/sessions/:id/interrupt → 200
  * GET /api/decisions → { decisions: DecisionRow[] } (open ones, oldest first)
  * POST /api/decisions/:id (Answer) → { decision: DecisionRow }; 409 when another surface answered first
- * GET /api/decisions/stream (SSE) → `event: changed`, data: DecisionRow (opened, answered or cancelled)
+ * GET /api/feed (SSE) → `event: changed`, data: DecisionRow (opened, answered or cancelled); and
+ *   `event: turn`, data: TurnRow, whenever a driven session finishes a turn
  * Every state-changing request carries the header `X-Switchboard: 1` (cross-site requests cannot).
  */
 export const API_HEADER = 'x-switchboard'

@@ -16,11 +16,14 @@ import { VERSION } from '../core/version.js'
 import type { Store } from '../store/store.js'
 import { BridgeManager } from './bridges/manager.js'
 import { Hub } from './core/hub.js'
+import { readHubId } from './core/hub-id.js'
+import { LeaseKeeper } from './core/lease-keeper.js'
 import { followOtherHubs } from './core/other-hubs.js'
 import { OutboundWebhooks } from './core/outbound.js'
 import { startRetention } from './core/retention.js'
 import { SessionManager } from './sessions/session-manager.js'
 import { createAdminRoutes } from './transport/admin-routes.js'
+import { forward, sessionHubElsewhere, sessionOfPath } from './transport/forward.js'
 import { bearerToken, sendError } from './transport/http-util.js'
 import { handleHubSocket } from './transport/hub-socket.js'
 import { checkHostAndOrigin, type HostRules, pathSegment, requestUrl } from './transport/request-guard.js'
@@ -135,20 +138,39 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   }
   let port = config.port
   const hostRules = (): HostRules => ({ bound: config.host, port, allowedHosts: config.allowedHosts })
+  const sharedStore = store.onOtherChanges !== undefined
 
+  /** What a request that failed is answered; an error no one expected is logged. */
+  const failing = (req: IncomingMessage, res: ServerResponse, path: string) => (err: unknown) => {
+    if (!(err instanceof HttpError)) log.error({ err, path }, 'request failed')
+    req.resume()
+    sendError(res, err)
+  }
   /** Every request, over TCP or the Unix socket; nothing it holds can throw past here. */
   const serve = (req: IncomingMessage, res: ServerResponse, overTcp: boolean) => {
-    let path = '(unparsed)'
-    const fail = (err: unknown) => {
-      if (!(err instanceof HttpError)) log.error({ err, path }, 'request failed')
-      req.resume()
-      sendError(res, err)
-    }
+    let fail = failing(req, res, '(unparsed)')
     try {
       const url = requestUrl(req)
-      path = url.pathname
+      fail = failing(req, res, url.pathname)
       // The Unix socket is reachable only through the home folder's permissions: no browser gets there.
       if (overTcp) checkHostAndOrigin(req, hostRules())
+      const sessionId = sharedStore ? sessionOfPath(url.pathname) : null
+      if (sessionId && hub.leases) {
+        // Another hub on the database may run this session: then that hub answers.
+        sessionHubElsewhere(store, hub.leases.hubId, sessionId)
+          .then((address) => (address ? forward(req, res, address) : dispatch(req, res, url, overTcp)))
+          .catch(fail)
+        return
+      }
+      dispatch(req, res, url, overTcp)
+    } catch (err) {
+      fail(err)
+    }
+  }
+  /** Hands a request to the dashboard or to the route its path names. */
+  const dispatch = (req: IncomingMessage, res: ServerResponse, url: URL, overTcp: boolean) => {
+    const fail = failing(req, res, url.pathname)
+    try {
       const methods = url.pathname.startsWith('/hooks/') ? { POST: routes.webhook } : table[url.pathname]
       const isSessions = url.pathname === '/sessions' || url.pathname.startsWith('/sessions/')
       const isAdmin = /^\/(peers|dead-letters|subscriptions|hook|status|web-links|decisions)(\/|$)/.test(
@@ -205,9 +227,20 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   const address = server.address()
   if (typeof address === 'object' && address) port = address.port
   sessions.listeningOn(config.host, port)
-  await outbound.start()
-  await sessions.restore()
-  await bridges.start()
+  // What one hub at a time does, on whichever of the hubs on this database holds its lease.
+  const leases = new LeaseKeeper(store, readHubId(config.home), log, () => `${dialHost(config.host)}:${port}`)
+  hub.leases = leases
+  leases.source(outbound.work())
+  leases.source(sessions.work())
+  leases.exclusive('bridges', { start: () => bridges.start(), stop: () => bridges.stop() })
+  let retention: { stop(): void } | null = null
+  leases.exclusive('retention', {
+    start: async () => {
+      retention = startRetention(store, config.retentionDays, log)
+    },
+    stop: async () => retention?.stop(),
+  })
+  await leases.start()
   // The TCP port is the lock: only the hub that bound it gets to the socket, so a leftover file is stale.
   const socketPath = paths.hubSocket(config.home, port)
   const local = createServer((req, res) => serve(req, res, false))
@@ -229,7 +262,6 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     hub.access.dropExpiredPairings().catch((err) => log.error({ err }, 'sweep failed'))
   }, SWEEP_MS)
   sweep.unref()
-  const retention = startRetention(store, config.retentionDays, log)
   const otherHubs = followOtherHubs(hub, log)
 
   return {
@@ -239,10 +271,9 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     sessions,
     async close() {
       clearInterval(sweep)
-      retention.stop()
       otherHubs.stop()
-      await bridges.stop()
       await sessions.stopAll()
+      await leases.stop()
       streams.closeAll()
       for (const ws of wss.clients) ws.terminate()
       local.close()

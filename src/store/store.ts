@@ -4,6 +4,7 @@
 import type { AccessStore } from './access.js'
 import type { DecisionStore } from './decisions.js'
 import type { EventStore } from './events.js'
+import type { LeaseStore } from './leases.js'
 import type { OutboundStore } from './outbound.js'
 import type { PeerStore } from './peers.js'
 import type { RuleStore } from './rules.js'
@@ -16,7 +17,8 @@ export interface Store
     SessionStore,
     PeerStore,
     OutboundStore,
-    RuleStore {
+    RuleStore,
+    LeaseStore {
   close(): Promise<void>
   /**
    * Deletes up to `limit` rows per kind older than `before` (ms since epoch) that nothing needs any
@@ -38,8 +40,10 @@ export type OtherChange =
   | { area: 'events'; subscribers: string[] | null }
   /** Stored an item in a sender's outbox. */
   | { area: 'outbox'; senderId: string; itemId: number }
-  /** Answered or cancelled a decision. */
+  /** Answered a decision. */
   | { area: 'decisions'; id: string }
+  /** Took a lease from whoever held it (a subscriber connected to that hub). */
+  | { area: 'lease'; name: string; holder: string }
   /** Nothing was heard for a while (a dropped connection): anything may have changed. */
   | { area: 'unknown' }
 
@@ -56,6 +60,7 @@ export type {
 } from './access.js'
 export type { Decision, DecisionKind, DecisionStatus, DecisionStore } from './decisions.js'
 export type { EventStore, PublishResult, StagedEvent, SubscriberInfo } from './events.js'
+export type { Lease, LeaseStore } from './leases.js'
 export type { OutboundAttempt, OutboundStore, OutboundWebhook } from './outbound.js'
 export type { DeadLetter, PeerStore } from './peers.js'
 export type { Rule, RuleScope, RuleStore } from './rules.js'

@@ -4,7 +4,7 @@
 // on the desktop and at a phone's size, go to test-results/screenshots.
 import { existsSync, mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
 import { ChannelClient } from '../helpers/channel-client.js'
@@ -30,20 +30,25 @@ beforeEach(async () => {
 const PHONE = { width: 390, height: 844 }
 
 /** A signed-in page: the link `switchboard open --print` prints, opened once. */
-async function signedIn(viewport = { width: 1280, height: 800 }): Promise<Page> {
+async function signedIn(
+  viewport = { width: 1280, height: 800 },
+  prepare: (context: BrowserContext) => Promise<void> = async () => {},
+): Promise<Page> {
   const printed = await world.home.cli('open', '--print')
   const url = /(http:\/\/\S+\/signin\?token=\S+)/.exec(printed)?.[1]
   expect(url).toBeDefined()
   const context = await browser.newContext({ viewport })
   world.closers.push(() => context.close())
+  await prepare(context)
   const page = await context.newPage()
   await page.goto(url as string)
   await page.getByRole('link', { name: /Sessions/ }).waitFor()
   return page
 }
 
-async function shot(page: Page, name: string): Promise<void> {
-  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+/** The whole page; `window`: only what the window shows (a long transcript is windowed: the rest is blank). */
+async function shot(page: Page, name: string, window = false): Promise<void> {
+  await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: !window })
 }
 
 it('lets nothing in without signing in, and a sign-in link works once', async () => {
@@ -231,6 +236,112 @@ it('resumes a transcript after a reload mid-turn, with no line missing or shown 
   expect(await page.getByText('tell a long story').count()).toBe(1)
   expect(await page.getByText(/once upon a time there was a hub/).count()).toBe(1)
   expect(await page.getByText(/Turn finished/).count()).toBe(1)
+})
+
+/** Whether the element is wholly inside the window (the page scrolled to it). */
+async function inView(locator: Locator): Promise<boolean> {
+  const box = await locator.boundingBox()
+  const size = locator.page().viewportSize()
+  return !!box && !!size && box.y >= 0 && box.y + box.height <= size.height
+}
+
+it('shows the reply as it is written at the bottom of a long transcript, then the finished message in its place, once', async () => {
+  const page = await signedIn()
+  let release = () => {}
+  const released = new Promise<void>((resolve) => {
+    release = resolve
+  })
+  world.closers.push(release)
+  const first = 'the first half is written'
+  const whole = `${first} and the second half follows`
+  const long = Array.from({ length: 150 }, (_, i) => `line ${i + 1} of a long answer`).join('\n')
+  world.fake.respond((r) =>
+    latestTurn(r).includes('write it slowly')
+      ? { text: whole, pause: { at: first.length, until: released } }
+      : { text: long },
+  )
+  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+    prompt: 'start with a long answer',
+    options: { cwd: world.claude.cwd },
+  })
+  const id = created.json.id
+  await page.goto(`${world.home.url}/#/sessions/${id}`)
+  const transcript = page.getByRole('region', { name: 'Transcript' })
+  await transcript.getByText(/Turn finished/).waitFor({ timeout: 30_000 })
+  await adminCall(world, 'POST', `/sessions/${id}/messages`, { text: 'write it slowly' })
+
+  // The model is held mid-message: what it wrote so far shows, in view, and nothing of the rest.
+  const writing = transcript.getByText(first, { exact: true })
+  await writing.waitFor({ timeout: 30_000 })
+  await waitFor(() => inView(writing), 5_000, 'the text being written to be scrolled into view')
+  expect(await transcript.getByText(/second half/).count()).toBe(0)
+  await shot(page, 'session-writing-desktop', true)
+  // A page that comes in now gets the text so far at once, at the bottom.
+  await page.reload()
+  await waitFor(() => inView(writing), 10_000, 'the text so far, in view after a reload')
+
+  release()
+  const finished = transcript.getByText(whole, { exact: true })
+  await finished.waitFor({ timeout: 30_000 })
+  await waitFor(() => inView(finished), 5_000, 'the finished message in view')
+  await waitFor(
+    async () => (await transcript.getByText(/Turn finished/).count()) === 2,
+    30_000,
+    'the turn end',
+  )
+  expect(await finished.count()).toBe(1)
+  expect(await transcript.getByText(new RegExp(first)).count()).toBe(1)
+  // The whole transcript scrolls: its start is one scroll away, with nothing to click.
+  await page.evaluate('window.scrollTo(0, 0)')
+  await transcript.getByText('start with a long answer').waitFor()
+  // Partial messages are shown, never stored.
+  const lines = await adminCall<{ lines: { line: { type: string } }[] }>(
+    world,
+    'GET',
+    `/sessions/${id}/lines?after=0`,
+  )
+  expect(lines.json.lines.some((l) => l.line.type === 'stream_event')).toBe(false)
+})
+
+/** Wraps the page's Notification to keep each one shown (title, body, and the notification itself). */
+const RECORD_NOTIFICATIONS = `{
+  const Real = window.Notification
+  window.__shown = []
+  window.Notification = function Notification(title, options) {
+    let n
+    try { n = new Real(title, options) } catch { n = { close() {} } }
+    window.__shown.push({ title, body: options?.body ?? '', n })
+    return n
+  }
+  Object.defineProperty(window.Notification, 'permission', { get: () => Real.permission })
+  window.Notification.requestPermission = (...args) => Real.requestPermission(...args)
+}`
+type Shown = { title: string; body: string; n: { onclick: (() => void) | null } }
+
+it('notifies a finished turn from any page, naming the session, and the notification opens it', async () => {
+  const page = await signedIn(undefined, async (context) => {
+    await context.grantPermissions(['notifications'], { origin: world.home.url })
+    await context.addInitScript(RECORD_NOTIFICATIONS)
+  })
+  const shown = () =>
+    page.evaluate(() =>
+      (globalThis as unknown as { __shown: Shown[] }).__shown.map(({ title, body }) => ({ title, body })),
+    )
+  world.fake.respond(() => ({ text: 'all done over here' }))
+  await page.getByRole('link', { name: /Inbox/ }).click()
+  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+    prompt: 'finish a turn',
+    options: { cwd: world.claude.cwd },
+  })
+  const id = created.json.id
+  await waitFor(async () => (await shown()).length > 0, 30_000, 'a notification')
+  expect(await shown()).toEqual([
+    { title: `${id} finished its turn`, body: expect.stringContaining('all done over here') },
+  ])
+  expect(page.url()).toMatch(/#\/inbox$/)
+  await page.evaluate(() => (globalThis as unknown as { __shown: Shown[] }).__shown[0]?.n.onclick?.())
+  await page.waitForURL(new RegExp(`#/sessions/${id}$`))
+  await page.getByRole('region', { name: 'Transcript' }).getByText('all done over here').waitFor()
 })
 
 it('makes an "always allow" rule from a prompt, lets the next identical call pass unasked, and revokes it', async () => {

@@ -30,7 +30,8 @@ export interface MessagesRequest {
 
 /** What the fake model does next. */
 export type Reply =
-  | { text: string }
+  /** With `pause`, streams the text up to `at`, then waits for `until` before the rest. */
+  | { text: string; pause?: { at: number; until: Promise<unknown> } }
   | { tool: string; input: Record<string, unknown>; id?: string; text?: string }
   /** Streams text slowly, so a test can interrupt mid-stream. */
   | { slowText: string; delayMs: number }
@@ -157,9 +158,17 @@ export class FakeAnthropic {
           index,
           content_block: { type: 'text', text: '' },
         })
-        const pieces = 'slowText' in reply ? (block.text ?? '').split(/(?<= )/) : [block.text ?? '']
-        for (const piece of pieces) {
+        const text = block.text ?? ''
+        const pause = 'pause' in reply ? reply.pause : undefined
+        const pieces =
+          'slowText' in reply
+            ? text.split(/(?<= )/)
+            : pause
+              ? [text.slice(0, pause.at), text.slice(pause.at)]
+              : [text]
+        for (const [i, piece] of pieces.entries()) {
           if (res.destroyed) return
+          if (i === 1 && pause) await pause.until
           send('content_block_delta', {
             type: 'content_block_delta',
             index,

@@ -61,7 +61,10 @@ it('moves a channel given several hubs to another when its hub is killed, losing
     'the channel',
   )
 
-  const total = 300
+  // Two publishers at once, one on each surviving hub, each waiting for its 202 before its next
+  // event: each one's order is the order Claude must see, and their commits interleave.
+  const perPublisher = 150
+  const total = perPublisher * 2
   let killed = false
   channel.onEvent = () => {
     if (!killed && channel.events.length === 100) {
@@ -69,16 +72,52 @@ it('moves a channel given several hubs to another when its hub is killed, losing
       void a.kill()
     }
   }
-  // One publisher, each event answered 202 before the next: their order is the order Claude must see.
-  for (let i = 0; i < total; i++) {
-    const via = i % 2 ? b : c
-    expect(await post(`${via.url}/hooks/load`, secret, `event ${i}`)).toBe(202)
+  const publish = async (via: typeof b, who: string) => {
+    for (let i = 0; i < perPublisher; i++)
+      expect(await post(`${via.url}/hooks/load`, secret, `${who} ${i}`)).toBe(202)
   }
-  await waitFor(() => channel.events.length >= total, 30_000, `${total} events`)
+  await Promise.all([publish(b, 'x'), publish(c, 'y')])
+  await waitFor(() => channel.events.length >= total, 20_000, `${total} events`)
   expect(killed).toBe(true)
-  expect(channel.events.map((e) => e.content)).toEqual(Array.from({ length: total }, (_, i) => `event ${i}`))
+  const seen = channel.events.map((e) => e.content)
+  expect(seen).toHaveLength(total)
+  for (const who of ['x', 'y'])
+    expect(seen.filter((c) => c.startsWith(`${who} `))).toEqual(
+      Array.from({ length: perPublisher }, (_, i) => `${who} ${i}`),
+    )
   // Now on a surviving hub.
   const status = JSON.parse(await b.home.cli('status', '--json')) as { connected: { name: string }[] }
   const onC = JSON.parse(await c.home.cli('status', '--json')) as { connected: { name: string }[] }
   expect([...status.connected, ...onC.connected].map((s) => s.name)).toContain('watcher')
+})
+
+it('relays a permission answered on another hub to the channel that asked', async () => {
+  const [a, b] = [cluster.hub(0), cluster.hub(1)]
+  await Promise.all([a.start(), b.start()])
+  await a.home.addSender('ops', true) // a prompt needs an operator to put it to
+  const channel = await ChannelClient.start(a.home, ['--name', 'builder'])
+  channels.push(channel)
+  await waitFor(
+    async () => (await a.home.cli('status', '--json')).includes('"builder"'),
+    10_000,
+    'the channel',
+  )
+  await channel.sendPermissionRequest({
+    request_id: 'qwert',
+    tool_name: 'Bash',
+    description: 'list files',
+    input_preview: '{"command":"ls"}',
+  })
+  // Answered at the terminal of a machine whose hub is b, once the prompt is stored.
+  await waitFor(
+    () =>
+      b.home.cli('answer', 'qwert', 'yes').then(
+        () => true,
+        () => false,
+      ),
+    10_000,
+    'the prompt answered on b',
+  )
+  await waitFor(() => channel.verdicts.length > 0, 10_000, 'the verdict')
+  expect(channel.verdicts).toEqual([{ request_id: 'qwert', behavior: 'allow' }])
 })

@@ -1,5 +1,6 @@
 // The app: checks the browser is signed in, keeps the open decisions live (for the Inbox, its count
-// and notifications on every page), and shows the page the hash names.
+// and notifications on every page), notifies finished turns from every page, and shows the page the
+// hash names.
 import { useEffect, useState } from 'react'
 import { AccessPage } from './AccessPage.tsx'
 import { ApiError, api, errorText, onSignedOut } from './api.ts'
@@ -14,6 +15,7 @@ import { SessionPage } from './SessionPage.tsx'
 import { SessionsPage } from './SessionsPage.tsx'
 import { SignedOut } from './SignedOut.tsx'
 import { useDecisions } from './useDecisions.ts'
+import { useTurnNotifications } from './useTurnNotifications.ts'
 
 type Auth = { state: 'checking' } | { state: 'in'; name: string | null } | { state: 'out' }
 
@@ -22,6 +24,7 @@ export function App() {
   const [auth, setAuth] = useState<Auth>({ state: 'checking' })
   const [problem, setProblem] = useState<string | null>(null)
   const decisions = useDecisions(auth.state === 'in')
+  useTurnNotifications(auth.state === 'in')
 
   useEffect(() => {
     const off = onSignedOut(() => setAuth({ state: 'out' }))

@@ -34,7 +34,7 @@ export function SessionPage({ id }: { id: string }) {
     return () => clearInterval(timer)
   }, [refresh])
 
-  const { entries, state } = useTranscript(id, refresh)
+  const { entries, partial, state } = useTranscript(id, refresh)
 
   return (
     <main className="session-page">
@@ -45,7 +45,7 @@ export function SessionPage({ id }: { id: string }) {
           {error}
         </p>
       ) : null}
-      <Transcript key={id} entries={entries} state={state} />
+      <Transcript key={id} entries={entries} partial={partial} state={state} />
       <Composer sessionId={id} canInterrupt={session === null || session.live} onSent={refresh} />
     </main>
   )

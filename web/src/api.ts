@@ -177,7 +177,8 @@ export function answerErrorText(err: unknown): string {
 export const streamUrl = {
   session: (id: string, after: number) =>
     `/api/sessions/${enc(id)}/stream${after > 0 ? `?after=${after}` : ''}`,
-  decisions: () => '/api/decisions/stream',
+  /** Decision changes and turn ends, hub-wide (feed.ts). */
+  feed: () => '/api/feed',
   /** Replies from the start (or, on the browser's own reconnect, after its Last-Event-ID). */
   chat: () => '/api/chat/stream',
 }

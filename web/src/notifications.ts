@@ -1,5 +1,5 @@
 // Browser notifications for new decisions and finished turns, only once the person has allowed them.
-import type { DecisionRow } from '../../src/core/dashboard-api.ts'
+import type { DecisionRow, TurnRow } from '../../src/core/dashboard-api.ts'
 import { toolOf } from './decision-text.ts'
 import { href, navigate, parseHash } from './router.ts'
 import { formatCost } from './transcript.ts'
@@ -34,21 +34,21 @@ export function notifyDecision(d: DecisionRow) {
 const BODY_MAX = 200
 
 /**
- * A session finished its turn (a `result` line arrived live). Not while the person is looking at that
- * very session: the transcript already says so.
+ * A driven session finished its turn (from the hub's feed, on any page). Not while the person is
+ * looking at that very session: the transcript already says so.
  */
-export function notifyTurnEnd(sessionId: string, result: { text: string | null; cost: number | null }) {
+export function notifyTurnEnd(turn: TurnRow) {
   if (!granted()) return
   if (document.visibilityState === 'visible') {
     const route = parseHash(window.location.hash)
-    if (route.page === 'session' && route.id === sessionId) return
+    if (route.page === 'session' && route.id === turn.session) return
   }
-  const text =
-    result.text && result.text.length > BODY_MAX ? `${result.text.slice(0, BODY_MAX - 1)}…` : result.text
-  const body = [text, result.cost !== null ? formatCost(result.cost) : null].filter(Boolean).join('\n')
+  const said = turn.error ?? turn.text
+  const text = said && said.length > BODY_MAX ? `${said.slice(0, BODY_MAX - 1)}…` : said
+  const body = [text, turn.costUsd !== null ? formatCost(turn.costUsd) : null].filter(Boolean).join('\n')
   show(
-    `${sessionId} finished its turn`,
-    { tag: `turn:${sessionId}`, ...(body ? { body } : {}) },
-    href.session(sessionId),
+    turn.error ? `${turn.session} ended its turn early` : `${turn.session} finished its turn`,
+    { tag: `turn:${turn.session}`, ...(body ? { body } : {}) },
+    href.session(turn.session),
   )
 }

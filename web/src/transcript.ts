@@ -161,11 +161,26 @@ export class TranscriptReader {
   }
 }
 
-/** A `result` line (a turn's end) as a notification tells it: the final text and the cost, if any. */
-export function turnResult(line: unknown): { text: string | null; cost: number | null } | null {
-  if (!isObj(line) || line.type !== 'result') return null
-  const text = str(line.result)?.trim() || null
-  return { text, cost: num(line.total_cost_usd) ?? num(line.cost_usd) }
+/** A line that takes the place of the assistant text streamed so far: the finished message, or the turn's end. */
+export function endsPartial(line: unknown): boolean {
+  return isObj(line) && (line.type === 'assistant' || line.type === 'result')
+}
+
+/**
+ * The assistant text being written after one more piece of it (a `partial` event): a piece at 0
+ * starts over (empty: nothing is being written); one that does not follow on is a gap, which leaves
+ * the text as it is (undefined) until the hub sends it whole again.
+ */
+export function withPiece(text: string | null, data: string): string | null | undefined {
+  let piece: unknown
+  try {
+    piece = JSON.parse(data)
+  } catch {
+    return undefined
+  }
+  if (!isObj(piece) || typeof piece.text !== 'string' || typeof piece.at !== 'number') return undefined
+  if (piece.at === 0) return piece.text || null
+  return text !== null && piece.at === text.length ? text + piece.text : undefined
 }
 
 export function formatCost(usd: number): string {

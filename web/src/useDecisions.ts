@@ -1,9 +1,10 @@
-// The open decisions, loaded from GET /api/decisions and kept live from /api/decisions/stream.
+// The open decisions, loaded from GET /api/decisions and kept live from the hub's feed (feed.ts).
 // A decision that closes stays a few seconds with who answered it, then goes.
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { DecisionRow } from '../../src/core/dashboard-api.ts'
-import { api, checkSignedIn, streamUrl } from './api.ts'
+import { api } from './api.ts'
 import { closingText } from './decision-text.ts'
+import { followFeed } from './feed.ts'
 import { notifyDecision } from './notifications.ts'
 
 export interface InboxEntry {
@@ -20,7 +21,6 @@ export interface Decisions {
 }
 
 const LINGER_MS = 5_000
-const RETRY_MS = 3_000
 
 export function useDecisions(enabled: boolean): Decisions {
   const map = useRef(new Map<string, InboxEntry>())
@@ -59,9 +59,7 @@ export function useDecisions(enabled: boolean): Decisions {
   useEffect(() => {
     if (!enabled) return
     let stopped = false
-    let source: EventSource | null = null
-    let retry: ReturnType<typeof setTimeout> | undefined
-    // Decisions the stream reported while a list was loading: the list may predate them.
+    // Decisions the feed reported while a list was loading: the list may predate them.
     let seenSinceLoad = new Set<string>()
 
     const load = async () => {
@@ -71,52 +69,34 @@ export function useDecisions(enabled: boolean): Decisions {
         if (stopped) return
         const listed = new Set(decisions.map((d) => d.id))
         for (const d of decisions) if (!seenSinceLoad.has(d.id)) apply(d)
-        // Open here but not in the list: closed while the stream was down.
+        // Open here but not in the list: closed while the feed was down.
         for (const [id, entry] of map.current) {
           if (!entry.closing && !listed.has(id) && !seenSinceLoad.has(id)) map.current.delete(id)
         }
         commit()
       } catch {
-        // shown as an empty inbox; the stream's reconnect loads again
+        // shown as an empty inbox; the feed's reconnect loads again
       }
     }
 
-    const connect = () => {
-      const es = new EventSource(streamUrl.decisions())
-      source = es
-      let opened = false
-      es.addEventListener('open', () => {
-        // The first load runs below; a reconnect may have missed changes, so load again.
-        if (opened) void load()
-        opened = true
-      })
-      es.addEventListener('changed', ((event: MessageEvent<string>) => {
-        let d: DecisionRow
-        try {
-          d = JSON.parse(event.data) as DecisionRow
-        } catch {
-          return
-        }
-        seenSinceLoad.add(d.id)
-        apply(d, true)
-      }) as EventListener)
-      es.addEventListener('error', () => {
-        if (stopped || es.readyState !== EventSource.CLOSED) return
-        es.close()
-        void checkSignedIn()
-        retry = setTimeout(() => {
-          connect()
-          void load()
-        }, RETRY_MS)
-      })
-    }
-    connect()
+    const offChanged = followFeed('changed', (data) => {
+      let d: DecisionRow
+      try {
+        d = JSON.parse(data) as DecisionRow
+      } catch {
+        return
+      }
+      seenSinceLoad.add(d.id)
+      apply(d, true)
+    })
+    // Changes made while the feed was down were not sent: load the list again.
+    const offReopen = followFeed('reopen', () => void load())
     void load()
 
     return () => {
       stopped = true
-      source?.close()
-      clearTimeout(retry)
+      offChanged()
+      offReopen()
     }
   }, [enabled, apply, commit])
 

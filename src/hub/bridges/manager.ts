@@ -93,6 +93,7 @@ export class BridgeManager {
     await this.checking
     await Promise.all([...this.bridges.values()].map((b) => b.stop()))
     this.bridges.clear()
+    this.stamp = '' // started again (this hub took the bridges' lease back): the file is read anew
   }
 
   private bridgeOf(chatSource: string): Bridge | undefined {

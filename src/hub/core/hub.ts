@@ -8,6 +8,7 @@ import type { PublishResult, StagedEvent, Store } from '../../store/store.js'
 import { Access } from './access.js'
 import type { ChatSurface, ReplyExtras } from './chat-surface.js'
 import { Decisions } from './decisions.js'
+import type { LeaseKeeper } from './lease-keeper.js'
 import { Peers } from './peers.js'
 import { SenderOutbox } from './sender-outbox.js'
 import { type DeliverySink, SubscriberConnection } from './subscriber-connection.js'
@@ -23,13 +24,9 @@ export class Hub {
   readonly hookFed = new Set<string>()
   /** Surfaces owning chats beyond the HTTP senders' own (chat bridges). */
   readonly chatSurfaces: ChatSurface[] = []
-  private unwritten: {
-    staged: StagedEvent
-    /** Offered to connections when staged; otherwise once written. */
-    offered: boolean
-    resolve(r: PublishResult): void
-    reject(e: unknown): void
-  }[] = []
+  /** The leases this hub holds among the hubs on its database (set once the hub is put together). */
+  leases: LeaseKeeper | null = null
+  private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
   /** Publishes under way, from staging to the end of their write. */
   private readonly publishing = new Set<Promise<PublishResult>>()
 
@@ -51,12 +48,17 @@ export class Hub {
 
   /** A subscriber that is going away for good: its connection closes and it is forgotten. */
   async forget(name: string): Promise<void> {
-    const connection = this.connections.get(name)
-    if (connection) {
-      connection.close()
-      this.connections.delete(name)
-    }
+    this.detach(name)
     await this.store.removeSubscriber(name)
+  }
+
+  /** Stops delivering to a subscriber here (what waits for it stays); `terminate` also drops its link. */
+  detach(name: string, terminate = false): void {
+    const connection = this.connections.get(name)
+    if (!connection) return
+    connection.close()
+    if (terminate) connection.terminate()
+    this.connections.delete(name)
   }
 
   isConnected(name: string): boolean {
@@ -87,11 +89,11 @@ export class Hub {
   private async stageAndWrite(event: NewEvent): Promise<PublishResult> {
     const [staged] = await this.store.stage([event])
     if (!staged) throw new Error('the store staged nothing')
-    // A store shared by hubs gives seqs only when it writes: its events are offered then.
-    const offered = staged.event.seq > 0
-    if (offered) this.offerToConnected(staged)
+    // A store shared by hubs gives seqs only as it writes, and another hub may have committed lower
+    // seqs this hub has not read yet: its connections read them in order once written (written()).
+    if (staged.event.seq > 0) this.offerToConnected(staged)
     return new Promise((resolve, reject) => {
-      this.unwritten.push({ staged, offered, resolve, reject })
+      this.unwritten.push({ staged, resolve, reject })
       if (this.unwritten.length === 1) setImmediate(() => void this.writeUnwritten())
     })
   }
@@ -112,8 +114,6 @@ export class Hub {
     this.unwritten = []
     try {
       await this.store.write(batch.map((b) => b.staged))
-      for (const { staged, offered } of batch)
-        if (!offered && !staged.duplicate) this.offerToConnected(staged)
       for (const { staged, resolve } of batch) resolve(staged)
     } catch (err) {
       for (const b of batch) b.reject(err)
@@ -125,23 +125,28 @@ export class Hub {
 
   /**
    * A subscriber connects: it takes over its name from a stale connection and is registered for its
-   * topics, if given; its first pump() sends what waits for it.
+   * topics, if given; its first pump() sends what waits for it. `claim`: a channel that connected
+   * here takes its subscriber's lease from whichever hub held it, and that hub lets go of it.
    */
   async attach(
     name: string,
     sink: DeliverySink,
-    options: { topics?: string[]; ackFlushMs?: number } = {},
+    options: { topics?: string[]; ackFlushMs?: number; claim?: boolean } = {},
   ): Promise<SubscriberConnection> {
-    const stale = this.connections.get(name)
-    if (stale) {
-      stale.close()
-      stale.terminate()
-    }
+    this.detach(name, true)
     const connection = new SubscriberConnection(name, sink, this.store, this.log, {
       settled: () => this.settled(),
       ackFlushMs: options.ackFlushMs,
     })
     this.connections.set(name, connection)
+    if (options.claim && this.leases)
+      await this.leases.seize(name, () => {
+        this.log.info(
+          { subscriber: name },
+          'the subscriber connected to another hub; its connection here ends',
+        )
+        if (this.connections.get(name) === connection) this.detach(name, true)
+      })
     if (options.topics) await this.store.registerSubscriber(name, options.topics)
     return connection
   }

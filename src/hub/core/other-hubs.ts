@@ -21,6 +21,9 @@ export function followOtherHubs(hub: Hub, log: Logger): { stop(): void } {
           return hub.outbox.storedElsewhere(change.senderId, change.itemId)
         case 'decisions':
           return hub.decisions.answeredElsewhere(change.id)
+        case 'lease':
+          hub.leases?.takenElsewhere(change.name, change.holder)
+          return Promise.resolve()
         case 'unknown':
           hub.wake(null)
           return hub.decisions.answeredElsewhere(null)

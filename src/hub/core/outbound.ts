@@ -7,6 +7,7 @@ import { newId, newSecret } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
 import type { OutboundWebhook } from '../../store/store.js'
 import type { Hub } from './hub.js'
+import { subscriberLease, type WorkSource } from './lease-keeper.js'
 
 const TIMEOUT_MS = 10_000
 export const SIGNATURE_HEADER = 'x-switchboard-signature-256'
@@ -21,9 +22,20 @@ export class OutboundWebhooks {
     private readonly log: Logger,
   ) {}
 
-  /** Attaches every stored webhook: what waited while the hub was down goes out now. */
-  async start(): Promise<void> {
-    for (const webhook of await this.hub.store.listOutboundWebhooks()) await this.attach(webhook)
+  /**
+   * Each stored webhook is work for one hub at a time: it is POSTed to from the hub holding its
+   * subscriber's lease, and what waited while no hub did goes out once one takes it.
+   */
+  work(): WorkSource {
+    return {
+      wanted: async () =>
+        new Map(
+          (await this.hub.store.listOutboundWebhooks()).map((webhook) => [
+            subscriberLease(webhook.name),
+            { start: () => this.attach(webhook), stop: async () => this.hub.detach(webhook.name) },
+          ]),
+        ),
+    }
   }
 
   async add(input: {
@@ -40,7 +52,7 @@ export class OutboundWebhooks {
       backoffMs: input.backoffMs,
     })
     await this.hub.store.registerSubscriber(webhook.name, input.topics, { peer: false })
-    await this.attach(webhook)
+    await this.hub.leases?.tickNow()
     return webhook
   }
 

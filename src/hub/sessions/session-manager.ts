@@ -22,6 +22,8 @@ import {
   type SpawnEnv,
 } from '../../claude/process.js'
 import { dialHost } from '../../core/config.js'
+import type { PartialPiece } from '../../core/dashboard-api.js'
+import type { StoredEvent } from '../../core/event.js'
 import { newId, newSecret, safeEqual } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
 import {
@@ -35,7 +37,9 @@ import {
 } from '../../core/session-api.js'
 import type { Decision, SessionRecord, SessionStatus, Store } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
+import { type ExclusiveWork, subscriberLease, type WorkSource } from '../core/lease-keeper.js'
 import { inputPreview, toolCallText } from '../core/tool-call-text.js'
+import { PartialText } from './partial-text.js'
 
 type StoredConfig = { options: ClaudeOptions; setup: z.infer<typeof sessionSetupSchema>; peer?: boolean }
 
@@ -52,10 +56,14 @@ interface Live {
   ended: Promise<void>
   /** The IDE this CLI is bound to (its MCP server is the dynamic `ide` server), if any. */
   ide: Ide | null
+  /** The assistant text streaming in, before its line arrives. */
+  partial: PartialText
 }
 
 /** How long a failed write waits for the CLI's end to be recorded, to report why it died. */
 const DEATH_WAIT_MS = 3_000
+/** A session in one of these has a CLI running somewhere, as far as its record says. */
+const LIVE_STATUSES: ReadonlySet<SessionStatus> = new Set(['running', 'waiting_for_input', 'idle'])
 
 /** How much of the CLI's stderr is kept, for the reason when it dies. */
 const STDERR_TAIL = 2_000
@@ -135,27 +143,48 @@ export class SessionManager {
   }
 
   /**
-   * After a hub restart: every session it drove is a subscriber again, so what waits for one (a
-   * peer message, an event on its topics) is written to it, resuming its process.
+   * Every session subscribed to the hub is work for one hub at a time: what waits for it (a peer
+   * message, an event on its topics) is written to it, resuming its process, on the hub holding its
+   * subscriber's lease. That hub also finds a session whose CLI died with its hub (killed, or
+   * another hub that stopped answering) and marks it stopped: the next message resumes it there.
    */
-  async restore(): Promise<void> {
-    const subscribers = new Map((await this.store.listSubscribers()).map((s) => [s.name, s.topics]))
-    for (const session of await this.store.listSessions()) {
-      const topics = subscribers.get(`session:${session.id}`)
-      if (topics) await this.subscribe(session.id, topics, (session.config as StoredConfig).peer === true)
+  work(): WorkSource {
+    return {
+      wanted: async () => {
+        const subscribed = new Set((await this.store.listSubscribers()).map((s) => s.name))
+        const work = new Map<string, ExclusiveWork>()
+        for (const session of await this.store.listSessions()) {
+          const name = `session:${session.id}`
+          if (!subscribed.has(name)) continue
+          work.set(subscriberLease(name), {
+            start: async () => {
+              await this.markOrphaned(session.id)
+              await this.hub.attachConsumer(name, (event) => this.consume(session.id, event))
+            },
+            stop: async () => this.hub.detach(name),
+          })
+        }
+        return work
+      },
     }
   }
 
-  /**
-   * Makes the session a durable subscriber of the hub: each event is written to it as a user
-   * message (resuming it if its process ended) and acknowledged once written.
-   */
-  private async subscribe(id: string, topics: string[], peer: boolean): Promise<void> {
-    const name = `session:${id}`
-    await this.store.registerSubscriber(name, topics, { peer })
-    await this.hub.attachConsumer(name, async (event) => {
-      await this.send(id, channelMessage([event]))
+  private async markOrphaned(id: string): Promise<void> {
+    const record = await this.store.getSession(id)
+    if (!record || this.live.has(id) || !LIVE_STATUSES.has(record.status)) return
+    await this.setStatus(id, 'stopped', {
+      reason: 'its CLI ended with the hub that ran it; the next message resumes it',
     })
+  }
+
+  private async consume(id: string, event: StoredEvent): Promise<void> {
+    await this.send(id, channelMessage([event]))
+  }
+
+  /** Makes the session a durable subscriber of the hub, fed by the hub holding its lease (work()). */
+  private async subscribe(id: string, topics: string[], peer: boolean): Promise<void> {
+    await this.store.registerSubscriber(`session:${id}`, topics, { peer })
+    await this.hub.leases?.tickNow()
   }
 
   /** A message to a session; one whose process ended is resumed first (same Claude session id). */
@@ -181,6 +210,9 @@ export class SessionManager {
   private async revive(record: SessionRecord, fork?: boolean): Promise<boolean> {
     if (this.live.has(record.id)) return false
     if (!record.claudeSessionId) throw new Error(`session ${record.id} never started; create a new one`)
+    // Of the hubs on one database, the one holding the session's lease runs its CLI: never two.
+    if (this.hub.leases && !(await this.hub.leases.take(subscriberLease(`session:${record.id}`))))
+      throw new Error(`session ${record.id} runs on another hub; ask that hub`)
     const stored = record.config as StoredConfig
     const config = { ...stored.options, resume: record.claudeSessionId, forkSession: fork }
     await this.start(record, config, stored.setup)
@@ -292,6 +324,21 @@ export class SessionManager {
     return () => this.changes.off('line', wrapped)
   }
 
+  /**
+   * The assistant text as it streams in, piece by piece, in order with the lines (a piece at 0 starts
+   * over; an empty one at 0 means none is in progress). Live only: never stored, never replayed.
+   */
+  onPartial(listener: (id: string, piece: PartialPiece) => void): () => void {
+    const wrapped = (id: string, piece: PartialPiece) => listener(id, piece)
+    this.changes.on('partial', wrapped)
+    return () => this.changes.off('partial', wrapped)
+  }
+
+  /** The assistant text streamed so far and not yet a line of its own, if any. */
+  partial(id: string): PartialPiece | null {
+    return this.live.get(id)?.partial.snapshot() ?? null
+  }
+
   /** Ends the session's CLI; the session stays, and the next message resumes it. */
   async stop(id: string, reason = 'stopped on request'): Promise<SessionView> {
     const { record, live } = await this.liveOf(id)
@@ -400,7 +447,8 @@ export class SessionManager {
     let process: ClaudeProcess
     try {
       process = new ClaudeProcess(
-        options,
+        // Partial messages let the dashboard show the text as it is written (stream_event lines).
+        { ...options, includePartialMessages: options.includePartialMessages ?? true },
         { canUseTool: (req, signal) => this.ask(id, req, signal) },
         spawnEnv,
       )
@@ -420,6 +468,7 @@ export class SessionManager {
         ended = resolve
       }),
       ide: null,
+      partial: new PartialText(),
     }
     this.live.set(id, live)
     const p = live.process
@@ -427,7 +476,7 @@ export class SessionManager {
     let chain = Promise.resolve()
     p.on('line', (line) => {
       chain = chain
-        .then(() => this.record(id, line))
+        .then(() => (line.type === 'stream_event' ? this.streamed(id, live, line) : this.record(id, line)))
         .catch((err) => this.log.error({ err, session: id }, 'line not stored'))
     })
     p.on('skipped', (reason, line) =>
@@ -445,8 +494,16 @@ export class SessionManager {
     })
   }
 
+  /** A partial message (stream_event): passed on live, never stored. */
+  private streamed(id: string, live: Live, line: CliLine): void {
+    const piece = live.partial.apply(line)
+    if (piece) this.changes.emit('partial', id, piece)
+  }
+
   private async record(id: string, line: CliLine): Promise<void> {
     const seq = await this.store.appendSessionLine(id, line)
+    // The finished message (or the turn's end) takes the place of the text streamed so far.
+    if (line.type === 'assistant' || line.type === 'result') this.live.get(id)?.partial.clear()
     this.changes.emit('line', id, seq, line)
     if (line.type === 'system' && line.subtype === 'init' && typeof line.session_id === 'string') {
       await this.store.updateSession(id, { claudeSessionId: line.session_id })
@@ -484,6 +541,8 @@ export class SessionManager {
   ): Promise<void> {
     if (this.live.get(id) === live) this.live.delete(id)
     if (live.idleTimer) clearTimeout(live.idleTimer)
+    // A CLI that died mid-message leaves no line to replace its text: pages drop it.
+    if (live.partial.clear()) this.changes.emit('partial', id, { at: 0, text: '' })
     this.sdkWaiting.delete(id)
     await this.hub.decisions.cancelAwaited([...live.pending.values()].map((p) => p.decision))
     live.pending.clear()

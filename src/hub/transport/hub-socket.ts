@@ -35,7 +35,10 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
   ws.on('close', () => {
     if (!connection) return
     connection.close()
-    if (hub.connections.get(connection.name) === connection) hub.connections.delete(connection.name)
+    if (hub.connections.get(connection.name) === connection) {
+      hub.connections.delete(connection.name)
+      hub.leases?.unseize(connection.name)
+    }
     hub.log.info({ subscriber: connection.name, bye: saidBye }, 'channel disconnected')
     if (saidBye) void hub.decisions.subscriberLeft(connection.name)
   })
@@ -106,7 +109,7 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
     }
     const name = msg.reconnect ? msg.subscriber : freeName(hub, msg.subscriber)
     const sink = { send: (m: ServerMessage) => ws.send(JSON.stringify(m)), terminate: () => ws.terminate() }
-    const attached = await hub.attach(name, sink, { topics: msg.topics })
+    const attached = await hub.attach(name, sink, { topics: msg.topics, claim: true })
     if (ws.readyState !== ws.OPEN) {
       // Gone while it registered: the close handler had no connection to drop yet.
       attached.close()

@@ -23,6 +23,7 @@ import {
   newSessionSchema,
   type OutboundLogRow,
   type OutboundRow,
+  type PartialPiece,
   permissionModeSchema,
   resumeSchema,
   type SenderRow,
@@ -38,7 +39,7 @@ import { WebSignin } from '../core/web-signin.js'
 import type { SessionManager } from '../sessions/session-manager.js'
 import { ChatReplies } from './chat.js'
 import { openApiDocument } from './openapi.js'
-import { DecisionFeed, decisionRow, sessionRow } from './rows.js'
+import { DecisionFeed, decisionRow, sessionRow, turnRow } from './rows.js'
 
 export const SESSION_COOKIE = 'sb_session'
 const COOKIE_MAX_AGE_S = 30 * 24 * 3600
@@ -160,7 +161,11 @@ export function createDashboard(
     return c.json({ ok: true })
   })
 
-  /** Every line from where the page left off (Last-Event-ID), then live: none lost, none twice. */
+  /**
+   * Every line from where the page left off (Last-Event-ID), then live: none lost, none twice. Between
+   * them, `partial` events (no id, so a resume is unaffected): the assistant text being written, the
+   * text so far first, then each piece as it comes.
+   */
   app.get('/api/sessions/:id/stream', async (c) => {
     const view = await sessions.view(c.req.param('id'))
     const from = Number(c.req.header('last-event-id') ?? c.req.query('after') ?? 0) || 0
@@ -173,15 +178,26 @@ export function createDashboard(
         last = seq
         await stream.writeSSE({ id: String(seq), event: 'line', data: JSON.stringify(line) })
       }
-      const off = sessions.onLine((sid, seq, line) => {
+      const partial = (piece: PartialPiece) =>
+        stream.writeSSE({ event: 'partial', data: JSON.stringify(piece) })
+      const offLines = sessions.onLine((sid, seq, line) => {
         if (sid !== view.id) return
         if (replaying) held.push([seq, line])
         else void write(seq, line)
       })
-      stream.onAbort(off)
+      // Pieces during the replay are left out: the text so far follows it.
+      const offPartial = sessions.onPartial((sid, piece) => {
+        if (sid === view.id && !replaying) void partial(piece)
+      })
+      stream.onAbort(() => {
+        offLines()
+        offPartial()
+      })
       for (const { seq, line } of await sessions.lines(view.id, from)) await write(seq, line)
       replaying = false
       for (const [seq, line] of held.splice(0)) await write(seq, line)
+      const sofar = sessions.partial(view.id)
+      if (sofar) await partial(sofar)
       while (!stream.aborted) await stream.sleep(KEEPALIVE_MS).then(() => stream.write(': keepalive\n\n'))
     })
   })
@@ -367,12 +383,24 @@ export function createDashboard(
 
   app.get('/api/decisions', async (c) => c.json({ decisions: await feed.open() }))
 
-  app.get('/api/decisions/stream', (c) =>
+  /**
+   * What every page follows, whichever it shows: decisions opened, answered or cancelled, and driven
+   * sessions' turn ends (for notifications). One stream for both: a browser opens at most six
+   * connections to a host, and a session's page holds its transcript's too.
+   */
+  app.get('/api/feed', (c) =>
     streamSSE(c, async (stream) => {
-      const off = feed.subscribe(
+      const offDecisions = feed.subscribe(
         (row) => void stream.writeSSE({ event: 'changed', data: JSON.stringify(row) }),
       )
-      stream.onAbort(off)
+      const offTurns = sessions.onLine((id, _seq, line) => {
+        const turn = turnRow(id, line)
+        if (turn) void stream.writeSSE({ event: 'turn', data: JSON.stringify(turn) })
+      })
+      stream.onAbort(() => {
+        offDecisions()
+        offTurns()
+      })
       while (!stream.aborted) await stream.sleep(KEEPALIVE_MS).then(() => stream.write(': keepalive\n\n'))
     }),
   )

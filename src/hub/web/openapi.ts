@@ -59,15 +59,19 @@ export function openApiDocument(): Record<string, unknown> {
         get: { security: cookie, responses: { 200: ok('its lines after ?after=<seq>') } },
       },
       '/api/sessions/{id}/stream': {
-        get: { security: cookie, responses: { 200: ok('its lines, live (SSE)') } },
+        get: {
+          security: cookie,
+          responses: { 200: ok('its lines, live, and the text being written (SSE)') },
+        },
       },
+
       '/api/sessions/{id}/messages': {
         post: { security: cookie, requestBody: json(messageSchema), responses: { 202: ok('sent') } },
       },
       '/api/sessions/{id}/interrupt': { post: { security: cookie, responses: { 200: ok('interrupted') } } },
       '/api/decisions': { get: { security: cookie, responses: { 200: ok('open decisions') } } },
-      '/api/decisions/stream': {
-        get: { security: cookie, responses: { 200: ok('decision changes (SSE)') } },
+      '/api/feed': {
+        get: { security: cookie, responses: { 200: ok('decision changes and turn ends (SSE)') } },
       },
       '/api/decisions/{id}': {
         post: {

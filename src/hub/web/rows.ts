@@ -1,6 +1,6 @@
-// What the dashboard shows of sessions and decisions, and the feed that tells an open page at once
+// What the dashboard shows of sessions, turns and decisions, and the feed that tells an open page at once
 // when a decision opens, is answered (wherever) or is cancelled.
-import type { DecisionRow, SessionRow } from '../../core/dashboard-api.js'
+import type { DecisionRow, SessionRow, TurnRow } from '../../core/dashboard-api.js'
 import type { SessionView } from '../../core/session-api.js'
 import type { Decision, OutboxItem } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
@@ -20,6 +20,19 @@ export function sessionRow(view: SessionView): SessionRow {
     createdAt: view.createdAt,
     updatedAt: view.updatedAt,
     pendingInputs: view.pendingInputs.length,
+  }
+}
+
+/** A session's `result` line as the turn feed tells it; null for any other line. */
+export function turnRow(session: string, line: { type: string; [key: string]: unknown }): TurnRow | null {
+  if (line.type !== 'result') return null
+  const text = typeof line.result === 'string' ? line.result.trim() || null : null
+  const failed = line.is_error === true || line.subtype !== 'success'
+  return {
+    session,
+    text: failed ? null : text,
+    costUsd: typeof line.total_cost_usd === 'number' ? line.total_cost_usd : null,
+    error: failed ? (text ?? String(line.subtype ?? 'error')) : null,
   }
 }
 

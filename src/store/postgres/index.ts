@@ -8,6 +8,7 @@ import { listenForChanges } from './changes.js'
 import { openPool, type PostgresDb } from './db.js'
 import { postgresDecisionStore } from './decisions.js'
 import { postgresEventStore } from './events.js'
+import { postgresLeaseStore } from './leases.js'
 import { migrations } from './migrations.js'
 import { postgresOutboundStore } from './outbound.js'
 import { postgresPeerStore } from './peers.js'
@@ -38,6 +39,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     postgresPeerStore(db),
     postgresOutboundStore(db),
     postgresRuleStore(db),
+    postgresLeaseStore(db, instance),
     {
       prune: postgresPrune(db),
       onOtherChanges(listener: (change: OtherChange) => void) {

@@ -160,4 +160,14 @@ export const migrations: string[] = [
   );
   CREATE INDEX rules_tool ON rules (tool_name);
   `,
+  `
+  -- Work one hub at a time may do, held for a while and renewed (see store/leases.ts).
+  CREATE TABLE leases (
+    name TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    epoch BIGINT NOT NULL,
+    expires_at BIGINT NOT NULL,
+    note TEXT
+  );
+  `,
 ]

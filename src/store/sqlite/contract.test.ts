@@ -6,6 +6,7 @@ import { describeAccessStoreContract } from '../access.contract.js'
 import type { OpenStore } from '../contract.js'
 import { describeDecisionStoreContract } from '../decisions.contract.js'
 import { describeEventStoreContract } from '../events.contract.js'
+import { describeLeaseStoreContract } from '../leases.contract.js'
 import { describeOutboundStoreContract } from '../outbound.contract.js'
 import { describePeerStoreContract } from '../peers.contract.js'
 import { describeRetentionContract } from '../retention.contract.js'
@@ -39,3 +40,4 @@ describePeerStoreContract(openSqlite)
 describeOutboundStoreContract(openSqlite)
 describeRetentionContract(openSqlite)
 describeRuleStoreContract(openSqlite)
+describeLeaseStoreContract(openSqlite)

@@ -9,6 +9,7 @@ import { sqliteAccessStore } from './access.js'
 import type { CheckpointerData } from './checkpointer.js'
 import { sqliteDecisionStore } from './decisions.js'
 import { sqliteEventStore } from './events.js'
+import { sqliteLeaseStore } from './leases.js'
 import { migrations } from './migrations.js'
 import { sqliteOutboundStore } from './outbound.js'
 import { sqlitePeerStore } from './peers.js'
@@ -52,6 +53,7 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
     sqlitePeerStore(db),
     sqliteOutboundStore(db),
     sqliteRuleStore(db),
+    sqliteLeaseStore(db),
     { prune: sqlitePrune(db), close: () => close(db, checkpointer) },
   )
 }

@@ -198,4 +198,14 @@ export const migrations: string[] = [
   );
   CREATE INDEX rules_tool ON rules (tool_name);
   `,
+  `
+  -- Work one hub at a time may do, held for a while and renewed (see store/leases.ts).
+  CREATE TABLE leases (
+    name TEXT PRIMARY KEY,
+    holder TEXT NOT NULL,
+    epoch INTEGER NOT NULL,
+    expires_at INTEGER NOT NULL,
+    note TEXT
+  );
+  `,
 ]

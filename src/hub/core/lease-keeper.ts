@@ -1,0 +1,159 @@
+// The leases one hub holds: its own (so the others know it lives, and where), the work only one hub
+// may do at a time (a chat bridge's bot, retention), and the subscribers it delivers to. Every tick
+// renews what it holds, takes what lapsed, and stops what it lost. On SQLite there is one hub: it
+// gets everything, and the same code runs.
+import type { Logger } from '../../core/log.js'
+import type { Lease, Store } from '../../store/store.js'
+
+/** How long a lease lasts unrenewed: a dead hub's work moves within this. */
+export const LEASE_MS = Number(process.env.SWITCHBOARD_LEASE_MS ?? 10_000)
+/** Renewed four times per lease: a hub must miss several ticks before its leases lapse. */
+const TICK_MS = Math.max(50, Math.floor(LEASE_MS / 4))
+
+/** Work one hub at a time does: started once this hub holds its lease, stopped if it loses it. */
+export interface ExclusiveWork {
+  start(lease: Lease): Promise<void>
+  stop(): Promise<void>
+}
+
+/** Names of work found in the store each tick (an outbound webhook, a driven session). */
+export interface WorkSource {
+  /** What should run now, by lease name. */
+  wanted(): Promise<Map<string, ExclusiveWork>>
+}
+
+export const hubLease = (hubId: string) => `hub:${hubId}`
+export const subscriberLease = (name: string) => `subscriber:${name}`
+
+export class LeaseKeeper {
+  private readonly fixed = new Map<string, ExclusiveWork>()
+  private readonly sources: WorkSource[] = []
+  /** Work running here, by lease name. */
+  private readonly running = new Map<string, ExclusiveWork>()
+  /** Leases seized for connections (subscribers connected here), by name, with what to do on loss. */
+  private readonly seized = new Map<string, () => void>()
+  private timer: NodeJS.Timeout | null = null
+  private ticking: Promise<void> = Promise.resolve()
+  private stopped = false
+
+  constructor(
+    private readonly store: Store,
+    readonly hubId: string,
+    private readonly log: Logger,
+    /** This hub's address for the others (its HTTP API), once it listens. */
+    private readonly address: () => string | null,
+  ) {}
+
+  /** Runs `work` on one hub at a time: on this one while it holds `name`. */
+  exclusive(name: string, work: ExclusiveWork): void {
+    this.fixed.set(name, work)
+  }
+
+  source(source: WorkSource): void {
+    this.sources.push(source)
+  }
+
+  /**
+   * A subscriber connected here: its lease is taken whoever held it, with the next epoch, and
+   * `lost` is called once another hub takes it (the subscriber connected there since).
+   */
+  async seize(subscriber: string, lost: () => void): Promise<Lease> {
+    const name = subscriberLease(subscriber)
+    const lease = await this.store.seizeLease(name, this.hubId, LEASE_MS, Date.now())
+    this.seized.set(name, lost)
+    return lease
+  }
+
+  /** Takes `name` now, if no other hub holds it: true when this hub holds it. */
+  async take(name: string): Promise<boolean> {
+    return (await this.store.acquireLease(name, this.hubId, LEASE_MS, Date.now())) !== null
+  }
+
+  /** The subscriber's connection here ended: its lease is free for whichever hub it connects to next. */
+  unseize(subscriber: string): void {
+    const name = subscriberLease(subscriber)
+    this.seized.delete(name)
+    this.store
+      .releaseLease(name, this.hubId)
+      .catch((err) => this.log.warn({ err, lease: name }, 'lease not released; it lapses instead'))
+  }
+
+  /** Another hub took `name` (heard as a change): what ran here under it stops. */
+  takenElsewhere(name: string, holder: string): void {
+    if (holder === this.hubId) return
+    const lost = this.seized.get(name)
+    if (lost) {
+      this.seized.delete(name)
+      lost()
+    }
+  }
+
+  /** The first tick runs before this resolves: what this hub holds is running when the hub answers. */
+  async start(): Promise<void> {
+    await this.tickNow()
+    this.timer = setInterval(() => void this.tickNow(), TICK_MS)
+    this.timer.unref()
+  }
+
+  /** Runs a tick now (after any under way): work just stored starts without waiting for the next. */
+  tickNow(): Promise<void> {
+    this.ticking = this.ticking.then(() => this.tickOnce())
+    return this.ticking
+  }
+
+  /** Stops all work here and frees its leases for the other hubs at once. */
+  async stop(): Promise<void> {
+    this.stopped = true
+    if (this.timer) clearInterval(this.timer)
+    await this.ticking
+    for (const [name, work] of this.running) {
+      await work.stop().catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
+      await this.store.releaseLease(name, this.hubId).catch(() => {})
+    }
+    this.running.clear()
+    await this.store.releaseLease(hubLease(this.hubId), this.hubId).catch(() => {})
+  }
+
+  private async tickOnce(): Promise<void> {
+    if (this.stopped) return
+    try {
+      await this.tick()
+    } catch (err) {
+      this.log.error({ err }, 'leases not renewed this time; trying again')
+    }
+  }
+
+  private async tick(): Promise<void> {
+    const now = Date.now()
+    const held = new Set(await this.store.renewLeases(this.hubId, LEASE_MS, now))
+    await this.store.acquireLease(hubLease(this.hubId), this.hubId, LEASE_MS, now, this.address())
+    for (const [name, lost] of this.seized)
+      if (!held.has(name)) {
+        this.seized.delete(name)
+        lost()
+      }
+    const wanted = new Map(this.fixed)
+    for (const source of this.sources)
+      for (const [name, work] of await source.wanted()) wanted.set(name, work)
+    for (const [name, work] of this.running)
+      if (!held.has(name) || !wanted.has(name)) {
+        this.running.delete(name)
+        if (!held.has(name)) this.log.warn({ lease: name }, 'lease lost; its work stops here')
+        else await this.store.releaseLease(name, this.hubId)
+        await work.stop().catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
+      }
+    for (const [name, work] of wanted) {
+      if (this.running.has(name)) continue
+      const lease = await this.store.acquireLease(name, this.hubId, LEASE_MS, now)
+      if (!lease) continue
+      this.running.set(name, work)
+      try {
+        await work.start(lease)
+      } catch (err) {
+        this.log.error({ err, lease: name }, 'work did not start; another tick tries again')
+        this.running.delete(name)
+        await this.store.releaseLease(name, this.hubId)
+      }
+    }
+  }
+}
