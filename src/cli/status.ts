@@ -1,7 +1,7 @@
 // `switchboard status`: is this home's hub up, where, and what is connected to it. Never starts a hub.
 import type { Command } from 'commander'
 import { HubApiError } from '../client/api-client.js'
-import type { HubStatus } from '../core/hub-protocol.js'
+import type { ClusterHub, HubStatus } from '../core/hub-protocol.js'
 import { configFrom, hubApi } from './options.js'
 import { printJson } from './output.js'
 
@@ -44,6 +44,13 @@ function describe(s: HubStatus): string {
     `operators: ${s.operators}${s.operators ? '' : ' (permission prompts reach nobody: switchboard sender add <name> --operator)'}`,
     `open decisions: ${s.openDecisions}`,
     `driven sessions running: ${s.liveSessions}`,
+    `database: ${s.database}${s.database === 'postgres' ? `, ${s.hubs.length} hub${s.hubs.length === 1 ? '' : 's'} alive` : ''}`,
+    ...(s.database === 'postgres' ? s.hubs.map(describeHub) : []),
     '',
   ].join('\n')
+}
+
+function describeHub(h: ClusterHub): string {
+  const work = [...h.holds, `${h.subscribers} subscriber${h.subscribers === 1 ? '' : 's'}`].join(', ')
+  return `  ${h.id} at ${h.address ?? '?'}${h.self ? ' (this hub)' : ''}: ${work}`
 }

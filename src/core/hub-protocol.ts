@@ -166,6 +166,20 @@ export interface HubStatus {
   operators: number
   openDecisions: number
   liveSessions: number
+  /** Where the hub keeps its state; several hubs may share a Postgres database. */
+  database: 'sqlite' | 'postgres'
+  /** The hubs on this database that are alive, this one among them, with the work each holds. */
+  hubs: ClusterHub[]
+}
+
+export interface ClusterHub {
+  id: string
+  /** Where its HTTP API answers (host:port). */
+  address: string | null
+  self: boolean
+  /** The leases of work it holds (bridges, retention), beside the subscribers it delivers to. */
+  holds: string[]
+  subscribers: number
 }
 
 /** A chat bridge as the hub runs it. */

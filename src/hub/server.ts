@@ -17,7 +17,7 @@ import type { Store } from '../store/store.js'
 import { BridgeManager } from './bridges/manager.js'
 import { Hub } from './core/hub.js'
 import { readHubId } from './core/hub-id.js'
-import { LeaseKeeper } from './core/lease-keeper.js'
+import { clusterHubs, LeaseKeeper } from './core/lease-keeper.js'
 import { followOtherHubs } from './core/other-hubs.js'
 import { OutboundWebhooks } from './core/outbound.js'
 import { startRetention } from './core/retention.js'
@@ -119,6 +119,8 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       operators: await store.countOperators(),
       openDecisions: (await store.listDecisions({ status: 'open' })).length,
       liveSessions: sessions.liveCount(),
+      database: config.databaseUrl ? 'postgres' : 'sqlite',
+      hubs: await clusterHubs(store, hub.leases?.hubId ?? ''),
     }
   }
   const dashboard = createDashboard(hub, sessions, log, () => status())

@@ -45,6 +45,15 @@ it('delivers what was published on one hub to a channel connected to another, in
   }
   await waitFor(() => channel.events.length >= 60, 15_000, '60 events')
   expect(channel.events.map((e) => e.content)).toEqual(Array.from({ length: 60 }, (_, i) => `build ${i}`))
+  // Each hub knows the others, and which of them delivers to the channel.
+  const status = JSON.parse(await b.home.cli('status', '--json')) as {
+    database: string
+    hubs: { address: string; self: boolean; subscribers: number }[]
+  }
+  expect(status.database).toBe('postgres')
+  expect(status.hubs.map((h) => h.address).sort()).toEqual([a.address, b.address, c.address].sort())
+  expect(status.hubs.find((h) => h.self)?.address).toBe(b.address)
+  expect(status.hubs.find((h) => h.address === a.address)?.subscribers).toBe(1)
 })
 
 it('moves a channel given several hubs to another when its hub is killed, losing and repeating nothing', async () => {

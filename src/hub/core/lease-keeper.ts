@@ -2,6 +2,8 @@
 // may do at a time (a chat bridge's bot, retention), and the subscribers it delivers to. Every tick
 // renews what it holds, takes what lapsed, and stops what it lost. On SQLite there is one hub: it
 // gets everything, and the same code runs.
+
+import type { ClusterHub } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { Lease, Store } from '../../store/store.js'
 
@@ -156,4 +158,22 @@ export class LeaseKeeper {
       }
     }
   }
+}
+
+/** The hubs alive on this database now, with what each holds (for `switchboard status`). */
+export async function clusterHubs(store: Store, self: string): Promise<ClusterHub[]> {
+  const now = Date.now()
+  const live = (await store.listLeases('')).filter((l) => l.expiresAt > now)
+  return live
+    .filter((l) => l.name === hubLease(l.holder))
+    .map((hub) => {
+      const held = live.filter((l) => l.holder === hub.holder && l.name !== hub.name)
+      return {
+        id: hub.holder,
+        address: hub.note,
+        self: hub.holder === self,
+        holds: held.filter((l) => !l.name.startsWith('subscriber:')).map((l) => l.name),
+        subscribers: held.filter((l) => l.name.startsWith('subscriber:')).length,
+      }
+    })
 }
