@@ -130,3 +130,21 @@ it('relays a permission answered on another hub to the channel that asked', asyn
   await waitFor(() => channel.verdicts.length > 0, 10_000, 'the verdict')
   expect(channel.verdicts).toEqual([{ request_id: 'qwert', behavior: 'allow' }])
 })
+
+it('gives a second channel of the same name on another hub a name of its own, as one hub does', async () => {
+  const [a, b] = [cluster.hub(0), cluster.hub(1)]
+  await Promise.all([a.start(), b.start()])
+  const first = await ChannelClient.start(a.home, ['--name', 'app'])
+  channels.push(first)
+  await waitFor(async () => (await a.home.cli('status', '--json')).includes('"app"'), 10_000, 'the first')
+  const second = await ChannelClient.start(b.home, ['--name', 'app'])
+  channels.push(second)
+  await waitFor(async () => (await b.home.cli('status', '--json')).includes('"app-2"'), 10_000, 'the second')
+  // Neither pushed the other out.
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  const connected = async (h: typeof a) =>
+    (JSON.parse(await h.home.cli('status', '--json')) as { connected: { name: string }[] }).connected.map(
+      (c) => c.name,
+    )
+  expect([await connected(a), await connected(b)]).toEqual([['app'], ['app-2']])
+})

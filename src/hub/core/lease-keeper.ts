@@ -66,6 +66,12 @@ export class LeaseKeeper {
     return lease
   }
 
+  /** Whether a subscriber is connected to another hub now (its lease is live there). */
+  async connectedElsewhere(subscriber: string): Promise<boolean> {
+    const lease = await this.store.getLease(subscriberLease(subscriber))
+    return lease !== null && lease.holder !== this.hubId && lease.expiresAt > Date.now()
+  }
+
   /** Takes `name` now, if no other hub holds it: true when this hub holds it. */
   async take(name: string): Promise<boolean> {
     return (await this.store.acquireLease(name, this.hubId, LEASE_MS, Date.now())) !== null

@@ -12,9 +12,12 @@ function say(ws: WebSocket, message: ServerMessage): void {
 }
 
 /** A second channel with a taken name gets the next free one: two sessions never share a queue. */
-function freeName(hub: Hub, wanted: string): string {
-  if (!hub.connections.has(wanted)) return wanted
-  for (let i = 2; ; i++) if (!hub.connections.has(`${wanted}-${i}`)) return `${wanted}-${i}`
+/** `wanted`, or `wanted-2`, `-3`…: the first name no channel uses, on this hub or another live one. */
+async function freeName(hub: Hub, wanted: string): Promise<string> {
+  const taken = async (name: string) =>
+    hub.connections.has(name) || ((await hub.leases?.connectedElsewhere(name)) ?? false)
+  if (!(await taken(wanted))) return wanted
+  for (let i = 2; ; i++) if (!(await taken(`${wanted}-${i}`))) return `${wanted}-${i}`
 }
 
 export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage): void {
@@ -107,7 +110,7 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
       say(ws, { type: 'error', message: 'hello was said already' })
       return
     }
-    const name = msg.reconnect ? msg.subscriber : freeName(hub, msg.subscriber)
+    const name = msg.reconnect ? msg.subscriber : await freeName(hub, msg.subscriber)
     const sink = { send: (m: ServerMessage) => ws.send(JSON.stringify(m)), terminate: () => ws.terminate() }
     const attached = await hub.attach(name, sink, { topics: msg.topics, claim: true })
     if (ws.readyState !== ws.OPEN) {
