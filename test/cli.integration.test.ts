@@ -245,3 +245,24 @@ it('tells a person what happened in plain lines, never JSON logs', async () => {
   expect(stdout).toBe('# switchbo')
   expect(stderr).toBe('')
 })
+
+it('names a bad or unreachable database and a bad hub list in one line, and exits non-zero', async () => {
+  const down = await cli(['--database-url', 'postgres://127.0.0.1:1/switchboard', 'serve'])
+  expect(down.code).not.toBe(0)
+  expect(down.stderr.trim()).toBe(
+    'switchboard: cannot use the database postgres://127.0.0.1:1/switchboard: connect ECONNREFUSED 127.0.0.1:1',
+  )
+  const wrong = await cli(['status'], { SWITCHBOARD_DATABASE_URL: 'mysql://db/switchboard' })
+  expect(wrong.stderr.trim()).toBe(
+    'switchboard: SWITCHBOARD_DATABASE_URL: a database URL starts with postgres:// or postgresql://',
+  )
+  // The password never shows.
+  const secret = await cli(['--database-url', 'postgres://sb:hunter2@127.0.0.1:1/db', 'serve'])
+  expect(secret.stderr).toContain('postgres://sb:***@127.0.0.1:1/db')
+  expect(secret.stderr).not.toContain('hunter2')
+  const hubs = await cli(['status'], { SWITCHBOARD_HUBS: '127.0.0.1:7420,nowhere' })
+  expect(hubs.code).not.toBe(0)
+  expect(hubs.stderr.trim()).toBe(
+    'switchboard: SWITCHBOARD_HUBS: "nowhere" is not host:port (hubs are separated by commas)',
+  )
+})
