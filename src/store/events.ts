@@ -18,6 +18,13 @@ export interface StagedEvent extends PublishResult {
   idempotencyKey: string | null
 }
 
+/** The lease a reader delivers under (see EventStore.pendingDeliveries). */
+export interface Fence {
+  lease: string
+  holder: string
+  epoch: number
+}
+
 export interface EventStore {
   /**
    * Gives events their ids, seqs and subscribers and recognises retries of an idempotency key
@@ -42,8 +49,17 @@ export interface EventStore {
    * `peer`: other sessions may message it (channels are peers; driven sessions only when created as one).
    */
   registerSubscriber(name: string, topics: string[], options?: { peer?: boolean }): Promise<void>
-  /** Pending deliveries in order, after `afterSeq`. */
-  pendingDeliveries(subscriber: string, afterSeq: number, limit: number): Promise<StoredEvent[]>
+  /**
+   * Pending deliveries in order, after `afterSeq`. With a `fence`, none unless that lease (see
+   * leases.ts) is still held by that holder at that epoch: a hub that lost a subscriber to another
+   * hub reads nothing more for it.
+   */
+  pendingDeliveries(
+    subscriber: string,
+    afterSeq: number,
+    limit: number,
+    fence?: Fence,
+  ): Promise<StoredEvent[]>
   /** Marks these deliveries to the subscriber as handled; exactly these, never the ones between. */
   ack(subscriber: string, seqs: number[]): Promise<void>
   /**

@@ -1,6 +1,6 @@
 // The LeaseStore's contract: one holder at a time, renewed while it lives, taken over once it lapses.
 import { describe, expect } from 'vitest'
-import { type OpenStore, storeTest } from './contract.js'
+import { event, type OpenStore, publish, storeTest } from './contract.js'
 
 export function describeLeaseStoreContract(open: OpenStore): void {
   const it = storeTest(open)
@@ -41,6 +41,19 @@ export function describeLeaseStoreContract(open: OpenStore): void {
       expect(await store.seizeLease('subscriber:new', 'hub-b', 10_000, 2_000)).toMatchObject({ epoch: 1 })
       expect(await store.getLease('subscriber:ci')).toMatchObject({ holder: 'hub-b', epoch: 2 })
       expect(await store.getLease('subscriber:none')).toBeNull()
+    })
+
+    it('fences a reader whose lease changed hands: it reads no more deliveries', async ({ store }) => {
+      await store.registerSubscriber('ci', ['*'])
+      await publish(store, [event('t', 'one')])
+      const mine = await store.seizeLease('subscriber:ci', 'hub-a', 10_000, 1_000)
+      const fence = { lease: 'subscriber:ci', holder: 'hub-a', epoch: mine.epoch }
+      expect((await store.pendingDeliveries('ci', 0, 10, fence)).map((e) => e.content)).toEqual(['one'])
+      await store.seizeLease('subscriber:ci', 'hub-b', 10_000, 2_000)
+      expect(await store.pendingDeliveries('ci', 0, 10, fence)).toEqual([])
+      // Still there for the hub that holds it now.
+      const theirs = { lease: 'subscriber:ci', holder: 'hub-b', epoch: mine.epoch + 1 }
+      expect(await store.pendingDeliveries('ci', 0, 10, theirs)).toHaveLength(1)
     })
 
     it('renews only the live leases of one holder, and lists leases by prefix', async ({ store }) => {

@@ -59,7 +59,7 @@ export type {
   WebhookPreset,
 } from './access.js'
 export type { Decision, DecisionKind, DecisionStatus, DecisionStore } from './decisions.js'
-export type { EventStore, PublishResult, StagedEvent, SubscriberInfo } from './events.js'
+export type { EventStore, Fence, PublishResult, StagedEvent, SubscriberInfo } from './events.js'
 export type { Lease, LeaseStore } from './leases.js'
 export type { OutboundAttempt, OutboundStore, OutboundWebhook } from './outbound.js'
 export type { DeadLetter, PeerStore } from './peers.js'

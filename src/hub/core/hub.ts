@@ -4,7 +4,7 @@
 import type { NewEvent, StoredEvent } from '../../core/event.js'
 import type { ChatAction } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
-import type { PublishResult, StagedEvent, Store } from '../../store/store.js'
+import type { Fence, Lease, PublishResult, StagedEvent, Store } from '../../store/store.js'
 import { Access } from './access.js'
 import type { ChatSurface, ReplyExtras } from './chat-surface.js'
 import { Decisions } from './decisions.js'
@@ -131,22 +131,28 @@ export class Hub {
   async attach(
     name: string,
     sink: DeliverySink,
-    options: { topics?: string[]; ackFlushMs?: number; claim?: boolean } = {},
+    options: { topics?: string[]; ackFlushMs?: number; claim?: boolean; fence?: Fence } = {},
   ): Promise<SubscriberConnection> {
     this.detach(name, true)
+    let fence = options.fence
     const connection = new SubscriberConnection(name, sink, this.store, this.log, {
       settled: () => this.settled(),
       ackFlushMs: options.ackFlushMs,
+      get fence() {
+        return fence
+      },
     })
     this.connections.set(name, connection)
-    if (options.claim && this.leases)
-      await this.leases.seize(name, () => {
+    if (options.claim && this.leases) {
+      const lease = await this.leases.seize(name, () => {
         this.log.info(
           { subscriber: name },
           'the subscriber connected to another hub; its connection here ends',
         )
         if (this.connections.get(name) === connection) this.detach(name, true)
       })
+      fence = { lease: lease.name, holder: lease.holder, epoch: lease.epoch }
+    }
     if (options.topics) await this.store.registerSubscriber(name, options.topics)
     return connection
   }
@@ -155,7 +161,11 @@ export class Hub {
    * A subscriber inside the hub (a driven session, an outbound webhook): each event is handed to
    * `handle` in order and acknowledged once that resolves; one that fails stays unacknowledged.
    */
-  async attachConsumer(name: string, handle: (event: StoredEvent) => Promise<void>): Promise<void> {
+  async attachConsumer(
+    name: string,
+    handle: (event: StoredEvent) => Promise<void>,
+    lease?: Lease,
+  ): Promise<void> {
     let inOrder = Promise.resolve()
     const sink: DeliverySink = {
       send: (message) => {
@@ -168,7 +178,8 @@ export class Hub {
       },
       terminate: () => {},
     }
-    const connection = await this.attach(name, sink, { ackFlushMs: 0 })
+    const fence = lease && { lease: lease.name, holder: lease.holder, epoch: lease.epoch }
+    const connection = await this.attach(name, sink, { ackFlushMs: 0, fence })
     await connection.pump()
   }
 

@@ -30,8 +30,8 @@ export const subscriberLease = (name: string) => `subscriber:${name}`
 export class LeaseKeeper {
   private readonly fixed = new Map<string, ExclusiveWork>()
   private readonly sources: WorkSource[] = []
-  /** Work running here, by lease name. */
-  private readonly running = new Map<string, ExclusiveWork>()
+  /** Work running here, by lease name, with the epoch it runs under. */
+  private readonly running = new Map<string, { work: ExclusiveWork; epoch: number }>()
   /** Leases seized for connections (subscribers connected here), by name, with what to do on loss. */
   private readonly seized = new Map<string, () => void>()
   private timer: NodeJS.Timeout | null = null
@@ -72,9 +72,26 @@ export class LeaseKeeper {
     return lease !== null && lease.holder !== this.hubId && lease.expiresAt > Date.now()
   }
 
-  /** Takes `name` now, if no other hub holds it: true when this hub holds it. */
-  async take(name: string): Promise<boolean> {
-    return (await this.store.acquireLease(name, this.hubId, LEASE_MS, Date.now())) !== null
+  /**
+   * Takes `name` now, if no other hub holds it: true when this hub holds it. Work running here under
+   * an older epoch of it (the lease lapsed meanwhile) starts again under the new one.
+   */
+  take(name: string): Promise<boolean> {
+    const taking = this.ticking.then(async () => {
+      const lease = await this.store.acquireLease(name, this.hubId, LEASE_MS, Date.now())
+      const running = this.running.get(name)
+      if (lease && running && running.epoch !== lease.epoch) {
+        await running.work.stop()
+        await running.work.start(lease)
+        running.epoch = lease.epoch
+      }
+      return lease !== null
+    })
+    this.ticking = taking.then(
+      () => {},
+      () => {},
+    )
+    return taking
   }
 
   /** The subscriber's connection here ended: its lease is free for whichever hub it connects to next. */
@@ -114,7 +131,7 @@ export class LeaseKeeper {
     this.stopped = true
     if (this.timer) clearInterval(this.timer)
     await this.ticking
-    for (const [name, work] of this.running) {
+    for (const [name, { work }] of this.running) {
       await work.stop().catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
       await this.store.releaseLease(name, this.hubId).catch(() => {})
     }
@@ -133,17 +150,19 @@ export class LeaseKeeper {
 
   private async tick(): Promise<void> {
     const now = Date.now()
+    // Judged against the renewal only: a subscriber that connects meanwhile seizes a lease of its own.
+    const seized = [...this.seized]
     const held = new Set(await this.store.renewLeases(this.hubId, LEASE_MS, now))
     await this.store.acquireLease(hubLease(this.hubId), this.hubId, LEASE_MS, now, this.address())
-    for (const [name, lost] of this.seized)
-      if (!held.has(name)) {
+    for (const [name, lost] of seized)
+      if (!held.has(name) && this.seized.get(name) === lost) {
         this.seized.delete(name)
         lost()
       }
     const wanted = new Map(this.fixed)
     for (const source of this.sources)
       for (const [name, work] of await source.wanted()) wanted.set(name, work)
-    for (const [name, work] of this.running)
+    for (const [name, { work }] of this.running)
       if (!held.has(name) || !wanted.has(name)) {
         this.running.delete(name)
         if (!held.has(name)) this.log.warn({ lease: name }, 'lease lost; its work stops here')
@@ -154,7 +173,7 @@ export class LeaseKeeper {
       if (this.running.has(name)) continue
       const lease = await this.store.acquireLease(name, this.hubId, LEASE_MS, now)
       if (!lease) continue
-      this.running.set(name, work)
+      this.running.set(name, { work, epoch: lease.epoch })
       try {
         await work.start(lease)
       } catch (err) {

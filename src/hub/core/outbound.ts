@@ -5,7 +5,7 @@ import { createHmac } from 'node:crypto'
 import { eventMeta, type StoredEvent } from '../../core/event.js'
 import { newId, newSecret } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
-import type { OutboundWebhook } from '../../store/store.js'
+import type { Lease, OutboundWebhook } from '../../store/store.js'
 import type { Hub } from './hub.js'
 import { subscriberLease, type WorkSource } from './lease-keeper.js'
 
@@ -32,7 +32,10 @@ export class OutboundWebhooks {
         new Map(
           (await this.hub.store.listOutboundWebhooks()).map((webhook) => [
             subscriberLease(webhook.name),
-            { start: () => this.attach(webhook), stop: async () => this.hub.detach(webhook.name) },
+            {
+              start: (lease) => this.attach(webhook, lease),
+              stop: async () => this.hub.detach(webhook.name),
+            },
           ]),
         ),
     }
@@ -62,8 +65,8 @@ export class OutboundWebhooks {
     return this.hub.store.removeOutboundWebhook(name)
   }
 
-  private attach(webhook: OutboundWebhook): Promise<void> {
-    return this.hub.attachConsumer(webhook.name, (event) => this.deliver(webhook, event))
+  private attach(webhook: OutboundWebhook, lease: Lease): Promise<void> {
+    return this.hub.attachConsumer(webhook.name, (event) => this.deliver(webhook, event), lease)
   }
 
   /** Tries until the receiver says 2xx or the attempts run out; never throws. */

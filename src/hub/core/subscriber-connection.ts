@@ -3,7 +3,7 @@
 import type { StoredEvent } from '../../core/event.js'
 import type { ServerMessage } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
-import type { Store } from '../../store/store.js'
+import type { Fence, Store } from '../../store/store.js'
 
 /** Where deliveries go: a channel's WebSocket, or a session the hub drives. */
 export interface DeliverySink {
@@ -19,6 +19,8 @@ export interface ConnectionOptions {
    * consumer inside the hub stores each at once, since nothing else would recognise a repeat.
    */
   ackFlushMs?: number
+  /** The lease this hub delivers under, when hubs share the store: once lost, nothing more is read. */
+  fence?: Fence
 }
 
 const WINDOW = 1024
@@ -112,7 +114,7 @@ export class SubscriberConnection {
   private async fillWindow(): Promise<boolean> {
     while (!this.closed && this.inFlight.length < WINDOW) {
       const room = WINDOW - this.inFlight.length
-      const batch = await this.store.pendingDeliveries(this.name, this.lastSentSeq, room)
+      const batch = await this.store.pendingDeliveries(this.name, this.lastSentSeq, room, this.options.fence)
       for (const event of batch) this.deliver(event)
       if (batch.length < room) return false
     }

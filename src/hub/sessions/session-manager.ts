@@ -157,9 +157,9 @@ export class SessionManager {
           const name = `session:${session.id}`
           if (!subscribed.has(name)) continue
           work.set(subscriberLease(name), {
-            start: async () => {
+            start: async (lease) => {
               await this.markOrphaned(session.id)
-              await this.hub.attachConsumer(name, (event) => this.consume(session.id, event))
+              await this.hub.attachConsumer(name, (event) => this.consume(session.id, event), lease)
             },
             stop: async () => this.hub.detach(name),
           })

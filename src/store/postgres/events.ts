@@ -199,11 +199,16 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
       })
     },
 
-    async pendingDeliveries(subscriber, afterSeq, limit) {
+    async pendingDeliveries(subscriber, afterSeq, limit, fence) {
+      const fenced = fence
+        ? 'AND EXISTS (SELECT 1 FROM leases WHERE name = $4 AND holder = $5 AND epoch = $6)'
+        : ''
       const rows = await db.rows(
         `SELECT e.* FROM deliveries d JOIN events e ON e.seq = d.seq
-         WHERE d.subscriber = $1 AND d.seq > $2 ORDER BY d.seq LIMIT $3`,
-        [subscriber, afterSeq, limit],
+         WHERE d.subscriber = $1 AND d.seq > $2 ${fenced} ORDER BY d.seq LIMIT $3`,
+        fence
+          ? [subscriber, afterSeq, limit, fence.lease, fence.holder, fence.epoch]
+          : [subscriber, afterSeq, limit],
       )
       return rows.map(toEvent)
     },

@@ -60,6 +60,12 @@ export function sqliteEventStore(db: Database.Database): EventStore {
       `SELECT e.* FROM deliveries d JOIN events e ON e.seq = d.seq
        WHERE d.subscriber = ? AND d.seq > ? ORDER BY d.seq LIMIT ?`,
     ),
+    pendingFenced: db.prepare(
+      `SELECT e.* FROM deliveries d JOIN events e ON e.seq = d.seq
+       WHERE d.subscriber = @subscriber AND d.seq > @after
+         AND EXISTS (SELECT 1 FROM leases WHERE name = @lease AND holder = @holder AND epoch = @epoch)
+       ORDER BY d.seq LIMIT @limit`,
+    ),
     ack: db.prepare('DELETE FROM deliveries WHERE subscriber = ? AND seq = ?'),
     allSubscribers: db.prepare('SELECT name, topics FROM subscribers'),
     parkedOffered: db.prepare('SELECT parked_seq FROM subscribers WHERE name = ?'),
@@ -189,8 +195,11 @@ export function sqliteEventStore(db: Database.Database): EventStore {
       subscribers = null
     },
 
-    async pendingDeliveries(subscriber, afterSeq, limit) {
-      return (q.pending.all(subscriber, afterSeq, limit) as Row[]).map(toEvent)
+    async pendingDeliveries(subscriber, afterSeq, limit, fence) {
+      const rows = fence
+        ? q.pendingFenced.all({ subscriber, after: afterSeq, limit, ...fence })
+        : q.pending.all(subscriber, afterSeq, limit)
+      return (rows as Row[]).map(toEvent)
     },
 
     async ack(subscriber, seqs) {
