@@ -246,7 +246,7 @@ it('tells a person what happened in plain lines, never JSON logs', async () => {
   expect(stderr).toBe('')
 })
 
-it('names a bad or unreachable database and a bad hub list in one line, and exits non-zero', async () => {
+it('names a bad or unreachable database, lease or hub list in one line, and exits non-zero', async () => {
   const down = await cli(['--database-url', 'postgres://127.0.0.1:1/switchboard', 'serve'])
   expect(down.code).not.toBe(0)
   expect(down.stderr.trim()).toBe(
@@ -260,6 +260,10 @@ it('names a bad or unreachable database and a bad hub list in one line, and exit
   const secret = await cli(['--database-url', 'postgres://sb:hunter2@127.0.0.1:1/db', 'serve'])
   expect(secret.stderr).toContain('postgres://sb:***@127.0.0.1:1/db')
   expect(secret.stderr).not.toContain('hunter2')
+  const lease = await cli(['serve'], { SWITCHBOARD_LEASE_MS: 'soon' })
+  expect(lease.stderr.trim()).toBe(
+    'switchboard: SWITCHBOARD_LEASE_MS "soon": a whole number of milliseconds from 400 to 600000',
+  )
   const hubs = await cli(['status'], { SWITCHBOARD_HUBS: '127.0.0.1:7420,nowhere' })
   expect(hubs.code).not.toBe(0)
   expect(hubs.stderr.trim()).toBe(

@@ -65,6 +65,11 @@ export interface HubConfig {
    * next one when one dies). Empty: the home's own hub on `host`:`port`.
    */
   hubs: HubAddress[]
+  /**
+   * SWITCHBOARD_LEASE_MS: how long work one hub at a time does (a bridge, a session) stays with a
+   * hub that stopped renewing it, i.e. how soon another hub takes over when one dies.
+   */
+  leaseMs: number
 }
 
 export interface HubAddress {
@@ -143,6 +148,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): HubConfig {
   return {
     databaseUrl: pickDatabaseUrl(overrides.databaseUrl, file.databaseUrl),
     hubs: process.env.SWITCHBOARD_HUBS ? parseHubs(process.env.SWITCHBOARD_HUBS, 'SWITCHBOARD_HUBS') : [],
+    leaseMs: parseLeaseMs(process.env.SWITCHBOARD_LEASE_MS),
     home,
     port,
     host: overrides.host ?? file.host ?? DEFAULT_HOST,
@@ -152,6 +158,16 @@ export function loadConfig(overrides: ConfigOverrides = {}): HubConfig {
     retentionDays: file.retentionDays ?? DEFAULT_RETENTION_DAYS,
     sessionIdleMinutes: file.sessionIdleMinutes ?? DEFAULT_SESSION_IDLE_MINUTES,
   }
+}
+
+export const DEFAULT_LEASE_MS = 10_000
+
+function parseLeaseMs(raw: string | undefined): number {
+  if (raw === undefined) return DEFAULT_LEASE_MS
+  const parsed = z.coerce.number().int().min(400).max(600_000).safeParse(raw)
+  if (!parsed.success)
+    throw new UserError(`SWITCHBOARD_LEASE_MS "${raw}": a whole number of milliseconds from 400 to 600000`)
+  return parsed.data
 }
 
 function pickDatabaseUrl(flag: string | undefined, file: string | undefined): string | null {

@@ -230,7 +230,13 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   if (typeof address === 'object' && address) port = address.port
   sessions.listeningOn(config.host, port)
   // What one hub at a time does, on whichever of the hubs on this database holds its lease.
-  const leases = new LeaseKeeper(store, readHubId(config.home), log, () => `${dialHost(config.host)}:${port}`)
+  const leases = new LeaseKeeper(
+    store,
+    readHubId(config.home),
+    log,
+    () => `${dialHost(config.host)}:${port}`,
+    config.leaseMs,
+  )
   hub.leases = leases
   leases.source(outbound.work())
   leases.source(sessions.work())

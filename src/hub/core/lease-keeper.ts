@@ -7,11 +7,6 @@ import type { ClusterHub } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { Lease, Store } from '../../store/store.js'
 
-/** How long a lease lasts unrenewed: a dead hub's work moves within this. */
-export const LEASE_MS = Number(process.env.SWITCHBOARD_LEASE_MS ?? 10_000)
-/** Renewed four times per lease: a hub must miss several ticks before its leases lapse. */
-const TICK_MS = Math.max(50, Math.floor(LEASE_MS / 4))
-
 /** Work one hub at a time does: started once this hub holds its lease, stopped if it loses it. */
 export interface ExclusiveWork {
   start(lease: Lease): Promise<void>
@@ -44,6 +39,8 @@ export class LeaseKeeper {
     private readonly log: Logger,
     /** This hub's address for the others (its HTTP API), once it listens. */
     private readonly address: () => string | null,
+    /** How long a lease lasts unrenewed: a dead hub's work moves within this (HubConfig.leaseMs). */
+    private readonly leaseMs: number,
   ) {}
 
   /** Runs `work` on one hub at a time: on this one while it holds `name`. */
@@ -61,7 +58,7 @@ export class LeaseKeeper {
    */
   async seize(subscriber: string, lost: () => void): Promise<Lease> {
     const name = subscriberLease(subscriber)
-    const lease = await this.store.seizeLease(name, this.hubId, LEASE_MS, Date.now())
+    const lease = await this.store.seizeLease(name, this.hubId, this.leaseMs, Date.now())
     this.seized.set(name, lost)
     return lease
   }
@@ -78,7 +75,7 @@ export class LeaseKeeper {
    */
   take(name: string): Promise<boolean> {
     const taking = this.ticking.then(async () => {
-      const lease = await this.store.acquireLease(name, this.hubId, LEASE_MS, Date.now())
+      const lease = await this.store.acquireLease(name, this.hubId, this.leaseMs, Date.now())
       const running = this.running.get(name)
       if (lease && running && running.epoch !== lease.epoch) {
         await running.work.stop()
@@ -116,7 +113,8 @@ export class LeaseKeeper {
   /** The first tick runs before this resolves: what this hub holds is running when the hub answers. */
   async start(): Promise<void> {
     await this.tickNow()
-    this.timer = setInterval(() => void this.tickNow(), TICK_MS)
+    // Renewed four times per lease: a hub must miss several ticks before its leases lapse.
+    this.timer = setInterval(() => void this.tickNow(), Math.floor(this.leaseMs / 4))
     this.timer.unref()
   }
 
@@ -152,8 +150,8 @@ export class LeaseKeeper {
     const now = Date.now()
     // Judged against the renewal only: a subscriber that connects meanwhile seizes a lease of its own.
     const seized = [...this.seized]
-    const held = new Set(await this.store.renewLeases(this.hubId, LEASE_MS, now))
-    await this.store.acquireLease(hubLease(this.hubId), this.hubId, LEASE_MS, now, this.address())
+    const held = new Set(await this.store.renewLeases(this.hubId, this.leaseMs, now))
+    await this.store.acquireLease(hubLease(this.hubId), this.hubId, this.leaseMs, now, this.address())
     for (const [name, lost] of seized)
       if (!held.has(name) && this.seized.get(name) === lost) {
         this.seized.delete(name)
@@ -171,7 +169,7 @@ export class LeaseKeeper {
       }
     for (const [name, work] of wanted) {
       if (this.running.has(name)) continue
-      const lease = await this.store.acquireLease(name, this.hubId, LEASE_MS, now)
+      const lease = await this.store.acquireLease(name, this.hubId, this.leaseMs, now)
       if (!lease) continue
       this.running.set(name, { work, epoch: lease.epoch })
       try {
