@@ -74,6 +74,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     await streams.show(item)
     return undefined
   })
+  hub.outbox.onCatchUp(() => streams.catchUp())
   const routes = createRoutes(hub, streams, config.maxBodyBytes, adminToken)
   const sessions = new SessionManager(
     store,

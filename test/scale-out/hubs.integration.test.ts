@@ -5,6 +5,7 @@ import { ChannelClient } from '../helpers/channel-client.js'
 import { waitFor } from '../helpers/home.js'
 import { HubCluster } from '../helpers/hub-cluster.js'
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js'
+import { SseReader } from '../helpers/sse.js'
 
 let server: PostgresServer
 let cluster: HubCluster
@@ -147,4 +148,34 @@ it('gives a second channel of the same name on another hub a name of its own, as
       (c) => c.name,
     )
   expect([await connected(a), await connected(b)]).toEqual([['app'], ['app-2']])
+})
+
+it('brings Claude’s reply to the sender’s stream on another hub', async () => {
+  const [a, b] = [cluster.hub(0), cluster.hub(1)]
+  await Promise.all([a.start(), b.start()])
+  const token = await a.home.addSender('alice')
+  const channel = await ChannelClient.start(a.home, ['--name', 'assistant'])
+  channels.push(channel)
+  await waitFor(
+    async () => (await a.home.cli('status', '--json')).includes('"assistant"'),
+    10_000,
+    'the channel',
+  )
+  // Alice talks to hub b only; the session's channel is on hub a.
+  const replies = await SseReader.open(b.url, token)
+  try {
+    const sent = await fetch(`${b.url}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: 'hello claude',
+    })
+    expect(sent.status).toBe(202)
+    const [event] = await channel.waitForEvents(1)
+    const chatId = event?.meta?.chat_id ?? ''
+    expect((await channel.callTool('reply', { chat_id: chatId, text: 'hello alice' })).isError).toBeFalsy()
+    const reply = await replies.waitFor('reply')
+    expect(reply.data).toMatchObject({ chat_id: chatId, text: 'hello alice' })
+  } finally {
+    await replies.close()
+  }
 })

@@ -26,7 +26,7 @@ export function followOtherHubs(hub: Hub, log: Logger): { stop(): void } {
           return Promise.resolve()
         case 'unknown':
           hub.wake(null)
-          return hub.decisions.answeredElsewhere(null)
+          return Promise.all([hub.decisions.answeredElsewhere(null), hub.outbox.catchUp()])
       }
     })()
     done.catch((err) => log.error({ err, change: change.area }, 'a change on another hub was not followed'))

@@ -19,11 +19,22 @@ export interface ShownOutcome {
 
 export class SenderOutbox {
   private readonly listeners: OutboxListener[] = []
+  private readonly catchUps: (() => Promise<void>)[] = []
 
   constructor(private readonly store: Store) {}
 
   listen(listener: OutboxListener): void {
     this.listeners.push(listener)
+  }
+
+  /** Surfaces that can look in the store for what they were not shown (see catchUp). */
+  onCatchUp(catchUp: () => Promise<void>): void {
+    this.catchUps.push(catchUp)
+  }
+
+  /** Another hub may have stored items whose notice went unheard: every surface looks. */
+  async catchUp(): Promise<void> {
+    for (const catchUp of this.catchUps) await catchUp()
   }
 
   /** An item another hub stored: the surfaces here show it if its sender is here. */

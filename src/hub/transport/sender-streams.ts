@@ -42,6 +42,18 @@ export class SenderStreams {
     await this.store.markStreamed([item.id])
   }
 
+  /**
+   * Writes what no stream was given yet to the senders with a stream here: items another hub stored
+   * whose notice this hub may have missed (see hub/core/other-hubs.ts).
+   */
+  async catchUp(): Promise<void> {
+    for (const senderId of [...this.open.keys()]) {
+      const missed = await this.store.outboxFor(senderId, null)
+      for (const item of missed) for (const res of this.open.get(senderId) ?? []) res.write(sseFrame(item))
+      if (missed.length) await this.store.markStreamed(missed.map((m) => m.id))
+    }
+  }
+
   closeAll(): void {
     for (const set of this.open.values()) for (const res of set) res.end()
     this.open.clear()

@@ -30,8 +30,8 @@ export interface PostgresDb extends Queryable {
   row(sql: string, params?: unknown[]): Promise<Row | null>
 }
 
-export function openPool(connectionString: string, options: { max?: number } = {}): PostgresDb {
-  const pool = new pg.Pool({ connectionString, types, max: options.max ?? 10 })
+export function openPool(connectionString: string): PostgresDb {
+  const pool = new pg.Pool({ connectionString, types })
   // An idle connection the server dropped errors on the pool; the next query opens a new one.
   pool.on('error', () => {})
   const query = (sql: string, params?: unknown[]) => pool.query<Row>(sql, params as unknown[])

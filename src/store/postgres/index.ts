@@ -28,8 +28,8 @@ export async function openPostgresStore(url: string): Promise<Store> {
     await db.pool.end()
     throw err
   }
-  // This process among the hubs on the database: its own commits' wake-ups are not for it.
-  const instance = newId('hub')
+  // This store among all opened on the database: the wake-ups its own commits send are not for it.
+  const instance = newId('store')
   const listeners: (() => Promise<void>)[] = []
   return combine(
     postgresEventStore(db, instance),
@@ -53,7 +53,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
   )
 }
 
-export async function migrate(db: PostgresDb): Promise<void> {
+async function migrate(db: PostgresDb): Promise<void> {
   await db.tx(async (tx) => {
     // Held to the end of this transaction; a second hub waits here, then finds the work done.
     await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK])
