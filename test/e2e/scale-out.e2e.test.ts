@@ -3,7 +3,10 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
+import { toolResults } from '../fakes/anthropic.js'
 import { drivingEnv, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { CLI, TestHome, waitFor } from '../helpers/home.js'
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js'
@@ -15,7 +18,14 @@ beforeAll(async () => {
 }, 60_000)
 afterAll(() => server?.stop())
 
-type View = { id: string; status: string; reason: string | null; lastResult: string | null; turns: number }
+type View = {
+  id: string
+  status: string
+  reason: string | null
+  lastResult: string | null
+  turns: number
+  pendingInputs: { code: string }[]
+}
 
 async function call<T = View>(url: string, token: string, method: string, path: string, body?: unknown) {
   const res = await fetch(`${url}${path}`, {
@@ -26,7 +36,8 @@ async function call<T = View>(url: string, token: string, method: string, path: 
   return { status: res.status, json: (await res.json()) as T }
 }
 
-it('answers for a session from any hub, and resumes it on another once its hub is killed', async () => {
+/** Two hubs on one database driving the real CLI: a in the world's home, b in a home of its own. */
+async function twoHubs() {
   const token = `sba_${randomBytes(24).toString('hex')}`
   const shared = {
     SWITCHBOARD_DATABASE_URL: await server.database(),
@@ -35,6 +46,8 @@ it('answers for a session from any hub, and resumes it on another once its hub i
   }
   const hubA = await startDrivingHub(world, shared)
   const homeB = await TestHome.create()
+  homeB.extraEnv.SWITCHBOARD_DATABASE_URL = shared.SWITCHBOARD_DATABASE_URL
+  homeB.extraEnv.SWITCHBOARD_ADMIN_TOKEN = token
   world.closers.push(() => homeB.cleanup())
   const hubB: ChildProcess = spawn(process.execPath, [CLI, 'serve'], {
     env: drivingEnv(world, { ...shared, SWITCHBOARD_HOME: homeB.dir, SWITCHBOARD_PORT: String(homeB.port) }),
@@ -47,7 +60,6 @@ it('answers for a session from any hub, and resumes it on another once its hub i
     }
   })
   await homeB.waitForHub(10_000)
-  const [a, b] = [world.home.url, homeB.url]
   const until = async (url: string, id: string, done: (v: View) => boolean, what: string) => {
     let view: View | undefined
     await waitFor(
@@ -60,7 +72,11 @@ it('answers for a session from any hub, and resumes it on another once its hub i
     )
     return view as View
   }
+  return { token, hubA, homeB, a: world.home.url, b: homeB.url, until }
+}
 
+it('answers for a session from any hub, and resumes it on another once its hub is killed', async () => {
+  const { token, hubA, a, b, until } = await twoHubs()
   let answer = 'first answer'
   world.fake.respond(() => ({ text: answer }))
   const created = await call(a, token, 'POST', '/sessions', {
@@ -90,4 +106,22 @@ it('answers for a session from any hub, and resumes it on another once its hub i
   const resumed = await until(b, id, (v) => v.lastResult === 'third answer', 'the answer after resuming on b')
   expect(resumed.turns).toBe(3)
   expect(await live(b)).toBe(1)
+})
+
+it('runs a session’s Bash call once a person allows it at the terminal of another hub', async () => {
+  const { token, a, homeB, until } = await twoHubs()
+  const marker = join(world.claude.cwd, 'allowed-elsewhere')
+  world.fake.respond((r) =>
+    toolResults(r).length ? { text: 'done' } : { tool: 'Bash', input: { command: `touch ${marker}` } },
+  )
+  const created = await call(a, token, 'POST', '/sessions', {
+    prompt: 'make the file',
+    options: { cwd: world.claude.cwd },
+  })
+  const waiting = await until(a, created.json.id, (v) => v.pendingInputs.length > 0, 'the permission prompt')
+  const code = waiting.pendingInputs[0]?.code as string
+  // Answered through hub b, which does not run the session.
+  expect(await homeB.cli('answer', code, 'yes')).toMatch(/^allowed /)
+  await until(a, created.json.id, (v) => v.lastResult === 'done', 'the turn to end')
+  expect(existsSync(marker)).toBe(true)
 })
