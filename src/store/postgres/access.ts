@@ -1,42 +1,15 @@
 // The access area on Postgres: webhook sources, chat senders (found by their hashed token), their chats
 // and their outbox of replies.
 import { newId } from '../../core/ids.js'
-import type { AccessStore, OutboxItem, Sender, SenderStatus, Source } from '../access.js'
+import type { AccessStore, Sender, Source } from '../access.js'
+import { toOutbox, toSender, toSource } from '../rows.js'
 import { announce } from './changes.js'
-import type { PostgresDb, Row } from './db.js'
+import type { PostgresDb } from './db.js'
 
 /** Retention (see Store.prune): $1 before, $2 limit; one batch of replies. */
 export const PRUNE_OUTBOX = [
   `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE created_at < $1 ORDER BY id LIMIT $2)`,
 ]
-
-const toSource = (r: Row): Source => ({
-  name: r.name as string,
-  topic: r.topic as string,
-  secret: r.secret as string,
-  deliveryHeader: (r.delivery_header as string | null) ?? null,
-  preset: r.preset as Source['preset'],
-  fieldMap: r.field_map === null ? null : JSON.parse(r.field_map as string),
-  createdAt: r.created_at as number,
-})
-
-const toSender = (r: Row): Sender => ({
-  id: r.id as string,
-  name: r.name as string,
-  status: r.status as SenderStatus,
-  operator: r.operator === true,
-  displayName: (r.display_name as string | null) ?? null,
-  createdAt: r.created_at as number,
-})
-
-const toOutbox = (r: Row): OutboxItem => ({
-  id: r.id as number,
-  senderId: r.sender_id as string,
-  kind: r.kind as string,
-  body: JSON.parse(r.body as string),
-  receipt: r.receipt ? JSON.parse(r.receipt as string) : null,
-  createdAt: r.created_at as number,
-})
 
 export function postgresAccessStore(db: PostgresDb, instance: string): AccessStore {
   async function senderWhere(column: string, value: string): Promise<Sender | null> {

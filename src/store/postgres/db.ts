@@ -1,9 +1,7 @@
 // The pool every Postgres area shares, with the two ways the areas use it: one statement, or several
 // in one transaction on one connection.
 import pg from 'pg'
-
-/** A row as pg returns it, before an area's mapper turns it into the Store's type. */
-export type Row = Record<string, unknown>
+import type { Row } from '../rows.js'
 
 /** What an area runs statements on: the pool, or the connection of a transaction under way. */
 export interface Queryable {

@@ -1,29 +1,16 @@
 // The decisions area on Postgres: one row per question put to a person; the first answer wins by an
 // UPDATE that only matches while the row is still open, whichever hub gives it.
 import { newId } from '../../core/ids.js'
-import type { Decision, DecisionKind, DecisionStatus, DecisionStore } from '../decisions.js'
+import type { Decision, DecisionStore } from '../decisions.js'
+import { toDecision } from '../rows.js'
 import { announce } from './changes.js'
-import type { PostgresDb, Row } from './db.js'
+import type { PostgresDb } from './db.js'
 
 /** Retention (see Store.prune): $1 before, $2 limit; one batch of decisions no longer open. */
 export const PRUNE_DECISIONS = [
   `DELETE FROM decisions WHERE id IN (SELECT id FROM decisions WHERE status != 'open'
      AND coalesce(answered_at, created_at) < $1 LIMIT $2)`,
 ]
-
-const toDecision = (r: Row): Decision => ({
-  id: r.id as string,
-  kind: r.kind as DecisionKind,
-  code: r.code as string,
-  owner: r.owner as string,
-  status: r.status as DecisionStatus,
-  request: JSON.parse(r.request as string),
-  answer: r.answer ? JSON.parse(r.answer as string) : null,
-  answeredBy: (r.answered_by as string | null) ?? null,
-  createdAt: r.created_at as number,
-  answeredAt: (r.answered_at as number | null) ?? null,
-  expiresAt: (r.expires_at as number | null) ?? null,
-})
 
 export function postgresDecisionStore(db: PostgresDb, instance: string): DecisionStore {
   return {

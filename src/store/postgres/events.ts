@@ -3,9 +3,10 @@
 // (subscriber, event) until acknowledged, and a NOTIFY per commit that wakes the other hubs.
 import { type StoredEvent, topicMatches } from '../../core/event.js'
 import { keyedEventId, newId } from '../../core/ids.js'
-import type { EventStore, StagedEvent, SubscriberInfo } from '../events.js'
+import type { EventStore, StagedEvent } from '../events.js'
+import { toEvent, toSubscriberInfo } from '../rows.js'
 import { announce } from './changes.js'
-import type { PostgresDb, Queryable, Row } from './db.js'
+import type { PostgresDb, Queryable } from './db.js'
 
 const PARKED = ''
 
@@ -20,27 +21,8 @@ export const PRUNE_EVENTS = [
       ORDER BY e.seq LIMIT $2)`,
 ]
 
-const toEvent = (r: Row): StoredEvent => ({
-  id: r.id as string,
-  seq: r.seq as number,
-  topic: r.topic as string,
-  source: r.source as string,
-  sender: (r.sender as string | null) ?? null,
-  chat_id: (r.chat_id as string | null) ?? null,
-  content: r.content as string,
-  meta: JSON.parse(r.meta as string),
-  created_at: r.created_at as number,
-})
-
 const SUBSCRIBER_INFO = `SELECT s.name, s.topics, s.peer,
   (SELECT count(*) FROM deliveries d WHERE d.subscriber = s.name) AS pending FROM subscribers s`
-
-const toSubscriberInfo = (r: Row): SubscriberInfo => ({
-  name: r.name as string,
-  topics: JSON.parse(r.topics as string),
-  peer: r.peer as boolean,
-  pending: r.pending as number,
-})
 
 /** Takes the lock every event write holds until it commits, and tells the last seq handed out. */
 async function lockSeqs(tx: Queryable): Promise<number> {

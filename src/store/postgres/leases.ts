@@ -1,15 +1,8 @@
 // The leases area on Postgres: one statement each, so two hubs asking at once get one answer each.
-import type { Lease, LeaseStore } from '../leases.js'
+import type { LeaseStore } from '../leases.js'
+import { type Row, toLease } from '../rows.js'
 import { announce } from './changes.js'
-import type { PostgresDb, Row } from './db.js'
-
-const toLease = (r: Row): Lease => ({
-  name: r.name as string,
-  holder: r.holder as string,
-  epoch: r.epoch as number,
-  expiresAt: r.expires_at as number,
-  note: (r.note as string | null) ?? null,
-})
+import type { PostgresDb } from './db.js'
 
 export function postgresLeaseStore(db: PostgresDb, instance: string): LeaseStore {
   return {

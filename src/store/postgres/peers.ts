@@ -1,21 +1,13 @@
 // The peers area on Postgres: aliases (one row per alias, the last claim overwrites it), room
 // memberships, and dead letters.
-import type { DeadLetter, PeerStore } from '../peers.js'
-import type { PostgresDb, Row } from './db.js'
+import type { PeerStore } from '../peers.js'
+import { toDeadLetter } from '../rows.js'
+import type { PostgresDb } from './db.js'
 
 /** Retention (see Store.prune): $1 before, $2 limit; one batch of dead letters. */
 export const PRUNE_DEAD_LETTERS = [
   `DELETE FROM dead_letters WHERE id IN (SELECT id FROM dead_letters WHERE created_at < $1 ORDER BY id LIMIT $2)`,
 ]
-
-const toDeadLetter = (r: Row): DeadLetter => ({
-  id: r.id as number,
-  kind: r.kind as string,
-  target: r.target as string,
-  payload: JSON.parse(r.payload as string),
-  reason: r.reason as string,
-  createdAt: r.created_at as number,
-})
 
 // Names are listed in COLLATE "C": SQLite's byte order, whatever the database's locale.
 export function postgresPeerStore(db: PostgresDb): PeerStore {

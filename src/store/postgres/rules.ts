@@ -1,18 +1,8 @@
 // The rules area on Postgres: "always allow" rules, their input as canonical JSON.
-import type { Rule, RuleScope, RuleStore } from '../rules.js'
-import type { PostgresDb, Row } from './db.js'
 
-const toRule = (r: Row): Rule => ({
-  id: r.id as string,
-  toolName: r.tool_name as string,
-  input: JSON.parse(r.input as string),
-  scope: r.scope as RuleScope,
-  scopeValue: (r.scope_value as string | null) ?? null,
-  expiresAt: (r.expires_at as number | null) ?? null,
-  createdBy: r.created_by as string,
-  createdAt: r.created_at as number,
-  uses: r.uses as number,
-})
+import { toRule } from '../rows.js'
+import type { Rule, RuleStore } from '../rules.js'
+import type { PostgresDb } from './db.js'
 
 // Ties on created_at go by id in COLLATE "C": SQLite's byte order, whatever the database's locale.
 export function postgresRuleStore(db: PostgresDb): RuleStore {

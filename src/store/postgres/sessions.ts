@@ -1,6 +1,8 @@
 // The sessions area on Postgres: a record per driven session, and its stream as numbered lines.
-import type { SessionRecord, SessionStatus, SessionStore } from '../sessions.js'
-import type { PostgresDb, Row } from './db.js'
+
+import { toSession } from '../rows.js'
+import type { SessionRecord, SessionStore } from '../sessions.js'
+import type { PostgresDb } from './db.js'
 
 /** Retention (see Store.prune): $1 before, $2 limit; one batch of session lines. */
 export const PRUNE_SESSION_LINES = [
@@ -10,20 +12,6 @@ export const PRUNE_SESSION_LINES = [
 
 /** Postgres' unique_violation. */
 const UNIQUE_VIOLATION = '23505'
-
-const toSession = (r: Row): SessionRecord => ({
-  id: r.id as string,
-  claudeSessionId: (r.claude_session_id as string | null) ?? null,
-  cwd: r.cwd as string,
-  config: JSON.parse(r.config as string),
-  status: r.status as SessionStatus,
-  costUsd: r.cost_usd as number,
-  turns: r.turns as number,
-  lastResult: (r.last_result as string | null) ?? null,
-  reason: (r.reason as string | null) ?? null,
-  createdAt: r.created_at as number,
-  updatedAt: r.updated_at as number,
-})
 
 export function postgresSessionStore(db: PostgresDb): SessionStore {
   async function getSession(id: string): Promise<SessionRecord | null> {

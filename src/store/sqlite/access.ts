@@ -2,41 +2,13 @@
 // and their outbox of replies.
 import type Database from 'better-sqlite3'
 import { newId } from '../../core/ids.js'
-import type { AccessStore, OutboxItem, Sender, SenderStatus, Source } from '../access.js'
-import type { Row } from './row.js'
+import type { AccessStore, Sender, Source } from '../access.js'
+import { type Row, toOutbox, toSender, toSource } from '../rows.js'
 
 /** Retention (see Store.prune): one batch of replies. */
 export const PRUNE_OUTBOX = [
   `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE created_at < @before ORDER BY id LIMIT @limit)`,
 ]
-
-const toSource = (r: Row): Source => ({
-  name: r.name as string,
-  topic: r.topic as string,
-  secret: r.secret as string,
-  deliveryHeader: (r.delivery_header as string | null) ?? null,
-  preset: r.preset as Source['preset'],
-  fieldMap: r.field_map === null ? null : JSON.parse(r.field_map as string),
-  createdAt: r.created_at as number,
-})
-
-const toSender = (r: Row): Sender => ({
-  id: r.id as string,
-  name: r.name as string,
-  status: r.status as SenderStatus,
-  operator: r.operator === 1,
-  displayName: (r.display_name as string | null) ?? null,
-  createdAt: r.created_at as number,
-})
-
-const toOutbox = (r: Row): OutboxItem => ({
-  id: r.id as number,
-  senderId: r.sender_id as string,
-  kind: r.kind as string,
-  body: JSON.parse(r.body as string),
-  receipt: r.receipt ? JSON.parse(r.receipt as string) : null,
-  createdAt: r.created_at as number,
-})
 
 export function sqliteAccessStore(db: Database.Database): AccessStore {
   // Looked up on the webhook path, so prepared once.

@@ -2,28 +2,14 @@
 // UPDATE that only matches while the row is still open.
 import type Database from 'better-sqlite3'
 import { newId } from '../../core/ids.js'
-import type { Decision, DecisionKind, DecisionStatus, DecisionStore } from '../decisions.js'
-import type { Row } from './row.js'
+import type { Decision, DecisionStore } from '../decisions.js'
+import { type Row, toDecision } from '../rows.js'
 
 /** Retention (see Store.prune): one batch of decisions no longer open. */
 export const PRUNE_DECISIONS = [
   `DELETE FROM decisions WHERE id IN (SELECT id FROM decisions WHERE status != 'open'
      AND coalesce(answered_at, created_at) < @before LIMIT @limit)`,
 ]
-
-const toDecision = (r: Row): Decision => ({
-  id: r.id as string,
-  kind: r.kind as DecisionKind,
-  code: r.code as string,
-  owner: r.owner as string,
-  status: r.status as DecisionStatus,
-  request: JSON.parse(r.request as string),
-  answer: r.answer ? JSON.parse(r.answer as string) : null,
-  answeredBy: (r.answered_by as string | null) ?? null,
-  createdAt: r.created_at as number,
-  answeredAt: (r.answered_at as number | null) ?? null,
-  expiresAt: (r.expires_at as number | null) ?? null,
-})
 
 export function sqliteDecisionStore(db: Database.Database): DecisionStore {
   return {

@@ -3,8 +3,8 @@
 import type Database from 'better-sqlite3'
 import { type StoredEvent, topicMatches } from '../../core/event.js'
 import { keyedEventId, newId } from '../../core/ids.js'
-import type { EventStore, StagedEvent, SubscriberInfo } from '../events.js'
-import type { Row } from './row.js'
+import type { EventStore, StagedEvent } from '../events.js'
+import { type Row, toEvent, toSubscriberInfo } from '../rows.js'
 
 /**
  * Holds an event nobody wanted when it arrived, for every subscriber that registers wanting it while
@@ -23,27 +23,8 @@ export const PRUNE_EVENTS = [
       ORDER BY e.seq LIMIT @limit)`,
 ]
 
-const toEvent = (r: Row): StoredEvent => ({
-  id: r.id as string,
-  seq: r.seq as number,
-  topic: r.topic as string,
-  source: r.source as string,
-  sender: (r.sender as string | null) ?? null,
-  chat_id: (r.chat_id as string | null) ?? null,
-  content: r.content as string,
-  meta: JSON.parse(r.meta as string),
-  created_at: r.created_at as number,
-})
-
 const SUBSCRIBER_INFO = `SELECT s.name, s.topics, s.peer,
   (SELECT COUNT(*) FROM deliveries d WHERE d.subscriber = s.name) AS pending FROM subscribers s`
-
-const toSubscriberInfo = (r: Row): SubscriberInfo => ({
-  name: r.name as string,
-  topics: JSON.parse(r.topics as string),
-  peer: r.peer === 1,
-  pending: r.pending as number,
-})
 
 export function sqliteEventStore(db: Database.Database): EventStore {
   /** Every subscriber's topics, read again only after one registers. */

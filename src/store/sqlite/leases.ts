@@ -1,16 +1,8 @@
 // The leases area in SQLite. One hub owns a SQLite home, so it always gets what it asks for; the
 // area is here so the hub runs the same code on either store.
 import type Database from 'better-sqlite3'
-import type { Lease, LeaseStore } from '../leases.js'
-import type { Row } from './row.js'
-
-const toLease = (r: Row): Lease => ({
-  name: r.name as string,
-  holder: r.holder as string,
-  epoch: r.epoch as number,
-  expiresAt: r.expires_at as number,
-  note: (r.note as string | null) ?? null,
-})
+import type { LeaseStore } from '../leases.js'
+import { type Row, toLease } from '../rows.js'
 
 export function sqliteLeaseStore(db: Database.Database): LeaseStore {
   const acquire = db.prepare(

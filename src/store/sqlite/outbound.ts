@@ -1,30 +1,12 @@
 // The outbound area in SQLite: webhooks events are POSTed to, and a log row per delivery attempt.
 import type Database from 'better-sqlite3'
-import type { OutboundAttempt, OutboundStore, OutboundWebhook } from '../outbound.js'
-import type { Row } from './row.js'
+import type { OutboundStore } from '../outbound.js'
+import { type Row, toAttempt, toWebhook } from '../rows.js'
 
 /** Retention (see Store.prune): one batch of the delivery log. */
 export const PRUNE_OUTBOUND_LOG = [
   `DELETE FROM outbound_log WHERE id IN (SELECT id FROM outbound_log WHERE at < @before ORDER BY id LIMIT @limit)`,
 ]
-
-const toWebhook = (r: Row): OutboundWebhook => ({
-  name: r.name as string,
-  url: r.url as string,
-  secret: r.secret as string,
-  maxAttempts: r.max_attempts as number,
-  backoffMs: r.backoff_ms as number,
-  createdAt: r.created_at as number,
-})
-
-const toAttempt = (r: Row): OutboundAttempt => ({
-  webhook: r.webhook as string,
-  eventId: r.event_id as string,
-  attempt: r.attempt as number,
-  status: (r.status as number | null) ?? null,
-  error: (r.error as string | null) ?? null,
-  at: r.at as number,
-})
 
 export function sqliteOutboundStore(db: Database.Database): OutboundStore {
   return {

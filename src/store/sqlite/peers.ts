@@ -1,22 +1,13 @@
 // The peers area in SQLite: aliases (one row per alias, the last claim overwrites it), room
 // memberships, and dead letters.
 import type Database from 'better-sqlite3'
-import type { DeadLetter, PeerStore } from '../peers.js'
-import type { Row } from './row.js'
+import type { PeerStore } from '../peers.js'
+import { type Row, toDeadLetter } from '../rows.js'
 
 /** Retention (see Store.prune): one batch of dead letters. */
 export const PRUNE_DEAD_LETTERS = [
   `DELETE FROM dead_letters WHERE id IN (SELECT id FROM dead_letters WHERE created_at < @before ORDER BY id LIMIT @limit)`,
 ]
-
-const toDeadLetter = (r: Row): DeadLetter => ({
-  id: r.id as number,
-  kind: r.kind as string,
-  target: r.target as string,
-  payload: JSON.parse(r.payload as string),
-  reason: r.reason as string,
-  createdAt: r.created_at as number,
-})
 
 export function sqlitePeerStore(db: Database.Database): PeerStore {
   return {

@@ -1,19 +1,7 @@
 // The rules area in SQLite: "always allow" rules, their input as canonical JSON.
 import type Database from 'better-sqlite3'
-import type { Rule, RuleScope, RuleStore } from '../rules.js'
-import type { Row } from './row.js'
-
-const toRule = (r: Row): Rule => ({
-  id: r.id as string,
-  toolName: r.tool_name as string,
-  input: JSON.parse(r.input as string),
-  scope: r.scope as RuleScope,
-  scopeValue: (r.scope_value as string | null) ?? null,
-  expiresAt: (r.expires_at as number | null) ?? null,
-  createdBy: r.created_by as string,
-  createdAt: r.created_at as number,
-  uses: r.uses as number,
-})
+import { type Row, toRule } from '../rows.js'
+import type { Rule, RuleStore } from '../rules.js'
 
 export function sqliteRuleStore(db: Database.Database): RuleStore {
   return {

@@ -1,27 +1,13 @@
 // The sessions area in SQLite: a record per driven session, and its stream as numbered lines.
 import type Database from 'better-sqlite3'
-import type { SessionRecord, SessionStatus, SessionStore } from '../sessions.js'
-import type { Row } from './row.js'
+import { type Row, toSession } from '../rows.js'
+import type { SessionRecord, SessionStore } from '../sessions.js'
 
 /** Retention (see Store.prune): one batch of session lines. */
 export const PRUNE_SESSION_LINES = [
   `DELETE FROM session_events WHERE (session_id, seq) IN
      (SELECT session_id, seq FROM session_events WHERE at < @before LIMIT @limit)`,
 ]
-
-const toSession = (r: Row): SessionRecord => ({
-  id: r.id as string,
-  claudeSessionId: (r.claude_session_id as string | null) ?? null,
-  cwd: r.cwd as string,
-  config: JSON.parse(r.config as string),
-  status: r.status as SessionStatus,
-  costUsd: r.cost_usd as number,
-  turns: r.turns as number,
-  lastResult: (r.last_result as string | null) ?? null,
-  reason: (r.reason as string | null) ?? null,
-  createdAt: r.created_at as number,
-  updatedAt: r.updated_at as number,
-})
 
 export function sqliteSessionStore(db: Database.Database): SessionStore {
   async function getSession(id: string): Promise<SessionRecord | null> {

@@ -1,0 +1,138 @@
+// How a stored row becomes the Store's type. SQLite's and Postgres's tables have the same columns, so
+// both implementations read their rows here; only a boolean differs (SQLite's 0/1, Postgres's true/false).
+import type { StoredEvent } from '../core/event.js'
+import type { OutboxItem, Sender, SenderStatus, Source } from './access.js'
+import type { Decision, DecisionKind, DecisionStatus } from './decisions.js'
+import type { SubscriberInfo } from './events.js'
+import type { Lease } from './leases.js'
+import type { OutboundAttempt, OutboundWebhook } from './outbound.js'
+import type { DeadLetter } from './peers.js'
+import type { Rule, RuleScope } from './rules.js'
+import type { SessionRecord, SessionStatus } from './sessions.js'
+
+/** A row as the database client returns it, before a mapper below turns it into the Store's type. */
+export type Row = Record<string, unknown>
+
+const flag = (v: unknown): boolean => v === true || v === 1
+
+export const toSource = (r: Row): Source => ({
+  name: r.name as string,
+  topic: r.topic as string,
+  secret: r.secret as string,
+  deliveryHeader: (r.delivery_header as string | null) ?? null,
+  preset: r.preset as Source['preset'],
+  fieldMap: r.field_map === null ? null : JSON.parse(r.field_map as string),
+  createdAt: r.created_at as number,
+})
+
+export const toSender = (r: Row): Sender => ({
+  id: r.id as string,
+  name: r.name as string,
+  status: r.status as SenderStatus,
+  operator: flag(r.operator),
+  displayName: (r.display_name as string | null) ?? null,
+  createdAt: r.created_at as number,
+})
+
+export const toOutbox = (r: Row): OutboxItem => ({
+  id: r.id as number,
+  senderId: r.sender_id as string,
+  kind: r.kind as string,
+  body: JSON.parse(r.body as string),
+  receipt: r.receipt ? JSON.parse(r.receipt as string) : null,
+  createdAt: r.created_at as number,
+})
+
+export const toDecision = (r: Row): Decision => ({
+  id: r.id as string,
+  kind: r.kind as DecisionKind,
+  code: r.code as string,
+  owner: r.owner as string,
+  status: r.status as DecisionStatus,
+  request: JSON.parse(r.request as string),
+  answer: r.answer ? JSON.parse(r.answer as string) : null,
+  answeredBy: (r.answered_by as string | null) ?? null,
+  createdAt: r.created_at as number,
+  answeredAt: (r.answered_at as number | null) ?? null,
+  expiresAt: (r.expires_at as number | null) ?? null,
+})
+
+export const toEvent = (r: Row): StoredEvent => ({
+  id: r.id as string,
+  seq: r.seq as number,
+  topic: r.topic as string,
+  source: r.source as string,
+  sender: (r.sender as string | null) ?? null,
+  chat_id: (r.chat_id as string | null) ?? null,
+  content: r.content as string,
+  meta: JSON.parse(r.meta as string),
+  created_at: r.created_at as number,
+})
+
+export const toSubscriberInfo = (r: Row): SubscriberInfo => ({
+  name: r.name as string,
+  topics: JSON.parse(r.topics as string),
+  peer: flag(r.peer),
+  pending: r.pending as number,
+})
+
+export const toLease = (r: Row): Lease => ({
+  name: r.name as string,
+  holder: r.holder as string,
+  epoch: r.epoch as number,
+  expiresAt: r.expires_at as number,
+  note: (r.note as string | null) ?? null,
+})
+
+export const toWebhook = (r: Row): OutboundWebhook => ({
+  name: r.name as string,
+  url: r.url as string,
+  secret: r.secret as string,
+  maxAttempts: r.max_attempts as number,
+  backoffMs: r.backoff_ms as number,
+  createdAt: r.created_at as number,
+})
+
+export const toAttempt = (r: Row): OutboundAttempt => ({
+  webhook: r.webhook as string,
+  eventId: r.event_id as string,
+  attempt: r.attempt as number,
+  status: (r.status as number | null) ?? null,
+  error: (r.error as string | null) ?? null,
+  at: r.at as number,
+})
+
+export const toDeadLetter = (r: Row): DeadLetter => ({
+  id: r.id as number,
+  kind: r.kind as string,
+  target: r.target as string,
+  payload: JSON.parse(r.payload as string),
+  reason: r.reason as string,
+  createdAt: r.created_at as number,
+})
+
+export const toRule = (r: Row): Rule => ({
+  id: r.id as string,
+  toolName: r.tool_name as string,
+  input: JSON.parse(r.input as string),
+  scope: r.scope as RuleScope,
+  scopeValue: (r.scope_value as string | null) ?? null,
+  expiresAt: (r.expires_at as number | null) ?? null,
+  createdBy: r.created_by as string,
+  createdAt: r.created_at as number,
+  uses: r.uses as number,
+})
+
+export const toSession = (r: Row): SessionRecord => ({
+  id: r.id as string,
+  claudeSessionId: (r.claude_session_id as string | null) ?? null,
+  cwd: r.cwd as string,
+  config: JSON.parse(r.config as string),
+  status: r.status as SessionStatus,
+  costUsd: r.cost_usd as number,
+  turns: r.turns as number,
+  lastResult: (r.last_result as string | null) ?? null,
+  reason: (r.reason as string | null) ?? null,
+  createdAt: r.created_at as number,
+  updatedAt: r.updated_at as number,
+})
