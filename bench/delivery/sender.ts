@@ -10,6 +10,14 @@ export type SenderKind = (typeof senderKinds)[number]
 const target = z.object({ url: z.string(), headers: z.record(z.string(), z.string()) })
 export const senderAsk = z.discriminatedUnion('op', [
   z.object({ op: z.literal('post'), kind: z.enum(senderKinds), target, body: z.string() }),
+  /** `count` POSTs one after another to each target, taking turns; each one's time to its answer, in ms. */
+  z.object({
+    op: z.literal('time'),
+    kind: z.enum(senderKinds),
+    targets: z.array(target),
+    prefix: z.string(),
+    count: z.number().int(),
+  }),
   z.object({
     op: z.literal('flood'),
     kind: z.enum(senderKinds),
@@ -22,7 +30,7 @@ export const senderAsk = z.discriminatedUnion('op', [
 export type SenderAsk = z.infer<typeof senderAsk>
 const message = z.object({ id: z.number(), ask: senderAsk })
 /** `startedAt`: process.hrtime.bigint() when the POST began, as a decimal string. */
-export type SenderAnswer = { id: number; startedAt: string; failed: string | null }
+export type SenderAnswer = { id: number; startedAt: string; failed: string | null; samples?: number[][] }
 
 const agent = new Agent({ keepAlive: true, maxSockets: 32 })
 
@@ -48,6 +56,24 @@ async function handle(id: number, ask: SenderAsk): Promise<SenderAnswer> {
   if (ask.op === 'post') {
     const status = await post(ask.kind, ask.target, ask.body)
     return { id, startedAt, failed: status >= 300 ? `answered ${status}` : null }
+  }
+  if (ask.op === 'time') {
+    const n = ask.targets.length
+    const samples = ask.targets.map((): number[] => [])
+    // Who goes first moves round each time: no target always follows the same one.
+    for (let i = 0; i < ask.count; i++)
+      for (let k = 0; k < n; k++) {
+        const t = (i + k) % n
+        const t0 = process.hrtime.bigint()
+        const status = await post(
+          ask.kind,
+          ask.targets[t] as z.infer<typeof target>,
+          `${ask.prefix}${t}-${i}`,
+        )
+        samples[t]?.push(Number(process.hrtime.bigint() - t0) / 1e6)
+        if (status >= 300) return { id, startedAt, failed: `answered ${status}` }
+      }
+    return { id, startedAt, failed: null, samples }
   }
   let next = 0
   let failed: string | null = null

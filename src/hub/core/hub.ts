@@ -27,6 +27,8 @@ export class Hub {
   /** The leases this hub holds among the hubs on its database (set once the hub is put together). */
   leases: LeaseKeeper | null = null
   private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
+  /** A write is under way (see writeUnwritten). */
+  private writing = false
   /** Publishes under way, from staging to the end of their write. */
   private readonly publishing = new Set<Promise<PublishResult>>()
 
@@ -109,9 +111,21 @@ export class Hub {
     }
   }
 
+  /**
+   * One write at a time: what is staged while a commit is under way goes into the next one. SQLite
+   * commits before the next turn anyway; on a networked store this is what makes batches at all.
+   */
   private async writeUnwritten(): Promise<void> {
-    const batch = this.unwritten
-    this.unwritten = []
+    if (this.writing) return
+    this.writing = true
+    try {
+      while (this.unwritten.length) await this.writeBatch(this.unwritten.splice(0))
+    } finally {
+      this.writing = false
+    }
+  }
+
+  private async writeBatch(batch: typeof this.unwritten): Promise<void> {
     try {
       await this.store.write(batch.map((b) => b.staged))
       for (const { staged, resolve } of batch) resolve(staged)

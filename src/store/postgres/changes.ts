@@ -12,12 +12,16 @@ const RECONNECT_MS = 500
 
 type Notice = OtherChange & { from: string }
 
+/** The arguments of `pg_notify` that tell the other hubs of `change`. */
+export function notice(instance: string, change: OtherChange): [channel: string, payload: string] {
+  const payload = JSON.stringify({ ...change, from: instance })
+  if (payload.length <= MAX_PAYLOAD || change.area !== 'events') return [CHANNEL, payload]
+  return [CHANNEL, JSON.stringify({ area: 'events', subscribers: null, from: instance })]
+}
+
 /** Tells the other hubs of `change` when the transaction `q` runs in commits (at once outside one). */
 export async function announce(q: Queryable, instance: string, change: OtherChange): Promise<void> {
-  let payload = JSON.stringify({ ...change, from: instance })
-  if (payload.length > MAX_PAYLOAD && change.area === 'events')
-    payload = JSON.stringify({ area: 'events', subscribers: null, from: instance })
-  await q.query('SELECT pg_notify($1, $2)', [CHANNEL, payload])
+  await q.query('SELECT pg_notify($1, $2)', notice(instance, change))
 }
 
 /**

@@ -1,14 +1,42 @@
 // The events area on Postgres, shared by several hubs: seqs handed out by the committing transaction
 // (so seq order is commit order everywhere), group commits as multi-row inserts, one delivery row per
 // (subscriber, event) until acknowledged, and a NOTIFY per commit that wakes the other hubs.
+
+import type { QueryResult } from 'pg'
 import { type StoredEvent, topicMatches } from '../../core/event.js'
 import { keyedEventId, newId } from '../../core/ids.js'
 import type { EventStore, StagedEvent } from '../events.js'
-import { toEvent, toSubscriberInfo } from '../rows.js'
-import { announce } from './changes.js'
+import { type Row, toEvent, toSubscriberInfo } from '../rows.js'
+import { notice } from './changes.js'
 import type { PostgresDb, Queryable } from './db.js'
 
 const PARKED = ''
+
+/** Opens a write: the lock every event write holds until it commits, then the subscribers. */
+const BEGIN_WRITE = 'BEGIN; SELECT last FROM event_seq FOR UPDATE; SELECT name, topics FROM subscribers'
+
+/**
+ * The rest of a write in one statement: the events (one whose keyed id is stored already is
+ * skipped), the deliveries of those written, the last seq given, and the wake-up for other hubs,
+ * sent on commit. Returns the seqs written.
+ */
+const WRITE = `WITH e AS (
+    INSERT INTO events (seq, id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at)
+    SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
+      $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[])
+    ON CONFLICT (id) WHERE idem_key IS NOT NULL DO NOTHING
+    RETURNING seq
+  ), d AS (
+    INSERT INTO deliveries (subscriber, seq)
+    SELECT x.subscriber, x.seq FROM unnest($12::text[], $13::bigint[]) AS x(subscriber, seq)
+    WHERE x.seq IN (SELECT seq FROM e)
+    ON CONFLICT DO NOTHING
+  ), u AS (
+    UPDATE event_seq SET last = $14
+  ), n AS (
+    SELECT pg_notify($15, $16)
+  )
+  SELECT e.seq FROM e, n`
 
 /** Retention (see Store.prune): $1 before, $2 limit; parked deliveries go before the events they hold. */
 export const PRUNE_EVENTS = [
@@ -34,36 +62,49 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
   /** Keyed events staged on this hub and not written yet, by id: a retry in the same instant. */
   const unwrittenKeyed = new Map<string, StoredEvent>()
 
-  async function subscribersNow(tx: Queryable): Promise<{ name: string; topics: string[] }[]> {
-    const { rows } = await tx.query('SELECT name, topics FROM subscribers')
-    return rows.map((r) => ({ name: r.name as string, topics: JSON.parse(r.topics as string) as string[] }))
+  /**
+   * The seq lock is held from the first round trip to the commit, so the write takes three: the
+   * lock and the subscribers (read after it, so one registered a moment ago is matched), then
+   * everything else as one statement, then the commit.
+   */
+  async function writeFresh(fresh: StagedEvent[]): Promise<void> {
+    const client = await db.pool.connect()
+    let written: Set<number>
+    try {
+      const [, locked, subscribed] = (await client.query(BEGIN_WRITE)) as unknown as QueryResult<Row>[]
+      const last = locked?.rows[0]?.last as number
+      const subscribers = (subscribed?.rows ?? []).map((r) => ({
+        name: r.name as string,
+        topics: JSON.parse(r.topics as string) as string[],
+      }))
+      const { rows } = await client.query(WRITE, writeParams(fresh, last, subscribers))
+      await client.query('COMMIT')
+      written = new Set(rows.map((r) => r.seq as number))
+    } catch (err) {
+      const broken = await client.query('ROLLBACK').then(
+        () => false,
+        () => true,
+      )
+      client.release(broken)
+      throw err
+    }
+    client.release()
+    // A keyed event not written was a retry another hub stored first: it is that event.
+    const retries = fresh.filter((s) => !written.has(s.event.seq))
+    if (retries.length) await markStored(retries)
   }
 
-  /** Marks as duplicates the staged events whose keyed id is stored already (under the seq lock). */
-  async function findStored(tx: Queryable, fresh: StagedEvent[]): Promise<StagedEvent[]> {
-    const keyed = fresh.filter((s) => s.idempotencyKey !== null).map((s) => s.event.id)
-    if (keyed.length === 0) return fresh
-    const { rows } = await tx.query('SELECT * FROM events WHERE idem_key IS NOT NULL AND id = ANY($1)', [
-      keyed,
-    ])
-    const stored = new Map(rows.map((r) => [r.id as string, toEvent(r)]))
-    return fresh.filter((s) => {
-      const earlier = stored.get(s.event.id)
-      if (!earlier) return true
-      s.duplicate = true
-      s.event = earlier
-      s.subscribers = []
-      return false
-    })
-  }
-
-  async function insert(tx: Queryable, fresh: StagedEvent[], firstSeq: number): Promise<void> {
-    const subscribers = await subscribersNow(tx)
-    const deliveries: { subscriber: string[]; seq: number[] } = { subscriber: [], seq: [] }
+  /** The WRITE statement's parameters; gives each event its seq and its subscribers. */
+  function writeParams(
+    fresh: StagedEvent[],
+    last: number,
+    subscribers: { name: string; topics: string[] }[],
+  ) {
     const cols: unknown[][] = Array.from({ length: 11 }, () => [])
+    const deliveries: { subscriber: string[]; seq: number[] } = { subscriber: [], seq: [] }
     fresh.forEach((s, i) => {
       const e = s.event
-      e.seq = firstSeq + i
+      e.seq = last + 1 + i
       s.subscribers = s.target
         ? [s.target]
         : subscribers.filter((sub) => topicMatches(sub.topics, e.topic)).map((sub) => sub.name)
@@ -86,17 +127,25 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
         deliveries.seq.push(e.seq)
       }
     })
-    await tx.query(
-      `INSERT INTO events (seq, id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at)
-       SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-         $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[])`,
-      cols,
-    )
-    await tx.query(
-      `INSERT INTO deliveries (subscriber, seq) SELECT * FROM unnest($1::text[], $2::bigint[])
-       ON CONFLICT DO NOTHING`,
-      [deliveries.subscriber, deliveries.seq],
-    )
+    const wake = notice(instance, {
+      area: 'events',
+      subscribers: [...new Set(fresh.flatMap((s) => s.subscribers))],
+    })
+    return [...cols, deliveries.subscriber, deliveries.seq, last + fresh.length, ...wake]
+  }
+
+  async function markStored(retries: StagedEvent[]): Promise<void> {
+    const stored = await db.rows('SELECT * FROM events WHERE idem_key IS NOT NULL AND id = ANY($1)', [
+      retries.map((s) => s.event.id),
+    ])
+    const byId = new Map(stored.map((r) => [r.id as string, toEvent(r)]))
+    for (const s of retries) {
+      const earlier = byId.get(s.event.id)
+      if (!earlier) throw new Error(`event ${s.event.id} was neither written nor found`)
+      s.duplicate = true
+      s.event = earlier
+      s.subscribers = []
+    }
   }
 
   return {
@@ -132,18 +181,7 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
     async write(staged) {
       const fresh = staged.filter((s) => !s.duplicate)
       try {
-        if (fresh.length === 0) return
-        await db.tx(async (tx) => {
-          const last = await lockSeqs(tx)
-          const toWrite = await findStored(tx, fresh)
-          if (toWrite.length === 0) return
-          await insert(tx, toWrite, last + 1)
-          await tx.query('UPDATE event_seq SET last = $1', [last + toWrite.length])
-          await announce(tx, instance, {
-            area: 'events',
-            subscribers: [...new Set(toWrite.flatMap((s) => s.subscribers))],
-          })
-        })
+        if (fresh.length) await writeFresh(fresh)
       } catch (err) {
         for (const s of fresh) if (!s.duplicate) s.event.seq = 0
         throw err
