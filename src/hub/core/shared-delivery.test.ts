@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest'
 import { type PostgresServer, startPostgres } from '../../../test/helpers/postgres.js'
 import type { StoredEvent } from '../../core/event.js'
 import type { ServerMessage } from '../../core/hub-protocol.js'
-import { event } from '../../store/contract.js'
+import { event, publish } from '../../store/contract.js'
 import { openPostgresStore } from '../../store/postgres/index.js'
 import { Hub } from './hub.js'
 import { SubscriberConnection } from './subscriber-connection.js'
@@ -39,6 +39,21 @@ it('sends a subscriber what another hub committed before this hub’s own next e
     await hubA.publish(event('ci', 'from a'))
     await vi.waitFor(() => expect(got.map((e) => e.content)).toEqual(['from b', 'from a']), 2_000)
     connection.close()
+  } finally {
+    await storeA.close()
+    await storeB.close()
+  }
+})
+
+it('matches an event against a subscriber another hub registered a moment before', async () => {
+  const url = await server.database()
+  const [storeA, storeB] = [await openPostgresStore(url), await openPostgresStore(url)]
+  try {
+    await storeA.registerSubscriber('early', ['ci'])
+    await publish(storeA, [event('ci', 'first')]) // a has read the subscribers: only `early`
+    await storeB.registerSubscriber('late', ['ci'])
+    await publish(storeA, [event('ci', 'second')])
+    expect((await storeA.pendingDeliveries('late', 0, 10)).map((e) => e.content)).toEqual(['second'])
   } finally {
     await storeA.close()
     await storeB.close()

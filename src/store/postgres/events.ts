@@ -2,41 +2,46 @@
 // (so seq order is commit order everywhere), group commits as multi-row inserts, one delivery row per
 // (subscriber, event) until acknowledged, and a NOTIFY per commit that wakes the other hubs.
 
-import type { QueryResult } from 'pg'
 import { type StoredEvent, topicMatches } from '../../core/event.js'
 import { keyedEventId, newId } from '../../core/ids.js'
 import type { EventStore, StagedEvent } from '../events.js'
-import { type Row, toEvent, toSubscriberInfo } from '../rows.js'
+import { toEvent, toSubscriberInfo } from '../rows.js'
 import { notice } from './changes.js'
 import type { PostgresDb, Queryable } from './db.js'
 
 const PARKED = ''
 
-/** Opens a write: the lock every event write holds until it commits, then the subscribers. */
-const BEGIN_WRITE = 'BEGIN; SELECT last FROM event_seq FOR UPDATE; SELECT name, topics FROM subscribers'
-
 /**
- * The rest of a write in one statement: the events (one whose keyed id is stored already is
- * skipped), the deliveries of those written, the last seq given, and the wake-up for other hubs,
- * sent on commit. Returns the seqs written.
+ * A whole write in one statement, its own transaction: it takes the seq row's lock and numbers the
+ * events from there (the lock is held to the commit, so seq order is commit order), writes those
+ * whose keyed id is not stored already, their deliveries, and the wake-up for the other hubs, sent
+ * on commit. The subscribers were matched by the hub from its copy of them: `version` says which, and
+ * when a subscriber changed since (checked on the locked row, so never stale) nothing is written and
+ * no row comes back. Otherwise one row per event written, with the first seq given.
  */
-const WRITE = `WITH e AS (
+const WRITE = `WITH u AS (
+    UPDATE event_seq SET last = last + $14 WHERE version = $15 RETURNING last - $14 AS first
+  ), e AS (
     INSERT INTO events (seq, id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at)
-    SELECT * FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[],
-      $7::text[], $8::text[], $9::text[], $10::text[], $11::bigint[])
+    SELECT u.first + x.ord, x.id, x.topic, x.source, x.sender, x.chat_id, x.target, x.content, x.meta,
+      x.idem_key, x.created_at
+    FROM u, unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
+      $8::text[], $9::text[], $10::bigint[]) WITH ORDINALITY
+      AS x(id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at, ord)
     ON CONFLICT (id) WHERE idem_key IS NOT NULL DO NOTHING
     RETURNING seq
   ), d AS (
     INSERT INTO deliveries (subscriber, seq)
-    SELECT x.subscriber, x.seq FROM unnest($12::text[], $13::bigint[]) AS x(subscriber, seq)
-    WHERE x.seq IN (SELECT seq FROM e)
+    SELECT x.subscriber, u.first + x.ord FROM u, unnest($11::text[], $12::bigint[]) AS x(subscriber, ord)
+    WHERE u.first + x.ord IN (SELECT seq FROM e)
     ON CONFLICT DO NOTHING
-  ), u AS (
-    UPDATE event_seq SET last = $14
   ), n AS (
-    SELECT pg_notify($15, $16)
+    SELECT pg_notify($16, $13)
   )
-  SELECT e.seq FROM e, n`
+  SELECT u.first, e.seq FROM u CROSS JOIN n LEFT JOIN e ON true`
+
+/** The subscribers as of a version of them (see WRITE). */
+const SUBSCRIBERS = `SELECT v.version, s.name, s.topics FROM event_seq v LEFT JOIN subscribers s ON true`
 
 /** Retention (see Store.prune): $1 before, $2 limit; parked deliveries go before the events they hold. */
 export const PRUNE_EVENTS = [
@@ -62,54 +67,48 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
   /** Keyed events staged on this hub and not written yet, by id: a retry in the same instant. */
   const unwrittenKeyed = new Map<string, StoredEvent>()
 
-  /**
-   * The seq lock is held from the first round trip to the commit, so the write takes three: the
-   * lock and the subscribers (read after it, so one registered a moment ago is matched), then
-   * everything else as one statement, then the commit.
-   */
-  async function writeFresh(fresh: StagedEvent[]): Promise<void> {
-    const client = await db.pool.connect()
-    let written: Set<number>
-    try {
-      const [, locked, subscribed] = (await client.query(BEGIN_WRITE)) as unknown as QueryResult<Row>[]
-      const last = locked?.rows[0]?.last as number
-      const subscribers = (subscribed?.rows ?? []).map((r) => ({
-        name: r.name as string,
-        topics: JSON.parse(r.topics as string) as string[],
-      }))
-      const { rows } = await client.query(WRITE, writeParams(fresh, last, subscribers))
-      await client.query('COMMIT')
-      written = new Set(rows.map((r) => r.seq as number))
-    } catch (err) {
-      const broken = await client.query('ROLLBACK').then(
-        () => false,
-        () => true,
-      )
-      client.release(broken)
-      throw err
+  /** The hub's copy of the subscribers, and the version it is of; read again when it changed. */
+  let known: { version: number; subscribers: { name: string; topics: string[] }[] } | null = null
+
+  async function loadSubscribers(): Promise<NonNullable<typeof known>> {
+    const rows = await db.rows(SUBSCRIBERS)
+    return {
+      version: rows[0]?.version as number,
+      subscribers: rows
+        .filter((r) => r.name !== null)
+        .map((r) => ({ name: r.name as string, topics: JSON.parse(r.topics as string) as string[] })),
     }
-    client.release()
-    // A keyed event not written was a retry another hub stored first: it is that event.
-    const retries = fresh.filter((s) => !written.has(s.event.seq))
-    if (retries.length) await markStored(retries)
   }
 
-  /** The WRITE statement's parameters; gives each event its seq and its subscribers. */
-  function writeParams(
-    fresh: StagedEvent[],
-    last: number,
-    subscribers: { name: string; topics: string[] }[],
-  ) {
-    const cols: unknown[][] = Array.from({ length: 11 }, () => [])
-    const deliveries: { subscriber: string[]; seq: number[] } = { subscriber: [], seq: [] }
-    fresh.forEach((s, i) => {
+  /** One statement, one round trip; again with the subscribers read anew if they changed. */
+  async function writeFresh(fresh: StagedEvent[]): Promise<void> {
+    for (;;) {
+      known ??= await loadSubscribers()
+      const { rows } = await db.query(WRITE, writeParams(fresh, known))
+      if (rows.length === 0) {
+        known = null // a subscriber registered or left meanwhile: matched again
+        continue
+      }
+      const first = rows[0]?.first as number
+      const written = new Set(rows.map((r) => r.seq as number | null))
+      for (const [i, s] of fresh.entries()) s.event.seq = first + i + 1
+      // A keyed event not written was a retry another hub stored first: it is that event.
+      const retries = fresh.filter((s) => !written.has(s.event.seq))
+      if (retries.length) await markStored(retries)
+      return
+    }
+  }
+
+  /** The WRITE statement's parameters; gives each event its subscribers (its seq comes back). */
+  function writeParams(fresh: StagedEvent[], { version, subscribers }: NonNullable<typeof known>) {
+    const cols: unknown[][] = Array.from({ length: 10 }, () => [])
+    const deliveries: { subscriber: string[]; ord: number[] } = { subscriber: [], ord: [] }
+    for (const [i, s] of fresh.entries()) {
       const e = s.event
-      e.seq = last + 1 + i
       s.subscribers = s.target
         ? [s.target]
         : subscribers.filter((sub) => topicMatches(sub.topics, e.topic)).map((sub) => sub.name)
       const row = [
-        e.seq,
         e.id,
         e.topic,
         e.source,
@@ -124,14 +123,14 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
       for (const [c, v] of row.entries()) cols[c]?.push(v)
       for (const name of s.subscribers.length ? s.subscribers : [PARKED]) {
         deliveries.subscriber.push(name)
-        deliveries.seq.push(e.seq)
+        deliveries.ord.push(i + 1)
       }
-    })
-    const wake = notice(instance, {
+    }
+    const [channel, payload] = notice(instance, {
       area: 'events',
       subscribers: [...new Set(fresh.flatMap((s) => s.subscribers))],
     })
-    return [...cols, deliveries.subscriber, deliveries.seq, last + fresh.length, ...wake]
+    return [...cols, deliveries.subscriber, deliveries.ord, payload, fresh.length, version, channel]
   }
 
   async function markStored(retries: StagedEvent[]): Promise<void> {
@@ -196,6 +195,7 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
         // Under the write lock: no event is parked between reading the parked ones and recording
         // how far this subscriber was offered them.
         const last = await lockSeqs(tx)
+        await tx.query('UPDATE event_seq SET version = version + 1')
         const { rows } = await tx.query('SELECT parked_seq FROM subscribers WHERE name = $1', [name])
         const offered = (rows[0]?.parked_seq as number | undefined) ?? 0
         await tx.query(
@@ -276,6 +276,8 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
 
     async removeSubscriber(name) {
       return db.tx(async (tx) => {
+        await lockSeqs(tx)
+        await tx.query('UPDATE event_seq SET version = version + 1')
         await tx.query('DELETE FROM deliveries WHERE subscriber = $1', [name])
         const { rowCount } = await tx.query('DELETE FROM subscribers WHERE name = $1', [name])
         return (rowCount ?? 0) > 0

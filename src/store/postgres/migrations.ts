@@ -170,4 +170,9 @@ export const migrations: string[] = [
     note TEXT
   );
   `,
+  `
+  -- Which version of the subscribers a hub matched events against: bumped with every change to
+  -- them, and checked by the write on the seq row it locks (see events.ts WRITE).
+  ALTER TABLE event_seq ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
+  `,
 ]
