@@ -29,7 +29,9 @@ export interface PostgresDb extends Queryable {
 }
 
 export function openPool(connectionString: string): PostgresDb {
-  const pool = new pg.Pool({ connectionString, types })
+  // Idle connections stay a minute (pg's default is 10 s): a hub between two bursts keeps its
+  // connections rather than start a server process for each again.
+  const pool = new pg.Pool({ connectionString, types, idleTimeoutMillis: 60_000 })
   // An idle connection the server dropped errors on the pool; the next query opens a new one.
   pool.on('error', () => {})
   const query = (sql: string, params?: unknown[]) => pool.query<Row>(sql, params as unknown[])
