@@ -1,0 +1,95 @@
+// The delivery promise with two hubs on one database: one sender, each event retried (with its
+// idempotency key) on whichever hub answers, while each hub in turn and the channel are SIGKILLed
+// and started again. Counted from the MCP client: every accepted event once, in order.
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
+import { ChannelClient } from '../helpers/channel-client.js'
+import { waitFor } from '../helpers/home.js'
+import { type ClusterHub, HubCluster } from '../helpers/hub-cluster.js'
+import { type PostgresServer, startPostgres } from '../helpers/postgres.js'
+
+const EVENTS = 600
+/** Kill points: the hub (by turn) or the channel, at these events. */
+const KILLS: [number, 'hub' | 'channel'][] = [
+  [80, 'hub'],
+  [180, 'channel'],
+  [250, 'hub'],
+  [390, 'hub'],
+  [460, 'channel'],
+  [520, 'hub'],
+]
+
+let server: PostgresServer
+let cluster: HubCluster
+const channels: ChannelClient[] = []
+
+beforeAll(async () => {
+  server = await startPostgres()
+}, 60_000)
+afterAll(() => server?.stop())
+beforeEach(async () => {
+  cluster = await HubCluster.create(await server.database(), 2)
+  for (const h of cluster.hubs) h.home.extraEnv.SWITCHBOARD_LEASE_MS = '1500'
+})
+afterEach(async () => {
+  for (const c of channels.splice(0)) await c.close().catch(() => {})
+  await cluster.cleanup()
+})
+
+it('loses, repeats and reorders nothing while hubs and the channel are killed in turn', async () => {
+  const [a, b] = [cluster.hub(0), cluster.hub(1)]
+  await cluster.startAll()
+  const secret = await a.home.addSource('chaos')
+  const seen: number[] = []
+  const startChannel = async () => {
+    const channel = await ChannelClient.start(a.home, ['--name', 'chaos', '--topics', 'chaos'], {
+      SWITCHBOARD_HUBS: cluster.hubsList(),
+    })
+    channel.onEvent = (e) => seen.push(Number(/^chaos (\d+)$/.exec(e.content)?.[1]))
+    channels.push(channel)
+    return channel
+  }
+  let channel = await startChannel()
+  await waitFor(async () => (await a.home.cli('status', '--json')).includes('"chaos"'), 10_000, 'the channel')
+
+  /** Posts event i until a hub accepts it: the live ones in turn, as a load balancer would. */
+  const send = async (i: number) => {
+    for (let attempt = 0; ; attempt++) {
+      const hub = [a, b][(i + attempt) % 2] as ClusterHub
+      const answer = await fetch(`${hub.url}/hooks/chaos`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${secret}`, 'idempotency-key': `k${i}` },
+        body: `chaos ${i}`,
+        signal: AbortSignal.timeout(5_000),
+      }).catch(() => null)
+      if (answer?.status === 202 || answer?.status === 200) return
+      if (attempt > 200) throw new Error(`event ${i} refused everywhere`)
+      await new Promise((resolve) => setTimeout(resolve, 20))
+    }
+  }
+
+  let turn = 0
+  const kills = new Map(KILLS)
+  let killing = Promise.resolve()
+  for (let i = 0; i < EVENTS; i++) {
+    const what = kills.get(i)
+    if (what === 'hub') {
+      const victim = [a, b][turn++ % 2] as ClusterHub
+      killing = killing.then(async () => {
+        await victim.kill()
+        await victim.start()
+      })
+    }
+    if (what === 'channel')
+      killing = killing.then(async () => {
+        if (channel.pid) process.kill(channel.pid, 'SIGKILL')
+        await channel.close().catch(() => {})
+        channel = await startChannel()
+      })
+    await send(i)
+  }
+  await killing
+  await waitFor(() => new Set(seen).size >= EVENTS, 30_000, `all ${EVENTS} events at the client`)
+  const shownTwice = seen.filter((n, k) => seen.indexOf(n) !== k)
+  expect(shownTwice).toEqual([])
+  expect(seen).toEqual(Array.from({ length: EVENTS }, (_, i) => i))
+})
