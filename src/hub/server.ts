@@ -23,7 +23,7 @@ import { OutboundWebhooks } from './core/outbound.js'
 import { startRetention } from './core/retention.js'
 import { SessionManager } from './sessions/session-manager.js'
 import { createAdminRoutes } from './transport/admin-routes.js'
-import { forward, sessionHubElsewhere, sessionOfPath } from './transport/forward.js'
+import { FORWARDED, forward, sessionHubElsewhere, sessionOfPath } from './transport/forward.js'
 import { bearerToken, sendError } from './transport/http-util.js'
 import { handleHubSocket } from './transport/hub-socket.js'
 import { checkHostAndOrigin, type HostRules, pathSegment, requestUrl } from './transport/request-guard.js'
@@ -157,7 +157,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       fail = failing(req, res, url.pathname)
       // The Unix socket is reachable only through the home folder's permissions: no browser gets there.
       if (overTcp) checkHostAndOrigin(req, hostRules())
-      const sessionId = sharedStore ? sessionOfPath(url.pathname) : null
+      const sessionId = sharedStore && !req.headers[FORWARDED] ? sessionOfPath(url.pathname) : null
       if (sessionId && hub.leases) {
         // Another hub on the database may run this session: then that hub answers.
         sessionHubElsewhere(store, hub.leases.hubId, sessionId)

@@ -9,8 +9,16 @@ import { hubLease, subscriberLease } from '../core/lease-keeper.js'
 /** The session a path is about: /sessions/<id>… (the HTTP API) or /api/sessions/<id>… (the dashboard). */
 export function sessionOfPath(path: string): string | null {
   const m = /^\/(?:api\/)?sessions\/([^/]+)/.exec(path)
-  return m ? decodeURIComponent(m[1] as string) : null
+  if (!m) return null
+  try {
+    return decodeURIComponent(m[1] as string)
+  } catch {
+    return null // not a session id; the route answers it
+  }
 }
+
+/** Set on a request one hub passed to another: it is never passed on again (no loop while a lease moves). */
+export const FORWARDED = 'x-switchboard-forwarded'
 
 /** Where the hub that runs `sessionId` answers, when it is another hub that is alive; else null. */
 export async function sessionHubElsewhere(
@@ -42,6 +50,7 @@ export function forward(req: IncomingMessage, res: ServerResponse, address: stri
         ...req.headers,
         host: address,
         ...(req.headers.origin ? { origin: `http://${address}` } : {}),
+        [FORWARDED]: '1',
       },
     },
     (answer) => {

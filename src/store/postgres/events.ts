@@ -1,5 +1,5 @@
-// The events area on Postgres, shared by several hubs: seqs handed out by the committing transaction
-// (so seq order is commit order everywhere), group commits as multi-row inserts, one delivery row per
+// The events area on Postgres, shared by several hubs: seqs handed out by the committing statement
+// (so seq order is commit order everywhere), a group commit as one statement, one delivery row per
 // (subscriber, event) until acknowledged, and a NOTIFY per commit that wakes the other hubs.
 
 import { type StoredEvent, topicMatches } from '../../core/event.js'
@@ -149,7 +149,7 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
 
   return {
     async stage(events) {
-      // Nothing is read here: seqs and subscribers are decided by the write, under its lock.
+      // Nothing is read here: seqs are given, and subscribers matched, by the write (see WRITE).
       return events.map((e) => {
         const keyedId = e.idempotencyKey === null ? null : keyedEventId(e.source, e.sender, e.idempotencyKey)
         const earlier = keyedId === null ? undefined : unwrittenKeyed.get(keyedId)
