@@ -2,21 +2,11 @@
 // can reach. The hub builds its link for this machine (127.0.0.1 when it listens on every interface);
 // a phone needs the hub's network address, and a hub on loopback only has none to give.
 import { isIP } from 'node:net'
-import { type NetworkInterfaceInfo, networkInterfaces } from 'node:os'
-
-type Interfaces = ReturnType<typeof networkInterfaces>
+import { networkInterfaces } from 'node:os'
+import { type Interfaces, isEverywhere, lanAddress } from '../core/network.js'
 
 function isLoopback(host: string): boolean {
   return host === 'localhost' || host === '::1' || /^127\./.test(host)
-}
-
-/** This machine's first address another device could use: IPv4 first, then a routable IPv6. */
-function lanAddress(interfaces: Interfaces): string | null {
-  const all = Object.values(interfaces).flatMap((list): NetworkInterfaceInfo[] => list ?? [])
-  const usable = all.filter((a) => !a.internal)
-  const v4 = usable.find((a) => a.family === 'IPv4')
-  const v6 = usable.find((a) => a.family === 'IPv6' && !/^fe80:/i.test(a.address))
-  return v4?.address ?? v6?.address ?? null
 }
 
 /**
@@ -32,7 +22,7 @@ export function phoneLink(
     return {
       unreachable: `the hub listens on ${bound} only, so a phone cannot open this link; to reach it from your network, start it with \`switchboard serve --host 0.0.0.0\` (or "host" in config.json)`,
     }
-  const everywhere = bound === '0.0.0.0' || bound === '::'
+  const everywhere = isEverywhere(bound)
   const address = everywhere ? lanAddress(interfaces) : bound
   if (!address)
     return {

@@ -4,6 +4,7 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { UserError } from './errors.js'
+import { hostPort } from './network.js'
 
 export const DEFAULT_PORT = 7420
 export const DEFAULT_HOST = '127.0.0.1'
@@ -70,11 +71,24 @@ export interface HubConfig {
    * hub that stopped renewing it, i.e. how soon another hub takes over when one dies.
    */
   leaseMs: number
+  /**
+   * SWITCHBOARD_ADVERTISE (host:port): where the other hubs on the database reach this one, when
+   * neither the bind address nor this machine's first network address is it (NAT, a proxy).
+   */
+  advertise: string | null
 }
 
 export interface HubAddress {
   host: string
   port: number
+}
+
+const advertised = ({ host, port }: HubAddress) => hostPort(host, port)
+
+function parseOneHub(raw: string, where: string): HubAddress {
+  const hubs = parseHubs(raw, where)
+  if (hubs.length !== 1) throw new UserError(`${where}: one host:port, not ${hubs.length}`)
+  return hubs[0] as HubAddress
 }
 
 /** `host:port,host:port` (IPv6 in brackets: `[::1]:7420`). */
@@ -149,6 +163,9 @@ export function loadConfig(overrides: ConfigOverrides = {}): HubConfig {
     databaseUrl: pickDatabaseUrl(overrides.databaseUrl, file.databaseUrl),
     hubs: process.env.SWITCHBOARD_HUBS ? parseHubs(process.env.SWITCHBOARD_HUBS, 'SWITCHBOARD_HUBS') : [],
     leaseMs: parseLeaseMs(process.env.SWITCHBOARD_LEASE_MS),
+    advertise: process.env.SWITCHBOARD_ADVERTISE
+      ? advertised(parseOneHub(process.env.SWITCHBOARD_ADVERTISE, 'SWITCHBOARD_ADVERTISE'))
+      : null,
     home,
     port,
     host: overrides.host ?? file.host ?? DEFAULT_HOST,

@@ -12,6 +12,7 @@ import { HttpError } from '../core/errors.js'
 import { HUB_PATH, type HubStatus } from '../core/hub-protocol.js'
 import { safeEqual } from '../core/ids.js'
 import type { Logger } from '../core/log.js'
+import { reachableAt } from '../core/network.js'
 import { VERSION } from '../core/version.js'
 import type { Store } from '../store/store.js'
 import { BridgeManager } from './bridges/manager.js'
@@ -235,7 +236,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     store,
     readHubId(config.home),
     log,
-    () => `${dialHost(config.host)}:${port}`,
+    () => config.advertise ?? reachableAt(config.host, port),
     config.leaseMs,
   )
   hub.leases = leases

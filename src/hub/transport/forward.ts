@@ -35,10 +35,9 @@ export async function sessionHubElsewhere(
 
 /** Passes the request on to `address` (host:port) and its answer back, streams included. */
 export function forward(req: IncomingMessage, res: ServerResponse, address: string): void {
-  const [host, port] = [
-    address.slice(0, address.lastIndexOf(':')),
-    Number(address.slice(address.lastIndexOf(':') + 1)),
-  ]
+  const colon = address.lastIndexOf(':')
+  const host = address.slice(0, colon).replace(/^\[|\]$/g, '')
+  const port = Number(address.slice(colon + 1))
   const upstream = request(
     {
       host,
