@@ -85,23 +85,19 @@ export interface HubAddress {
 
 const advertised = ({ host, port }: HubAddress) => hostPort(host, port)
 
-function parseOneHub(raw: string, where: string): HubAddress {
-  const hubs = parseHubs(raw, where)
-  if (hubs.length !== 1) throw new UserError(`${where}: one host:port, not ${hubs.length}`)
-  return hubs[0] as HubAddress
+/** One `host:port` (IPv6 in brackets: `[::1]:7420`). */
+function parseHubAddress(raw: string, where: string, hint = ''): HubAddress {
+  const m = /^(\[[^\]]+\]|[^:\s,]+):(\d+)$/.exec(raw.trim())
+  if (!m) throw new UserError(`${where}: "${raw.trim()}" is not host:port${hint}`)
+  return { host: (m[1] as string).replace(/^\[|\]$/g, ''), port: parsePort(m[2], `${where}: ${raw.trim()}`) }
 }
 
-/** `host:port,host:port` (IPv6 in brackets: `[::1]:7420`). */
+/** `host:port,host:port`. */
 export function parseHubs(raw: string, where: string): HubAddress[] {
   return raw
     .split(',')
-    .map((part) => part.trim())
-    .filter(Boolean)
-    .map((part) => {
-      const m = /^(\[[^\]]+\]|[^:\s]+):(\d+)$/.exec(part)
-      if (!m) throw new UserError(`${where}: "${part}" is not host:port (hubs are separated by commas)`)
-      return { host: (m[1] as string).replace(/^\[|\]$/g, ''), port: parsePort(m[2], `${where}: ${part}`) }
-    })
+    .filter((part) => part.trim())
+    .map((part) => parseHubAddress(part, where, ' (hubs are separated by commas)'))
 }
 
 export interface ConfigOverrides {
@@ -164,7 +160,7 @@ export function loadConfig(overrides: ConfigOverrides = {}): HubConfig {
     hubs: process.env.SWITCHBOARD_HUBS ? parseHubs(process.env.SWITCHBOARD_HUBS, 'SWITCHBOARD_HUBS') : [],
     leaseMs: parseLeaseMs(process.env.SWITCHBOARD_LEASE_MS),
     advertise: process.env.SWITCHBOARD_ADVERTISE
-      ? advertised(parseOneHub(process.env.SWITCHBOARD_ADVERTISE, 'SWITCHBOARD_ADVERTISE'))
+      ? advertised(parseHubAddress(process.env.SWITCHBOARD_ADVERTISE, 'SWITCHBOARD_ADVERTISE'))
       : null,
     home,
     port,
