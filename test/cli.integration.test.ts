@@ -246,7 +246,7 @@ it('tells a person what happened in plain lines, never JSON logs', async () => {
   expect(stderr).toBe('')
 })
 
-it('names a bad or unreachable database, lease or hub list in one line, and exits non-zero', async () => {
+it('names a bad database, lease, admin token, address or hub list in one line, and exits non-zero', async () => {
   const down = await cli(['--database-url', 'postgres://127.0.0.1:1/switchboard', 'serve'])
   expect(down.code).not.toBe(0)
   expect(down.stderr.trim()).toBe(
@@ -263,6 +263,10 @@ it('names a bad or unreachable database, lease or hub list in one line, and exit
   const lease = await cli(['serve'], { SWITCHBOARD_LEASE_MS: 'soon' })
   expect(lease.stderr.trim()).toBe(
     'switchboard: SWITCHBOARD_LEASE_MS "soon": a whole number of milliseconds from 400 to 600000',
+  )
+  const weak = await cli(['status'], { SWITCHBOARD_ADMIN_TOKEN: 'hunter2' })
+  expect(weak.stderr.trim()).toBe(
+    'switchboard: SWITCHBOARD_ADMIN_TOKEN must be at least 24 characters (openssl rand -hex 24 makes one)',
   )
   const advertise = await cli(['serve'], { SWITCHBOARD_ADVERTISE: 'hub-a' })
   expect(advertise.stderr.trim()).toBe('switchboard: SWITCHBOARD_ADVERTISE: "hub-a" is not host:port')

@@ -1,7 +1,11 @@
 // The admin token lets local processes (channels, the CLI) speak the hub protocol. Mode 0600.
 import { chmodSync, linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { ensureHome, paths } from './config.js'
+import { UserError } from './errors.js'
 import { newSecret } from './ids.js'
+
+/** Anyone holding it may drive sessions: a shared token is not one a person types. */
+const MIN_SHARED_TOKEN = 24
 
 /**
  * SWITCHBOARD_ADMIN_TOKEN when set (hubs on one database, each with its own home, share it), else the
@@ -9,7 +13,13 @@ import { newSecret } from './ids.js'
  */
 export function readAdminToken(home: string): string {
   const shared = process.env.SWITCHBOARD_ADMIN_TOKEN?.trim()
-  if (shared) return shared
+  if (shared) {
+    if (shared.length < MIN_SHARED_TOKEN)
+      throw new UserError(
+        `SWITCHBOARD_ADMIN_TOKEN must be at least ${MIN_SHARED_TOKEN} characters (openssl rand -hex 24 makes one)`,
+      )
+    return shared
+  }
   ensureHome(home)
   const file = paths.adminToken(home)
   const draft = `${file}.${process.pid}.tmp`
