@@ -7,8 +7,10 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { findClaude } from '../claude/process.js'
 import { HubApiError } from '../client/api-client.js'
-import { type HubConfig, paths } from '../core/config.js'
+import { type HubConfig, paths, redactDatabaseUrl } from '../core/config.js'
 import type { HubStatus } from '../core/hub-protocol.js'
+import { openStore } from '../store/open.js'
+import type { Store } from '../store/store.js'
 import { installedHookEvents, settingsFile } from './claude-settings.js'
 
 /** `problem`: something does not work until fixed (non-zero exit); `warn`: works, with less. */
@@ -88,6 +90,39 @@ export async function checkHub(
       ],
       status: null,
     }
+  }
+}
+
+/** Postgres only (SQLite is the home's file): can this machine reach it, and which hubs are alive on it. */
+export async function checkDatabase(config: HubConfig): Promise<Check[]> {
+  if (!config.databaseUrl) return []
+  const where = redactDatabaseUrl(config.databaseUrl)
+  let store: Store
+  try {
+    store = await openStore(config)
+  } catch (err) {
+    return [
+      {
+        name: 'database',
+        verdict: 'problem',
+        detail: (err as Error).message,
+        fix: 'start Postgres, or correct SWITCHBOARD_DATABASE_URL (or --database-url, "databaseUrl" in config.json)',
+      },
+    ]
+  }
+  try {
+    const now = Date.now()
+    const hubs = (await store.listLeases('hub:')).filter((l) => l.expiresAt > now)
+    const list = hubs.map((h) => h.note ?? h.holder).join(', ')
+    return [
+      {
+        name: 'database',
+        verdict: 'ok',
+        detail: `Postgres ${where}; ${hubs.length} hub${hubs.length === 1 ? '' : 's'} alive${list ? ` (${list})` : ''}`,
+      },
+    ]
+  } finally {
+    await store.close()
   }
 }
 

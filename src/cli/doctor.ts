@@ -8,6 +8,7 @@ import {
   type Check,
   checkChannelRegistered,
   checkClaude,
+  checkDatabase,
   checkHome,
   checkHooks,
   checkHub,
@@ -28,7 +29,7 @@ export function registerDoctor(program: Command): void {
     .action(async (opts: { json?: boolean }, command: Command) => {
       const config = configFrom(command)
       const homeExisted = existsSync(config.home)
-      const checks: Check[] = checkHome(config.home)
+      const checks: Check[] = [...checkHome(config.home), ...(await checkDatabase(config))]
       let operators: number | null = null
       if (homeExisted) {
         const hub = await checkHub(config, () => hubApi(command, 'doctor', false).hubStatus())
@@ -53,7 +54,9 @@ export function registerDoctor(program: Command): void {
 /** With no hub up, the store says who the operators are (without creating one that is not there). */
 async function operatorsInStore(config: HubConfig): Promise<number | null> {
   if (!config.databaseUrl && !existsSync(paths.database(config.home))) return null
-  const store = await openStore(config)
+  // A database that cannot be reached is the database check's to report.
+  const store = await openStore(config).catch(() => null)
+  if (!store) return null
   try {
     return await store.countOperators()
   } finally {

@@ -1,8 +1,10 @@
 // Several hubs on one Postgres database: whatever hub an event comes in on, a subscriber connected
 // to another gets it, once and in order.
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
 import { ChannelClient } from '../helpers/channel-client.js'
-import { waitFor } from '../helpers/home.js'
+import { CLI, waitFor } from '../helpers/home.js'
 import { HubCluster } from '../helpers/hub-cluster.js'
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js'
 import { SseReader } from '../helpers/sse.js'
@@ -178,4 +180,24 @@ it('brings Claude’s reply to the sender’s stream on another hub', async () =
   } finally {
     await replies.close()
   }
+})
+
+it('has doctor name the database and the hubs alive on it, or say it cannot reach it', async () => {
+  const [a, b] = [cluster.hub(0), cluster.hub(1)]
+  await Promise.all([a.start(), b.start()])
+  const doctor = async (env: Record<string, string> = {}) => {
+    const run = promisify(execFile)
+    const out = await run(process.execPath, [CLI, 'doctor', '--json'], {
+      env: { ...a.home.env, ...env },
+    }).catch((err: { stdout: string }) => err)
+    const report = JSON.parse(out.stdout) as { checks: { name: string; verdict: string; detail: string }[] }
+    return report.checks.find((c) => c.name === 'database')
+  }
+  const found = await doctor()
+  expect(found?.verdict).toBe('ok')
+  expect(found?.detail).toContain('2 hubs alive')
+  expect(found?.detail).toContain(a.address)
+  const down = await doctor({ SWITCHBOARD_DATABASE_URL: 'postgres://127.0.0.1:1/nowhere' })
+  expect(down).toMatchObject({ verdict: 'problem' })
+  expect(down?.detail).toContain('ECONNREFUSED')
 })
