@@ -1,5 +1,6 @@
-// Several hubs on one Postgres database: whatever hub an event comes in on, a subscriber connected
-// to another gets it, once and in order.
+// Several hubs on one Postgres database: whatever hub an event, an answer or a reply comes in on,
+// it reaches the subscriber or sender connected to another, once and in order; a channel given
+// several hubs moves when its hub is killed; status and doctor show the hubs.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
