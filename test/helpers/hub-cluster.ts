@@ -2,7 +2,9 @@
 // all given the same SWITCHBOARD_DATABASE_URL and SWITCHBOARD_ADMIN_TOKEN.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest'
 import { alive, CLI, TestHome, waitFor } from './home.js'
+import { type PostgresServer, startPostgres } from './postgres.js'
 
 export class ClusterHub {
   process: ChildProcess | null = null
@@ -78,4 +80,30 @@ export class HubCluster {
       await h.home.cleanup()
     }
   }
+}
+
+/**
+ * For a test file: one Postgres server, and for each test a new database with `count` hubs on it
+ * (not started; `env` set for each) in `world.cluster`. What a test opened (`world.opened`, channels
+ * say) is closed after it, before the hubs are stopped.
+ */
+export function clusterPerTest(
+  count: number,
+  env: Record<string, string> = {},
+): { cluster: HubCluster; opened: { close(): unknown }[] } {
+  const world = { cluster: undefined as unknown as HubCluster, opened: [] as { close(): unknown }[] }
+  let server: PostgresServer
+  beforeAll(async () => {
+    server = await startPostgres()
+  }, 60_000)
+  afterAll(() => server?.stop())
+  beforeEach(async () => {
+    world.cluster = await HubCluster.create(await server.database(), count)
+    for (const h of world.cluster.hubs) Object.assign(h.home.extraEnv, env)
+  })
+  afterEach(async () => {
+    for (const thing of world.opened.splice(0)) await Promise.resolve(thing.close()).catch(() => {})
+    await world.cluster.cleanup()
+  })
+  return world
 }

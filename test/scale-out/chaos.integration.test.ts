@@ -1,11 +1,10 @@
 // The delivery promise with two hubs on one database: one sender, each event retried (with its
 // idempotency key) on whichever hub answers, while each hub in turn and the channel are SIGKILLed
 // and started again. Counted from the MCP client: every accepted event once, in order.
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { ChannelClient } from '../helpers/channel-client.js'
 import { waitFor } from '../helpers/home.js'
-import { type ClusterHub, HubCluster } from '../helpers/hub-cluster.js'
-import { type PostgresServer, startPostgres } from '../helpers/postgres.js'
+import { type ClusterHub, clusterPerTest } from '../helpers/hub-cluster.js'
 
 const EVENTS = 600
 /** Kill points: the hub (by turn) or the channel, at these events. */
@@ -18,24 +17,10 @@ const KILLS: [number, 'hub' | 'channel'][] = [
   [520, 'hub'],
 ]
 
-let server: PostgresServer
-let cluster: HubCluster
-const channels: ChannelClient[] = []
-
-beforeAll(async () => {
-  server = await startPostgres()
-}, 60_000)
-afterAll(() => server?.stop())
-beforeEach(async () => {
-  cluster = await HubCluster.create(await server.database(), 2)
-  for (const h of cluster.hubs) h.home.extraEnv.SWITCHBOARD_LEASE_MS = '1500'
-})
-afterEach(async () => {
-  for (const c of channels.splice(0)) await c.close().catch(() => {})
-  await cluster.cleanup()
-})
+const world = clusterPerTest(2, { SWITCHBOARD_LEASE_MS: '1500' })
 
 it('loses, repeats and reorders nothing while hubs and the channel are killed in turn', async () => {
+  const { cluster } = world
   const [a, b] = [cluster.hub(0), cluster.hub(1)]
   await cluster.startAll()
   const secret = await a.home.addSource('chaos')
@@ -45,7 +30,7 @@ it('loses, repeats and reorders nothing while hubs and the channel are killed in
       SWITCHBOARD_HUBS: cluster.hubsList(),
     })
     channel.onEvent = (e) => seen.push(Number(/^chaos (\d+)$/.exec(e.content)?.[1]))
-    channels.push(channel)
+    world.opened.push(channel)
     return channel
   }
   let channel = await startChannel()

@@ -1,29 +1,20 @@
 // Work only one hub may do at a time (a chat bridge's bot, outbound webhooks) runs on one of the hubs
 // on a database, and moves to a surviving hub when that one is killed.
 import { createServer, type Server } from 'node:http'
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
+import { afterEach, beforeEach, expect, it } from 'vitest'
 import { openPostgresStore } from '../../src/store/postgres/index.js'
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram.js'
 import { botMessages, bridgeAddArgs, person } from '../helpers/bridge-world.js'
 import { waitFor } from '../helpers/home.js'
-import { type ClusterHub, HubCluster } from '../helpers/hub-cluster.js'
-import { type PostgresServer, startPostgres } from '../helpers/postgres.js'
+import { type ClusterHub, clusterPerTest } from '../helpers/hub-cluster.js'
 
-let server: PostgresServer
-let cluster: HubCluster
+// Short leases: a dead hub's work moves within about a second and a half.
+const world = clusterPerTest(2, { SWITCHBOARD_LEASE_MS: '1500' })
 let telegram: FakeTelegram
 let receiver: Server
 const received: string[] = []
 
-beforeAll(async () => {
-  server = await startPostgres()
-}, 60_000)
-afterAll(() => server?.stop())
-
 beforeEach(async () => {
-  cluster = await HubCluster.create(await server.database(), 2)
-  // Short leases: a dead hub's work moves within about a second and a half.
-  for (const h of cluster.hubs) h.home.extraEnv.SWITCHBOARD_LEASE_MS = '1500'
   telegram = await startFakeTelegram()
   received.length = 0
   receiver = createServer((req, res) => {
@@ -39,18 +30,17 @@ beforeEach(async () => {
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
 })
 afterEach(async () => {
-  await cluster.cleanup()
   await telegram.close()
   receiver.close()
 })
 
 /** The hub holding a lease now, read from the database as any hub would. */
 async function holderOf(lease: string): Promise<ClusterHub> {
-  const store = await openPostgresStore(cluster.databaseUrl)
+  const store = await openPostgresStore(world.cluster.databaseUrl)
   try {
     const held = await store.getLease(lease)
     const hub = await store.getLease(`hub:${held?.holder}`)
-    const found = cluster.hubs.find((h) => h.address === hub?.note)
+    const found = world.cluster.hubs.find((h) => h.address === hub?.note)
     if (!found || !held || held.expiresAt < Date.now()) throw new Error(`no hub holds ${lease}`)
     return found
   } finally {
@@ -59,9 +49,9 @@ async function holderOf(lease: string): Promise<ClusterHub> {
 }
 
 it('moves the chat bridge and the outbound webhooks to a surviving hub when theirs is killed', async () => {
-  const [first, second] = [cluster.hub(0), cluster.hub(1)]
+  const [first, second] = [world.cluster.hub(0), world.cluster.hub(1)]
   // Every hub is given the same bridge, as a team would give each of its servers.
-  for (const h of cluster.hubs) await h.home.cli(...bridgeAddArgs(telegram))
+  for (const h of world.cluster.hubs) await h.home.cli(...bridgeAddArgs(telegram))
   await first.start()
   const port = (receiver.address() as { port: number }).port
   await first.home.cli('subscribe', '--url', `http://127.0.0.1:${port}/`, '--topics', 'deploys')
@@ -101,7 +91,7 @@ it('moves the chat bridge and the outbound webhooks to a surviving hub when thei
 })
 
 async function pendingFor(subscriber: string): Promise<number | undefined> {
-  const store = await openPostgresStore(cluster.databaseUrl)
+  const store = await openPostgresStore(world.cluster.databaseUrl)
   try {
     return (await store.getSubscriber(subscriber))?.pending
   } finally {

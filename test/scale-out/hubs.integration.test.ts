@@ -3,40 +3,24 @@
 // several hubs moves when its hub is killed; status and doctor show the hubs.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import { ChannelClient } from '../helpers/channel-client.js'
 import { CLI, waitFor } from '../helpers/home.js'
-import { HubCluster } from '../helpers/hub-cluster.js'
-import { type PostgresServer, startPostgres } from '../helpers/postgres.js'
+import { clusterPerTest } from '../helpers/hub-cluster.js'
 import { SseReader } from '../helpers/sse.js'
 
-let server: PostgresServer
-let cluster: HubCluster
-const channels: ChannelClient[] = []
-
-beforeAll(async () => {
-  server = await startPostgres()
-}, 60_000)
-afterAll(() => server?.stop())
-
-beforeEach(async () => {
-  cluster = await HubCluster.create(await server.database(), 3)
-})
-afterEach(async () => {
-  for (const c of channels.splice(0)) await c.close()
-  await cluster.cleanup()
-})
+const world = clusterPerTest(3)
 
 const post = (url: string, secret: string, body: string) =>
   fetch(url, { method: 'POST', headers: { authorization: `Bearer ${secret}` }, body }).then((r) => r.status)
 
 it('delivers what was published on one hub to a channel connected to another, in order, once', async () => {
-  const [a, b, c] = [cluster.hub(0), cluster.hub(1), cluster.hub(2)]
-  await cluster.startAll()
+  const [a, b, c] = [world.cluster.hub(0), world.cluster.hub(1), world.cluster.hub(2)]
+  await world.cluster.startAll()
   // Set up on one home; every hub sees it, since they share the database.
   const secret = await a.home.addSource('ci')
   const channel = await ChannelClient.start(a.home, ['--name', 'watcher', '--topics', 'ci'])
-  channels.push(channel)
+  world.opened.push(channel)
   await waitFor(
     async () => (await a.home.cli('status', '--json')).includes('"watcher"'),
     10_000,
@@ -61,13 +45,13 @@ it('delivers what was published on one hub to a channel connected to another, in
 })
 
 it('moves a channel given several hubs to another when its hub is killed, losing and repeating nothing', async () => {
-  const [a, b, c] = [cluster.hub(0), cluster.hub(1), cluster.hub(2)]
-  await cluster.startAll()
+  const [a, b, c] = [world.cluster.hub(0), world.cluster.hub(1), world.cluster.hub(2)]
+  await world.cluster.startAll()
   const secret = await b.home.addSource('load')
   const channel = await ChannelClient.start(a.home, ['--name', 'watcher', '--topics', 'load'], {
-    SWITCHBOARD_HUBS: cluster.hubsList([0, 1, 2]),
+    SWITCHBOARD_HUBS: world.cluster.hubsList([0, 1, 2]),
   })
-  channels.push(channel)
+  world.opened.push(channel)
   await waitFor(
     async () => (await a.home.cli('status', '--json')).includes('"watcher"'),
     10_000,
@@ -105,11 +89,11 @@ it('moves a channel given several hubs to another when its hub is killed, losing
 })
 
 it('relays a permission answered on another hub to the channel that asked', async () => {
-  const [a, b] = [cluster.hub(0), cluster.hub(1)]
+  const [a, b] = [world.cluster.hub(0), world.cluster.hub(1)]
   await Promise.all([a.start(), b.start()])
   await a.home.addSender('ops', true) // a prompt needs an operator to put it to
   const channel = await ChannelClient.start(a.home, ['--name', 'builder'])
-  channels.push(channel)
+  world.opened.push(channel)
   await waitFor(
     async () => (await a.home.cli('status', '--json')).includes('"builder"'),
     10_000,
@@ -136,13 +120,13 @@ it('relays a permission answered on another hub to the channel that asked', asyn
 })
 
 it('gives a second channel of the same name on another hub a name of its own, as one hub does', async () => {
-  const [a, b] = [cluster.hub(0), cluster.hub(1)]
+  const [a, b] = [world.cluster.hub(0), world.cluster.hub(1)]
   await Promise.all([a.start(), b.start()])
   const first = await ChannelClient.start(a.home, ['--name', 'app'])
-  channels.push(first)
+  world.opened.push(first)
   await waitFor(async () => (await a.home.cli('status', '--json')).includes('"app"'), 10_000, 'the first')
   const second = await ChannelClient.start(b.home, ['--name', 'app'])
-  channels.push(second)
+  world.opened.push(second)
   await waitFor(async () => (await b.home.cli('status', '--json')).includes('"app-2"'), 10_000, 'the second')
   // Neither pushed the other out.
   await new Promise((resolve) => setTimeout(resolve, 500))
@@ -154,11 +138,11 @@ it('gives a second channel of the same name on another hub a name of its own, as
 })
 
 it('brings Claude’s reply to the sender’s stream on another hub', async () => {
-  const [a, b] = [cluster.hub(0), cluster.hub(1)]
+  const [a, b] = [world.cluster.hub(0), world.cluster.hub(1)]
   await Promise.all([a.start(), b.start()])
   const token = await a.home.addSender('alice')
   const channel = await ChannelClient.start(a.home, ['--name', 'assistant'])
-  channels.push(channel)
+  world.opened.push(channel)
   await waitFor(
     async () => (await a.home.cli('status', '--json')).includes('"assistant"'),
     10_000,
@@ -184,7 +168,7 @@ it('brings Claude’s reply to the sender’s stream on another hub', async () =
 })
 
 it('has doctor name the database and the hubs alive on it, or say it cannot reach it', async () => {
-  const [a, b] = [cluster.hub(0), cluster.hub(1)]
+  const [a, b] = [world.cluster.hub(0), world.cluster.hub(1)]
   await Promise.all([a.start(), b.start()])
   const doctor = async (env: Record<string, string> = {}) => {
     const run = promisify(execFile)
