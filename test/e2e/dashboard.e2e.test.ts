@@ -6,7 +6,7 @@ import { existsSync, mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
-import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
+import { COLOUR_QUESTION, latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
 import { ChannelClient } from '../helpers/channel-client.js'
 import { launchChromium } from '../helpers/chromium.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
@@ -161,19 +161,7 @@ it('takes a decision answered elsewhere off the page, saying who answered', asyn
   await shot(page, 'sessions-phone')
 })
 
-const question = {
-  questions: [
-    {
-      question: 'Which colour?',
-      header: 'Colour',
-      multiSelect: false,
-      options: [
-        { label: 'red', description: 'warm' },
-        { label: 'blue', description: 'cool' },
-      ],
-    },
-  ],
-}
+const question = COLOUR_QUESTION
 
 it('answers a question by its option, and sends a plan back with a comment', async () => {
   const page = await signedIn()

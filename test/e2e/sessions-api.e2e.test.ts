@@ -4,7 +4,7 @@ import type { ChildProcess } from 'node:child_process'
 import { existsSync, readdirSync, readlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeEach, expect, it } from 'vitest'
-import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
+import { COLOUR_QUESTION, latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
 import { CLAUDE_BIN, PrintSession, SDK_URL_CLI } from '../helpers/claude.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { alive, waitFor } from '../helpers/home.js'
@@ -121,19 +121,7 @@ it('lets an operator deny from their phone with "no <code>", and the model sees 
 })
 
 it('round-trips a question and a plan review as decisions of their own kinds', async () => {
-  const question = {
-    questions: [
-      {
-        question: 'Which colour?',
-        header: 'Colour',
-        multiSelect: false,
-        options: [
-          { label: 'red', description: 'warm' },
-          { label: 'blue', description: 'cool' },
-        ],
-      },
-    ],
-  }
+  const question = COLOUR_QUESTION
   world.fake.respond((r) => {
     const results = toolResults(r)
     if (results.length) return { text: `got: ${textOf(results[0]?.content)}` }

@@ -215,3 +215,18 @@ export function textOf(value: unknown): string {
     return textOf((value as { content: unknown }).content)
   return ''
 }
+
+/** The AskUserQuestion input the tests have Claude send: one question, two options. */
+export const COLOUR_QUESTION = {
+  questions: [
+    {
+      question: 'Which colour?',
+      header: 'Colour',
+      multiSelect: false,
+      options: [
+        { label: 'red', description: 'warm' },
+        { label: 'blue', description: 'cool' },
+      ],
+    },
+  ],
+}

@@ -5,6 +5,7 @@ import { useCallback, useEffect, useId, useState } from 'react'
 import type { DecisionRow, SenderRow } from '../../src/core/dashboard-api.ts'
 import { answerErrorText, api, errorText } from './api.ts'
 import { requestText } from './decision-text.ts'
+import { ErrorLine } from './ErrorLine.tsx'
 import { ago, fullTime } from './time.ts'
 import { usePoll } from './usePoll.ts'
 
@@ -205,16 +206,8 @@ export function AccessPage() {
       <p className="muted">
         Who may send to Claude through the hub, and who may answer its prompts (operators).
       </p>
-      {access.error ? (
-        <p className="error" role="alert">
-          {access.error}
-        </p>
-      ) : null}
-      {problem ? (
-        <p className="error" role="alert">
-          {problem}
-        </p>
-      ) : null}
+      <ErrorLine error={access.error} />
+      <ErrorLine error={problem} />
       <p className="muted" role="status">
         {note}
       </p>

@@ -1,6 +1,7 @@
 // Writing to a session: a message (Send, or Ctrl/⌘+Enter) and Interrupt.
 import { type FormEvent, useState } from 'react'
 import { api, errorText } from './api.ts'
+import { ErrorLine } from './ErrorLine.tsx'
 
 export function Composer({
   sessionId,
@@ -71,11 +72,7 @@ export function Composer({
           Interrupt
         </button>
       </div>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       {note ? (
         <p className="muted" role="status">
           {note}

@@ -4,6 +4,7 @@ import type { Ref } from 'react'
 import type { DecisionRow } from '../../src/core/dashboard-api.ts'
 import type { DecisionHandle } from './DecisionHandle.ts'
 import { KIND_LABEL, toolOf } from './decision-text.ts'
+import { ErrorLine } from './ErrorLine.tsx'
 import { PairingDecision } from './PairingDecision.tsx'
 import { PermissionDecision } from './PermissionDecision.tsx'
 import { PlanDecision } from './PlanDecision.tsx'
@@ -69,11 +70,7 @@ export function DecisionCard({
       ) : (
         <PairingDecision {...body} />
       )}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
     </article>
   )
 }

@@ -5,6 +5,7 @@
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react'
 import type { EventRow } from '../../src/core/dashboard-api.ts'
 import { api, errorText } from './api.ts'
+import { ErrorLine } from './ErrorLine.tsx'
 import { href, navigate } from './router.ts'
 import { fullTime } from './time.ts'
 import { usePoll } from './usePoll.ts'
@@ -208,11 +209,7 @@ export function EventsPage({ q, source }: Filter) {
       {sources.error ? (
         <p className="muted event-note">Could not load the webhook sources: {sources.error}</p>
       ) : null}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       <p className="muted event-note" role="status">
         {status}
       </p>

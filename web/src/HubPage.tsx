@@ -5,6 +5,7 @@
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react'
 import type { OutboundLogRow, OutboundRow, SourceRow } from '../../src/core/dashboard-api.ts'
 import { api, errorText, type PeerRow } from './api.ts'
+import { ErrorLine } from './ErrorLine.tsx'
 import { href } from './router.ts'
 import { ago, fullTime } from './time.ts'
 import { type Polled, usePoll } from './usePoll.ts'
@@ -28,11 +29,7 @@ export function HubPage() {
   return (
     <main>
       <h1>Hub</h1>
-      {health.error ? (
-        <p className="error" role="alert">
-          {health.error}
-        </p>
-      ) : null}
+      <ErrorLine error={health.error} />
       {h === null ? (
         health.error ? null : (
           <p className="muted">Loading…</p>
@@ -124,11 +121,7 @@ function Listed<T>({
 }) {
   return (
     <>
-      {polled.error ? (
-        <p className="error" role="alert">
-          {polled.error}
-        </p>
-      ) : null}
+      <ErrorLine error={polled.error} />
       {rows === null ? (
         polled.error ? null : (
           <p className="muted">Loading…</p>
@@ -291,11 +284,7 @@ function OutboundItem({ webhook }: { webhook: OutboundRow }) {
       <div id={logId} className="delivery-log" hidden={!open}>
         {open ? (
           <>
-            {error ? (
-              <p className="error" role="alert">
-                {error}
-              </p>
-            ) : null}
+            <ErrorLine error={error} />
             {log === null ? (
               error ? null : (
                 <p className="muted">Loading…</p>

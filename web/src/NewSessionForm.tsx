@@ -4,6 +4,7 @@
 import { type FormEvent, useState } from 'react'
 import type { NewSession } from '../../src/core/dashboard-api.ts'
 import { api, errorText, PERMISSION_MODES } from './api.ts'
+import { ErrorLine } from './ErrorLine.tsx'
 
 export function NewSessionForm({ onStarted }: { onStarted: (id: string) => void }) {
   const [cwd, setCwd] = useState('')
@@ -74,11 +75,7 @@ export function NewSessionForm({ onStarted }: { onStarted: (id: string) => void 
           ))}
         </select>
       </details>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       <button type="submit" className="primary" disabled={busy}>
         {busy ? 'Starting…' : 'Start session'}
       </button>

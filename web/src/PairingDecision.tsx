@@ -1,20 +1,9 @@
 // Someone without a token asks to pair: who asked, the code they were shown, Approve or Deny.
-import { type Ref, useImperativeHandle } from 'react'
-import type { Answer, DecisionRow } from '../../src/core/dashboard-api.ts'
-import type { DecisionHandle } from './DecisionHandle.ts'
+import { useImperativeHandle } from 'react'
+import type { DecisionProps } from './DecisionHandle.ts'
 import { requestText } from './decision-text.ts'
 
-export function PairingDecision({
-  decision,
-  busy,
-  send,
-  ref,
-}: {
-  decision: DecisionRow
-  busy: boolean
-  send: (answer: Answer) => void
-  ref: Ref<DecisionHandle>
-}) {
+export function PairingDecision({ decision, busy, send, ref }: DecisionProps) {
   const approve = () => send({ behavior: 'allow' })
   const deny = () => send({ behavior: 'deny', message: 'Denied' })
   useImperativeHandle(ref, () => ({ approve, deny }))

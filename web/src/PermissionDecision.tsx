@@ -1,9 +1,8 @@
 // A permission request: the tool and its full input (editable before approving), Approve and Deny,
 // and — folded behind a toggle — "Always allow" (see AlwaysAllow.tsx).
-import { type Ref, useId, useImperativeHandle, useState } from 'react'
-import type { Answer, DecisionRow } from '../../src/core/dashboard-api.ts'
+import { useId, useImperativeHandle, useState } from 'react'
 import { AlwaysAllow, useMakeRule } from './AlwaysAllow.tsx'
-import type { DecisionHandle } from './DecisionHandle.ts'
+import type { DecisionProps } from './DecisionHandle.ts'
 import { inputOf, requestText, ruleInputOf } from './decision-text.ts'
 
 export function PermissionDecision({
@@ -12,13 +11,7 @@ export function PermissionDecision({
   send,
   setError,
   ref,
-}: {
-  decision: DecisionRow
-  busy: boolean
-  send: (answer: Answer) => void
-  setError: (message: string | null) => void
-  ref: Ref<DecisionHandle>
-}) {
+}: DecisionProps & { setError: (message: string | null) => void }) {
   const input = inputOf(decision)
   const original = input ? JSON.stringify(input, null, 2) : ''
   const preview = requestText(decision, 'input_preview')

@@ -1,22 +1,11 @@
 // Claude's plan (ExitPlanMode): the plan as written, "Approve plan", or "Send back" with a comment.
-import { type Ref, useId, useImperativeHandle, useState } from 'react'
-import type { Answer, DecisionRow } from '../../src/core/dashboard-api.ts'
-import type { DecisionHandle } from './DecisionHandle.ts'
+import { useId, useImperativeHandle, useState } from 'react'
+import type { DecisionProps } from './DecisionHandle.ts'
 import { inputOf } from './decision-text.ts'
 
 const NO_COMMENT = 'The user sent the plan back: revise it.'
 
-export function PlanDecision({
-  decision,
-  busy,
-  send,
-  ref,
-}: {
-  decision: DecisionRow
-  busy: boolean
-  send: (answer: Answer) => void
-  ref: Ref<DecisionHandle>
-}) {
+export function PlanDecision({ decision, busy, send, ref }: DecisionProps) {
   const plan = inputOf(decision)?.plan
   const [comment, setComment] = useState('')
   const commentId = useId()

@@ -1,8 +1,8 @@
 // Claude asks (AskUserQuestion): one button per option. A single question is answered by one press;
 // several (or multiple choice) are collected, then "Submit answers". "Other answer" takes free text.
-import { type Ref, useId, useImperativeHandle, useState } from 'react'
-import type { Answer, DecisionRow } from '../../src/core/dashboard-api.ts'
-import type { DecisionHandle } from './DecisionHandle.ts'
+import { useId, useImperativeHandle, useState } from 'react'
+import type { DecisionRow } from '../../src/core/dashboard-api.ts'
+import type { DecisionProps } from './DecisionHandle.ts'
 import { inputOf } from './decision-text.ts'
 
 interface Question {
@@ -39,17 +39,7 @@ function questionsOf(decision: DecisionRow): Question[] {
 
 const DECLINED = 'The user declined to answer.'
 
-export function QuestionDecision({
-  decision,
-  busy,
-  send,
-  ref,
-}: {
-  decision: DecisionRow
-  busy: boolean
-  send: (answer: Answer) => void
-  ref: Ref<DecisionHandle>
-}) {
+export function QuestionDecision({ decision, busy, send, ref }: DecisionProps) {
   const questions = questionsOf(decision)
   const single = questions.length === 1 && !questions[0]?.multiSelect
   const [chosen, setChosen] = useState<Record<string, string[]>>({})

@@ -4,6 +4,7 @@
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
 import type { HistoryRow } from '../../src/core/dashboard-api.ts'
 import { api, errorText } from './api.ts'
+import { ErrorLine } from './ErrorLine.tsx'
 
 export function ResumeForm({
   id,
@@ -80,11 +81,7 @@ export function ResumeForm({
         onChange={(e) => setPrompt(e.target.value)}
         placeholder="What should Claude do next?"
       />
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       <button type="submit" className="primary resume-submit" disabled={busy}>
         {busy ? 'Starting…' : 'Start'}
       </button>

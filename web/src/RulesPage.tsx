@@ -4,6 +4,7 @@
 import { useState } from 'react'
 import type { RuleRow } from '../../src/core/dashboard-api.ts'
 import { ApiError, api, errorText } from './api.ts'
+import { ErrorLine } from './ErrorLine.tsx'
 import { href } from './router.ts'
 import { expiryText, SCOPE_NAME, usesText } from './rule-text.ts'
 import { ago, fullTime } from './time.ts'
@@ -117,11 +118,7 @@ export function RulesPage() {
         Tool calls the hub allows without asking: the same tool with exactly this input, where and until when
         it says.
       </p>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       {rules === null ? (
         error ? null : (
           <p className="muted">Loading…</p>

@@ -4,6 +4,7 @@ import { useCallback, useEffect, useState } from 'react'
 import type { SessionRow } from '../../src/core/dashboard-api.ts'
 import { ApiError, api, errorText } from './api.ts'
 import { Composer } from './Composer.tsx'
+import { ErrorLine } from './ErrorLine.tsx'
 import { SessionHeader } from './SessionHeader.tsx'
 import { SessionSettings } from './SessionSettings.tsx'
 import { Transcript } from './Transcript.tsx'
@@ -40,11 +41,7 @@ export function SessionPage({ id }: { id: string }) {
     <main className="session-page">
       <SessionHeader id={id} session={session} />
       {session?.live ? <SessionSettings sessionId={id} /> : null}
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       <Transcript key={id} entries={entries} partial={partial} state={state} />
       <Composer sessionId={id} canInterrupt={session === null || session.live} onSent={refresh} />
     </main>

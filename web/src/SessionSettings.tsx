@@ -3,6 +3,7 @@
 // know what the session runs with until it is changed here.
 import { useId, useState } from 'react'
 import { api, errorText, PERMISSION_MODES, type PermissionMode } from './api.ts'
+import { ErrorLine } from './ErrorLine.tsx'
 
 const MODELS = ['sonnet', 'opus', 'haiku'] as const
 
@@ -93,11 +94,7 @@ export function SessionSettings({ sessionId }: { sessionId: string }) {
           </select>
         </div>
       </div>
-      {error ? (
-        <p className="error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <ErrorLine error={error} />
       <p className="muted settings-note" role="status">
         {busy ? 'Applying…' : note}
       </p>

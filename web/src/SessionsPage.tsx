@@ -5,6 +5,7 @@ import { useCallback, useId, useState } from 'react'
 import type { SessionRow } from '../../src/core/dashboard-api.ts'
 import { api } from './api.ts'
 import { ChannelList } from './ChannelList.tsx'
+import { ErrorLine } from './ErrorLine.tsx'
 import { matchesFilter } from './filter.ts'
 import { HistoryList, type Resuming, rowKey } from './HistoryList.tsx'
 import { NewSessionForm } from './NewSessionForm.tsx'
@@ -17,14 +18,6 @@ const POLL_MS = 5_000
 const HISTORY_POLL_MS = 30_000
 
 const bySessionUpdate = (a: SessionRow, b: SessionRow) => b.updatedAt - a.updatedAt
-
-function Problem({ error }: { error: string | null }) {
-  return error ? (
-    <p className="error" role="alert">
-      {error}
-    </p>
-  ) : null
-}
 
 export function SessionsPage() {
   const [filter, setFilter] = useState('')
@@ -69,7 +62,7 @@ export function SessionsPage() {
 
       <section aria-labelledby="driven-heading">
         <h2 id="driven-heading">Driven sessions</h2>
-        <Problem error={sessions.error} />
+        <ErrorLine error={sessions.error} />
         {driven ? (
           <SessionList sessions={driven} filtered={filtered} />
         ) : sessions.error ? null : (
@@ -81,7 +74,7 @@ export function SessionsPage() {
 
       <section aria-labelledby="channels-heading">
         <h2 id="channels-heading">Channel sessions</h2>
-        <Problem error={channels.error} />
+        <ErrorLine error={channels.error} />
         {subscribers ? (
           <ChannelList channels={subscribers} filtered={filtered} />
         ) : channels.error ? null : (
@@ -91,7 +84,7 @@ export function SessionsPage() {
 
       <section aria-labelledby="history-heading">
         <h2 id="history-heading">History</h2>
-        <Problem error={history.error} />
+        <ErrorLine error={history.error} />
         {past ? (
           <HistoryList
             rows={past}

@@ -5,7 +5,8 @@
 // message (or the turn's end) arrives as a line. Never stored, so dropped when the stream breaks; the
 // hub sends the text so far again when it opens.
 import { useEffect, useRef, useState } from 'react'
-import { checkSignedIn, streamUrl } from './api.ts'
+import { streamUrl } from './api.ts'
+import { keepStream } from './stream.ts'
 import { decodeLine, endsPartial, type TranscriptItem, TranscriptReader, withPiece } from './transcript.ts'
 
 export interface TranscriptEntry {
@@ -15,8 +16,6 @@ export interface TranscriptEntry {
 }
 
 export type StreamState = 'connecting' | 'live' | 'reconnecting'
-
-const RETRY_MS = 3_000
 
 export function useTranscript(
   sessionId: string,
@@ -39,8 +38,6 @@ export function useTranscript(
     let pending: TranscriptEntry[] = []
     let writing: string | null = null
     let frame = 0
-    let source: EventSource | null = null
-    let retry: ReturnType<typeof setTimeout> | undefined
     let stopped = false
     let endedTurn = false
 
@@ -91,32 +88,20 @@ export function useTranscript(
       schedule()
     }
 
-    const connect = () => {
-      // A new EventSource starts afresh: ask for what follows the last line kept.
-      const es = new EventSource(streamUrl.session(sessionId, lastSeq))
-      source = es
-      es.addEventListener('open', () => setState('live'))
-      es.addEventListener('line', onLine as EventListener)
-      es.addEventListener('partial', onPartial as EventListener)
-      es.addEventListener('error', () => {
-        if (stopped) return
+    // A fresh open asks for what follows the last line kept.
+    const close = keepStream(() => streamUrl.session(sessionId, lastSeq), {
+      events: { line: onLine, partial: onPartial },
+      open: () => setState('live'),
+      broken: () => {
         setState('reconnecting')
         writing = null
         schedule()
-        // The browser retries by itself (with Last-Event-ID) unless the hub refused the stream.
-        if (es.readyState === EventSource.CLOSED) {
-          es.close()
-          void checkSignedIn()
-          retry = setTimeout(connect, RETRY_MS)
-        }
-      })
-    }
-    connect()
+      },
+    })
 
     return () => {
       stopped = true
-      source?.close()
-      clearTimeout(retry)
+      close()
       if (frame) cancelAnimationFrame(frame)
     }
   }, [sessionId])

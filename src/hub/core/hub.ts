@@ -148,6 +148,8 @@ export class Hub {
     options: { topics?: string[]; ackFlushMs?: number; claim?: boolean; fence?: Fence } = {},
   ): Promise<SubscriberConnection> {
     this.detach(name, true)
+    // A claimed connection's reads are fenced once its lease is taken, below; it is in the map first
+    // so that an attach racing this one closes it.
     let fence = options.fence
     const connection = new SubscriberConnection(name, sink, this.store, this.log, {
       settled: () => this.settled(),

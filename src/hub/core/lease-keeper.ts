@@ -112,6 +112,8 @@ export class LeaseKeeper {
 
   /** The first tick runs before this resolves: what this hub holds is running when the hub answers. */
   async start(): Promise<void> {
+    // First of all, where this hub answers now: a hub restarted on another port keeps its id.
+    await this.store.acquireLease(hubLease(this.hubId), this.hubId, this.leaseMs, Date.now(), this.address())
     await this.tickNow()
     // Renewed four times per lease: a hub must miss several ticks before its leases lapse.
     this.timer = setInterval(() => void this.tickNow(), Math.floor(this.leaseMs / 4))
@@ -151,7 +153,9 @@ export class LeaseKeeper {
     // Judged against the renewal only: a subscriber that connects meanwhile seizes a lease of its own.
     const seized = [...this.seized]
     const held = new Set(await this.store.renewLeases(this.hubId, this.leaseMs, now))
-    await this.store.acquireLease(hubLease(this.hubId), this.hubId, this.leaseMs, now, this.address())
+    // Renewed with the rest; taken again, with the address, at start (see start) or once lapsed.
+    if (!held.has(hubLease(this.hubId)))
+      await this.store.acquireLease(hubLease(this.hubId), this.hubId, this.leaseMs, now, this.address())
     for (const [name, lost] of seized)
       if (!held.has(name) && this.seized.get(name) === lost) {
         this.seized.delete(name)

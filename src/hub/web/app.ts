@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { type Context, Hono } from 'hono'
 import { getCookie, setCookie } from 'hono/cookie'
 import { HTTPException } from 'hono/http-exception'
-import { streamSSE } from 'hono/streaming'
+import { type SSEStreamingApi, streamSSE } from 'hono/streaming'
 import type { z } from 'zod'
 import {
   API_HEADER,
@@ -44,6 +44,11 @@ import { DecisionFeed, decisionRow, sessionRow, turnRow } from './rows.js'
 export const SESSION_COOKIE = 'sb_session'
 const COOKIE_MAX_AGE_S = 30 * 24 * 3600
 const KEEPALIVE_MS = 15_000
+
+/** Holds an SSE stream open until the browser leaves, with a comment now and then so no proxy closes it. */
+async function keepAlive(stream: SSEStreamingApi): Promise<void> {
+  while (!stream.aborted) await stream.sleep(KEEPALIVE_MS).then(() => stream.write(': keepalive\n\n'))
+}
 const EVENTS_PAGE = 50
 /** dist/hub/web/app.js → dist/web, where `vite build` writes the page. */
 const STATIC_ROOT = fileURLToPath(new URL('../../web/', import.meta.url))
@@ -198,7 +203,7 @@ export function createDashboard(
       for (const [seq, line] of held.splice(0)) await write(seq, line)
       const sofar = sessions.partial(view.id)
       if (sofar) await partial(sofar)
-      while (!stream.aborted) await stream.sleep(KEEPALIVE_MS).then(() => stream.write(': keepalive\n\n'))
+      await keepAlive(stream)
     })
   })
 
@@ -316,7 +321,7 @@ export function createDashboard(
         void stream.writeSSE({ id: String(id), event: 'reply', data: JSON.stringify(reply) })
       })
       stream.onAbort(off)
-      while (!stream.aborted) await stream.sleep(KEEPALIVE_MS).then(() => stream.write(': keepalive\n\n'))
+      await keepAlive(stream)
     })
   })
 
@@ -401,7 +406,7 @@ export function createDashboard(
         offDecisions()
         offTurns()
       })
-      while (!stream.aborted) await stream.sleep(KEEPALIVE_MS).then(() => stream.write(': keepalive\n\n'))
+      await keepAlive(stream)
     }),
   )
 
