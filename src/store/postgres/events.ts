@@ -262,7 +262,7 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
     },
 
     async listSubscribers() {
-      return (await db.rows(`${SUBSCRIBER_INFO} ORDER BY s.name`)).map(toSubscriberInfo)
+      return (await db.rows(`${SUBSCRIBER_INFO} ORDER BY s.name COLLATE "C"`)).map(toSubscriberInfo)
     },
 
     async getSubscriber(name) {
