@@ -1,5 +1,5 @@
 // bench/dashboard: the dashboard in headless Chromium (playwright-core, Debian's /usr/bin/chromium)
-// against a hub on 127.0.0.1. First load to interactive (fresh browser contexts, signed in by cookie
+// against a hub on 127.0.0.1. First load to interactive (fresh browser contexts, signed in by key
 // beforehand); a 10,000-line transcript written into the store before the hub starts: load to its last
 // line shown, the entries in the page (windowed), scrolling it top to bottom (frame intervals), and
 // a jump back to its first entry; and the size of the built page (dist/web/assets, raw and gzipped).
@@ -236,28 +236,32 @@ function transcriptLines(count: number, sessionId: string): { lines: object[]; l
 
 // --- the browser side ----------------------------------------------------------------------------
 
-async function signInCookie(home: TestHome): Promise<{ origin: string; name: string; value: string }> {
+/** Spends a sign-in link's token the way the page does, for the key the page would keep. */
+async function signInKey(home: TestHome): Promise<{ origin: string; key: string }> {
   const printed = await home.cli('open', '--print')
   const url = /(http:\/\/\S+\/signin\?token=\S+)/.exec(printed)?.[1]
   if (!url) throw new Error(`no sign-in link in: ${printed}`)
-  const res = await fetch(url, { redirect: 'manual' })
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('sb_session='))
-  if (res.status !== 303 || !cookie) throw new Error(`sign-in answered ${res.status} without a cookie`)
-  const [name, value] = (cookie.split(';')[0] as string).split(/=(.*)/s) as [string, string]
-  return { origin: new URL(url).origin, name, value }
+  const { origin, searchParams } = new URL(url)
+  const res = await fetch(`${origin}/api/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-switchboard': '1' },
+    body: JSON.stringify({ token: searchParams.get('token') }),
+  })
+  if (res.status !== 201) throw new Error(`sign-in answered ${res.status}`)
+  return { origin, key: ((await res.json()) as { key: string }).key }
 }
 
-/** A fresh context (no cache, no storage) holding only the session cookie. */
+/** A fresh context (no cache, no storage) holding only the browser's key, in the hub's origin. */
 async function freshContext(
   browser: Browser,
-  cookie: { origin: string; name: string; value: string },
+  signedIn: { origin: string; key: string },
 ): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: VIEWPORT })
   // tsx (esbuild, keepNames) wraps named functions in __name(), which the page does not have.
   await context.addInitScript('globalThis.__name = (f) => f')
-  await context.addCookies([
-    { name: cookie.name, value: cookie.value, url: cookie.origin, httpOnly: true, sameSite: 'Strict' },
-  ])
+  await context.addInitScript(
+    `if (location.origin === ${JSON.stringify(signedIn.origin)}) localStorage.setItem('switchboard.key', ${JSON.stringify(signedIn.key)})`,
+  )
   return context
 }
 
@@ -361,14 +365,14 @@ try {
   hub = spawn(process.execPath, [CLI, 'serve'], { env: home.env, stdio: 'ignore' })
   await home.waitForHub(15_000)
   browser = await launchChromium()
-  const cookie = await signInCookie(home)
-  const hubUrl = cookie.origin
+  const signedIn = await signInKey(home)
+  const hubUrl = signedIn.origin
 
-  // 1. First load to interactive: a fresh context each time, the cookie set beforehand.
+  // 1. First load to interactive: a fresh context each time, the key set beforehand.
   const toInteractive: number[] = []
   const inPage: number[] = []
   for (let i = 0; i < WARMUP + LOADS; i++) {
-    const context = await freshContext(browser, cookie)
+    const context = await freshContext(browser, signedIn)
     // In the page: navigation start → the enabled button in the DOM (no driver round trips).
     await context.addInitScript(() => {
       const seen = () =>
@@ -406,7 +410,7 @@ try {
   let page: Page | null = null
   for (let i = 0; i < 1 + TRANSCRIPT_LOADS; i++) {
     if (page) await page.context().close()
-    page = await (await freshContext(browser, cookie)).newPage()
+    page = await (await freshContext(browser, signedIn)).newPage()
     const t0 = performance.now()
     await page.goto(`${hubUrl}/#/sessions/${sessionId}`, { waitUntil: 'commit' })
     await page.getByText(lastText, { exact: true }).waitFor({ state: 'visible', timeout: 120_000 })

@@ -82,6 +82,41 @@ export interface DecisionRow {
 export const API_HEADER = 'x-switchboard'
 
 /**
+ * Signing in: the page spends the link's one-time token for a key, which it keeps in its origin's
+ * storage and sends as `Authorization: Bearer <key>` (never a cookie: see hub/core/web-signin.ts).
+ * POST /api/signin ({ token }) → 201 SignedIn; 401 when the link was used or has expired
+ * POST /api/signout → 200 { ok: true } (the key stops working)
+ * GET /api/me → Me
+ * GET /api/browsers → { browsers: BrowserRow[] }; DELETE /api/browsers/:name → 200 { ok: true }
+ */
+export const signinSchema = z.object({ token: z.string().min(1).max(200) }).strict()
+
+export interface SignedIn {
+  key: string
+  name: string
+  expiresAt: number
+}
+
+/** Who the page is: an operator may answer and drive; a viewer was demoted and may only sign out. */
+export interface Me {
+  name: string
+  operator: boolean
+  expiresAt: number | null
+}
+
+export interface BrowserRow {
+  name: string
+  /** The browser's user agent when it signed in. */
+  displayName: string | null
+  status: 'allowed' | 'pending' | 'blocked'
+  operator: boolean
+  createdAt: number
+  expiresAt: number | null
+  /** The browser asking. */
+  current: boolean
+}
+
+/**
  * "Always allow": a rule made from a decision, for the same tool with the same input, in a session, a
  * folder or everywhere, until it expires or is revoked. The hub applies it before a prompt is shown
  * and records the answer as given by the rule.
@@ -174,6 +209,7 @@ export interface SenderRow {
   displayName: string | null
   status: 'allowed' | 'pending' | 'blocked'
   operator: boolean
+  kind: 'token' | 'browser'
   createdAt: number
 }
 

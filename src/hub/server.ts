@@ -119,7 +119,9 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
         .map((name) => ({ name, pending: subscribers.get(name) ?? 0 })),
       bridges: bridges.status(),
       operators: await store.countOperators(),
-      openDecisions: (await store.listDecisions({ status: 'open' })).length,
+      // A sign-in link not yet used waits for no one.
+      openDecisions: (await store.listDecisions({ status: 'open' })).filter((d) => d.kind !== 'signin')
+        .length,
       liveSessions: sessions.liveCount(),
       database: config.databaseUrl ? 'postgres' : 'sqlite',
       hubs: await clusterHubs(store, hub.leases?.hubId ?? ''),
@@ -270,6 +272,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
 
   const sweep = setInterval(() => {
     hub.access.dropExpiredPairings().catch((err) => log.error({ err }, 'sweep failed'))
+    store.dropExpiredSenders(Date.now()).catch((err) => log.error({ err }, 'sweep failed'))
   }, SWEEP_MS)
   sweep.unref()
   const otherHubs = followOtherHubs(hub, log)

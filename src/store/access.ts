@@ -21,6 +21,11 @@ export interface Source {
 }
 
 export type SenderStatus = 'allowed' | 'pending' | 'blocked'
+/**
+ * `token`: a person or program holding a sender token (or a chat platform's user, gated by their id);
+ * `browser`: a browser signed in to the dashboard. Powers never come from a sender's name.
+ */
+export type SenderKind = 'token' | 'browser'
 
 export interface Sender {
   id: string
@@ -29,6 +34,9 @@ export interface Sender {
   operator: boolean
   /** How a chat platform shows this person (a bridge's senders are named `<platform>:<user id>`). */
   displayName: string | null
+  kind: SenderKind
+  /** When its credential stops working (browsers); null: never. */
+  expiresAt: number | null
   createdAt: number
 }
 
@@ -62,6 +70,8 @@ export interface AccessStore {
     status: SenderStatus
     operator: boolean
     displayName?: string | null
+    kind?: SenderKind
+    expiresAt?: number | null
   }): Promise<Sender>
   senderByToken(tokenHash: string): Promise<Sender | null>
   senderByName(name: string): Promise<Sender | null>
@@ -72,6 +82,8 @@ export interface AccessStore {
     change: { status?: SenderStatus; operator?: boolean; name?: string; displayName?: string | null },
   ): Promise<void>
   removeSender(id: string): Promise<boolean>
+  /** Removes the senders whose credential expired before `now`; returns them. */
+  dropExpiredSenders(now: number): Promise<Sender[]>
   countOperators(): Promise<number>
 
   // chats and outbox

@@ -1,7 +1,7 @@
 // How a stored row becomes the Store's type. SQLite's and Postgres's tables have the same columns, so
 // both implementations read their rows here; only a boolean differs (SQLite's 0/1, Postgres's true/false).
 import type { StoredEvent } from '../core/event.js'
-import type { OutboxItem, Sender, SenderStatus, Source } from './access.js'
+import type { OutboxItem, Sender, SenderKind, SenderStatus, Source } from './access.js'
 import type { Decision, DecisionKind, DecisionStatus } from './decisions.js'
 import type { SubscriberInfo } from './events.js'
 import type { Lease } from './leases.js'
@@ -31,6 +31,8 @@ export const toSender = (r: Row): Sender => ({
   status: r.status as SenderStatus,
   operator: flag(r.operator),
   displayName: (r.display_name as string | null) ?? null,
+  kind: r.kind as SenderKind,
+  expiresAt: r.expires_at === null || r.expires_at === undefined ? null : Number(r.expires_at),
   createdAt: r.created_at as number,
 })
 

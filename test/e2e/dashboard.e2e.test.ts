@@ -65,30 +65,33 @@ it('lets nothing in without signing in, and a sign-in link works once', async ()
     openapi.paths['/api/sessions']?.post?.requestBody?.content['application/json']?.schema.required,
   ).toEqual(['cwd', 'prompt'])
   const printed = await world.home.cli('open', '--print')
-  const url = /(http:\/\/\S+)/.exec(printed)?.[1] as string
-  const first = await fetch(url, { redirect: 'manual' })
-  expect(first.status).toBe(303)
-  const cookie = first.headers.get('set-cookie') ?? ''
-  expect(cookie).toMatch(/sb_session=.+HttpOnly/i)
-  expect(cookie).toMatch(/SameSite=Strict/i)
-  expect((await fetch(url, { redirect: 'manual' })).status).toBe(401)
-  const session = cookie.split(';')[0] as string
-  expect((await fetch(`${world.home.url}/api/sessions`, { headers: { cookie: session } })).status).toBe(200)
-  // A state change without the header a page sets (a form from another site cannot) is refused.
+  const url = new URL(/(http:\/\/\S+)/.exec(printed)?.[1] as string)
+  const spend = () =>
+    fetch(`${url.origin}/api/signin`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-switchboard': '1' },
+      body: JSON.stringify({ token: url.searchParams.get('token') }),
+    })
+  const first = await spend()
+  expect(first.status).toBe(201)
+  expect(first.headers.get('set-cookie')).toBeNull()
+  const { key } = (await first.json()) as { key: string }
+  expect((await spend()).status).toBe(401)
+  const auth = { authorization: `Bearer ${key}` }
+  expect((await fetch(`${world.home.url}/api/sessions`, { headers: auth })).status).toBe(200)
+  // A state change without the header a page sets is refused.
   const forged = await fetch(`${world.home.url}/api/sessions`, {
     method: 'POST',
-    headers: { cookie: session, 'content-type': 'application/json' },
+    headers: { ...auth, 'content-type': 'application/json' },
     body: JSON.stringify({ cwd: world.claude.cwd, prompt: 'x' }),
   })
   expect(forged.status).toBe(403)
   // Revoked at the terminal: the browser is a sender.
   const name = (
-    (await (await fetch(`${world.home.url}/api/me`, { headers: { cookie: session } })).json()) as {
-      name: string
-    }
+    (await (await fetch(`${world.home.url}/api/me`, { headers: auth })).json()) as { name: string }
   ).name
   await world.home.cli('access', 'block', name)
-  expect((await fetch(`${world.home.url}/api/me`, { headers: { cookie: session } })).status).toBe(401)
+  expect((await fetch(`${world.home.url}/api/me`, { headers: auth })).status).toBe(401)
 })
 
 it('starts a session from the page, streams its reply, and approves an edited Bash command from the inbox', async () => {
@@ -367,7 +370,10 @@ it('makes an "always allow" rule from a prompt, lets the next identical call pas
   await page.getByRole('link', { name: 'Rules' }).click()
   await page.getByText('touch always-allowed && ls').first().waitFor()
   await shot(page, 'rules-desktop')
-  const rules = (await (await page.request.get(`${world.home.url}/api/rules`)).json()) as {
+  const key = (await page.evaluate("localStorage.getItem('switchboard.key')")) as string
+  const rules = (await (
+    await fetch(`${world.home.url}/api/rules`, { headers: { authorization: `Bearer ${key}` } })
+  ).json()) as {
     rules: { id: string; uses: number; scope: string; scopeValue: string }[]
   }
   expect(rules.rules).toEqual([

@@ -1,4 +1,5 @@
-// Reads a sender's GET /events stream the way a browser's EventSource would.
+// Reads a sender's GET /events stream (or another of the hub's SSE routes, `path`) the way a browser's
+// EventSource would; `ended` says the hub closed it.
 export interface SseMessage {
   id: string | null
   event: string
@@ -7,21 +8,23 @@ export interface SseMessage {
 
 export class SseReader {
   readonly messages: SseMessage[] = []
+  /** The hub ended the stream (not this reader's close()). */
+  ended = false
 
   private constructor(
     readonly status: number,
     private readonly controller: AbortController,
   ) {}
 
-  static async open(url: string, token: string): Promise<SseReader> {
-    const reader = await SseReader.connect(url, token)
-    if (reader.status !== 200) throw new Error(`GET /events answered ${reader.status}`)
+  static async open(url: string, token: string, path = '/events'): Promise<SseReader> {
+    const reader = await SseReader.connect(url, token, path)
+    if (reader.status !== 200) throw new Error(`GET ${path} answered ${reader.status}`)
     return reader
   }
 
-  static async connect(url: string, token: string): Promise<SseReader> {
+  static async connect(url: string, token: string, path = '/events'): Promise<SseReader> {
     const controller = new AbortController()
-    const res = await fetch(`${url}/events`, {
+    const res = await fetch(`${url}${path}`, {
       headers: { authorization: `Bearer ${token}` },
       signal: controller.signal,
     })
@@ -43,6 +46,7 @@ export class SseReader {
           end = buffer.indexOf('\n\n')
         }
       }
+      this.ended = true
     } catch {
       // aborted by close()
     }

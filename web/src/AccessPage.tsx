@@ -1,9 +1,11 @@
 // `#/access`: who may reach Claude through the hub. Each sender (GET /api/access) with Allow or
 // Block, whichever applies, and whether it is an operator (POST /api/access/:name); then the pairing
-// requests waiting for an answer, approved or denied like any decision (POST /api/decisions/:id).
+// requests waiting for an answer, approved or denied like any decision (POST /api/decisions/:id);
+// then the browsers signed in to this dashboard.
 import { useCallback, useEffect, useId, useState } from 'react'
 import type { DecisionRow, SenderRow } from '../../src/core/dashboard-api.ts'
 import { answerErrorText, api, errorText } from './api.ts'
+import { BrowserList } from './BrowserList.tsx'
 import { requestText } from './decision-text.ts'
 import { ErrorLine } from './ErrorLine.tsx'
 import { ago, fullTime } from './time.ts'
@@ -251,6 +253,7 @@ export function AccessPage() {
               </ul>
             )}
           </section>
+          <BrowserList />
         </>
       )}
     </main>

@@ -1,9 +1,9 @@
-// The app: checks the browser is signed in, keeps the open decisions live (for the Inbox, its count
-// and notifications on every page), notifies finished turns from every page, and shows the page the
-// hash names.
+// The app: signs the browser in with a link's token (at /signin) or checks its key, keeps the open
+// decisions live (for the Inbox, its count and notifications on every page), notifies finished turns
+// from every page, and shows the page the hash names. A browser demoted from operator sees only that.
 import { useEffect, useState } from 'react'
 import { AccessPage } from './AccessPage.tsx'
-import { ApiError, api, errorText, onSignedOut } from './api.ts'
+import { ApiError, api, errorText, onSignedOut, onStanding, signIn } from './api.ts'
 import { ChatPage } from './ChatPage.tsx'
 import { EventsPage } from './EventsPage.tsx'
 import { HubPage } from './HubPage.tsx'
@@ -13,39 +13,59 @@ import { RulesPage } from './RulesPage.tsx'
 import { useRoute } from './router.ts'
 import { SessionPage } from './SessionPage.tsx'
 import { SessionsPage } from './SessionsPage.tsx'
-import { SignedOut } from './SignedOut.tsx'
+import { NotOperator, SignedOut } from './SignedOut.tsx'
 import { useDecisions } from './useDecisions.ts'
 import { useTurnNotifications } from './useTurnNotifications.ts'
 
-type Auth = { state: 'checking' } | { state: 'in'; name: string | null } | { state: 'out' }
+type Auth =
+  | { state: 'checking' }
+  | { state: 'in'; name: string | null; operator: boolean }
+  | { state: 'out'; reason?: string }
+
+/** At /signin?token=…: spends the token, and leaves the address bar with nothing to spend again. */
+async function signInFromLink(): Promise<void> {
+  if (window.location.pathname !== '/signin') return
+  const token = new URLSearchParams(window.location.search).get('token') ?? ''
+  window.history.replaceState(null, '', `/${window.location.hash}`)
+  await signIn(token)
+}
 
 export function App() {
   const route = useRoute()
   const [auth, setAuth] = useState<Auth>({ state: 'checking' })
   const [problem, setProblem] = useState<string | null>(null)
-  const decisions = useDecisions(auth.state === 'in')
-  useTurnNotifications(auth.state === 'in')
+  const operating = auth.state === 'in' && auth.operator
+  const decisions = useDecisions(operating)
+  useTurnNotifications(operating)
 
   useEffect(() => {
-    const off = onSignedOut(() => setAuth({ state: 'out' }))
-    api
-      .me()
-      .then((me) => setAuth({ state: 'in', name: me.name }))
+    const offOut = onSignedOut(() => setAuth((was) => (was.state === 'out' ? was : { state: 'out' })))
+    const offStanding = onStanding((me) => setAuth({ state: 'in', name: me.name, operator: me.operator }))
+    signInFromLink()
+      .then(() => api.me())
+      .then((me) => setAuth({ state: 'in', name: me.name, operator: me.operator }))
       .catch((err) => {
-        if (err instanceof ApiError && err.status === 401) return
+        if (err instanceof ApiError && err.status === 401)
+          return setAuth({ state: 'out', reason: err.message })
+        if (err instanceof ApiError && err.status === 403)
+          return setAuth({ state: 'out', reason: err.message })
         // The hub answered oddly or not at all: show the pages, which say what fails.
         setProblem(errorText(err))
-        setAuth({ state: 'in', name: null })
+        setAuth({ state: 'in', name: null, operator: true })
       })
-    return off
+    return () => {
+      offOut()
+      offStanding()
+    }
   }, [])
 
   useEffect(() => {
     document.title = decisions.openCount > 0 ? `(${decisions.openCount}) Switchboard` : 'Switchboard'
   }, [decisions.openCount])
 
-  if (auth.state === 'out') return <SignedOut />
+  if (auth.state === 'out') return <SignedOut reason={auth.reason} />
   if (auth.state === 'checking') return <p className="muted loading">Loading…</p>
+  if (!auth.operator) return <NotOperator name={auth.name ?? ''} />
 
   return (
     <>

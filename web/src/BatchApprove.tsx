@@ -5,6 +5,7 @@ import { useState } from 'react'
 import type { DecisionRow } from '../../src/core/dashboard-api.ts'
 import { answerErrorText, api } from './api.ts'
 import { requestText } from './decision-text.ts'
+import { useSettled } from './useSettled.ts'
 
 export function BatchApprove({
   group,
@@ -16,10 +17,11 @@ export function BatchApprove({
   onProblems: (problems: string[]) => void
 }) {
   const [busy, setBusy] = useState(false)
+  const settled = useSettled()
   const tool = (group[0] && requestText(group[0], 'tool_name')) ?? 'a tool'
 
   const approveAll = async () => {
-    if (busy) return
+    if (busy || !settled) return
     setBusy(true)
     onProblems([])
     const results = await Promise.allSettled(group.map((d) => api.answer(d.id, { behavior: 'allow' })))
@@ -40,7 +42,7 @@ export function BatchApprove({
       <button
         type="button"
         className="primary batch-approve"
-        disabled={busy}
+        disabled={busy || !settled}
         onClick={() => void approveAll()}
       >
         {`Approve all ${group.length} identical`}

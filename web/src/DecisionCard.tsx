@@ -13,6 +13,7 @@ import { href } from './router.ts'
 import { ago, fullTime } from './time.ts'
 import { useAnswer } from './useAnswer.ts'
 import type { InboxEntry } from './useDecisions.ts'
+import { useSettled } from './useSettled.ts'
 
 function Owner({ owner }: { owner: string }) {
   return owner.startsWith('ses_') ? (
@@ -39,7 +40,15 @@ export function DecisionCard({
 }) {
   const { decision: d, closing } = entry
   const { busy, error, setError, send } = useAnswer(d, onAnswered)
-  const body = { decision: d, busy, send: (a: Parameters<typeof send>[0]) => void send(a), ref }
+  const settled = useSettled()
+  const body = {
+    decision: d,
+    busy: busy || !settled,
+    send: (a: Parameters<typeof send>[0]) => {
+      if (settled) void send(a)
+    },
+    ref,
+  }
 
   return (
     <article

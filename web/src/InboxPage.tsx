@@ -14,7 +14,8 @@ export function InboxPage({ decisions }: { decisions: Decisions }) {
   const handles = useRef(new Map<string, DecisionHandle>())
   const [selectedId, setSelectedId] = useState<string | null>(null)
   const open = entries.filter((e) => !e.closing)
-  const selected = open.find((e) => e.decision.id === selectedId)?.decision.id ?? open[0]?.decision.id ?? null
+  // Nothing is selected until the person picks a card (a click, a tap, or j / k).
+  const selected = open.find((e) => e.decision.id === selectedId)?.decision.id ?? null
   const groups = useMemo(
     () => identicalGroups(entries.filter((e) => !e.closing).map((e) => e.decision)),
     [entries],
@@ -25,7 +26,7 @@ export function InboxPage({ decisions }: { decisions: Decisions }) {
     move: (by) => {
       if (open.length === 0) return
       const at = open.findIndex((e) => e.decision.id === selected)
-      const next = open[Math.min(open.length - 1, Math.max(0, at + by))]
+      const next = at < 0 ? open[0] : open[Math.min(open.length - 1, Math.max(0, at + by))]
       if (next) setSelectedId(next.decision.id)
     },
     approve: () => {
@@ -52,7 +53,9 @@ export function InboxPage({ decisions }: { decisions: Decisions }) {
         </p>
         <EnableNotifications />
       </div>
-      <p className="muted keys-hint">Keys: j / k move, a approves, d denies.</p>
+      <p className="muted keys-hint">
+        Keys, once you have clicked on this page: j / k move, a approves, d denies.
+      </p>
       {batchProblems.length > 0 ? (
         <div className="error batch-problems" role="alert">
           {batchProblems.map((problem) => (

@@ -1,5 +1,6 @@
 // The top bar: Sessions, Inbox (with how many decisions are open), Chat, Rules, Access, Hub, Events,
-// and who is signed in. On a phone the links wrap onto a second line rather than scroll sideways.
+// who is signed in, and signing out. On a phone the links wrap onto a second line rather than scroll sideways.
+import { signOut } from './api.ts'
 import type { Route } from './router.ts'
 import { href } from './router.ts'
 
@@ -38,6 +39,9 @@ export function Nav({ route, openCount, me }: { route: Route; openCount: number;
         </a>
       </div>
       {me ? <span className="me">{me}</span> : null}
+      <button type="button" className="link signout" onClick={() => void signOut().catch(() => {})}>
+        Sign out
+      </button>
     </nav>
   )
 }

@@ -1,12 +1,15 @@
-// Talks to the hub's /api on the same origin. The browser is signed in by an HttpOnly cookie; every
-// state-changing request carries `X-Switchboard: 1`. A 401 anywhere means "not signed in".
+// Talks to the hub's /api on the same origin. The browser is signed in by a key kept in this origin's
+// storage (no other port or site can read it) and sent as `Authorization: Bearer`; every
+// state-changing request also carries `X-Switchboard: 1`. A 401 anywhere means "not signed in".
 import type {
   Answer,
+  BrowserRow,
   ChannelRow,
   DecisionRow,
   EventRow,
   HistoryRow,
   HubHealth,
+  Me,
   NewRule,
   NewSession,
   OutboundLogRow,
@@ -14,8 +17,26 @@ import type {
   RuleRow,
   SenderRow,
   SessionRow,
+  SignedIn,
   SourceRow,
 } from '../../src/core/dashboard-api.ts'
+
+const KEY = 'switchboard.key'
+
+/** The browser's key, while it has one. */
+function storedKey(): string | null {
+  try {
+    return localStorage.getItem(KEY)
+  } catch {
+    return null
+  }
+}
+
+/** What every request to the API carries: the key, when the browser holds one. */
+export function authHeaders(): Record<string, string> {
+  const key = storedKey()
+  return key ? { authorization: `Bearer ${key}` } : {}
+}
 
 /** The permission modes a session can be switched to (permissionModeSchema). */
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions'
@@ -47,6 +68,27 @@ function signedOut() {
   for (const listener of signedOutListeners) listener()
 }
 
+/** Spends a sign-in link's token for a key, kept for this origin only. */
+export async function signIn(token: string): Promise<SignedIn> {
+  const signedIn = await request<SignedIn>('/api/signin', {
+    method: 'POST',
+    headers: { 'X-Switchboard': '1', 'content-type': 'application/json' },
+    body: JSON.stringify({ token }),
+  })
+  localStorage.setItem(KEY, signedIn.key)
+  return signedIn
+}
+
+/** Ends this browser's sign-in at the hub, and forgets the key whatever the hub said. */
+export async function signOut(): Promise<void> {
+  try {
+    await post<unknown>('/api/signout')
+  } finally {
+    localStorage.removeItem(KEY)
+    signedOut()
+  }
+}
+
 function messageOf(body: unknown): string | null {
   if (typeof body === 'string') return body.trim() || null
   if (!body || typeof body !== 'object') return null
@@ -60,15 +102,19 @@ function messageOf(body: unknown): string | null {
 async function request<T>(path: string, init: RequestInit = {}): Promise<T> {
   let res: Response
   try {
-    res = await fetch(path, { credentials: 'same-origin', ...init })
+    res = await fetch(path, {
+      ...init,
+      credentials: 'omit',
+      headers: { ...authHeaders(), ...(init.headers as Record<string, string> | undefined) },
+    })
   } catch {
     throw new ApiError(0, 'cannot reach the hub; is it running?')
   }
-  if (res.status === 401) {
+  const text = await res.text()
+  if (res.status === 401 && path !== '/api/signin') {
     signedOut()
     throw new ApiError(401, 'not signed in')
   }
-  const text = await res.text()
   let body: unknown = text
   try {
     body = text ? JSON.parse(text) : null
@@ -94,7 +140,10 @@ function del<T>(path: string): Promise<T> {
 const enc = encodeURIComponent
 
 export const api = {
-  me: () => request<{ name: string }>('/api/me'),
+  me: () => request<Me>('/api/me'),
+  browsers: () => request<{ browsers: BrowserRow[] }>('/api/browsers'),
+  /** Signs another browser out: its key stops working and its streams close. */
+  revokeBrowser: (name: string) => del<{ ok: true }>(`/api/browsers/${enc(name)}`),
   sessions: () => request<{ sessions: SessionRow[] }>('/api/sessions'),
   session: (id: string) => request<{ session: SessionRow }>(`/api/sessions/${enc(id)}`),
   startSession: (body: NewSession) => post<{ id: string }>('/api/sessions', body),
@@ -183,10 +232,19 @@ export const streamUrl = {
   chat: () => '/api/chat/stream',
 }
 
-/** A closed EventSource may mean the cookie expired: ask once, which signals a 401 to the app. */
+const standingListeners = new Set<(me: Me) => void>()
+
+/** Called when the hub says who this browser is now (an operator, or demoted). */
+export function onStanding(listener: (me: Me) => void): () => void {
+  standingListeners.add(listener)
+  return () => standingListeners.delete(listener)
+}
+
+/** A stream the hub ended or refused may mean the browser was signed out or demoted: ask once. */
 export async function checkSignedIn(): Promise<void> {
   try {
-    await api.me()
+    const me = await api.me()
+    for (const listener of standingListeners) listener(me)
   } catch {
     // signedOut() already ran for a 401; anything else is retried by the caller
   }

@@ -1,41 +1,123 @@
-// One live stream from the hub: an EventSource that the browser reconnects by itself (with
-// Last-Event-ID), opened afresh when the hub refused it (signed out, or gone), after a pause.
-import { checkSignedIn } from './api.ts'
+// One live stream from the hub, read with fetch so it carries the browser's key as a header (an
+// EventSource cannot send one): events parsed as they arrive, the stream opened again after a break
+// with the last event's id (Last-Event-ID), and given up when the hub says the browser is signed out.
+import { authHeaders, checkSignedIn } from './api.ts'
 
-const RETRY_MS = 3_000
+/** How long to wait before opening a stream again: soon after a first break, then less eagerly. */
+const RETRY_MS = [500, 3_000] as const
+
+/** One event of the stream: its data, and the last id the stream gave (as an EventSource keeps it). */
+export interface StreamMessage {
+  data: string
+  lastEventId: string
+}
 
 export interface StreamHandlers {
-  /** Each named event's handler, given the message (its data and lastEventId). */
-  events: Record<string, (event: MessageEvent<string>) => void>
+  /** Each named event's handler. */
+  events: Record<string, (message: StreamMessage) => void>
   open?: () => void
-  /** The stream broke; the browser or this helper brings it back. */
+  /** The stream broke; this helper brings it back. */
   broken?: () => void
 }
 
 /** Keeps a stream of `url()` (asked again for each fresh open) until the returned function is called. */
 export function keepStream(url: () => string, on: StreamHandlers): () => void {
-  let source: EventSource | null = null
-  let retry: ReturnType<typeof setTimeout> | undefined
   let stopped = false
-  const connect = () => {
-    const es = new EventSource(url())
-    source = es
-    es.addEventListener('open', () => on.open?.())
-    for (const [name, handle] of Object.entries(on.events))
-      es.addEventListener(name, ((event: MessageEvent<string>) => handle(event)) as EventListener)
-    es.addEventListener('error', () => {
-      if (stopped || source !== es) return
-      on.broken?.()
-      if (es.readyState !== EventSource.CLOSED) return
-      es.close()
-      void checkSignedIn()
-      retry = setTimeout(connect, RETRY_MS)
-    })
+  let controller: AbortController | null = null
+  let retry: ReturnType<typeof setTimeout> | undefined
+  let lastEventId = ''
+  let breaks = 0
+
+  const again = () => {
+    if (stopped) return
+    on.broken?.()
+    retry = setTimeout(() => void connect(), RETRY_MS[Math.min(breaks++, RETRY_MS.length - 1)])
   }
-  connect()
+
+  const connect = async () => {
+    const ac = new AbortController()
+    controller = ac
+    let res: Response
+    try {
+      res = await fetch(url(), {
+        headers: {
+          ...authHeaders(),
+          accept: 'text/event-stream',
+          ...(lastEventId ? { 'last-event-id': lastEventId } : {}),
+        },
+        cache: 'no-store',
+        signal: ac.signal,
+      })
+    } catch {
+      return again()
+    }
+    if (res.status === 401 || res.status === 403) {
+      // Signed out, expired or demoted: the app finds out which and shows it; nothing to reopen.
+      void res.body?.cancel()
+      if (!stopped) void checkSignedIn()
+      return
+    }
+    if (!res.ok || !res.body) {
+      void res.body?.cancel()
+      return again()
+    }
+    breaks = 0
+    on.open?.()
+    try {
+      await readEvents(res.body, (name, data, id) => {
+        if (id !== null) lastEventId = id
+        if (!stopped) on.events[name]?.({ data, lastEventId })
+      })
+    } catch {
+      // broken mid-stream: opened again below
+    }
+    if (stopped) return
+    // The hub ends a stream it will not serve any more (a browser blocked or demoted): ask why.
+    void checkSignedIn()
+    again()
+  }
+
+  void connect()
   return () => {
     stopped = true
-    source?.close()
+    controller?.abort()
     clearTimeout(retry)
+  }
+}
+
+/** Reads text/event-stream frames until the body ends, calling `dispatch` for each event with data. */
+async function readEvents(
+  body: ReadableStream<Uint8Array>,
+  dispatch: (name: string, data: string, id: string | null) => void,
+): Promise<void> {
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  let buffer = ''
+  let name = ''
+  let data: string[] = []
+  let id: string | null = null
+  for (;;) {
+    const { value, done } = await reader.read()
+    if (done) return
+    buffer += decoder.decode(value, { stream: true })
+    let end = buffer.search(/\r\n|\r|\n/)
+    while (end >= 0) {
+      const line = buffer.slice(0, end)
+      buffer = buffer.slice(end + (buffer.startsWith('\r\n', end) ? 2 : 1))
+      if (line === '') {
+        if (data.length > 0) dispatch(name || 'message', data.join('\n'), id)
+        name = ''
+        data = []
+        id = null
+      } else if (!line.startsWith(':')) {
+        const colon = line.indexOf(':')
+        const field = colon < 0 ? line : line.slice(0, colon)
+        const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '')
+        if (field === 'event') name = text
+        else if (field === 'data') data.push(text)
+        else if (field === 'id') id = text
+      }
+      end = buffer.search(/\r\n|\r|\n/)
+    }
   }
 }

@@ -5,7 +5,7 @@ import { useEffect, useState, useSyncExternalStore } from 'react'
 import type { ChatReply } from '../../src/core/dashboard-api.ts'
 import { streamUrl } from './api.ts'
 import { addReply, type ChatMessage, chatStore } from './chat.ts'
-import { keepStream } from './stream.ts'
+import { keepStream, type StreamMessage } from './stream.ts'
 import type { StreamState } from './useTranscript.ts'
 
 export function useChat(): { messages: readonly ChatMessage[]; state: StreamState } {
@@ -13,7 +13,7 @@ export function useChat(): { messages: readonly ChatMessage[]; state: StreamStat
   const [state, setState] = useState<StreamState>('connecting')
 
   useEffect(() => {
-    const onReply = (event: MessageEvent<string>) => {
+    const onReply = (event: StreamMessage) => {
       let reply: ChatReply
       try {
         reply = JSON.parse(event.data) as ChatReply

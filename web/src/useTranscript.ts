@@ -6,7 +6,7 @@
 // hub sends the text so far again when it opens.
 import { useEffect, useRef, useState } from 'react'
 import { streamUrl } from './api.ts'
-import { keepStream } from './stream.ts'
+import { keepStream, type StreamMessage } from './stream.ts'
 import { decodeLine, endsPartial, type TranscriptItem, TranscriptReader, withPiece } from './transcript.ts'
 
 export interface TranscriptEntry {
@@ -63,7 +63,7 @@ export function useTranscript(
       if (frame === 0) frame = requestAnimationFrame(flush)
     }
 
-    const onLine = (event: MessageEvent<string>) => {
+    const onLine = (event: StreamMessage) => {
       const seq = Number(event.lastEventId)
       if (stopped || !Number.isFinite(seq) || seen.has(seq)) return
       seen.add(seq)
@@ -81,7 +81,7 @@ export function useTranscript(
       if (items.length > 0) schedule()
     }
 
-    const onPartial = (event: MessageEvent<string>) => {
+    const onPartial = (event: StreamMessage) => {
       const next = withPiece(writing, event.data)
       if (stopped || next === undefined) return
       writing = next

@@ -19,6 +19,7 @@ import { SourceCache } from './source-cache.js'
 
 const HTTP_SOURCE = 'http'
 const SSE_KEEPALIVE_MS = 15_000
+const RECHECK_MS = 1_000
 const PAIRINGS_PER_ADDRESS = 5
 const PAIRING_WINDOW_MS = 10 * 60_000
 
@@ -38,7 +39,8 @@ export function createRoutes(hub: Hub, streams: SenderStreams, maxBodyBytes: num
   async function allowedSender(token: string | null): Promise<Sender> {
     if (!token) throw new HttpError(401, 'missing sender token (Authorization: Bearer <token>)')
     const sender = await hub.access.authenticate(token)
-    if (!sender) throw new HttpError(401, 'unknown sender token')
+    // A dashboard browser's key is for the dashboard's API only.
+    if (sender?.kind !== 'token') throw new HttpError(401, 'unknown sender token')
     if (sender.status === 'pending')
       throw new HttpError(
         403,
@@ -140,7 +142,17 @@ export function createRoutes(hub: Hub, streams: SenderStreams, maxBodyBytes: num
     res.write(': connected\n\n')
     await streams.attach(sender.id, res, lastId)
     const keepalive = setInterval(() => res.write(': keepalive\n\n'), SSE_KEEPALIVE_MS)
-    res.on('close', () => clearInterval(keepalive))
+    // Blocked or removed at the terminal (another process, maybe another hub): the stream ends within a second.
+    const recheck = setInterval(() => {
+      streams
+        .mayReceive(sender.id)
+        .then((may) => (may ? undefined : res.end()))
+        .catch(() => {})
+    }, RECHECK_MS)
+    res.on('close', () => {
+      clearInterval(keepalive)
+      clearInterval(recheck)
+    })
   }
 
   const pair: Route = async (req, res) => {

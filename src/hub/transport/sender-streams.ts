@@ -33,10 +33,23 @@ export class SenderStreams {
     })
   }
 
+  /** Whether a sender may still be shown anything: blocked or removed from any surface, it may not. */
+  async mayReceive(senderId: string): Promise<boolean> {
+    const sender = await this.store.senderById(senderId)
+    return sender?.status === 'allowed' && sender.kind === 'token'
+  }
+
+  /** Ends every stream of a sender who may no longer receive (see mayReceive). */
+  closeSender(senderId: string): void {
+    for (const res of this.open.get(senderId) ?? []) res.end()
+    this.open.delete(senderId)
+  }
+
   /** An item the hub stored for a sender (see SenderOutbox), shown on the sender's open streams. */
   async show(item: OutboxItem): Promise<void> {
     const set = this.open.get(item.senderId)
     if (!set?.size) return
+    if (!(await this.mayReceive(item.senderId))) return this.closeSender(item.senderId)
     const frame = sseFrame(item)
     for (const res of set) res.write(frame)
     await this.store.markStreamed([item.id])
@@ -48,6 +61,10 @@ export class SenderStreams {
    */
   async catchUp(): Promise<void> {
     for (const senderId of [...this.open.keys()]) {
+      if (!(await this.mayReceive(senderId))) {
+        this.closeSender(senderId)
+        continue
+      }
       const missed = await this.store.outboxFor(senderId, null)
       for (const item of missed) for (const res of this.open.get(senderId) ?? []) res.write(sseFrame(item))
       if (missed.length) await this.store.markStreamed(missed.map((m) => m.id))

@@ -1,22 +1,24 @@
-// The dashboard: the built page (dist/web) and its API under /api, on Hono, signed in with a session
-// cookie that `switchboard open` hands out. The webhook and channel paths stay on the hub's own
-// table (bench/delivery measures them); everything a person clicks comes through here.
+// The dashboard: the built page (dist/web) and its API under /api, on Hono, signed in with a key that
+// `switchboard open`'s link gives the page (hub/core/web-signin.ts). The webhook and channel paths
+// stay on the hub's own table (bench/delivery measures them); everything a person clicks comes
+// through here.
 import { readFile } from 'node:fs/promises'
 import { extname, join, normalize, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type Context, Hono } from 'hono'
-import { getCookie, setCookie } from 'hono/cookie'
 import { HTTPException } from 'hono/http-exception'
 import { type SSEStreamingApi, streamSSE } from 'hono/streaming'
 import type { z } from 'zod'
 import {
   API_HEADER,
   answerSchema,
+  type BrowserRow,
   type ChannelRow,
   chatMessageSchema,
   type EventRow,
   type HistoryRow,
   type HubHealth,
+  type Me,
   messageSchema,
   modelSchema,
   newRuleSchema,
@@ -27,28 +29,82 @@ import {
   permissionModeSchema,
   resumeSchema,
   type SenderRow,
+  type SignedIn,
   type SourceRow,
   senderChangeSchema,
+  signinSchema,
 } from '../../core/dashboard-api.js'
 import { topicMatches } from '../../core/event.js'
 import type { HubStatus } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { Sender } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
-import { WebSignin } from '../core/web-signin.js'
+import { standing, WebSignin } from '../core/web-signin.js'
 import type { SessionManager } from '../sessions/session-manager.js'
 import { ChatReplies } from './chat.js'
 import { openApiDocument } from './openapi.js'
 import { DecisionFeed, decisionRow, sessionRow, turnRow } from './rows.js'
 
-export const SESSION_COOKIE = 'sb_session'
-const COOKIE_MAX_AGE_S = 30 * 24 * 3600
 const KEEPALIVE_MS = 15_000
+/** How often an open stream asks whether its browser may still see it. */
+const RECHECK_MS = 1_000
 
-/** Holds an SSE stream open until the browser leaves, with a comment now and then so no proxy closes it. */
-async function keepAlive(stream: SSEStreamingApi): Promise<void> {
-  while (!stream.aborted) await stream.sleep(KEEPALIVE_MS).then(() => stream.write(': keepalive\n\n'))
+/**
+ * Holds an SSE stream open until the browser leaves or may no longer see it (blocked, demoted, signed
+ * out or expired, from any surface: checked every second), with a comment now and then so no proxy
+ * closes it.
+ */
+async function holdOpen(stream: SSEStreamingApi, mayStillSee: () => Promise<boolean>): Promise<void> {
+  let quiet = 0
+  while (!stream.aborted && !stream.closed) {
+    await stream.sleep(RECHECK_MS)
+    if (stream.aborted || stream.closed) return
+    if (!(await mayStillSee())) return void (await stream.close())
+    quiet += RECHECK_MS
+    if (quiet >= KEEPALIVE_MS) {
+      quiet = 0
+      await stream.write(': keepalive\n\n')
+    }
+  }
 }
+
+/**
+ * On every response of the dashboard: no other page may frame it, sniff it, learn where it was, or
+ * keep a handle on its window; scripts, styles and connections only from the hub itself.
+ */
+const SECURITY_HEADERS: Record<string, string> = {
+  'content-security-policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
+    "frame-ancestors 'none'; form-action 'self'; base-uri 'none'; object-src 'none'",
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+}
+
+/** What the browser says about who asked for a page: framed, or opened by another site (another port of this host counts). */
+function openedByAnotherPage(c: Context): 'framed' | 'another-site' | null {
+  const dest = c.req.header('sec-fetch-dest')
+  if (dest && ['iframe', 'frame', 'embed', 'object', 'fencedframe'].includes(dest)) return 'framed'
+  const site = c.req.header('sec-fetch-site')
+  return site === 'cross-site' || site === 'same-site' ? 'another-site' : null
+}
+
+/**
+ * What a page another site sent the browser to gets instead of the dashboard: nothing that answers,
+ * and a link that opens the dashboard as the person's own navigation. So no keystroke or click meant
+ * for the other page lands on a prompt.
+ */
+function interstitial(target: string): string {
+  const href = target.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Switchboard</title></head><body><main><h1>Switchboard</h1><p>Another page sent you here. Nothing was done.</p><p><a href="${href}">Open the dashboard</a></p></main></body></html>`
+}
+
+const bearer = (header: string | undefined): string | null =>
+  /^Bearer\s+(\S+)$/i.exec(header ?? '')?.[1] ?? null
+/** What a browser no longer an operator may still do. */
+const VIEWER_PATHS = new Set(['/api/me', '/api/signout'])
 const EVENTS_PAGE = 50
 /** dist/hub/web/app.js → dist/web, where `vite build` writes the page. */
 const STATIC_ROOT = fileURLToPath(new URL('../../web/', import.meta.url))
@@ -63,6 +119,18 @@ const TYPES: Record<string, string> = {
 }
 
 type Env = { Variables: { browser: Sender } }
+
+/** A file of the built page, or 404. */
+async function serveStatic(c: Context, path: string): Promise<Response> {
+  const file = normalize(join(STATIC_ROOT, path))
+  if (!file.startsWith(STATIC_ROOT) || file.endsWith(sep)) return c.notFound()
+  try {
+    const bytes = await readFile(file)
+    return c.body(bytes, 200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
+  } catch {
+    return c.notFound()
+  }
+}
 
 async function body<T extends z.ZodType>(c: Context, schema: T): Promise<z.infer<T>> {
   const raw = await c.req.json().catch(() => {
@@ -82,6 +150,7 @@ function senderRow(s: Sender): SenderRow {
     displayName: s.displayName,
     status: s.status,
     operator: s.operator,
+    kind: s.kind,
     createdAt: s.createdAt,
   }
 }
@@ -97,6 +166,11 @@ export function createDashboard(
   const replies = new ChatReplies(hub)
   const app = new Hono<Env>()
 
+  app.use('*', async (c, next) => {
+    await next()
+    for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value)
+  })
+
   app.onError((err, c) => {
     if (err instanceof HTTPException) return c.json({ error: err.message }, err.status)
     const message = (err as Error).message
@@ -105,37 +179,94 @@ export function createDashboard(
     return c.json({ error: 'internal error' }, 500)
   })
 
-  app.get('/signin', async (c) => {
-    const signedIn = await signin.redeem(c.req.query('token') ?? '', {
-      userAgent: c.req.header('user-agent') ?? null,
-    })
+  /** The page itself: at `/`, and at `/signin` (whose script spends the link's token). */
+  const page = async (c: Context) => {
+    const opened = openedByAnotherPage(c)
+    if (opened === 'framed') return c.text('the dashboard is not shown inside another page', 403)
+    if (opened) {
+      const url = new URL(c.req.url)
+      return c.html(interstitial(url.pathname === '/signin' ? `/signin${url.search}` : '/'))
+    }
+    return serveStatic(c, '/index.html')
+  }
+  app.get('/', page)
+  app.get('/index.html', page)
+  app.get('/signin', page)
+
+  app.post('/api/signin', async (c) => {
+    if (c.req.header(API_HEADER) !== '1')
+      throw new HTTPException(403, { message: `signing in needs the ${API_HEADER} header` })
+    const { token } = await body(c, signinSchema)
+    const signedIn = await signin.redeem(token, { userAgent: c.req.header('user-agent') ?? null })
     if (!signedIn)
-      return c.html(
-        '<p>This sign-in link was used already or has expired. Run <code>switchboard open</code> again.</p>',
-        401,
-      )
-    setCookie(c, SESSION_COOKIE, signedIn.cookie, {
-      httpOnly: true,
-      sameSite: 'Strict',
-      path: '/',
-      maxAge: COOKIE_MAX_AGE_S,
-    })
+      throw new HTTPException(401, {
+        message: 'this sign-in link was used already or has expired; run `switchboard open` again',
+      })
     log.info({ browser: signedIn.sender.name }, 'dashboard signed in')
-    return c.redirect('/', 303)
+    const answer: SignedIn = {
+      key: signedIn.key,
+      name: signedIn.sender.name,
+      expiresAt: signedIn.sender.expiresAt ?? 0,
+    }
+    return c.json(answer, 201)
   })
 
-  // --- the API: signed in, and no state change from another site ------------------------------
+  // --- the API: a signed-in browser's key, and no state change without the page's header ----------
   app.use('/api/*', async (c, next) => {
-    const browser = await signin.browser(getCookie(c, SESSION_COOKIE))
-    if (!browser)
+    const browser = await signin.browser(bearer(c.req.header('authorization')))
+    const now = standing(browser)
+    if (!browser || now === 'out')
       throw new HTTPException(401, { message: 'not signed in: run `switchboard open` in a terminal' })
     if (c.req.method !== 'GET' && c.req.header(API_HEADER) !== '1')
       throw new HTTPException(403, { message: `state-changing requests need the ${API_HEADER} header` })
+    if (now === 'viewer' && !VIEWER_PATHS.has(c.req.path))
+      throw new HTTPException(403, {
+        message: `this browser is no longer an operator (switchboard access allow ${browser.name} --operator)`,
+      })
     c.set('browser', browser)
     await next()
   })
 
-  app.get('/api/me', (c) => c.json({ name: c.get('browser').name }))
+  /** Whether the browser behind a stream may still see what it shows (checked as it runs). */
+  const stillOperator = (browser: Sender) => async () =>
+    standing(await hub.store.senderById(browser.id)) === 'operator'
+
+  app.get('/api/me', (c) => {
+    const browser = c.get('browser')
+    const me: Me = { name: browser.name, operator: browser.operator, expiresAt: browser.expiresAt }
+    return c.json(me)
+  })
+
+  app.post('/api/signout', async (c) => {
+    const browser = c.get('browser')
+    await hub.store.removeSender(browser.id)
+    log.info({ browser: browser.name }, 'dashboard signed out')
+    return c.json({ ok: true })
+  })
+
+  app.get('/api/browsers', async (c) => {
+    const me = c.get('browser')
+    const browsers: BrowserRow[] = (await signin.list()).map((b) => ({
+      name: b.name,
+      displayName: b.displayName,
+      status: b.status,
+      operator: b.operator,
+      createdAt: b.createdAt,
+      expiresAt: b.expiresAt,
+      current: b.id === me.id,
+    }))
+    return c.json({ browsers })
+  })
+
+  /** Signs a browser out from another: its key stops working and its streams close. */
+  app.delete('/api/browsers/:name', async (c) => {
+    const target = await hub.store.senderByName(c.req.param('name'))
+    if (target?.kind !== 'browser')
+      throw new HTTPException(404, { message: `no browser named "${c.req.param('name')}"` })
+    await hub.store.removeSender(target.id)
+    log.info({ browser: target.name, by: c.get('browser').name }, 'browser signed out from the dashboard')
+    return c.json({ ok: true })
+  })
 
   app.get('/api/sessions', async (c) => c.json({ sessions: (await sessions.list()).map(sessionRow) }))
 
@@ -172,6 +303,7 @@ export function createDashboard(
    * text so far first, then each piece as it comes.
    */
   app.get('/api/sessions/:id/stream', async (c) => {
+    const mayStillSee = stillOperator(c.get('browser'))
     const view = await sessions.view(c.req.param('id'))
     const from = Number(c.req.header('last-event-id') ?? c.req.query('after') ?? 0) || 0
     return streamSSE(c, async (stream) => {
@@ -203,7 +335,7 @@ export function createDashboard(
       for (const [seq, line] of held.splice(0)) await write(seq, line)
       const sofar = sessions.partial(view.id)
       if (sofar) await partial(sofar)
-      await keepAlive(stream)
+      await holdOpen(stream, mayStillSee)
     })
   })
 
@@ -257,7 +389,9 @@ export function createDashboard(
   })
 
   app.get('/api/access', async (c) => {
-    const senders = (await hub.store.listSenders()).filter((s) => s.status !== 'pending').map(senderRow)
+    const senders = (await hub.store.listSenders())
+      .filter((s) => s.status !== 'pending' && s.kind === 'token')
+      .map(senderRow)
     const pairings = (await hub.access.pendingPairings()).map(decisionRow)
     return c.json({ senders, pairings })
   })
@@ -321,7 +455,7 @@ export function createDashboard(
         void stream.writeSSE({ id: String(id), event: 'reply', data: JSON.stringify(reply) })
       })
       stream.onAbort(off)
-      await keepAlive(stream)
+      await holdOpen(stream, stillOperator(browser))
     })
   })
 
@@ -393,11 +527,17 @@ export function createDashboard(
    * sessions' turn ends (for notifications). One stream for both: a browser opens at most six
    * connections to a host, and a session's page holds its transcript's too.
    */
-  app.get('/api/feed', (c) =>
-    streamSSE(c, async (stream) => {
-      const offDecisions = feed.subscribe(
-        (row) => void stream.writeSSE({ event: 'changed', data: JSON.stringify(row) }),
-      )
+  app.get('/api/feed', (c) => {
+    const mayStillSee = stillOperator(c.get('browser'))
+    return streamSSE(c, async (stream) => {
+      // A prompt goes out only to a browser that may answer it now, in the order the feed gave them.
+      let writing = Promise.resolve()
+      const offDecisions = feed.subscribe((row) => {
+        writing = writing.then(async () => {
+          if (await mayStillSee()) await stream.writeSSE({ event: 'changed', data: JSON.stringify(row) })
+          else await stream.close()
+        })
+      })
       const offTurns = sessions.onLine((id, _seq, line) => {
         const turn = turnRow(id, line)
         if (turn) void stream.writeSSE({ event: 'turn', data: JSON.stringify(turn) })
@@ -406,9 +546,9 @@ export function createDashboard(
         offDecisions()
         offTurns()
       })
-      await keepAlive(stream)
-    }),
-  )
+      await holdOpen(stream, mayStillSee)
+    })
+  })
 
   app.post('/api/decisions/:id', async (c) => {
     const answer = await body(c, answerSchema)
@@ -477,17 +617,7 @@ export function createDashboard(
   app.get('/openapi.json', (c) => c.json(openApiDocument()))
 
   // --- the page ---------------------------------------------------------------------------
-  app.get('*', async (c) => {
-    const path = c.req.path === '/' ? '/index.html' : c.req.path
-    const file = normalize(join(STATIC_ROOT, path))
-    if (!file.startsWith(STATIC_ROOT) || file.endsWith(sep)) return c.notFound()
-    try {
-      const bytes = await readFile(file)
-      return c.body(bytes, 200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream' })
-    } catch {
-      return c.notFound()
-    }
-  })
+  app.get('*', (c) => serveStatic(c, c.req.path))
 
   return { app, signin }
 }

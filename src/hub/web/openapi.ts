@@ -9,6 +9,7 @@ import {
   newSessionSchema,
   resumeSchema,
   senderChangeSchema,
+  signinSchema,
 } from '../../core/dashboard-api.js'
 import { VERSION } from '../../core/version.js'
 
@@ -16,7 +17,7 @@ const json = (schema: z.ZodType) => ({
   content: { 'application/json': { schema: z.toJSONSchema(schema, { io: 'input' }) } },
 })
 const ok = (description: string) => ({ description })
-const cookie = [{ session: [] }]
+const browser = [{ browser: [] }]
 const admin = [{ admin: [] }]
 
 export function openApiDocument(): Record<string, unknown> {
@@ -25,7 +26,11 @@ export function openApiDocument(): Record<string, unknown> {
     info: { title: 'Switchboard hub', version: VERSION },
     components: {
       securitySchemes: {
-        session: { type: 'apiKey', in: 'cookie', name: 'sb_session' },
+        browser: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'a signed-in browser’s key (POST /api/signin)',
+        },
         admin: { type: 'http', scheme: 'bearer', description: 'the home’s admin-token' },
         sender: { type: 'http', scheme: 'bearer', description: 'a sender’s token' },
         source: { type: 'http', scheme: 'bearer', description: 'a webhook source’s secret (or a signature)' },
@@ -46,81 +51,88 @@ export function openApiDocument(): Record<string, unknown> {
         get: { security: [{ sender: [] }], responses: { 200: ok('the sender’s replies and prompts (SSE)') } },
       },
       '/pair': { post: { responses: { 201: ok('a pairing code and a waiting token') } } },
-      '/signin': {
-        get: { responses: { 303: ok('signed in: the session cookie'), 401: ok('used or expired') } },
+      '/signin': { get: { responses: { 200: ok('the page, which spends ?token= at /api/signin') } } },
+      '/api/signin': {
+        post: {
+          requestBody: json(signinSchema),
+          responses: { 201: ok('the browser’s key'), 401: ok('the link was used or has expired') },
+        },
       },
-      '/api/me': { get: { security: cookie, responses: { 200: ok('who is signed in') } } },
+      '/api/signout': { post: { security: browser, responses: { 200: ok('the key stops working') } } },
+      '/api/browsers': { get: { security: browser, responses: { 200: ok('the browsers signed in') } } },
+      '/api/browsers/{name}': { delete: { security: browser, responses: { 200: ok('signed out') } } },
+      '/api/me': { get: { security: browser, responses: { 200: ok('who is signed in') } } },
       '/api/sessions': {
-        get: { security: cookie, responses: { 200: ok('driven sessions') } },
-        post: { security: cookie, requestBody: json(newSessionSchema), responses: { 201: ok('started') } },
+        get: { security: browser, responses: { 200: ok('driven sessions') } },
+        post: { security: browser, requestBody: json(newSessionSchema), responses: { 201: ok('started') } },
       },
-      '/api/sessions/{id}': { get: { security: cookie, responses: { 200: ok('one session') } } },
+      '/api/sessions/{id}': { get: { security: browser, responses: { 200: ok('one session') } } },
       '/api/sessions/{id}/lines': {
-        get: { security: cookie, responses: { 200: ok('its lines after ?after=<seq>') } },
+        get: { security: browser, responses: { 200: ok('its lines after ?after=<seq>') } },
       },
       '/api/sessions/{id}/stream': {
         get: {
-          security: cookie,
+          security: browser,
           responses: { 200: ok('its lines, live, and the text being written (SSE)') },
         },
       },
 
       '/api/sessions/{id}/messages': {
-        post: { security: cookie, requestBody: json(messageSchema), responses: { 202: ok('sent') } },
+        post: { security: browser, requestBody: json(messageSchema), responses: { 202: ok('sent') } },
       },
-      '/api/sessions/{id}/interrupt': { post: { security: cookie, responses: { 200: ok('interrupted') } } },
-      '/api/decisions': { get: { security: cookie, responses: { 200: ok('open decisions') } } },
+      '/api/sessions/{id}/interrupt': { post: { security: browser, responses: { 200: ok('interrupted') } } },
+      '/api/decisions': { get: { security: browser, responses: { 200: ok('open decisions') } } },
       '/api/feed': {
-        get: { security: cookie, responses: { 200: ok('decision changes and turn ends (SSE)') } },
+        get: { security: browser, responses: { 200: ok('decision changes and turn ends (SSE)') } },
       },
       '/api/decisions/{id}': {
         post: {
-          security: cookie,
+          security: browser,
           requestBody: json(answerSchema),
           responses: { 200: ok('answered'), 409: ok('answered elsewhere first') },
         },
       },
       '/api/rules': {
-        get: { security: cookie, responses: { 200: ok('the always-allow rules') } },
+        get: { security: browser, responses: { 200: ok('the always-allow rules') } },
         post: {
-          security: cookie,
+          security: browser,
           requestBody: json(newRuleSchema),
           responses: { 201: ok('made, and the prompt allowed') },
         },
       },
-      '/api/rules/{id}': { delete: { security: cookie, responses: { 200: ok('revoked') } } },
+      '/api/rules/{id}': { delete: { security: browser, responses: { 200: ok('revoked') } } },
       '/api/history': {
         get: {
-          security: cookie,
+          security: browser,
           responses: { 200: ok('Claude Code sessions on this machine and the hub’s') },
         },
       },
       '/api/history/{claudeSessionId}/resume': {
         post: {
-          security: cookie,
+          security: browser,
           requestBody: json(resumeSchema),
           responses: { 201: ok('a driven session resuming it') },
         },
       },
       '/api/channels': {
-        get: { security: cookie, responses: { 200: ok('channel sessions and their backlog') } },
+        get: { security: browser, responses: { 200: ok('channel sessions and their backlog') } },
       },
-      '/api/access': { get: { security: cookie, responses: { 200: ok('senders and pairing requests') } } },
+      '/api/access': { get: { security: browser, responses: { 200: ok('senders and pairing requests') } } },
       '/api/access/{name}': {
-        post: { security: cookie, requestBody: json(senderChangeSchema), responses: { 200: ok('changed') } },
+        post: { security: browser, requestBody: json(senderChangeSchema), responses: { 200: ok('changed') } },
       },
       '/api/chat': {
-        post: { security: cookie, requestBody: json(chatMessageSchema), responses: { 202: ok('stored') } },
+        post: { security: browser, requestBody: json(chatMessageSchema), responses: { 202: ok('stored') } },
       },
-      '/api/chat/stream': { get: { security: cookie, responses: { 200: ok('Claude’s replies (SSE)') } } },
+      '/api/chat/stream': { get: { security: browser, responses: { 200: ok('Claude’s replies (SSE)') } } },
       '/api/events': {
-        get: { security: cookie, responses: { 200: ok('stored events, searched, newest first') } },
+        get: { security: browser, responses: { 200: ok('stored events, searched, newest first') } },
       },
-      '/api/sources': { get: { security: cookie, responses: { 200: ok('webhook sources (no secrets)') } } },
-      '/api/outbound': { get: { security: cookie, responses: { 200: ok('outbound webhooks') } } },
-      '/api/outbound/{name}/log': { get: { security: cookie, responses: { 200: ok('its delivery log') } } },
-      '/api/peers': { get: { security: cookie, responses: { 200: ok('peers and rooms') } } },
-      '/api/health': { get: { security: cookie, responses: { 200: ok('the hub’s health') } } },
+      '/api/sources': { get: { security: browser, responses: { 200: ok('webhook sources (no secrets)') } } },
+      '/api/outbound': { get: { security: browser, responses: { 200: ok('outbound webhooks') } } },
+      '/api/outbound/{name}/log': { get: { security: browser, responses: { 200: ok('its delivery log') } } },
+      '/api/peers': { get: { security: browser, responses: { 200: ok('peers and rooms') } } },
+      '/api/health': { get: { security: browser, responses: { 200: ok('the hub’s health') } } },
       '/sessions': { get: { security: admin, responses: { 200: ok('sessions (the admin API)') } } },
       '/status': { get: { security: admin, responses: { 200: ok('the hub’s status') } } },
     },

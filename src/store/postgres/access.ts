@@ -65,11 +65,13 @@ export function postgresAccessStore(db: PostgresDb, instance: string): AccessSto
         status: input.status,
         operator: input.operator,
         displayName: input.displayName ?? null,
+        kind: input.kind ?? 'token',
+        expiresAt: input.expiresAt ?? null,
         createdAt: Date.now(),
       }
       await db.query(
-        `INSERT INTO senders (id, name, token_hash, status, operator, display_name, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        `INSERT INTO senders (id, name, token_hash, status, operator, display_name, kind, expires_at, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
         [
           sender.id,
           sender.name,
@@ -77,6 +79,8 @@ export function postgresAccessStore(db: PostgresDb, instance: string): AccessSto
           sender.status,
           sender.operator,
           sender.displayName,
+          sender.kind,
+          sender.expiresAt,
           sender.createdAt,
         ],
       )
@@ -115,6 +119,14 @@ export function postgresAccessStore(db: PostgresDb, instance: string): AccessSto
     async removeSender(id) {
       const { rowCount } = await db.query('DELETE FROM senders WHERE id = $1', [id])
       return (rowCount ?? 0) > 0
+    },
+
+    async dropExpiredSenders(now) {
+      const rows = await db.rows(
+        'DELETE FROM senders WHERE expires_at IS NOT NULL AND expires_at <= $1 RETURNING *',
+        [now],
+      )
+      return rows.map(toSender)
     },
 
     async countOperators() {

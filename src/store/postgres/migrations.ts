@@ -175,4 +175,13 @@ export const migrations: string[] = [
   -- them, and checked by the write on the seq row it locks (see events.ts WRITE).
   ALTER TABLE event_seq ADD COLUMN version BIGINT NOT NULL DEFAULT 0;
   `,
+  `
+  -- Browsers signed in to the dashboard are senders of their own kind (powers never come from a
+  -- name), with a credential that expires. The ones signed in before this change held a cookie that
+  -- no longer works: they are marked and expired, and the next sweep removes them.
+  ALTER TABLE senders ADD COLUMN kind TEXT NOT NULL DEFAULT 'token';
+  ALTER TABLE senders ADD COLUMN expires_at BIGINT;
+  UPDATE senders SET kind = 'browser', expires_at = 0
+    WHERE name IN (SELECT answer::json->>'signedIn' FROM decisions WHERE kind = 'signin' AND answer IS NOT NULL);
+  `,
 ]

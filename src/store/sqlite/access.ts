@@ -64,11 +64,13 @@ export function sqliteAccessStore(db: Database.Database): AccessStore {
         status: input.status,
         operator: input.operator,
         displayName: input.displayName ?? null,
+        kind: input.kind ?? 'token',
+        expiresAt: input.expiresAt ?? null,
         createdAt: Date.now(),
       }
       db.prepare(
-        `INSERT INTO senders (id, name, token_hash, status, operator, display_name, created_at)
-         VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO senders (id, name, token_hash, status, operator, display_name, kind, expires_at, created_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
         sender.id,
         sender.name,
@@ -76,6 +78,8 @@ export function sqliteAccessStore(db: Database.Database): AccessStore {
         sender.status,
         sender.operator ? 1 : 0,
         sender.displayName,
+        sender.kind,
+        sender.expiresAt,
         sender.createdAt,
       )
       return sender
@@ -108,6 +112,13 @@ export function sqliteAccessStore(db: Database.Database): AccessStore {
 
     async removeSender(id) {
       return db.prepare('DELETE FROM senders WHERE id = ?').run(id).changes > 0
+    },
+
+    async dropExpiredSenders(now) {
+      const rows = db
+        .prepare('DELETE FROM senders WHERE expires_at IS NOT NULL AND expires_at <= ? RETURNING *')
+        .all(now) as Row[]
+      return rows.map(toSender)
     },
 
     async countOperators() {
