@@ -6,6 +6,31 @@ export function describeAccessStoreContract(open: OpenStore): void {
   const it = storeTest(open)
 
   describe('AccessStore', () => {
+    it('keeps what kind of sender each is and when it expires, and drops the expired ones', async ({
+      store,
+    }) => {
+      const token = await store.addSender({
+        name: 'alice',
+        tokenHash: 'h1',
+        status: 'allowed',
+        operator: false,
+      })
+      const browser = await store.addSender({
+        name: 'web-abcdef',
+        tokenHash: 'h2',
+        status: 'allowed',
+        operator: true,
+        kind: 'browser',
+        expiresAt: 5_000,
+      })
+      expect(token).toMatchObject({ kind: 'token', expiresAt: null })
+      expect(await store.senderByToken('h2')).toEqual(browser)
+      expect(browser).toMatchObject({ kind: 'browser', expiresAt: 5_000 })
+      expect(await store.dropExpiredSenders(4_999)).toEqual([])
+      expect((await store.dropExpiredSenders(5_000)).map((s) => s.name)).toEqual(['web-abcdef'])
+      expect((await store.listSenders()).map((s) => s.name)).toEqual(['alice'])
+    })
+
     it('keeps webhook sources by name', async ({ store }) => {
       const github = await store.addSource({
         name: 'github',
