@@ -276,3 +276,20 @@ it('names a bad database, lease, admin token, address or hub list in one line, a
     'switchboard: SWITCHBOARD_HUBS: "nowhere" is not host:port (hubs are separated by commas)',
   )
 })
+
+it('counts no unused sign-in link as an open decision, in status or on the Hub page', async () => {
+  await startHub()
+  await cli(['open', '--print'])
+  const link = new URL(/(http:\/\/\S+)/.exec((await cli(['open', '--print'])).stdout)?.[1] as string)
+  const json = JSON.parse((await cli(['status', '--json'])).stdout)
+  expect(json.openDecisions).toBe(0)
+  expect((await cli(['status'])).stdout).not.toMatch(/open decisions: [1-9]/)
+  const signedIn = await fetch(`${link.origin}/api/signin`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-switchboard': '1' },
+    body: JSON.stringify({ token: link.searchParams.get('token') }),
+  })
+  const { key } = (await signedIn.json()) as { key: string }
+  const health = await fetch(`${link.origin}/api/health`, { headers: { authorization: `Bearer ${key}` } })
+  expect(((await health.json()) as { openDecisions: number }).openDecisions).toBe(0)
+})
