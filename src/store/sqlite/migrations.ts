@@ -208,4 +208,18 @@ export const migrations: string[] = [
     note TEXT
   );
   `,
+  `
+  -- What a chat bridge remembers between messages (see store/bridge-memory.ts): a chat's /to choice,
+  -- the chat a /new session answers to, downloadable attachments, replies counted for a stranger.
+  CREATE TABLE bridge_memory (
+    platform TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    count INTEGER NOT NULL DEFAULT 0,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (platform, kind, key)
+  );
+  CREATE INDEX bridge_memory_age ON bridge_memory (kind, at);
+  `,
 ]
