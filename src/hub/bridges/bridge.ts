@@ -22,7 +22,7 @@ import { Delivery } from './delivery.js'
 import { Inbound } from './inbound.js'
 import { BridgeMemory } from './memory.js'
 import { parseButtonData, promptDetails, promptMessage } from './prompts.js'
-import { answerFromChat, openPrompts, whyClosed } from './verdicts.js'
+import { answerFromChat, openPrompt } from './verdicts.js'
 
 const FIRST_RECONNECT_MS = 1000
 const MAX_RECONNECT_MS = 60_000
@@ -242,21 +242,25 @@ export class Bridge {
     }
     if (parsed.verb !== 'more')
       return answerPress(await answerFromChat(this.context, sender, parsed.code, parsed.verb, parsed.option))
-    const open = await openPrompts(this.context, parsed.code)
-    const [decision] = open
-    if (!decision || open.length > 1)
-      return answerPress(
-        decision
-          ? `${parsed.code} is open in several sessions: answer it in the terminal`
-          : ((await whyClosed(this.context, sender, parsed.code)) ?? `No open prompt ${parsed.code}`),
-      )
+    const found = await openPrompt(this.context, sender, parsed.code)
+    if ('why' in found) return answerPress(found.why)
+    const { decision } = found
     const { text, buttons } = promptMessage(decision.kind as 'permission', {
       ...decision.request,
       id: decision.code,
       session: decision.owner,
     })
     const details = promptDetails(decision.request, textLimit(this.context) - 200)
-    await adapter.edit(press.chatId, press.messageId, `${text.split('\n')[0]}\n${details}`, buttons.slice(1))
+    try {
+      await adapter.edit(
+        press.chatId,
+        press.messageId,
+        `${text.split('\n')[0]}\n${details}`,
+        buttons.slice(1),
+      )
+    } catch (err) {
+      return answerPress(`Could not show more: ${(err as Error).message}`.slice(0, 190))
+    }
     return answerPress()
   }
 

@@ -170,13 +170,14 @@ export class Inbound {
     const verdict = parseVerdictText(message.text)
     if (!verdict) return false
     const say = (text: string) => this.sayTo(message.chatId, text)
+    const open = (await openPrompts(this.context, verdict.code)).length > 0
     if (!sender.operator) {
-      if (!(await openPrompts(this.context, verdict.code)).length) return false
+      if (!open) return false
       await say('Only operators may answer prompts (switchboard pair <code> --operator).')
       return true
     }
-    const shown = (await openPrompts(this.context, verdict.code)).length > 0
-    if (!shown && (await whyClosed(this.context, sender, verdict.code)) === null) return false
+    // A code this operator was never shown, and not open: words, not a verdict.
+    if (!open && (await whyClosed(this.context, sender, verdict.code)) === null) return false
     await say(await answerFromChat(this.context, sender, verdict.code, verdict.behavior, null))
     return true
   }

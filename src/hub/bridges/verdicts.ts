@@ -32,6 +32,19 @@ export async function whyClosed(
   return about.length ? `${code} is no longer open: its session ended or withdrew it` : null
 }
 
+/** The one open prompt `code` names for this operator, or why there is none to act on. */
+export async function openPrompt(
+  context: BridgeContext,
+  sender: Sender,
+  code: string,
+): Promise<{ decision: Decision } | { why: string }> {
+  const open = await openPrompts(context, code)
+  if (open.length > 1) return { why: `${code} is open in several sessions: answer it in the terminal` }
+  const [decision] = open
+  if (decision) return { decision }
+  return { why: (await whyClosed(context, sender, code)) ?? `No open prompt ${code}` }
+}
+
 /** Answers the open prompt `code` for an operator; resolves with the line to show them. */
 export async function answerFromChat(
   context: BridgeContext,
@@ -40,10 +53,9 @@ export async function answerFromChat(
   verb: Exclude<PressVerb, 'more'>,
   option: number | null,
 ): Promise<string> {
-  const open = await openPrompts(context, code)
-  if (open.length > 1) return `${code} is open in several sessions: answer it in the terminal`
-  const [decision] = open
-  if (!decision) return (await whyClosed(context, sender, code)) ?? `No open prompt ${code}`
+  const found = await openPrompt(context, sender, code)
+  if ('why' in found) return found.why
+  const { decision } = found
   const by = `${sender.displayName ?? sender.name} (${context.platform})`
   const answer = answerFor(decision.kind, decision.request, verb, option, by)
   if (!answer) return 'That button does not fit this prompt'
