@@ -72,7 +72,9 @@ export function registerAccess(program: Command): void {
 
   access
     .command('allow <name>')
-    .description('allow a sender (unblocks a blocked one)')
+    .description(
+      'allow a sender (unblocks a blocked one); telegram:<user id> and the like let a chat account in before it writes',
+    )
     .option('--operator', 'may also answer permission requests')
     .option('--no-operator', 'may not answer permission requests')
     .action(async (name: string, opts: { operator?: boolean }, command: Command) => {

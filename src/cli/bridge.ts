@@ -1,5 +1,6 @@
 // `switchboard bridge`: the chat platforms the hub bridges (add, list, remove, groups, settings).
 // Settings live in <home>/bridges.json (0600); a running hub picks a change up within seconds.
+import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { z } from 'zod'
 import {
@@ -26,12 +27,31 @@ const urlSchema = z
 
 interface AddOptions {
   token?: string
+  tokenFile?: string
   botToken?: string
+  botTokenFile?: string
   appToken?: string
+  appTokenFile?: string
   apiRoot?: string
   api?: string
   apiUrl?: string
   policy?: string
+}
+
+/** A token `bridge add` takes: its flag, the flag naming a file that holds it, its variable. */
+interface TokenSource {
+  flag: 'token' | 'botToken' | 'appToken'
+  file: 'tokenFile' | 'botTokenFile' | 'appTokenFile'
+  variable: string
+}
+
+const TOKENS_OF: Record<BridgePlatform, { bot: TokenSource; app?: TokenSource }> = {
+  telegram: { bot: { flag: 'token', file: 'tokenFile', variable: 'SWITCHBOARD_TELEGRAM_TOKEN' } },
+  discord: { bot: { flag: 'token', file: 'tokenFile', variable: 'SWITCHBOARD_DISCORD_TOKEN' } },
+  slack: {
+    bot: { flag: 'botToken', file: 'botTokenFile', variable: 'SWITCHBOARD_SLACK_BOT_TOKEN' },
+    app: { flag: 'appToken', file: 'appTokenFile', variable: 'SWITCHBOARD_SLACK_APP_TOKEN' },
+  },
 }
 
 /** The flag that sets each setting, so an error names what the person typed. */
@@ -69,27 +89,83 @@ const API_FLAG: Record<BridgePlatform, keyof AddOptions> = {
 }
 const FLAG_NAME: Record<string, string> = {
   token: '--token',
+  tokenFile: '--token-file',
   botToken: '--bot-token',
+  botTokenFile: '--bot-token-file',
   appToken: '--app-token',
+  appTokenFile: '--app-token-file',
   apiRoot: '--api-root',
   api: '--api',
   apiUrl: '--api-url',
 }
 const FLAGS_OF: Record<BridgePlatform, (keyof AddOptions)[]> = {
-  telegram: ['token', 'apiRoot', 'policy'],
-  discord: ['token', 'api', 'policy'],
-  slack: ['botToken', 'appToken', 'apiUrl', 'policy'],
+  telegram: ['token', 'tokenFile', 'apiRoot', 'policy'],
+  discord: ['token', 'tokenFile', 'api', 'policy'],
+  slack: ['botToken', 'botTokenFile', 'appToken', 'appTokenFile', 'apiUrl', 'policy'],
+}
+
+/**
+ * A token from where the person put it: a file (`--token-file`), stdin (`--token -`), the
+ * environment, or the command line itself, which other local users can read (ps, /proc/<pid>/cmdline)
+ * and the shell's history keeps: still taken, noted in `onArgv` for a warning.
+ */
+async function readToken(
+  source: TokenSource,
+  opts: AddOptions,
+  stdin: () => Promise<string>,
+  onArgv: TokenSource[],
+): Promise<string | undefined> {
+  const given = opts[source.flag]
+  const file = opts[source.file]
+  const flag = FLAG_NAME[source.flag] as string
+  const fileFlag = FLAG_NAME[source.file] as string
+  if (given !== undefined && file !== undefined) throw new UserError(`give ${flag} or ${fileFlag}, not both`)
+  if (file !== undefined) {
+    let read: string
+    try {
+      read = readFileSync(file, 'utf8').trim()
+    } catch (err) {
+      throw new UserError(
+        `${fileFlag} ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      )
+    }
+    if (!read) throw new UserError(`${fileFlag} ${file}: the file is empty`)
+    return read
+  }
+  if (given === '-') {
+    const read = (await stdin()).trim()
+    if (!read) throw new UserError(`${flag} -: stdin gave no token`)
+    return read
+  }
+  if (given !== undefined) {
+    onArgv.push(source)
+    return given
+  }
+  return process.env[source.variable]?.trim() || undefined
+}
+
+/** All of stdin, read once: only one token may come from it. */
+function stdinOnce(): () => Promise<string> {
+  let taken = false
+  return async () => {
+    if (taken) throw new UserError('only one token can be read from stdin; give the other in a file')
+    taken = true
+    const chunks: Buffer[] = []
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+    return Buffer.concat(chunks).toString('utf8')
+  }
 }
 
 /**
  * The bridge's settings from `bridge add`'s flags, with the flag each platform's docs use. A bridge
  * added again (a new token) keeps who may write in and its groups: only how it connects changes.
  */
-function configFromFlags(
+async function configFromFlags(
   platform: BridgePlatform,
   opts: AddOptions,
   current: BridgeConfig | undefined,
-): BridgeConfig {
+  onArgv: TokenSource[],
+): Promise<BridgeConfig> {
   const foreign = (Object.keys(opts) as (keyof AddOptions)[]).find(
     (k) => opts[k] !== undefined && !FLAGS_OF[platform].includes(k),
   )
@@ -99,20 +175,25 @@ function configFromFlags(
         .map((k) => FLAG_NAME[k] ?? `--${k}`)
         .join(', ')}`,
     )
-  const token = platform === 'slack' ? opts.botToken : opts.token
+  const stdin = stdinOnce()
+  const sources = TOKENS_OF[platform]
+  const token = await readToken(sources.bot, opts, stdin, onArgv)
+  const appToken = sources.app ? await readToken(sources.app, opts, stdin, onArgv) : undefined
   if (!token)
     throw new UserError(
       platform === 'slack'
-        ? 'slack needs --bot-token <xoxb-…> and --app-token <xapp-…>'
-        : `${platform} needs --token <bot token>`,
+        ? 'slack needs --bot-token <xoxb-…> and --app-token <xapp-…> (or their -file flags, or SWITCHBOARD_SLACK_BOT_TOKEN and SWITCHBOARD_SLACK_APP_TOKEN)'
+        : `${platform} needs --token <bot token> (or --token-file, --token - for stdin, or ${sources.bot.variable})`,
     )
-  if (platform === 'slack' && !opts.appToken)
-    throw new UserError('slack needs --app-token <xapp-…> for Socket Mode')
+  if (platform === 'slack' && !appToken)
+    throw new UserError(
+      'slack needs --app-token <xapp-…> for Socket Mode (or --app-token-file, or SWITCHBOARD_SLACK_APP_TOKEN)',
+    )
   if (platform === 'telegram' && !/^\d+:[A-Za-z0-9_-]+$/.test(token))
     throw new UserError('--token: a Telegram bot token looks like 123456:ABC-def… (from @BotFather)')
   if (platform === 'slack' && !token.startsWith('xoxb-'))
     throw new UserError('--bot-token: a Slack bot token starts with xoxb- (OAuth & Permissions)')
-  if (platform === 'slack' && !opts.appToken?.startsWith('xapp-'))
+  if (platform === 'slack' && !appToken?.startsWith('xapp-'))
     throw new UserError('--app-token: a Slack app-level token starts with xapp- (Basic Information)')
   const flag = API_FLAG[platform]
   const raw = opts[flag]
@@ -121,7 +202,7 @@ function configFromFlags(
   return checked({
     ...kept,
     token,
-    ...(platform === 'slack' ? { appToken: opts.appToken } : {}),
+    ...(platform === 'slack' ? { appToken } : {}),
     ...(apiUrl ? { apiUrl: platform === 'telegram' ? apiUrl.replace(/\/+$/, '') : apiUrl } : {}),
     ...(opts.policy ? { policy: opts.policy } : {}),
   })
@@ -154,23 +235,34 @@ export function registerBridge(program: Command): void {
 
   bridge
     .command('add <platform>')
-    .description('bridge a platform: telegram --token; discord --token; slack --bot-token --app-token')
-    .option('--token <token>', 'the bot token (Telegram, Discord)')
-    .option('--bot-token <token>', 'Slack: the bot token (xoxb-…)')
-    .option('--app-token <token>', 'Slack: the app-level token for Socket Mode (xapp-…)')
+    .description(
+      'bridge a platform: telegram --token; discord --token; slack --bot-token --app-token (each also from a file, stdin or a variable)',
+    )
+    .option('--token <token>', 'the bot token (Telegram, Discord); - reads it from stdin')
+    .option('--token-file <path>', 'read the bot token from a file (Telegram, Discord)')
+    .option('--bot-token <token>', 'Slack: the bot token (xoxb-…); - reads it from stdin')
+    .option('--bot-token-file <path>', 'Slack: read the bot token from a file')
+    .option('--app-token <token>', 'Slack: the app-level token for Socket Mode (xapp-…); - reads stdin')
+    .option('--app-token-file <path>', 'Slack: read the app-level token from a file')
     .option('--api-root <url>', 'Telegram: another Bot API server (self-hosted, a proxy, a test)')
     .option('--api <url>', 'Discord: another REST API root, e.g. http://127.0.0.1:8080/api')
     .option('--api-url <url>', 'Slack: another Web API URL, e.g. http://127.0.0.1:8080/api/')
     .option('--policy <policy>', 'who may write in: pairing (default), allowlist, disabled')
-    .action((platformArg: string, opts: AddOptions, command: Command) => {
+    .action(async (platformArg: string, opts: AddOptions, command: Command) => {
       const platform = platformOf(platformArg)
       const config = configFrom(command)
       ensureHome(config.home)
       const bridges = readBridges(config.home)
       const current = bridges[platform]
-      const updated = configFromFlags(platform, opts, current)
+      const onArgv: TokenSource[] = []
+      const updated = await configFromFlags(platform, opts, current, onArgv)
       bridges[platform] = updated
       writeBridges(config.home, bridges)
+      // Said once the bridge is stored: one line, whichever tokens came on the command line.
+      if (onArgv.length)
+        process.stderr.write(
+          `switchboard: ${onArgv.map((t) => FLAG_NAME[t.flag]).join(' and ')} on the command line: other users of this machine can read it there (ps, /proc) and your shell history keeps it; next time use ${onArgv.map((t) => `${FLAG_NAME[t.file]}, ${FLAG_NAME[t.flag]} - (stdin) or ${t.variable}`).join('; ')}\n`,
+        )
       process.stdout.write(
         `${platform} bridge ${current ? 'updated (policy, groups and settings kept)' : 'added'}; the hub connects within a few seconds (see: switchboard bridge list).\n` +
           (updated.policy === 'pairing'

@@ -8,6 +8,13 @@ import { readJsonFile } from './config.js'
 export const BRIDGE_PLATFORMS = ['telegram', 'discord', 'slack'] as const
 export type BridgePlatform = (typeof BRIDGE_PLATFORMS)[number]
 
+/** How each platform writes a person's id: what a bridge's sender is named by (`telegram:<id>`). */
+export const USER_IDS: Record<BridgePlatform, { pattern: RegExp; example: string }> = {
+  telegram: { pattern: /^\d{1,20}$/, example: 'digits, such as 123456789' },
+  discord: { pattern: /^\d{15,25}$/, example: 'a snowflake such as 123456789012345678' },
+  slack: { pattern: /^[UW][A-Z0-9]{6,}$/, example: 'U followed by letters and digits, such as U0123ABCDEF' },
+}
+
 /** Characters per message each platform takes. */
 export const TEXT_LIMITS: Record<BridgePlatform, number> = { telegram: 4096, discord: 2000, slack: 4000 }
 

@@ -2,6 +2,7 @@
 // sqlite/ is the embedded default. Methods are async so a networked store can stand behind it.
 // Each area has its own interface (events.ts, access.ts, …): a consumer can ask for just the one it uses.
 import type { AccessStore } from './access.js'
+import type { BridgeMemoryStore } from './bridge-memory.js'
 import type { DecisionStore } from './decisions.js'
 import type { EventStore } from './events.js'
 import type { LeaseStore } from './leases.js'
@@ -18,12 +19,14 @@ export interface Store
     PeerStore,
     OutboundStore,
     RuleStore,
-    LeaseStore {
+    LeaseStore,
+    BridgeMemoryStore {
   close(): Promise<void>
   /**
    * Deletes up to `limit` rows per kind older than `before` (ms since epoch) that nothing needs any
    * more: events no subscriber still waits for (a parked one once it has waited that long for subscribers), replies in
-   * the outbox, decisions no longer open, session lines, outbound delivery logs, dead letters.
+   * the outbox, decisions no longer open, session lines, outbound delivery logs, dead letters,
+   * what a bridge remembers for a while only (attachments, reply counts).
    * The newest event always stays, so seqs only grow. Returns how many rows went.
    */
   prune(before: number, limit: number): Promise<number>
@@ -58,6 +61,7 @@ export type {
   Source,
   WebhookPreset,
 } from './access.js'
+export type { BridgeMemoryKind, BridgeMemoryStore } from './bridge-memory.js'
 export type { Decision, DecisionKind, DecisionStatus, DecisionStore } from './decisions.js'
 export type { EventStore, Fence, PublishResult, StagedEvent, SubscriberInfo } from './events.js'
 export type { Lease, LeaseStore } from './leases.js'

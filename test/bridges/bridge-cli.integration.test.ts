@@ -1,7 +1,9 @@
 // `switchboard bridge …` at the terminal: what it stores, and one clear line for each mistake.
-import { readFileSync, statSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
+import { CLI } from '../helpers/home.js'
 import { homePerTest } from '../helpers/home-per-test.js'
 
 const world = homePerTest()
@@ -85,4 +87,62 @@ it('answers each mistake with one line naming it, and a non-zero exit', async ()
     expect(code, args.join(' ')).not.toBe(0)
     expect(stderr, args.join(' ')).toMatch(message)
   }
+})
+
+/** `switchboard …` with stdin and extra variables; resolves with how it ended and what it printed. */
+function runCli(
+  args: string[],
+  options: { input?: string; env?: Record<string, string> } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [CLI, ...args], { env: { ...world.home.env, ...options.env } })
+  let stdout = ''
+  let stderr = ''
+  child.stdout.on('data', (chunk) => {
+    stdout += chunk
+  })
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk
+  })
+  child.stdin.end(options.input ?? '')
+  return new Promise((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })))
+}
+
+it('takes a bot token from a file, stdin or the environment, and warns when it is on the command line', async () => {
+  const { home } = world
+  const stored = () => JSON.parse(readFileSync(join(home.dir, 'bridges.json'), 'utf8'))
+  const tokenFile = join(home.dir, 'telegram-token')
+  writeFileSync(tokenFile, '111:from-a-file\n', { mode: 0o600 })
+  const fromFile = await runCli(['bridge', 'add', 'telegram', '--token-file', tokenFile])
+  expect(fromFile).toMatchObject({ code: 0, stderr: '' })
+  expect(stored().telegram.token).toBe('111:from-a-file')
+
+  const fromStdin = await runCli(['bridge', 'add', 'discord', '--token', '-'], { input: 'from-stdin\n' })
+  expect(fromStdin).toMatchObject({ code: 0, stderr: '' })
+  expect(stored().discord.token).toBe('from-stdin')
+
+  const fromEnv = await runCli(['bridge', 'add', 'slack'], {
+    env: { SWITCHBOARD_SLACK_BOT_TOKEN: 'xoxb-from-env', SWITCHBOARD_SLACK_APP_TOKEN: 'xapp-from-env' },
+  })
+  expect(fromEnv).toMatchObject({ code: 0, stderr: '' })
+  expect(stored().slack).toMatchObject({ token: 'xoxb-from-env', appToken: 'xapp-from-env' })
+  const telegramEnv = await runCli(['bridge', 'add', 'telegram'], {
+    env: { SWITCHBOARD_TELEGRAM_TOKEN: '222:from-env' },
+  })
+  expect(telegramEnv).toMatchObject({ code: 0, stderr: '' })
+  expect(stored().telegram.token).toBe('222:from-env')
+
+  const onArgv = await runCli(['bridge', 'add', 'telegram', '--token', '333:on-argv'])
+  expect(onArgv.code).toBe(0)
+  expect(stored().telegram.token).toBe('333:on-argv')
+  expect(onArgv.stderr.trim().split('\n')).toHaveLength(1)
+  expect(onArgv.stderr).toMatch(/^switchboard: .*other users .*can read it/)
+  expect(onArgv.stderr).not.toContain('333:on-argv')
+
+  const empty = await runCli(['bridge', 'add', 'discord', '--token', '-'], { input: '\n' })
+  expect(empty.code).not.toBe(0)
+  expect(empty.stderr.trim().split('\n')).toHaveLength(1)
+  expect(empty.stderr).toMatch(/stdin/)
+  const missing = await runCli(['bridge', 'add', 'discord', '--token-file', join(home.dir, 'nope')])
+  expect(missing.code).not.toBe(0)
+  expect(missing.stderr).toMatch(/--token-file/)
 })

@@ -6,6 +6,7 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Platform } from '../../src/sources/chat/platform.js'
+import { openSqliteStore } from '../../src/store/sqlite/index.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
 import { botMessages, bridgeAddArgs, FAKES, LIMITS, pair, person, spawnHub } from '../helpers/bridge-world.js'
 import { ChannelClient } from '../helpers/channel-client.js'
@@ -120,6 +121,9 @@ describe.each(PLATFORMS)('%s bridge', (platform) => {
       () => botMessages(fake, chat).find((m) => m.text.includes('Permission: Bash')),
       'the prompt',
     )
+    // As the dashboard shows it: the command, not the JSON it came in.
+    expect(prompt.text).toContain('$ ls -la')
+    expect(prompt.text).not.toContain('{"command"')
     const labels = prompt.buttons.flat().map((b) => b.text)
     expect(labels).toEqual(['See more', 'Allow', 'Deny'])
     const more = prompt.buttons.flat().find((b) => b.text === 'See more')
@@ -168,6 +172,111 @@ describe.each(PLATFORMS)('%s bridge', (platform) => {
       'the prompt edited',
     )
     expect(edited.buttons).toEqual([])
+  })
+
+  it('confirms a typed "yes <id>", and says why one cannot be taken', async () => {
+    const claude = await channel()
+    const chat = await pair(home, fake, olga, true)
+    const annChat = await pair(home, fake, ann) // allowed, not an operator
+    await claude.sendPermissionRequest({
+      request_id: 'bqzmx',
+      tool_name: 'Bash',
+      description: 'List the files',
+      input_preview: '{"command":"ls"}',
+    })
+    await fake.waitFor(
+      () => botMessages(fake, chat).find((m) => m.text.includes('Permission: Bash')),
+      'the prompt',
+    )
+    await fake.dm(ann, 'yes bqzmx')
+    await fake.waitFor(
+      () => botMessages(fake, annChat).find((m) => m.text.includes('Only operators')),
+      'the refusal',
+    )
+    await fake.dm(olga, 'yes bqzmx')
+    await fake.waitFor(() => claude.verdicts[0], 'the verdict')
+    expect(claude.verdicts).toEqual([{ request_id: 'bqzmx', behavior: 'allow' }])
+    await fake.waitFor(
+      () => botMessages(fake, chat).find((m) => m.text.includes('Allowed bqzmx')),
+      'the confirmation',
+    )
+    await fake.dm(olga, 'no bqzmx')
+    const again = await fake.waitFor(
+      () => botMessages(fake, chat).find((m) => m.text.includes('bqzmx') && /already/i.test(m.text)),
+      'why the second answer was not taken',
+    )
+    expect(again.text).toContain('olga')
+    expect(claude.verdicts).toHaveLength(1)
+  })
+
+  it('says a pressed prompt was answered elsewhere, or ended, rather than anything else', async () => {
+    const claude = await channel()
+    const chat = await pair(home, fake, olga, true)
+    const token = await home.addSender('laptop', true)
+    for (const id of ['kxvwp', 'wvxyz'])
+      await claude.sendPermissionRequest({
+        request_id: id,
+        tool_name: 'Bash',
+        description: 'sleep',
+        input_preview: '{"command":"sleep 1"}',
+      })
+    const prompts = await fake.waitFor(() => {
+      const shown = botMessages(fake, chat).filter((m) => m.text.includes('Permission: Bash'))
+      return shown.length === 2 && shown
+    }, 'both prompts')
+    const allowOf = (code: string) => {
+      const prompt = prompts.find((m) => m.text.includes(code))
+      const data = prompt?.buttons.flat().find((b) => b.text === 'Allow')?.data as string
+      return { prompt: prompt?.messageId as string, data }
+    }
+    // The platform holds back the edits that would take the buttons away, so they can still be pressed.
+    fake.rateLimitNext(10, 60)
+    const answered = await fetch(`${home.url}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'text/plain' },
+      body: 'no kxvwp',
+    })
+    expect(answered.status).toBe(200)
+    const before = fake.pressAnswers.length
+    const first = allowOf('kxvwp')
+    await fake.press(olga, chat, first.prompt, first.data)
+    await fake.waitFor(() => fake.pressAnswers.length > before, 'the press answered')
+    expect(fake.pressAnswers.at(-1)?.notice).toMatch(/already answered.*laptop/i)
+
+    await claude.close() // its open prompt is withdrawn
+    await waitFor(async () => (await decisionStatus(home, 'wvxyz')) === 'cancelled', 10_000, 'the withdrawal')
+    const second = allowOf('wvxyz')
+    await fake.press(olga, chat, second.prompt, second.data)
+    await fake.waitFor(() => fake.pressAnswers.length > before + 1, 'the press answered')
+    expect(fake.pressAnswers.at(-1)?.notice).toMatch(/no longer open/i)
+  })
+
+  it('sends a new operator the prompts that were already waiting', async () => {
+    const claude = await channel()
+    await home.addSender('laptop', true) // the only operator when the prompts are raised
+    const annChat = await pair(home, fake, ann)
+    await claude.sendPermissionRequest({
+      request_id: 'hjkmn',
+      tool_name: 'Bash',
+      description: 'build',
+      input_preview: '{"command":"make"}',
+    })
+    await waitFor(async () => (await decisionStatus(home, 'hjkmn')) === 'open', 10_000, 'the prompt')
+    const chat = await pair(home, fake, olga, true)
+    const prompt = await fake.waitFor(
+      () => botMessages(fake, chat).find((m) => m.text.includes('Permission: Bash')),
+      'the waiting prompt, for the new operator',
+    )
+    expect(prompt.text).toContain('$ make')
+    await home.cli('access', 'allow', `${platform}:${ann.id}`, '--operator')
+    await fake.waitFor(
+      () => botMessages(fake, annChat).find((m) => m.text.includes('Permission: Bash')),
+      'the waiting prompt, for the one made operator',
+    )
+    const allow = prompt.buttons.flat().find((b) => b.text === 'Allow')
+    await fake.press(olga, chat, prompt.messageId, allow?.data as string)
+    await fake.waitFor(() => claude.verdicts[0], 'the verdict')
+    expect(claude.verdicts).toEqual([{ request_id: 'hjkmn', behavior: 'allow' }])
   })
 
   it('clears a prompt’s buttons when its session goes away unanswered', async () => {
@@ -398,3 +507,13 @@ describe.each(PLATFORMS)('%s bridge', (platform) => {
     await fake.waitFor(() => fake.receivers() === 0, 'the bridge to stop', 20_000)
   })
 })
+
+/** A decision's status as the store has it, by its code. */
+async function decisionStatus(home: TestHome, code: string): Promise<string | undefined> {
+  const store = openSqliteStore(join(home.dir, 'switchboard.db'))
+  try {
+    return (await store.listDecisions({})).find((d) => d.code === code)?.status
+  } finally {
+    await store.close()
+  }
+}

@@ -1,12 +1,14 @@
 // The real Claude Code CLI with Switchboard's channel plugin, and a chat bridge in the hub it
 // started: a DM on the (fake) platform starts a turn, and Claude's reply tool call arrives on the
 // platform as the bot's message.
+import { once } from 'node:events'
 import { expect, it } from 'vitest'
 import type { Platform } from '../../src/sources/chat/platform.js'
 import { textOf, toolResults } from '../fakes/anthropic.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
 import { botMessages, bridgeAddArgs, FAKES, pair, person } from '../helpers/bridge-world.js'
 import { e2eWorld, startDrivingHub, startedSession } from '../helpers/e2e.js'
+import { waitFor } from '../helpers/home.js'
 import { channelBlock, PLUGIN_CHANNEL, REPLY_TOOL } from '../helpers/plugin.js'
 
 const world = e2eWorld({ channelPlugin: 'switchboard' })
@@ -80,6 +82,46 @@ it('starts a driven session from the chat with /new, and its answer comes back t
     () => botMessages(fake, chat).find((m) => m.text.includes(`Stopped ${session}`)),
     '/stop',
   )
+})
+
+it('keeps bringing a /new session’s answers to the chat after the hub restarts', {
+  timeout: 120_000,
+}, async () => {
+  const fake = await FAKES.telegram()
+  world.closers.push(() => fake.close())
+  await world.home.cli(...bridgeAddArgs(fake))
+  const hub = await startDrivingHub(world)
+  await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+  const olga = person('telegram', 2, 'olga')
+  const chat = await pair(world.home, fake, olga, true)
+
+  world.fake.respond((request) => {
+    const said = textOf(request.messages)
+    if (said.includes('and the tests?')) return { text: 'the tests pass' }
+    return said.includes('summarise the repo') ? { text: 'it is a small repo' } : { text: 'ok' }
+  })
+  await fake.dm(olga, `/new ${world.claude.cwd} summarise the repo`)
+  await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => m.text.includes('it is a small repo')),
+    'the session’s first answer',
+    60_000,
+  )
+  const exited = once(hub, 'exit')
+  hub.kill('SIGTERM')
+  await exited
+  await startDrivingHub(world)
+  await waitFor(
+    async () => JSON.parse(await world.home.cli('bridge', 'list', '--json'))[0]?.state === 'connected',
+    20_000,
+    'the bridge to connect again',
+  )
+  await fake.dm(olga, 'and the tests?')
+  const answer = await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => m.text.includes('the tests pass')),
+    'the session’s answer after the restart',
+    60_000,
+  )
+  expect(answer.text).toMatch(/^\[session:ses_\w+\] the tests pass$/)
 })
 
 it('puts a driven session’s tool call to the phone, and the Allow button lets it run', async () => {

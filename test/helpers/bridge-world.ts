@@ -1,9 +1,10 @@
 // A hub with one chat bridge against a fake platform, brought up the way a user does it
 // (`switchboard bridge add …`), and people on the platform paired with it (`switchboard pair`).
 import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
 import type { Platform } from '../../src/sources/chat/platform.js'
 import type { FakePlatform, FakeUser } from '../fakes/chat-platform.js'
-import { CLI, type TestHome } from './home.js'
+import { CLI, type TestHome, waitFor } from './home.js'
 
 export const FAKES: Record<Platform, () => Promise<FakePlatform>> = {
   telegram: async () => (await import('../fakes/telegram.js')).startFakeTelegram(),
@@ -75,4 +76,29 @@ export async function pair(
     15_000,
   )
   return chat
+}
+
+/**
+ * Stops the hub and starts another on the same home, as a person restarting it does, and resolves
+ * once its bridges are connected again. A channel still open may start the hub first (autostart):
+ * either way one hub runs after this.
+ */
+export async function restartHub(home: TestHome, hub: ChildProcess): Promise<ChildProcess> {
+  if (hub.exitCode === null && hub.signalCode === null) {
+    const exited = once(hub, 'exit')
+    hub.kill('SIGTERM')
+    await exited
+  }
+  await home.stopHub()
+  const next = spawnHub(home)
+  await home.waitForHub()
+  await waitFor(
+    async () => {
+      const rows = JSON.parse(await home.cli('bridge', 'list', '--json')) as { state: string }[]
+      return rows.length > 0 && rows.every((r) => r.state === 'connected')
+    },
+    20_000,
+    'the bridges to connect again',
+  )
+  return next
 }

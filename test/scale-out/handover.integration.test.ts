@@ -123,3 +123,30 @@ async function eventually<T>(get: () => Promise<T>, ms = 10_000): Promise<T> {
     }
   }
 }
+
+it('carries what the bridge remembers to the hub that takes it over', async () => {
+  const [first, second] = [world.cluster.hub(0), world.cluster.hub(1)]
+  for (const h of world.cluster.hubs) await h.home.cli(...bridgeAddArgs(telegram))
+  await first.start()
+  await second.start()
+  expect(await eventually(() => holderOf('bridges'))).toBe(first)
+  const stranger = person('telegram', 1, 'Mallory')
+  const chat = telegram.dmChatOf(stranger.id)
+  await telegram.dm(stranger, 'hi')
+  await telegram.waitFor(() => botMessages(telegram, chat)[0], 'the code')
+  await telegram.dm(stranger, 'hello?')
+  await telegram.waitFor(() => botMessages(telegram, chat)[1], 'the reminder')
+
+  await first.kill()
+  await telegram.dm(stranger, 'anyone?')
+  // Taken in order: once Trudy has her code, the surviving hub has taken Mallory's message too.
+  const other = person('telegram', 2, 'Trudy')
+  await telegram.dm(other, 'me too')
+  await telegram.waitFor(
+    () => botMessages(telegram, telegram.dmChatOf(other.id))[0],
+    'a pairing code from the surviving hub',
+    15_000,
+  )
+  expect(await holderOf('bridges')).toBe(second)
+  expect(botMessages(telegram, chat)).toHaveLength(2) // the code and one reminder, across both hubs
+})

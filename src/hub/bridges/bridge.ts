@@ -20,7 +20,9 @@ import {
 } from './context.js'
 import { Delivery } from './delivery.js'
 import { Inbound } from './inbound.js'
-import { answerFor, PROMPT_KINDS, parseButtonData, promptDetails, promptMessage } from './prompts.js'
+import { BridgeMemory } from './memory.js'
+import { parseButtonData, promptDetails, promptMessage } from './prompts.js'
+import { answerFromChat, openPrompt } from './verdicts.js'
 
 const FIRST_RECONNECT_MS = 1000
 const MAX_RECONNECT_MS = 60_000
@@ -51,7 +53,6 @@ export class Bridge {
   private readonly delivery: Delivery
   private readonly inbound: Inbound
   private readonly log: Logger
-  private stopListening: () => void = () => {}
 
   constructor(
     readonly platform: BridgePlatform,
@@ -67,9 +68,7 @@ export class Bridge {
       home: deps.home,
       config: () => this.config,
       adapter: () => (this.connected ? this.adapter : null),
-      routes: new Map(),
-      attachments: new Map(),
-      sessionChats: new Map(),
+      memory: new BridgeMemory(deps.hub.store, platform),
     }
     this.delivery = new Delivery(this.context)
     this.inbound = new Inbound(this.context)
@@ -77,8 +76,6 @@ export class Bridge {
 
   /** Connects in the background, retrying with backoff; never throws. */
   start(): void {
-    this.stopListening =
-      this.deps.sessions?.onLine((id, _seq, line) => this.sessionSaid(id, line)) ?? (() => {})
     void this.connect(FIRST_RECONNECT_MS)
   }
 
@@ -100,7 +97,6 @@ export class Bridge {
     this.stopped = true
     this.connected = false
     this.state = 'stopped'
-    this.stopListening()
     if (this.reconnect) clearTimeout(this.reconnect)
     this.delivery.stop()
     // The adapter first: a message being taken may be waiting on the platform, which stopping ends.
@@ -244,47 +240,28 @@ export class Bridge {
       this.log.warn({ user: press.userId }, 'button press refused: not an operator')
       return answerPress('Not authorized')
     }
-    const now = Date.now()
-    const open = (
-      await Promise.all(PROMPT_KINDS.map((kind) => hub.store.openDecisionsByCode(kind, parsed.code, now)))
-    ).flat()
-    const [decision] = open
-    if (!decision || open.length > 1)
-      return answerPress(decision ? 'Open in several sessions: answer in the terminal' : 'Already answered')
-    if (parsed.verb === 'more') {
-      const { text, buttons } = promptMessage(decision.kind as 'permission', {
-        ...decision.request,
-        id: decision.code,
-        session: decision.owner,
-      })
-      const details = promptDetails(decision.request, textLimit(this.context) - 200)
+    if (parsed.verb !== 'more')
+      return answerPress(await answerFromChat(this.context, sender, parsed.code, parsed.verb, parsed.option))
+    const found = await openPrompt(this.context, sender, parsed.code)
+    if ('why' in found) return answerPress(found.why)
+    const { decision } = found
+    const { text, buttons } = promptMessage(decision.kind as 'permission', {
+      ...decision.request,
+      id: decision.code,
+      session: decision.owner,
+    })
+    const details = promptDetails(decision.request, textLimit(this.context) - 200)
+    try {
       await adapter.edit(
         press.chatId,
         press.messageId,
         `${text.split('\n')[0]}\n${details}`,
         buttons.slice(1),
       )
-      return answerPress()
+    } catch (err) {
+      return answerPress(`Could not show more: ${(err as Error).message}`.slice(0, 190))
     }
-    const by = `${sender.displayName ?? sender.name} (${this.platform})`
-    const answer = answerFor(decision.kind, decision.request, parsed.verb, parsed.option, by)
-    if (!answer) return answerPress('That button does not fit this prompt')
-    try {
-      await hub.decisions.answer(decision, answer, by)
-      await answerPress(answer.behavior === 'allow' ? 'Done' : 'Denied')
-    } catch {
-      await answerPress('Already answered')
-    }
-  }
-
-  // --- driven sessions started from a chat ----------------------------------------------
-
-  private sessionSaid(sessionId: string, line: { type: string; [key: string]: unknown }): void {
-    const chatId = this.context.sessionChats.get(sessionId)
-    if (!chatId || line.type !== 'result' || typeof line.result !== 'string' || !line.result) return
-    void this.deps.hub
-      .reply(`session:${sessionId}`, chatId, line.result)
-      .catch((err) => this.log.warn({ err: (err as Error).message }, 'session answer not sent'))
+    return answerPress()
   }
 
   // --- what Claude may do in a chat (hub/core/chat-surface.ts) ----------------------------
@@ -342,12 +319,9 @@ export class Bridge {
         return { ok: true, message: 'edited' }
       }
       case 'download': {
-        const known = this.context.attachments.get(action.file_id)
+        const known = await this.context.memory.attachment(action.file_id)
         if (!known || known.chatId !== platformChat)
-          return {
-            ok: false,
-            message: `no attachment "${action.file_id}" in this chat (ids last until the hub restarts)`,
-          }
+          return { ok: false, message: `no attachment "${action.file_id}" in this chat` }
         return { ok: true, message: await adapter.download(known.attachment, this.inbound.inboxFolder()) }
       }
       case 'fetch': {

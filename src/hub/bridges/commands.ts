@@ -43,7 +43,7 @@ export async function runCommand(
       return true
     case 'sessions': {
       const takers = await sessionsTaking(context, topic)
-      const current = context.routes.get(chatId)
+      const current = await context.memory.route(chatId)
       await say(
         takers.length
           ? `Sessions taking this chat:\n${takers.map((n) => `${n === current ? '→ ' : '• '}${n}`).join('\n')}${current ? '' : '\n(all of them get your messages; /to <session> picks one)'}`
@@ -53,7 +53,7 @@ export async function runCommand(
     }
     case 'to': {
       if (!rest) {
-        context.routes.delete(chatId)
+        await context.memory.setRoute(chatId, null)
         await say('Your messages go to every session that takes this chat.')
         return true
       }
@@ -63,7 +63,7 @@ export async function runCommand(
         await say(`No session "${rest}" takes this chat. /sessions lists them.`)
         return true
       }
-      context.routes.set(chatId, chosen)
+      await context.memory.setRoute(chatId, chosen)
       await say(`Your messages now go to ${chosen} only.`)
       return true
     }
@@ -92,8 +92,8 @@ export async function runCommand(
       }
       try {
         const session = await context.sessions.create(prompt, { cwd: folder }, { topics: [topic] })
-        context.sessionChats.set(session.id, chatId)
-        context.routes.set(chatId, `session:${session.id}`)
+        await context.memory.setSessionChat(session.id, chatId)
+        await context.memory.setRoute(chatId, `session:${session.id}`)
         await say(`Started ${session.id} in ${folder}; this chat’s messages now go to it.`)
       } catch (err) {
         await say(`Could not start a session: ${(err as Error).message}`)

@@ -1,10 +1,11 @@
 // What the parts of one bridge share: the hub, the platform's adapter while it is connected, the
-// bridge's settings, and the little it remembers between messages.
+// bridge's settings, and what it remembers between messages.
 import type { BridgeConfig, BridgePlatform } from '../../core/bridges.js'
 import { TEXT_LIMITS } from '../../core/bridges.js'
 import type { Logger } from '../../core/log.js'
-import type { InboundAttachment, PlatformAdapter } from '../../sources/chat/platform.js'
+import type { PlatformAdapter } from '../../sources/chat/platform.js'
 import type { Hub } from '../core/hub.js'
+import type { BridgeMemory } from './memory.js'
 
 /** The driven sessions, as far as a chat may steer them (implemented by the SessionManager). */
 export interface SessionControl {
@@ -25,12 +26,8 @@ export interface BridgeContext {
   config(): BridgeConfig
   /** The adapter while it is connected; null while the bridge (re)connects. */
   adapter(): PlatformAdapter | null
-  /** Where this chat's messages go when it picked one session (`/to`), by the hub's chat id. */
-  readonly routes: Map<string, string>
-  /** Attachments Claude may download, by the file id it was shown. */
-  readonly attachments: Map<string, { chatId: string; attachment: InboundAttachment }>
-  /** Driven sessions started from a chat (`/new`): their answers go back to that chat. */
-  readonly sessionChats: Map<string, string>
+  /** What the bridge remembers between messages (`/to`, `/new`, attachments), in the store. */
+  readonly memory: BridgeMemory
 }
 
 export function textLimit(context: BridgeContext): number {

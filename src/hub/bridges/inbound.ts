@@ -10,19 +10,14 @@ import type { InboundAttachment, InboundMessage } from '../../sources/chat/platf
 import type { Sender } from '../../store/store.js'
 import { runCommand } from './commands.js'
 import { type BridgeContext, chatSourceOf, groupSenderNameOf, senderNameOf } from './context.js'
-import { PROMPT_KINDS } from './prompts.js'
+import { answerFromChat, openPrompts, whyClosed } from './verdicts.js'
 
 /** Replies a stranger gets to one pairing code: the code, then a reminder, then silence. */
 const MAX_PAIRING_REPLIES = 2
-const MAX_REMEMBERED_ATTACHMENTS = 1000
+/** A chat is told no session takes it once an hour at most. */
 const NOTICE_EVERY_MS = 60 * 60 * 1000
 
 export class Inbound {
-  /** Replies a stranger had, by pairing code, or by user id while no code could be given. */
-  private readonly pairingReplies = new Map<string, number>()
-  /** When each chat was last told no session takes it: once an hour is enough. */
-  private readonly noticed = new Map<string, number>()
-
   constructor(private readonly context: BridgeContext) {}
 
   async take(message: InboundMessage): Promise<void> {
@@ -70,13 +65,6 @@ export class Inbound {
     await this.publish(message, senderNameOf(this.context.platform, message.userId), chat.id)
   }
 
-  private noticeDue(chatId: string, now = Date.now()): boolean {
-    const last = this.noticed.get(chatId)
-    if (last !== undefined && now - last < NOTICE_EVERY_MS) return false
-    this.noticed.set(chatId, now)
-    return true
-  }
-
   private acknowledge(message: InboundMessage): void {
     const adapter = this.context.adapter()
     if (!adapter) return
@@ -98,9 +86,9 @@ export class Inbound {
       ts: message.ts,
       ...(await this.attachmentMeta(message)),
     }
-    let target = this.context.routes.get(chatId) ?? null
+    let target = await this.context.memory.route(chatId)
     if (target && !(await hub.store.hasSubscriber(target))) {
-      this.context.routes.delete(chatId)
+      await this.context.memory.setRoute(chatId, null)
       target = null
     }
     const result = await hub.publish({
@@ -117,7 +105,7 @@ export class Inbound {
       !result.duplicate &&
       !result.subscribers.length &&
       message.chatType === 'dm' &&
-      this.noticeDue(chatId)
+      (await this.context.memory.noticeDue(chatId, NOTICE_EVERY_MS))
     )
       await hub.reply(
         'switchboard',
@@ -144,7 +132,7 @@ export class Inbound {
         }
       }
     }
-    const fileId = this.remember(message.chatId, first)
+    const fileId = await this.remember(message.chatId, first)
     Object.assign(meta, {
       attachment_kind: first.kind,
       attachment_file_id: fileId,
@@ -157,19 +145,14 @@ export class Inbound {
       meta.attachments = message.attachments
         .map((a) => `${a.name ?? a.kind} (${a.mime ?? a.kind}, ${Math.ceil((a.size ?? 0) / 1024)} KB)`)
         .join('; ')
-      for (const a of rest) this.remember(message.chatId, a)
+      for (const a of rest) await this.remember(message.chatId, a)
     }
     return meta
   }
 
-  private remember(chatId: string, attachment: InboundAttachment): string {
+  private async remember(chatId: string, attachment: InboundAttachment): Promise<string> {
     const fileId = newId('file')
-    const { attachments } = this.context
-    attachments.set(fileId, { chatId, attachment })
-    if (attachments.size > MAX_REMEMBERED_ATTACHMENTS) {
-      const oldest = attachments.keys().next().value
-      if (oldest) attachments.delete(oldest)
-    }
+    await this.context.memory.addAttachment(fileId, chatId, attachment)
     return fileId
   }
 
@@ -180,62 +163,49 @@ export class Inbound {
   }
 
   /**
-   * `yes abcde` / `no abcde` naming an open prompt: an operator answering it by text. True when it
-   * was one; "no thank" or "yes cheers" name no prompt and go to Claude like any message.
+   * `yes abcde` / `no abcde` naming a prompt: an operator answering it by text, told how it went.
+   * True when it was one; "no thank" or "yes cheers" name no prompt and go to Claude like any message.
    */
   private async verdict(message: InboundMessage, sender: Sender): Promise<boolean> {
     const verdict = parseVerdictText(message.text)
     if (!verdict) return false
-    const { hub } = this.context
-    const now = Date.now()
-    const open = (
-      await Promise.all(PROMPT_KINDS.map((kind) => hub.store.openDecisionsByCode(kind, verdict.code, now)))
-    ).flat()
-    const [decision] = open
-    if (!decision) return false
     const say = (text: string) => this.sayTo(message.chatId, text)
+    const open = (await openPrompts(this.context, verdict.code)).length > 0
     if (!sender.operator) {
+      if (!open) return false
       await say('Only operators may answer prompts (switchboard pair <code> --operator).')
       return true
     }
-    if (open.length > 1) {
-      await say(`"${verdict.code}" is open in several sessions; use the buttons`)
-      return true
-    }
-    const by = `${sender.displayName ?? sender.name} (${this.context.platform})`
-    const answer =
-      verdict.behavior === 'allow' ? { behavior: 'allow' } : { behavior: 'deny', message: `Denied by ${by}` }
-    await hub.decisions
-      .answer(decision, answer, by)
-      .catch(() => say(`"${verdict.code}" was answered already.`))
+    // A code this operator was never shown, and not open: words, not a verdict.
+    if (!open && (await whyClosed(this.context, sender, verdict.code)) === null) return false
+    await say(await answerFromChat(this.context, sender, verdict.code, verdict.behavior, null))
     return true
   }
 
   private async offerPairing(message: InboundMessage): Promise<void> {
+    const { memory, platform } = this.context
     const pairing = await this.context.hub.access.requestChatPairing({
-      platform: this.context.platform,
+      platform,
       userId: message.userId,
       userName: message.userName,
       chatId: message.chatId,
     })
     if (!pairing) {
-      const told = this.pairingReplies.get(message.userId) ?? 0
-      if (told >= MAX_PAIRING_REPLIES) return
-      this.pairingReplies.set(message.userId, told + 1)
-      await this.sayTo(message.chatId, 'Too many pairing requests are waiting; try again in an hour.')
+      if (!(await memory.mayReply(`user:${message.userId}`, MAX_PAIRING_REPLIES))) return
+      await this.sayTo(
+        message.chatId,
+        `Too many pairing requests are waiting here; try again in an hour. The operator can also let you in with:\n\nswitchboard access allow ${senderNameOf(platform, message.userId)}`,
+      )
       return
     }
-    this.pairingReplies.set(pairing.code, 1)
-    this.context.log.info({ platform: this.context.platform, user: message.userId }, 'pairing requested')
+    await memory.mayReply(pairing.code, MAX_PAIRING_REPLIES) // the code itself is the first reply
+    this.context.log.info({ platform, user: message.userId }, 'pairing requested')
     await this.sayTo(message.chatId, pairingText(pairing.code))
   }
 
   private async remindPairing(message: InboundMessage, sender: Sender): Promise<void> {
     const [pending] = (await this.context.hub.access.pendingPairings()).filter((d) => d.owner === sender.id)
-    if (!pending) return
-    const replies = this.pairingReplies.get(pending.code) ?? 1
-    if (replies >= MAX_PAIRING_REPLIES) return
-    this.pairingReplies.set(pending.code, replies + 1)
+    if (!pending || !(await this.context.memory.mayReply(pending.code, MAX_PAIRING_REPLIES))) return
     await this.sayTo(message.chatId, pairingText(pending.code))
   }
 

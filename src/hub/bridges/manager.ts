@@ -13,6 +13,7 @@ import type { PlatformAdapter } from '../../sources/chat/platform.js'
 import type { Hub } from '../core/hub.js'
 import { Bridge } from './bridge.js'
 import type { SessionControl } from './context.js'
+import { BridgeMemory } from './memory.js'
 
 const WATCH_MS = 1000
 /** How often items stored by other processes (the CLI's "Paired") are looked for. */
@@ -59,6 +60,9 @@ export class BridgeManager {
         ? { queued: true, note: `queued: no ${platform} bridge runs now; it is delivered once one does` }
         : undefined
     })
+    // On every hub, not only the bridges' own: a session runs on whichever hub holds its lease, and
+    // its answer, stored for the chat, reaches the bridge wherever that runs.
+    sessions?.onLine((id, _seq, line) => void this.sessionSaid(id, line))
     hub.chatSurfaces.push({
       owns: (chat) => this.bridgeOf(chat.source) !== undefined,
       refuse: async (chat, extras) => (await this.bridgeOf(chat.source)?.refuse(chat, extras)) ?? null,
@@ -94,6 +98,19 @@ export class BridgeManager {
     await Promise.all([...this.bridges.values()].map((b) => b.stop()))
     this.bridges.clear()
     this.stamp = '' // started again (this hub took the bridges' lease back): the file is read anew
+  }
+
+  /** A session started from a chat (`/new`) answered: the answer goes to that chat. */
+  private async sessionSaid(sessionId: string, line: { type: string; [key: string]: unknown }) {
+    if (line.type !== 'result' || typeof line.result !== 'string' || !line.result) return
+    try {
+      for (const platform of BRIDGE_PLATFORMS) {
+        const chatId = await new BridgeMemory(this.hub.store, platform).sessionChat(sessionId)
+        if (chatId) await this.hub.reply(`session:${sessionId}`, chatId, line.result)
+      }
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message, session: sessionId }, 'session answer not sent')
+    }
   }
 
   private bridgeOf(chatSource: string): Bridge | undefined {

@@ -2,8 +2,12 @@
 // of a question), the button data that comes back, the answer a press records, and the outcome an
 // answered prompt is edited into.
 import type { Button } from '../../sources/chat/platform.js'
+import { inputOf } from '../core/rules.js'
+import { claudeSaid, cutVisibly, toolCallView } from '../core/tool-call-text.js'
 
 export const PROMPT_KINDS = ['permission', 'question', 'plan'] as const
+/** How much of a call a prompt shows before See more. */
+const SUMMARY_LIMIT = 600
 export type PromptKind = (typeof PROMPT_KINDS)[number]
 
 export function isPromptKind(kind: string): kind is PromptKind {
@@ -67,9 +71,8 @@ export function promptMessage(
     }
   }
   const title = kind === 'plan' ? `📋 Plan review — ${session}` : `🔐 Permission: ${tool} — ${session}`
-  const summary = String(body.text ?? '').replace(/ — reply "yes [a-z]{5}" or "no [a-z]{5}"$/, '')
   return {
-    text: `${title}\n${summary}\n\n(reply "yes ${code}" or "no ${code}", or use the buttons)`,
+    text: `${title}\n${promptSummary(kind, body)}\n\n(reply "yes ${code}" or "no ${code}", or use the buttons)`,
     buttons: [
       [{ text: 'See more', data: buttonData('more', code) }],
       [
@@ -80,13 +83,37 @@ export function promptMessage(
   }
 }
 
-/** The full request, for See more: the whole input, cut to what one message holds. */
+/**
+ * What a tool call does, as the dashboard shows it (`$ ls -la`, a file and its diff), with Claude's
+ * account of it labelled; a plan review, or a prompt without a tool, says what the hub said.
+ */
+function promptSummary(kind: PromptKind, body: Record<string, unknown>): string {
+  const tool = typeof body.tool_name === 'string' ? body.tool_name : null
+  const input = inputOf(body)
+  const preview = typeof body.input_preview === 'string' ? body.input_preview : null
+  if (kind === 'plan' || !tool || (!input && preview === null))
+    return String(body.text ?? '').replace(/ — reply "yes [a-z]{5}" or "no [a-z]{5}"$/, '')
+  const description =
+    typeof body.description === 'string' ? body.description : text(input?.description) || null
+  const said = claudeSaid(description)
+  return `${toolCallView(tool, input, preview, SUMMARY_LIMIT)}${said ? `\n${said}` : ''}`
+}
+
+function text(v: unknown): string {
+  return typeof v === 'string' ? v : ''
+}
+
+/** The full request, for See more: the whole call as far as one message holds it. */
 export function promptDetails(request: Record<string, unknown>, limit: number): string {
-  const input = request.input ?? request.input_preview ?? {}
-  const shown = typeof input === 'string' ? input : JSON.stringify(input, null, 2)
+  const tool = String(request.tool_name ?? '')
+  const input = inputOf(request)
+  const preview = typeof request.input_preview === 'string' ? request.input_preview : null
   const description = typeof request.description === 'string' ? `${request.description}\n\n` : ''
-  const text = `${String(request.tool_name ?? '')}\n${description}${shown}`
-  return text.length > limit ? `${text.slice(0, limit - 1)}…` : text
+  const head = `${tool}\n${description}`
+  // Every field of the input, laid out, where the summary showed the part that runs.
+  const whole = input ? JSON.stringify(input, null, 2) : (preview ?? '(no input)')
+  const view = input ? `${toolCallView(tool, input, preview, Number.MAX_SAFE_INTEGER)}\n\n` : ''
+  return cutVisibly(`${head}${view}${whole}`, Math.max(0, limit - 40))
 }
 
 /** What the decision records for a press; null when the press does not fit the decision. */

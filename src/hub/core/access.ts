@@ -1,11 +1,20 @@
 // Who may talk to Claude: senders with tokens, pairing for the ones who have none yet.
 // Used by the hub (authenticating requests) and by the CLI (managing senders).
+import { BRIDGE_PLATFORMS, type BridgePlatform, USER_IDS } from '../../core/bridges.js'
 import { HttpError, UserError } from '../../core/errors.js'
 import { hashToken, newPairingCode, newSecret } from '../../core/ids.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
+import { promptBody } from './decisions.js'
 
 export const PAIRING_TTL_MS = 60 * 60 * 1000
+/**
+ * Codes waiting at once on each surface (a chat platform, HTTP `POST /pair`): strangers flooding one
+ * cannot stop pairing on another, and the operator's own way in (`access allow <platform>:<id>`)
+ * waits for none of them. On a platform each person has one code at a time (their pending sender).
+ */
 export const MAX_PENDING_PAIRINGS = 3
+/** The kinds of decision put to operators (a pairing is the operator's own, not a prompt). */
+const PROMPT_KINDS: readonly Decision['kind'][] = ['permission', 'question', 'plan']
 export const SENDER_NAME = /^[A-Za-z0-9._@-]{1,64}$/
 
 export function checkSenderName(name: string): string {
@@ -49,10 +58,10 @@ export class Access {
     who: PairingRequester,
     now = Date.now(),
   ): Promise<{ code: string; token: string; expiresAt: number }> {
-    if ((await this.store.countOpen('pairing', now)) >= MAX_PENDING_PAIRINGS)
+    if ((await this.pendingOn('http', now)) >= MAX_PENDING_PAIRINGS)
       throw new HttpError(
         429,
-        `too many pending pairing requests (at most ${MAX_PENDING_PAIRINGS}); try later`,
+        `too many pending pairing requests over HTTP (at most ${MAX_PENDING_PAIRINGS}); try later`,
       )
     const code = newPairingCode()
     const token = newSecret('sbs')
@@ -75,7 +84,7 @@ export class Access {
     who: { platform: string; userId: string; userName: string; chatId: string },
     now = Date.now(),
   ): Promise<{ code: string; expiresAt: number } | null> {
-    if ((await this.store.countOpen('pairing', now)) >= MAX_PENDING_PAIRINGS) return null
+    if ((await this.pendingOn(who.platform, now)) >= MAX_PENDING_PAIRINGS) return null
     const code = newPairingCode()
     const sender = await this.store.addSender({
       name: `${who.platform}:${who.userId}`,
@@ -128,11 +137,39 @@ export class Access {
           : {}),
     })
     const sender = (await this.store.senderById(decision.owner)) as Sender
+    await this.welcome(sender)
+    return sender
+  }
+
+  /** Tells a sender just let in so, and puts an operator every prompt still open. */
+  private async welcome(sender: Sender): Promise<void> {
     await this.store.addOutbox(sender.id, 'paired', {
       text: `Paired${sender.operator ? ' as an operator' : ''}: your messages now reach Claude.`,
       operator: sender.operator,
     })
-    return sender
+    if (sender.operator) await this.sendOpenPrompts(sender)
+  }
+
+  /**
+   * A person who just became an operator is sent each prompt still open, as the operators before
+   * them were: one raised before they paired would otherwise never reach them.
+   */
+  private async sendOpenPrompts(sender: Sender, now = Date.now()): Promise<void> {
+    const open = (await this.store.listDecisions({ status: 'open' })).filter(
+      (d) => PROMPT_KINDS.includes(d.kind) && (d.expiresAt === null || d.expiresAt > now),
+    )
+    for (const decision of open) {
+      const shown = await this.store.outboxAbout(sender.id, decision.code)
+      // Sent already, while they were an operator before.
+      if (shown.some((i) => i.kind === decision.kind && i.body.session === decision.owner)) continue
+      await this.store.addOutbox(sender.id, decision.kind, promptBody(decision))
+    }
+  }
+
+  /** Open pairing codes from one surface: a chat platform, or `http`. */
+  private async pendingOn(surface: string, now: number): Promise<number> {
+    const pending = await this.pendingPairings(now)
+    return pending.filter((d) => (d.request.platform ?? 'http') === surface).length
   }
 
   /** A pairing request turned down: the code stops working and the waiting sender is removed. */
@@ -160,10 +197,41 @@ export class Access {
     }
   }
 
+  /**
+   * Allows or blocks a sender. `<platform>:<user id>` may be allowed before that person ever wrote
+   * (the operator's own account, whatever strangers hold the platform's codes); one waiting with a
+   * code is let in and the code closed.
+   */
   async setStatus(name: string, status: 'allowed' | 'blocked', operator?: boolean): Promise<Sender> {
-    const sender = await this.requireSender(name)
-    await this.store.updateSender(sender.id, { status, ...(operator === undefined ? {} : { operator }) })
-    return (await this.store.senderById(sender.id)) as Sender
+    const before =
+      (await this.store.senderByName(name)) ?? (status === 'allowed' ? await this.addChatSender(name) : null)
+    if (!before) throw new UserError(`no sender named "${name}" (see: switchboard access list)`)
+    await this.store.updateSender(before.id, { status, ...(operator === undefined ? {} : { operator }) })
+    const sender = (await this.store.senderById(before.id)) as Sender
+    if (status !== 'allowed') return sender
+    if (before.status === 'pending') {
+      for (const d of (await this.pendingPairings()).filter((p) => p.owner === sender.id))
+        await this.store.answerDecision(d.id, { approved: true }, 'access allow')
+      await this.welcome(sender)
+    } else if (sender.operator && !(before.operator && before.status === 'allowed'))
+      await this.sendOpenPrompts(sender)
+    return sender
+  }
+
+  /** `<platform>:<user id>` allowed ahead of their first message: a pending sender, until updated. */
+  private async addChatSender(name: string): Promise<Sender | null> {
+    const [platform, userId, ...rest] = name.split(':')
+    if (!BRIDGE_PLATFORMS.includes(platform as BridgePlatform) || userId === undefined || rest.length)
+      return null
+    const { pattern, example } = USER_IDS[platform as BridgePlatform]
+    if (!pattern.test(userId))
+      throw new UserError(`"${userId}" is not a ${platform} user id: one is ${example}`)
+    return this.store.addSender({
+      name,
+      tokenHash: hashToken(newSecret('sbs')), // never handed out: a bridge sender has no token
+      status: 'pending',
+      operator: false,
+    })
   }
 
   async remove(name: string): Promise<void> {

@@ -8,7 +8,7 @@ import type { Logger } from '../../core/log.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
 import { inputOf, Rules } from './rules.js'
 import type { SenderOutbox } from './sender-outbox.js'
-import { toolCallText } from './tool-call-text.js'
+import { promptText, toolCallText } from './tool-call-text.js'
 
 /** A connected channel, as far as relaying a verdict to it goes. */
 export interface VerdictSink {
@@ -56,15 +56,7 @@ export class Decisions {
       expiresAt: null,
     })
     if (await this.answeredByRule(decision, null)) return decision
-    const id = request.request_id
-    await this.toOperators('permission', {
-      id,
-      session: subscriber,
-      tool_name: request.tool_name,
-      description: request.description,
-      input_preview: request.input_preview,
-      text: `${subscriber}: ${toolCallText(request.tool_name, request.input_preview, request.description)} — reply "yes ${id}" or "no ${id}"`,
-    })
+    await this.toOperators('permission', promptBody(decision))
     return decision
   }
 
@@ -135,8 +127,7 @@ export class Decisions {
     input: {
       kind: Decision['kind']
       owner: string
-      request: Record<string, unknown>
-      prompt: string
+      request: { tool_name: string; input: Record<string, unknown>; description?: string }
       /** Where the session works: a rule for a folder applies there. */
       folder?: string | null
     },
@@ -152,13 +143,7 @@ export class Decisions {
     })
     this.resolvers.set(decision.id, onAnswer)
     if (await this.answeredByRule(decision, input.folder ?? null)) return decision
-    await this.toOperators(input.kind, {
-      id: code,
-      decision: decision.id,
-      session: input.owner,
-      ...input.request,
-      text: `${input.owner}: ${input.prompt} — reply "yes ${code}" or "no ${code}"`,
-    })
+    await this.toOperators(input.kind, promptBody(decision))
     return decision
   }
 
@@ -233,6 +218,41 @@ export class Decisions {
   private async toOperators(kind: string, body: Record<string, unknown>): Promise<void> {
     const operators = (await this.store.listSenders()).filter((s) => s.operator && s.status === 'allowed')
     for (const op of operators) await this.outbox.send(op.id, kind, body)
+  }
+}
+
+/**
+ * What operators are sent about an open decision: its request, and one line saying what is asked
+ * (HTTP streams show the line; a chat shows the call itself, see hub/bridges/prompts.ts). Built
+ * from the stored decision, so an operator who comes later is sent the same.
+ */
+export function promptBody(decision: Decision): Record<string, unknown> {
+  const { code, owner, request } = decision
+  const reply = ` — reply "yes ${code}" or "no ${code}"`
+  const tool = String(request.tool_name ?? '')
+  // A channel relays Claude Code's prompt with a preview of the input; a driven session, the input.
+  if (typeof request.input_preview === 'string') {
+    const description = typeof request.description === 'string' ? request.description : undefined
+    return {
+      id: code,
+      session: owner,
+      tool_name: tool,
+      description,
+      input_preview: request.input_preview,
+      text: `${owner}: ${toolCallText(tool, request.input_preview, description)}${reply}`,
+    }
+  }
+  const input = (request.input && typeof request.input === 'object' ? request.input : {}) as Record<
+    string,
+    unknown
+  >
+  const description = typeof request.description === 'string' ? request.description : undefined
+  return {
+    id: code,
+    decision: decision.id,
+    session: owner,
+    ...request,
+    text: `${owner}: ${promptText({ tool_name: tool, input, description })}${reply}`,
   }
 }
 

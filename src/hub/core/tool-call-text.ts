@@ -3,6 +3,8 @@
 // mean approving a `curl … | sh` nobody saw.
 
 const MAX_SHOWN = 600
+/** Lines of each side of an edit a prompt shows before it says how many more there are. */
+const DIFF_LINES = 8
 
 /** The part of a tool's input that says what it does: a Bash command, else the input as JSON. */
 export function inputPreview(toolName: string, input: Record<string, unknown>): string {
@@ -10,15 +12,83 @@ export function inputPreview(toolName: string, input: Record<string, unknown>): 
   return JSON.stringify(input)
 }
 
+/** `text` whole when it fits, else its first `limit` characters and how many more there were. */
+export function cutVisibly(text: string, limit: number): string {
+  return text.length > limit ? `${text.slice(0, limit)}… [cut: ${text.length - limit} more characters]` : text
+}
+
 export function toolCallText(toolName: string, preview: string, description?: string | null): string {
   const flat = preview.replace(/\r\n|\r|\n/g, '\\n')
-  const shown =
-    flat.length > MAX_SHOWN
-      ? `${flat.slice(0, MAX_SHOWN)}… [cut: ${flat.length - MAX_SHOWN} more characters]`
-      : flat
+  const account = claudeSaid(description)
+  return `Claude wants to run ${toolName}: ${cutVisibly(flat, MAX_SHOWN)}${account ? ` (${account})` : ''}`
+}
+
+/** A driven session's call in one line: what would run, or that Claude asks a question or a plan review. */
+export function promptText(request: {
+  tool_name: string
+  input: Record<string, unknown>
+  description?: string | null
+}): string {
+  if (request.tool_name === 'AskUserQuestion') return 'Claude asks a question'
+  if (request.tool_name === 'ExitPlanMode') return 'Claude asks you to review its plan'
+  const said =
+    request.description ?? (typeof request.input.description === 'string' ? request.input.description : null)
+  return toolCallText(request.tool_name, inputPreview(request.tool_name, request.input), said)
+}
+
+/** Claude's account of a call, labelled as Claude's (never to be read as what runs); '' when none. */
+export function claudeSaid(description: string | null | undefined): string {
   const said = description?.replace(/\s+/g, ' ').trim()
-  const account = said
-    ? ` (Claude's description: "${said.length > 160 ? `${said.slice(0, 157)}...` : said}")`
-    : ''
-  return `Claude wants to run ${toolName}: ${shown}${account}`
+  if (!said) return ''
+  return `Claude's description: "${said.length > 160 ? `${said.slice(0, 157)}...` : said}"`
+}
+
+function text(v: unknown): string {
+  return typeof v === 'string' ? v : ''
+}
+
+function linesOf(s: string): string[] {
+  if (s === '') return []
+  const lines = s.split(/\r\n|\r|\n/)
+  if (lines.length > 1 && lines.at(-1) === '') lines.pop()
+  return lines
+}
+
+/** An edit as the dashboard shows it: removed lines `- `, added lines `+ `, a few of each. */
+function diff(edit: Record<string, unknown>): string[] {
+  const side = (lines: string[], mark: string) => [
+    ...lines.slice(0, DIFF_LINES).map((line) => `${mark} ${line}`),
+    ...(lines.length > DIFF_LINES ? [`${mark} … ${lines.length - DIFF_LINES} more lines`] : []),
+  ]
+  const removed = linesOf(text(edit.old_string))
+  const added = linesOf(text(edit.new_string))
+  return removed.length || added.length ? [...side(removed, '-'), ...side(added, '+')] : ['(no change)']
+}
+
+/**
+ * What a call does, as the dashboard shows it (web/src/ToolCall.tsx): Bash as `$ <command>`, Edit
+ * as the file and a short diff, Read and Write as the path, other tools' input as compact JSON; a
+ * preview that is not whole JSON as it came. Cut visibly at `limit`.
+ */
+export function toolCallView(
+  toolName: string,
+  input: Record<string, unknown> | null,
+  preview: string | null,
+  limit = MAX_SHOWN,
+): string {
+  if (!input) return cutVisibly(preview ?? '(no input)', limit)
+  const path = text(input.file_path) || text(input.notebook_path) || text(input.path)
+  let lines: string[]
+  if (toolName === 'Bash' && typeof input.command === 'string') lines = [`$ ${input.command}`]
+  else if (toolName === 'Edit' && path)
+    lines = [`${path}${input.replace_all === true ? ' (every occurrence)' : ''}`, ...diff(input)]
+  else if (toolName === 'MultiEdit' && path && Array.isArray(input.edits)) {
+    const edits = input.edits.filter(
+      (e): e is Record<string, unknown> => typeof e === 'object' && e !== null && !Array.isArray(e),
+    )
+    lines = [`${path} (${edits.length} edit${edits.length === 1 ? '' : 's'})`, ...edits.flatMap(diff)]
+  } else if (toolName === 'Write' && path) lines = [`${path} (${linesOf(text(input.content)).length} lines)`]
+  else if ((toolName === 'Read' || toolName === 'NotebookEdit') && path) lines = [path]
+  else lines = [JSON.stringify(input)]
+  return cutVisibly(lines.join('\n'), limit)
 }

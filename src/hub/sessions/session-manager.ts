@@ -38,7 +38,6 @@ import {
 import type { Decision, SessionRecord, SessionStatus, Store } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import { type ExclusiveWork, subscriberLease, type WorkSource } from '../core/lease-keeper.js'
-import { inputPreview, toolCallText } from '../core/tool-call-text.js'
 import { PartialText } from './partial-text.js'
 
 type StoredConfig = { options: ClaudeOptions; setup: z.infer<typeof sessionSetupSchema>; peer?: boolean }
@@ -72,13 +71,6 @@ function kindOf(tool: string): PendingInput['kind'] {
   if (tool === 'AskUserQuestion') return 'question'
   if (tool === 'ExitPlanMode') return 'plan'
   return 'permission'
-}
-
-function promptFor(req: CanUseTool): string {
-  if (req.tool_name === 'AskUserQuestion') return 'Claude asks a question'
-  if (req.tool_name === 'ExitPlanMode') return 'Claude asks you to review its plan'
-  const said = req.description ?? (typeof req.input.description === 'string' ? req.input.description : null)
-  return toolCallText(req.tool_name, inputPreview(req.tool_name, req.input), said)
 }
 
 export class SessionManager {
@@ -580,7 +572,6 @@ export class SessionManager {
         kind,
         owner: id,
         request,
-        prompt: promptFor(req),
         folder: (await this.store.getSession(id))?.cwd ?? null,
       },
       (d) => settle(d),

@@ -1,18 +1,20 @@
 // What the hub needs from a chat platform, whatever it is: messages and button presses in, messages
 // with buttons, edits, reactions and files out. Each platform (telegram/, discord/, slack/) wraps
 // its real client library behind this; the hub's bridge logic (hub/bridges/) knows only this.
+import { z } from 'zod'
 
 export const PLATFORMS = ['telegram', 'discord', 'slack'] as const
 export type Platform = (typeof PLATFORMS)[number]
 
-/** A file that came with a message; `ref` is what `download` takes back. */
-export interface InboundAttachment {
-  kind: 'photo' | 'document' | 'audio' | 'video' | 'voice' | 'sticker' | 'file'
-  ref: string
-  name: string | null
-  mime: string | null
-  size: number | null
-}
+/** A file that came with a message; `ref` is what `download` takes back (also after a restart). */
+export const inboundAttachmentSchema = z.object({
+  kind: z.enum(['photo', 'document', 'audio', 'video', 'voice', 'sticker', 'file']),
+  ref: z.string(),
+  name: z.string().nullable(),
+  mime: z.string().nullable(),
+  size: z.number().nullable(),
+})
+export type InboundAttachment = z.infer<typeof inboundAttachmentSchema>
 
 export interface InboundMessage {
   /** The platform's id of the conversation (a DM's or a group's), as a string. */

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll } from 'vitest'
 import { type PostgresServer, startPostgres } from '../../../test/helpers/postgres.js'
 import { describeAccessStoreContract } from '../access.contract.js'
+import { describeBridgeMemoryStoreContract } from '../bridge-memory.contract.js'
 import type { OpenStore } from '../contract.js'
 import { describeDecisionStoreContract } from '../decisions.contract.js'
 import { describeEventStoreContract } from '../events.contract.js'
@@ -45,3 +46,4 @@ describeOutboundStoreContract(openPostgres)
 describeRetentionContract(openPostgres)
 describeRuleStoreContract(openPostgres)
 describeLeaseStoreContract(openPostgres)
+describeBridgeMemoryStoreContract(openPostgres)

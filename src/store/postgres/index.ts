@@ -4,6 +4,7 @@ import { newId } from '../../core/ids.js'
 import { combine } from '../combine.js'
 import type { OtherChange, Store } from '../store.js'
 import { postgresAccessStore } from './access.js'
+import { postgresBridgeMemoryStore } from './bridge-memory.js'
 import { listenForChanges } from './changes.js'
 import { openPool, type PostgresDb } from './db.js'
 import { postgresDecisionStore } from './decisions.js'
@@ -40,6 +41,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     postgresOutboundStore(db),
     postgresRuleStore(db),
     postgresLeaseStore(db, instance),
+    postgresBridgeMemoryStore(db),
     {
       prune: postgresPrune(db),
       onOtherChanges(listener: (change: OtherChange) => void) {

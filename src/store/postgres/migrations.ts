@@ -184,4 +184,18 @@ export const migrations: string[] = [
   UPDATE senders SET kind = 'browser', expires_at = 0
     WHERE name IN (SELECT answer::json->>'signedIn' FROM decisions WHERE kind = 'signin' AND answer IS NOT NULL);
   `,
+  `
+  -- What a chat bridge remembers between messages (see store/bridge-memory.ts): a chat's /to choice,
+  -- the chat a /new session answers to, downloadable attachments, replies counted for a stranger.
+  CREATE TABLE bridge_memory (
+    platform TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    key TEXT NOT NULL,
+    value TEXT NOT NULL,
+    count INTEGER NOT NULL DEFAULT 0,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (platform, kind, key)
+  );
+  CREATE INDEX bridge_memory_age ON bridge_memory (kind, at);
+  `,
 ]

@@ -2,6 +2,7 @@
 // statement taking $1 before and $2 limit.
 import type { Store } from '../store.js'
 import { PRUNE_OUTBOX } from './access.js'
+import { PRUNE_BRIDGE_MEMORY } from './bridge-memory.js'
 import type { PostgresDb } from './db.js'
 import { PRUNE_DECISIONS } from './decisions.js'
 import { PRUNE_EVENTS } from './events.js'
@@ -17,6 +18,7 @@ const PRUNE = [
   ...PRUNE_SESSION_LINES,
   ...PRUNE_OUTBOUND_LOG,
   ...PRUNE_DEAD_LETTERS,
+  ...PRUNE_BRIDGE_MEMORY,
 ]
 
 /** Any constant every hub agrees on (index.ts's MIGRATION_LOCK is another). */

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describeAccessStoreContract } from '../access.contract.js'
+import { describeBridgeMemoryStoreContract } from '../bridge-memory.contract.js'
 import type { OpenStore } from '../contract.js'
 import { describeDecisionStoreContract } from '../decisions.contract.js'
 import { describeEventStoreContract } from '../events.contract.js'
@@ -41,3 +42,4 @@ describeOutboundStoreContract(openSqlite)
 describeRetentionContract(openSqlite)
 describeRuleStoreContract(openSqlite)
 describeLeaseStoreContract(openSqlite)
+describeBridgeMemoryStoreContract(openSqlite)

@@ -6,6 +6,7 @@ import Database from 'better-sqlite3'
 import { combine } from '../combine.js'
 import type { Store } from '../store.js'
 import { sqliteAccessStore } from './access.js'
+import { sqliteBridgeMemoryStore } from './bridge-memory.js'
 import type { CheckpointerData } from './checkpointer.js'
 import { sqliteDecisionStore } from './decisions.js'
 import { sqliteEventStore } from './events.js'
@@ -54,6 +55,7 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
     sqliteOutboundStore(db),
     sqliteRuleStore(db),
     sqliteLeaseStore(db),
+    sqliteBridgeMemoryStore(db),
     { prune: sqlitePrune(db), close: () => close(db, checkpointer) },
   )
 }

@@ -2,6 +2,7 @@
 import type Database from 'better-sqlite3'
 import type { Store } from '../store.js'
 import { PRUNE_OUTBOX } from './access.js'
+import { PRUNE_BRIDGE_MEMORY } from './bridge-memory.js'
 import { PRUNE_DECISIONS } from './decisions.js'
 import { PRUNE_EVENTS } from './events.js'
 import { PRUNE_OUTBOUND_LOG } from './outbound.js'
@@ -16,6 +17,7 @@ const PRUNE = [
   ...PRUNE_SESSION_LINES,
   ...PRUNE_OUTBOUND_LOG,
   ...PRUNE_DEAD_LETTERS,
+  ...PRUNE_BRIDGE_MEMORY,
 ]
 
 export function sqlitePrune(db: Database.Database): Store['prune'] {

@@ -1,0 +1,69 @@
+// What one bridge remembers between messages, kept in the store (store/bridge-memory.ts) so that a
+// restarted hub, or the hub that takes the bridge's lease over, carries on from it: a chat's `/to`
+// choice, the chat a `/new` session answers to, the attachments Claude may download, the replies a
+// stranger was given, when a chat was last told no session takes it.
+import { z } from 'zod'
+import { type InboundAttachment, inboundAttachmentSchema } from '../../sources/chat/platform.js'
+import type { BridgeMemoryKind, BridgeMemoryStore } from '../../store/store.js'
+
+/** Attachments kept per platform; older ids stop working. */
+const MAX_ATTACHMENTS = 1000
+
+const routeSchema = z.object({ target: z.string() })
+const sessionChatSchema = z.object({ chat: z.string() })
+const attachmentSchema = z.object({ chatId: z.string(), attachment: inboundAttachmentSchema })
+const noticeSchema = z.object({ at: z.number() })
+
+export class BridgeMemory {
+  constructor(
+    private readonly store: BridgeMemoryStore,
+    readonly platform: string,
+  ) {}
+
+  /** The one subscriber this chat's messages go to (`/to`); null: every one that takes it. */
+  async route(chatId: string): Promise<string | null> {
+    return (await this.read('route', chatId, routeSchema))?.target ?? null
+  }
+
+  async setRoute(chatId: string, target: string | null): Promise<void> {
+    if (target === null) await this.store.forget(this.platform, 'route', chatId)
+    else await this.store.remember(this.platform, 'route', chatId, { target }, Date.now())
+  }
+
+  /** The hub's chat a session started from a chat (`/new`) answers to. */
+  async sessionChat(sessionId: string): Promise<string | null> {
+    return (await this.read('session-chat', sessionId, sessionChatSchema))?.chat ?? null
+  }
+
+  async setSessionChat(sessionId: string, chatId: string): Promise<void> {
+    await this.store.remember(this.platform, 'session-chat', sessionId, { chat: chatId }, Date.now())
+  }
+
+  async attachment(fileId: string): Promise<{ chatId: string; attachment: InboundAttachment } | null> {
+    return this.read('attachment', fileId, attachmentSchema)
+  }
+
+  async addAttachment(fileId: string, chatId: string, attachment: InboundAttachment): Promise<void> {
+    await this.store.remember(this.platform, 'attachment', fileId, { chatId, attachment }, Date.now())
+    await this.store.trimMemory(this.platform, 'attachment', MAX_ATTACHMENTS)
+  }
+
+  /** One more reply about `key` (a pairing code, a user): true while at most `max` were given. */
+  async mayReply(key: string, max: number): Promise<boolean> {
+    return (await this.store.countUp(this.platform, 'replies', key, Date.now())) <= max
+  }
+
+  /** True, and noted, when this chat was not told anything of this kind in the last `everyMs`. */
+  async noticeDue(chatId: string, everyMs: number, now = Date.now()): Promise<boolean> {
+    const last = await this.read('notice', chatId, noticeSchema)
+    if (last && now - last.at < everyMs) return false
+    await this.store.remember(this.platform, 'notice', chatId, { at: now }, now)
+    return true
+  }
+
+  /** What is stored, if it still reads as this kind's shape (written by another version, say). */
+  private async read<T>(kind: BridgeMemoryKind, key: string, schema: z.ZodType<T>): Promise<T | null> {
+    const parsed = schema.safeParse(await this.store.recall(this.platform, kind, key))
+    return parsed.success ? parsed.data : null
+  }
+}

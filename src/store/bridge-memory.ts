@@ -1,0 +1,30 @@
+// The Store's bridge-memory area: what a chat bridge remembers between messages (which session a
+// chat picked with `/to`, the chat a `/new` session answers to, the attachments Claude may download,
+// how often a stranger was answered), so a restarted hub, or the hub that takes the bridge's lease
+// over, carries on from where the last one was. Values are read and checked by hub/bridges/memory.ts.
+
+export const BRIDGE_MEMORY_KINDS = ['route', 'session-chat', 'attachment', 'replies', 'notice'] as const
+export type BridgeMemoryKind = (typeof BRIDGE_MEMORY_KINDS)[number]
+
+/** Kinds that only matter for a while: retention deletes them once they are old. */
+export const PASSING_MEMORY: readonly BridgeMemoryKind[] = ['attachment', 'replies', 'notice']
+
+export interface BridgeMemoryStore {
+  /** Keeps `value` under (platform, kind, key), replacing what was there (and its count). */
+  remember(
+    platform: string,
+    kind: BridgeMemoryKind,
+    key: string,
+    value: Record<string, unknown>,
+    now: number,
+  ): Promise<void>
+  recall(platform: string, kind: BridgeMemoryKind, key: string): Promise<Record<string, unknown> | null>
+  forget(platform: string, kind: BridgeMemoryKind, key: string): Promise<void>
+  /**
+   * One more under (platform, kind, key), from 0 when nothing is there: the new count. One statement,
+   * so two hubs counting at once lose neither.
+   */
+  countUp(platform: string, kind: BridgeMemoryKind, key: string, now: number): Promise<number>
+  /** Keeps the newest `keep` entries of one kind on one platform; older ones go. */
+  trimMemory(platform: string, kind: BridgeMemoryKind, keep: number): Promise<void>
+}
