@@ -47,6 +47,7 @@ export interface HubClientOptions {
   rung?: () => 'channel' | 'message'
   log: Logger
   /** `kept`: not handled yet; acknowledged once the caller calls handled(event.id). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a caller that keeps nothing returns nothing
   onDeliver(event: StoredEvent): Promise<void | 'kept'>
   onVerdict(requestId: string, behavior: Behavior): Promise<void>
   /** Called when nothing listens on the hub's port, so the caller can start a hub. */
