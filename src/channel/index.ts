@@ -60,6 +60,8 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     topics: options.topics?.length ? options.topics : ['*'],
     rung: () => rung,
     aliases: options.aliases,
+    // Claude Code starts its MCP servers in the session's folder.
+    folder: process.cwd(),
     log,
     // Given several hubs, the channel moves between them; it starts none.
     ...(config.hubs.length > 1 ? {} : { onHubMissing: hubStarter(config, log) }),

@@ -43,6 +43,8 @@ export interface HubClientOptions {
   subscriber: string
   topics: string[]
   aliases?: string[]
+  /** The session's working folder, which the files its replies attach may come from. */
+  folder?: string
   /** What this channel tells the hub about how it delivers (see channel/rung.ts). */
   rung?: () => 'channel' | 'message'
   log: Logger
@@ -252,6 +254,7 @@ export class HubClient {
         reconnect,
         rung: this.options.rung?.() ?? 'channel',
         aliases: this.options.aliases ?? [],
+        ...(this.options.folder ? { folder: this.options.folder } : {}),
       })
     })
     ws.on('message', (data) => this.onMessage(String(data)))
