@@ -1,17 +1,61 @@
-// What this session was sent. The channel notification has no acknowledgement, so Claude can look here.
+// What this session was sent. The channel notification has no acknowledgement, so Claude can look here;
+// a session that cannot be shown events reads them only here, so an event it has not read yet is never
+// dropped (the hub sends at most its window of them unacknowledged), and comes before any it has.
 import type { StoredEvent } from '../core/event.js'
 
+/** Events already read that are kept for another look. */
 const KEEP = 500
 
-export class Inbox {
-  private readonly recent: StoredEvent[] = []
+interface Entry {
+  event: StoredEvent
+  read: boolean
+}
 
-  add(event: StoredEvent): void {
-    this.recent.push(event)
-    if (this.recent.length > KEEP) this.recent.shift()
+export class Inbox {
+  /** In the order they came. */
+  private readonly entries: Entry[] = []
+  private readCount = 0
+
+  /** Whether it holds this event, and whether it was read. */
+  state(id: string): 'absent' | 'unread' | 'read' {
+    const entry = this.entries.find((e) => e.event.id === id)
+    return entry ? (entry.read ? 'read' : 'unread') : 'absent'
   }
 
-  latest(limit: number): StoredEvent[] {
-    return this.recent.slice(-limit).reverse()
+  add(event: StoredEvent, read: boolean): void {
+    if (this.state(event.id) !== 'absent') return
+    this.entries.push({ event, read })
+    if (read) this.countRead(1)
+  }
+
+  /**
+   * Up to `limit` events, newest first: the unread ones (the oldest of them, when there are more)
+   * before any read one. Returns them, and those of them read only now.
+   */
+  take(limit: number): { events: StoredEvent[]; newlyRead: StoredEvent[] } {
+    const unread = this.entries.filter((e) => !e.read).slice(0, limit)
+    const room = limit - unread.length
+    const read = room > 0 ? this.entries.filter((e) => e.read).slice(-room) : []
+    const chosen = new Set([...unread, ...read])
+    for (const e of unread) e.read = true
+    this.countRead(unread.length)
+    return {
+      events: this.entries
+        .filter((e) => chosen.has(e))
+        .reverse()
+        .map((e) => e.event),
+      newlyRead: unread.map((e) => e.event),
+    }
+  }
+
+  private countRead(more: number): void {
+    this.readCount += more
+    while (this.readCount > KEEP) {
+      this.entries.splice(
+        this.entries.findIndex((e) => e.read),
+        1,
+      )
+      this.readCount--
+    }
   }
 }

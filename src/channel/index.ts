@@ -8,12 +8,14 @@ import { localSocket } from '../client/hub-address.js'
 import { HubClient } from '../client/hub-client.js'
 import { readAdminToken } from '../core/admin-token.js'
 import { type HubConfig, paths } from '../core/config.js'
+import { isHubDriven } from '../core/driven.js'
 import { describeZod } from '../core/errors.js'
 import { eventMeta, type StoredEvent } from '../core/event.js'
 import { chatActionSchema, peerRequestSchema, permissionRequestSchema } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
 import { defaultSubscriberName } from '../core/subscriber-name.js'
 import { VERSION } from '../core/version.js'
+import { runDrivenChannel } from './driven.js'
 import { Inbox } from './inbox.js'
 import { channelInstructions } from './instructions.js'
 import { recordingShown } from './recording-transport.js'
@@ -37,6 +39,7 @@ const PermissionRequestNotification = z.object({
 })
 
 export async function runChannel(config: HubConfig, options: ChannelOptions, log: Logger): Promise<void> {
+  if (isHubDriven()) return runDrivenChannel(SERVER_NAME, log)
   const inbox = new Inbox()
   let shown: ShownLog | null = null
   let rung: Rung = 'channel'
@@ -57,14 +60,16 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     topics: options.topics?.length ? options.topics : ['*'],
     rung: () => rung,
     aliases: options.aliases,
+    // Claude Code starts its MCP servers in the session's folder.
+    folder: process.cwd(),
     log,
     // Given several hubs, the channel moves between them; it starts none.
     ...(config.hubs.length > 1 ? {} : { onHubMissing: hubStarter(config, log) }),
     async onDeliver(event: StoredEvent) {
       await ready.promise
       if (shown?.has(event.id)) return // shown before, by this channel or the one before it
-      inbox.add(event)
       if (rung === 'channel') {
+        inbox.add(event, true)
         await showing(
           event,
           mcp?.notification({
@@ -75,15 +80,17 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
         return
       }
       // Rung 5: a client without channels gets a line it can act on, and reads the event with inbox.
-      const from = event.sender ? `${event.sender} via ${event.source}` : event.source
-      await showing(
-        event,
-        mcp?.sendLoggingMessage({
+      // Nothing says it read the line, so the event stays the hub's until inbox returns it.
+      if (inbox.state(event.id) === 'absent') {
+        inbox.add(event, false)
+        const from = event.sender ? `${event.sender} via ${event.source}` : event.source
+        await mcp?.sendLoggingMessage({
           level: 'notice',
           logger: 'switchboard',
           data: `New event ${event.id} from ${from} (topic ${event.topic}): call the inbox tool to read it.`,
-        }),
-      )
+        })
+      }
+      return 'kept'
     },
     async onVerdict(requestId, behavior) {
       await ready.promise
@@ -160,8 +167,14 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     if (name === 'inbox') {
       const parsed = inboxArgs.safeParse(args ?? {})
       if (!parsed.success) return toolError(`inbox: ${describeZod(parsed.error)}`)
-      const events = inbox.latest(parsed.data.limit).map((e) => ({ ...eventMeta(e), content: e.content }))
-      return { content: [{ type: 'text', text: JSON.stringify(events, null, 2) }] }
+      const { events, newlyRead } = inbox.take(parsed.data.limit)
+      // Read now: recorded first, so a channel started after a crash does not show it again.
+      for (const event of newlyRead) {
+        shown?.record(event.id)
+        hub.handled(event.id)
+      }
+      const listed = events.map((e) => ({ ...eventMeta(e), content: e.content }))
+      return { content: [{ type: 'text', text: JSON.stringify(listed, null, 2) }] }
     }
     return toolError(`unknown tool: ${name}`)
   })

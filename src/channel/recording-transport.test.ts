@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { recordingShown, shownEventId } from './recording-transport.js'
 
 describe('recording what was shown', () => {
-  it('names the event a channel notification or a rung-5 line shows, and nothing else', () => {
+  it('names the event a channel notification shows, and nothing else: a rung-5 line is no showing', () => {
     expect(
       shownEventId({
         method: 'notifications/claude/channel',
@@ -15,7 +15,7 @@ describe('recording what was shown', () => {
         method: 'notifications/message',
         params: { data: 'New event ev_2 from ci (topic ci): call the inbox tool' },
       }),
-    ).toBe('ev_2')
+    ).toBeNull()
     expect(shownEventId({ jsonrpc: '2.0', id: 1, result: {} })).toBeNull()
     expect(
       shownEventId({ method: 'notifications/claude/channel/permission', params: { request_id: 'abcde' } }),

@@ -4,16 +4,15 @@
 // the gap between two system calls.
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 
-/** The event a message shows Claude: a channel notification's event_id, or rung 5's "New event <id>". */
+/**
+ * The event a message shows Claude: a channel notification's event_id. Rung 5's "New event <id>" line
+ * shows nothing: Claude has read the event only once the inbox tool returned it.
+ */
 export function shownEventId(message: unknown): string | null {
-  const m = message as { method?: string; params?: { meta?: { event_id?: unknown }; data?: unknown } }
-  if (m.method === 'notifications/claude/channel') {
-    const id = m.params?.meta?.event_id
-    return typeof id === 'string' ? id : null
-  }
-  if (m.method === 'notifications/message' && typeof m.params?.data === 'string')
-    return /^New event (ev_\S+) /.exec(m.params.data)?.[1] ?? null
-  return null
+  const m = message as { method?: string; params?: { meta?: { event_id?: unknown } } }
+  if (m.method !== 'notifications/claude/channel') return null
+  const id = m.params?.meta?.event_id
+  return typeof id === 'string' ? id : null
 }
 
 /**

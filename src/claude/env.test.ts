@@ -24,6 +24,7 @@ describe('the environment of a driven Claude Code process', () => {
       CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1',
       SWITCHBOARD_HOME: '/h',
       SWITCHBOARD_PORT: '7420',
+      SWITCHBOARD_DRIVEN: '1',
     })
   })
 

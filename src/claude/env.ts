@@ -1,6 +1,7 @@
 // The environment a Claude Code process the hub starts gets: what the CLI needs to run and to reach
 // its model, named here one by one, and nothing else the hub was started with (a bridge token, a
 // cloud key, whatever sat in the shell that launched it). config.json `sessionEnv` adds names.
+import { DRIVEN_ENV } from '../core/driven.js'
 
 const NAMES = new Set([
   'PATH',
@@ -60,5 +61,7 @@ export function claudeEnv(
   // A channel inside a driven session finds this hub, not the default one.
   env.SWITCHBOARD_HOME = hub.home
   env.SWITCHBOARD_PORT = String(hub.port)
+  // … and stays off it: the plugin's channel and the hooks it starts do not subscribe (core/driven.ts).
+  env[DRIVEN_ENV] = '1'
   return env
 }

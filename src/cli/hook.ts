@@ -4,6 +4,7 @@
 import type { Command } from 'commander'
 import { z } from 'zod'
 import { channelMessage } from '../claude/channel-tag.js'
+import { isHubDriven } from '../core/driven.js'
 import { UserError } from '../core/errors.js'
 import { defaultSubscriberName } from '../core/subscriber-name.js'
 import { addHooks, HOOK_EVENTS, removeHooks, settingsFile } from './claude-settings.js'
@@ -25,6 +26,8 @@ export function registerHook(program: Command): void {
     .command('hook')
     .description('for Claude Code hooks: prints the session’s pending events as additional context')
     .action(async (_opts: unknown, command: Command) => {
+      // The hub hands its own sessions their events; taking some here would steal another session's.
+      if (isHubDriven()) return
       // A hook must never break the session: any problem is said on stderr, and the hook exits 0.
       try {
         const input = hookInputSchema.parse(JSON.parse(await readStdin()))

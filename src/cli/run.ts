@@ -117,19 +117,23 @@ async function follow(hub: HubApi, id: string): Promise<number> {
 
 async function printLines(hub: HubApi, id: string, after: number, out: (t: string) => void): Promise<number> {
   let last = after
-  for (const { seq, line } of await hub.lines(id, after)) {
-    last = seq
-    const content = (line.message as { content?: unknown } | undefined)?.content
-    if (line.type === 'assistant' && Array.isArray(content)) {
-      for (const block of content as Record<string, unknown>[]) {
-        if (block.type === 'text') out(String(block.text))
-        if (block.type === 'tool_use') out(`● ${block.name} ${JSON.stringify(block.input)}`)
-      }
-    }
-    if (line.type === 'result')
-      out(`(${line.subtype}, ${line.num_turns ?? 0} turns, $${line.total_cost_usd ?? 0})`)
+  for (let page = await hub.lines(id, after); ; page = await hub.lines(id, last)) {
+    for (const { line } of page.lines) printLine(line, out)
+    last = page.lines.at(-1)?.seq ?? last
+    if (page.next === null || page.lines.length === 0) return last
   }
-  return last
+}
+
+function printLine(line: Record<string, unknown>, out: (t: string) => void): void {
+  const content = (line.message as { content?: unknown } | undefined)?.content
+  if (line.type === 'assistant' && Array.isArray(content)) {
+    for (const block of content as Record<string, unknown>[]) {
+      if (block.type === 'text') out(String(block.text))
+      if (block.type === 'tool_use') out(`● ${block.name} ${JSON.stringify(block.input)}`)
+    }
+  }
+  if (line.type === 'result')
+    out(`(${line.subtype}, ${line.num_turns ?? 0} turns, $${line.total_cost_usd ?? 0})`)
 }
 
 const closedInputs = new WeakSet<Interface>()

@@ -7,7 +7,7 @@ import type { HubAddress, HubConfig } from '../core/config.js'
 import type { StoredEvent } from '../core/event.js'
 import type { HubStatus, OutboundWebhookInfo, PeerInfo } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
-import type { ListedSession, RespondInput, SessionView } from '../core/session-api.js'
+import type { LinesPage, ListedSession, RespondInput, SessionView } from '../core/session-api.js'
 import type { DeadLetter, OutboundAttempt } from '../store/store.js'
 import { hubStarter } from './autostart.js'
 import { call, type HubTarget, localSocket, reach, tcpTarget } from './hub-address.js'
@@ -86,14 +86,9 @@ export class HubApi {
     return this.call('DELETE', id ? `/sessions/${encodeURIComponent(id)}` : '/sessions')
   }
 
-  /** The session's stored lines after `afterSeq`. */
-  async lines(id: string, afterSeq: number): Promise<{ seq: number; line: Record<string, unknown> }[]> {
-    return (
-      await this.call<{ lines: { seq: number; line: Record<string, unknown> }[] }>(
-        'GET',
-        `/sessions/${encodeURIComponent(id)}/lines?after=${afterSeq}`,
-      )
-    ).lines
+  /** A page of the session's stored lines after `afterSeq`; `next` is where the next page starts. */
+  lines(id: string, afterSeq: number): Promise<LinesPage> {
+    return this.call('GET', `/sessions/${encodeURIComponent(id)}/lines?after=${afterSeq}`)
   }
 
   peers(): Promise<{ peers: PeerInfo[] }> {

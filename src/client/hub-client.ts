@@ -1,5 +1,6 @@
 // The channel end of the hub protocol: one WebSocket to the hub that survives the hub going away.
-// Deliveries are handed over one at a time, in order, and acknowledged only once handled.
+// Deliveries are handed over one at a time, in order, and acknowledged only once handled: at once, or,
+// for one the caller keeps (a session that reads its events with a tool), when it says so.
 import { createRequire } from 'node:module'
 import type WebSocket from 'ws'
 import type { HubAddress } from '../core/config.js'
@@ -42,10 +43,14 @@ export interface HubClientOptions {
   subscriber: string
   topics: string[]
   aliases?: string[]
+  /** The session's working folder, which the files its replies attach may come from. */
+  folder?: string
   /** What this channel tells the hub about how it delivers (see channel/rung.ts). */
   rung?: () => 'channel' | 'message'
   log: Logger
-  onDeliver(event: StoredEvent): Promise<void>
+  /** `kept`: not handled yet; acknowledged once the caller calls handled(event.id). */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a caller that keeps nothing returns nothing
+  onDeliver(event: StoredEvent): Promise<void | 'kept'>
   onVerdict(requestId: string, behavior: Behavior): Promise<void>
   /** Called when nothing listens on the hub's port, so the caller can start a hub. */
   onHubMissing?(): void
@@ -66,6 +71,8 @@ export class HubClient {
   private inbound: Promise<void> = Promise.resolve()
   private backoff = 50
   private ackSeq = 0
+  /** What this connection delivered, in order: acks reach up to the first one not handled yet. */
+  private outstanding: { id: string; seq: number; done: boolean }[] = []
   private ackTimer: NodeJS.Timeout | null = null
   private closing = false
   private firstWelcome: { resolve(w: Welcome): void; reject(e: Error): void } | null = null
@@ -230,6 +237,7 @@ export class HubClient {
     // Acks cover only what this connection delivered: a hub that died between showing an event and
     // committing it gives that seq to another event once it is back (see Hub.publish).
     this.ackSeq = 0
+    this.outstanding = []
     if (this.ackTimer) clearTimeout(this.ackTimer)
     this.ackTimer = null
     const { token } = this.options
@@ -246,6 +254,7 @@ export class HubClient {
         reconnect,
         rung: this.options.rung?.() ?? 'channel',
         aliases: this.options.aliases ?? [],
+        ...(this.options.folder ? { folder: this.options.folder } : {}),
       })
     })
     ws.on('message', (data) => this.onMessage(String(data)))
@@ -296,11 +305,10 @@ export class HubClient {
         return
       case 'deliver': {
         const event = message.event
-        const via = this.ws
+        this.outstanding.push({ id: event.id, seq: event.seq, done: false })
         this.inbound = this.inbound
           .then(async () => {
-            await this.options.onDeliver(event)
-            if (this.ws === via) this.ackLater(event.seq)
+            if ((await this.options.onDeliver(event)) !== 'kept') this.handled(event.id)
           })
           .catch((err) => this.options.log.error({ err, event: event.id }, 'delivery failed'))
         return
@@ -321,6 +329,19 @@ export class HubClient {
         this.options.log.error({ message: message.message }, 'hub reported an error')
         return
     }
+  }
+
+  /**
+   * A delivery is done with. By id, not seq: a hub that died may give a seq it never committed to
+   * another event once it is back, and an event kept from before must not acknowledge that one.
+   */
+  handled(eventId: string): void {
+    const entry = this.outstanding.find((e) => e.id === eventId && !e.done)
+    if (!entry) return
+    entry.done = true
+    let upTo = 0
+    while (this.outstanding[0]?.done) upTo = (this.outstanding.shift() as { seq: number }).seq
+    if (upTo) this.ackLater(upTo)
   }
 
   /** Acks are cumulative: one every ACK_EVERY_MS covers every delivery handled meanwhile. */

@@ -43,6 +43,8 @@ export const configFileSchema = z
       .optional(),
     /** A Postgres database several hubs share (postgres://…); without it, the home's SQLite file. */
     databaseUrl: z.string().optional(),
+    /** Folders a reply may attach files from, besides the session's own folder and `<home>/inbox`. */
+    replyFileRoots: z.array(z.string().startsWith('/', 'replyFileRoots are absolute paths')).optional(),
   })
   .strict()
 
@@ -148,6 +150,11 @@ function readConfigFile(home: string): z.infer<typeof configFileSchema> {
   return readJsonFile(join(home, 'config.json'), configFileSchema)
 }
 
+/** config.json's `replyFileRoots`, read when a reply attaches files: a change needs no restart. */
+export function replyFileRoots(home: string): string[] {
+  return readConfigFile(home).replyFileRoots ?? []
+}
+
 /** Flags win over environment variables, which win over config.json, which wins over defaults. */
 export function loadConfig(overrides: ConfigOverrides = {}): HubConfig {
   const home = resolveHome(overrides.home)
@@ -220,6 +227,8 @@ export const paths = {
   hubInfo: (home: string) => join(home, 'hub.json'),
   hubId: (home: string) => join(home, 'hub-id'),
   hubLog: (home: string) => join(home, 'logs', 'hub.log'),
+  /** Files people sent through a bridge, downloaded for Claude; the one part of the home a reply may attach from. */
+  inbox: (home: string) => join(home, 'inbox'),
   /** Local channels reach the hub here: cheaper than TCP, and guarded by the folder's permissions. */
   hubSocket: (home: string, port: number) => join(home, `hub-${port}.sock`),
   /** The ids a channel of this subscriber name showed its session (channel/shown.ts). */

@@ -85,6 +85,8 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     rung: z.enum(['channel', 'message']).default('channel'),
     /** Other names this peer answers to. */
     aliases: z.array(subscriberNameSchema).default([]),
+    /** The session's working folder: files its replies attach may come from there. */
+    folder: z.string().startsWith('/').max(4096).optional(),
   }),
   /** Cumulative: every delivery up to and including this seq was handled. */
   z.object({ type: z.literal('ack'), seq: z.number().int() }),

@@ -43,6 +43,54 @@ export const respondSchema = z.discriminatedUnion('behavior', [
 ])
 export type RespondInput = z.infer<typeof respondSchema>
 
+/**
+ * What a stored line too long to serve whole comes back as (MAX_LINE_CHARS): its start and its length.
+ * The rest never leaves the database; a page shows it as cut.
+ */
+export interface CutLine {
+  type: 'switchboard_cut'
+  /** The stored line's length, in characters. */
+  chars: number
+  /** Its first characters, as stored (JSON text, cut anywhere). */
+  head: string
+}
+export const CUT_LINE_TYPE = 'switchboard_cut'
+/** A stored line longer than this many characters is served as a CutLine. */
+export const MAX_LINE_CHARS = 256 * 1024
+/** How much of a cut line is kept to show. */
+export const CUT_HEAD_CHARS = 2_000
+
+export function cutLine(json: string, chars = json.length): CutLine {
+  return { type: CUT_LINE_TYPE, chars, head: json.slice(0, CUT_HEAD_CHARS) }
+}
+
+/** GET …/lines?after=&limit=: where the page starts, and how many lines it may hold. */
+export const linesQuerySchema = z.object({
+  after: z.coerce.number().int().min(0, 'after is a seq, 0 or more').default(0),
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1, 'limit is at least 1')
+    .max(2_000, 'limit is at most 2000')
+    .default(500),
+})
+
+/** A line as JSON text for a page or a stream: whole, or cut when it is over MAX_LINE_CHARS. */
+export function lineText(line: unknown): string {
+  const json = JSON.stringify(line)
+  return json.length > MAX_LINE_CHARS ? JSON.stringify(cutLine(json)) : json
+}
+
+/** A page of a session's stored lines, and where the next one starts (null: there is none yet). */
+export interface LinesPage {
+  lines: { seq: number; line: Record<string, unknown>; at: number }[]
+  next: number | null
+}
+/** Lines per page of GET …/lines unless the caller asks for fewer (or more, up to 2000). */
+export const LINES_PER_PAGE = 500
+/** A page ends before the line that would take it past this many characters (one line always comes). */
+export const PAGE_CHARS = 1024 * 1024
+
 export interface PendingInput {
   decision: string
   code: string

@@ -20,8 +20,8 @@ export interface HandlerContext {
   hub: HubApi
   /** Waits up to `waitSeconds` for the turn, putting pending inputs to the person where the client can. */
   settle(id: string, waitSeconds: number): Promise<SessionView>
-  /** The owner started `switchboard mcp --allow-bypass-permissions`. */
-  allowBypassPermissions: boolean
+  /** The owner started `switchboard mcp --allow-pre-approval`. */
+  allowPreApproval: boolean
 }
 
 /** How many lines of Claude's text a tool other than claude_get_status answers with: the seed's default. */
@@ -35,26 +35,39 @@ function folder(dir: string | undefined): string {
   return path
 }
 
-const refused = (what: string) =>
-  new UserError(`${what} is refused; the owner may start switchboard mcp with --allow-bypass-permissions`)
+/** Modes in which the CLI runs some tool calls without asking (auto: its classifier decides). */
+const UNASKED_MODES = new Set(['acceptEdits', 'auto', 'bypassPermissions'])
 
-/** An agent that may pick bypassPermissions approves every tool call of its child itself. */
+/**
+ * Every option by which an agent could let its child run tools with no decision on record: it would
+ * approve the calls itself. Options that only restrict (plan, dontAsk, disallowedTools) stay open.
+ * Executable config (MCP servers, settings, plugins) is no option of the tool at all.
+ */
+function preApprovals(a: z.output<typeof tools.claude_create_session.args>): string[] {
+  const found: string[] = []
+  if (a.permissionMode && UNASKED_MODES.has(a.permissionMode))
+    found.push(`permissionMode ${a.permissionMode}`)
+  if (a.allowedTools?.length) found.push('allowedTools')
+  if (a.dangerouslySkipPermissions) found.push('dangerouslySkipPermissions')
+  return found
+}
+
 function permissionMode(
   a: z.output<typeof tools.claude_create_session.args>,
-  allowBypass: boolean,
+  allowPreApproval: boolean,
 ): ClaudeOptions['permissionMode'] {
-  if (!a.dangerouslySkipPermissions) {
-    if (a.permissionMode === 'bypassPermissions' && !allowBypass)
-      throw refused('permissionMode bypassPermissions')
-    return a.permissionMode
-  }
+  const asked = preApprovals(a)
+  if (asked.length && !allowPreApproval)
+    throw new UserError(
+      `${asked.join(', ')} ${asked.length > 1 ? 'are' : 'is'} refused: tools would run without asking; the owner may start switchboard mcp with --allow-pre-approval`,
+    )
+  if (!a.dangerouslySkipPermissions) return a.permissionMode
   if (a.permissionMode && a.permissionMode !== 'bypassPermissions')
     throw new UserError(`dangerouslySkipPermissions: true contradicts permissionMode ${a.permissionMode}`)
-  if (!allowBypass) throw refused('dangerouslySkipPermissions')
   return 'bypassPermissions'
 }
 
-export function createHandlers({ hub, settle, allowBypassPermissions }: HandlerContext): Handlers {
+export function createHandlers({ hub, settle, allowPreApproval }: HandlerContext): Handlers {
   const lines = new SessionLines(hub)
   const answer = async (view: SessionView, outputLines = OUTPUT_LINES) =>
     sessionResult(view, await lines.of(view.id), outputLines)
@@ -93,7 +106,7 @@ export function createHandlers({ hub, settle, allowBypassPermissions }: HandlerC
         {
           ...flags,
           cwd: folder(workingDirectory),
-          permissionMode: permissionMode(a, allowBypassPermissions),
+          permissionMode: permissionMode(a, allowPreApproval),
           ...(systemPrompt !== undefined ? { appendSystemPrompt: systemPrompt } : {}),
           ...(fork && a.resume ? { forkSession: true } : {}),
         },

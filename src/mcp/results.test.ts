@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { SessionView } from '../core/session-api.js'
 import { sessionResult, sessionResultSchema } from './results.js'
-import type { StoredLine } from './transcript.js'
+import { type StoredLine, transcript } from './transcript.js'
 
 interface Recording {
   waiting: { view: SessionView; lastSeq: number }
@@ -25,7 +25,7 @@ describe('sessionResult on a recorded session', () => {
   it('shows a permission prompt as the seed’s pendingInput, with the tool call still running', () => {
     const { view, lastSeq } = recorded.waiting
     const lines = recorded.lines.filter((l) => l.seq <= lastSeq)
-    expect(checked(sessionResult(view, lines, 50))).toEqual({
+    expect(checked(sessionResult(view, transcript(lines), 50))).toEqual({
       sessionId: view.id,
       status: 'waiting_for_input',
       recentOutput: ['I will make it.'],
@@ -48,7 +48,7 @@ describe('sessionResult on a recorded session', () => {
 
   it('tells allowed, denied and interrupted tool calls apart, and keeps an older turn’s result out', () => {
     const { view } = recorded.final
-    const result = checked(sessionResult(view, recorded.lines, 3))
+    const result = checked(sessionResult(view, transcript(recorded.lines), 3))
     expect(result).toMatchObject({
       status: 'interrupted',
       costUsd: view.costUsd,
@@ -65,13 +65,13 @@ describe('sessionResult on a recorded session', () => {
     expect(result.recentOutput).toHaveLength(3)
     expect(result.recentOutput.slice(0, 2)).toEqual(['finished: not that', 'second line'])
     expect(result.recentOutput[2]).toMatch(/^(word )+/)
-    expect(sessionResult(view, recorded.lines, 0).recentOutput).toEqual([])
+    expect(sessionResult(view, transcript(recorded.lines), 0).recentOutput).toEqual([])
   })
 
   it('gives a finished turn’s result once the turn has ended', () => {
     const lines = recorded.lines.filter((l) => l.seq <= 6)
     const idle: SessionView = { ...recorded.final.view, status: 'idle', pendingInputs: [] }
-    expect(checked(sessionResult(idle, lines, 2))).toMatchObject({
+    expect(checked(sessionResult(idle, transcript(lines), 2))).toMatchObject({
       status: 'completed',
       result: 'finished: (Bash completed with no output)\nsecond line',
       recentOutput: ['finished: (Bash completed with no output)', 'second line'],
@@ -80,7 +80,7 @@ describe('sessionResult on a recorded session', () => {
 
   it('names a question user_question and says what Claude asks', () => {
     const { view } = recorded.question
-    expect(checked(sessionResult(view, [], 50)).pendingInputs).toEqual([
+    expect(checked(sessionResult(view, transcript([]), 50)).pendingInputs).toEqual([
       {
         inputId: view.pendingInputs[0]?.decision,
         type: 'user_question',

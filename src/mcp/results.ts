@@ -3,7 +3,7 @@
 import { z } from 'zod'
 import type { ListedSession, PendingInput, SessionStatus, SessionView } from '../core/session-api.js'
 import { questionsOf } from './questions.js'
-import { type StoredLine, toolUseEventSchema, transcript } from './transcript.js'
+import { type Transcript, toolUseEventSchema } from './transcript.js'
 
 const statusSchema = z.enum(['running', 'waiting_for_input', 'completed', 'error', 'interrupted'])
 type Status = z.infer<typeof statusSchema>
@@ -81,8 +81,7 @@ export function seedPendingInput(p: PendingInput): SeedPendingInput {
 }
 
 /** A session as claude_get_status (and every tool that answers with a session) returns it. */
-export function sessionResult(view: SessionView, lines: StoredLine[], outputLines: number): SessionResult {
-  const seen = transcript(lines)
+export function sessionResult(view: SessionView, seen: Transcript, outputLines: number): SessionResult {
   const status = SEED_STATUS[view.status]
   // The hub's lastResult outlives an interrupted turn; the lines say what the last turn ended with.
   const result = seen.turnEnded ? seen.lastResult : (view.lastResult ?? undefined)

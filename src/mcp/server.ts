@@ -31,8 +31,8 @@ const failure = (message: string): ToolResult => ({
 })
 
 export interface McpServerOptions {
-  /** Lets the driving agent start sessions in `bypassPermissions` mode: off unless the owner says so. */
-  allowBypassPermissions?: boolean
+  /** Lets the driving agent start sessions whose tools run unasked (see handlers.ts): off unless the owner says so. */
+  allowPreApproval?: boolean
 }
 
 export async function runMcpServer(
@@ -69,7 +69,7 @@ export async function runMcpServer(
   const handlers = createHandlers({
     hub,
     settle,
-    allowBypassPermissions: options.allowBypassPermissions === true,
+    allowPreApproval: options.allowPreApproval === true,
   })
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList }))

@@ -1,21 +1,28 @@
-// Each session's stored lines as this server has read them, so a status call fetches from the hub
-// only the lines added since the one before.
+// Each session's stored lines as this server has read them, folded as they come (TranscriptReader), so
+// a status call fetches from the hub only the lines added since the one before, a page at a time, and
+// keeps no transcript in memory.
 import type { HubApi } from '../client/api-client.js'
-import type { StoredLine } from './transcript.js'
+import { type Transcript, TranscriptReader } from './transcript.js'
 
 export class SessionLines {
-  private readonly seen = new Map<string, StoredLine[]>()
+  private readonly seen = new Map<string, { after: number; reader: TranscriptReader }>()
 
   constructor(private readonly hub: HubApi) {}
 
   /** `id`: the hub's own id of the session (SessionView.id). */
-  async of(id: string): Promise<StoredLine[]> {
+  async of(id: string): Promise<Transcript> {
     let known = this.seen.get(id)
     if (!known) {
-      known = []
+      known = { after: 0, reader: new TranscriptReader() }
       this.seen.set(id, known)
     }
-    for (const line of await this.hub.lines(id, known.at(-1)?.seq ?? 0)) known.push(line)
-    return known
+    for (;;) {
+      const page = await this.hub.lines(id, known.after)
+      for (const { seq, line } of page.lines) {
+        known.reader.add(line)
+        known.after = seq
+      }
+      if (page.next === null || page.lines.length === 0) return known.reader.transcript
+    }
   }
 }

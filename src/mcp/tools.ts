@@ -31,10 +31,10 @@ export const createArgs = z
       .describe('Working directory for the session (default: the folder switchboard mcp runs in)'),
     model: options.model.describe("Model override (e.g. 'sonnet', 'opus', or full model ID)"),
     permissionMode: options.permissionMode.describe(
-      "Permission mode. 'plan' starts in planning mode (read-only analysis, then ExitPlanMode). Default: CLI's configured mode",
+      "Permission mode. 'plan' starts in planning mode (read-only analysis, then ExitPlanMode). Default: CLI's configured mode. acceptEdits, auto and bypassPermissions are refused unless switchboard mcp was started with --allow-pre-approval",
     ),
     allowedTools: options.allowedTools.describe(
-      "Tools to pre-approve without prompting (e.g. ['Read', 'Glob', 'Bash(git diff *)'])",
+      "Tools to pre-approve without prompting (e.g. ['Read', 'Glob', 'Bash(git diff *)']); refused unless switchboard mcp was started with --allow-pre-approval",
     ),
     disallowedTools: options.disallowedTools.describe('Tools to explicitly block'),
     maxTurns: options.maxTurns.describe('Maximum agentic turns. Default: unlimited'),
@@ -44,7 +44,7 @@ export const createArgs = z
       .boolean()
       .optional()
       .describe(
-        'Skip all permission checks (permission mode bypassPermissions); refused unless switchboard mcp was started with --allow-bypass-permissions',
+        'Skip all permission checks (permission mode bypassPermissions); refused unless switchboard mcp was started with --allow-pre-approval',
       ),
     resume: options.resume.describe('A Claude Code session id to continue (see claude_list_sessions)'),
     fork: z.boolean().optional().describe('With resume: continue under a new session id'),

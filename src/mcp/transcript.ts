@@ -30,33 +30,57 @@ const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : [])
 const blocks = (line: Obj): Obj[] => (isObj(line.message) ? objects(line.message.content) : [])
 
-export function transcript(lines: StoredLine[]): Transcript {
-  const text: string[] = []
-  const uses = new Map<string, ToolUseEvent>()
-  let lastResult: string | undefined
-  let turnEnded = false
-  // A call that was refused stays refused, whatever line about it comes later.
-  const settle = (id: unknown, status: 'completed' | 'denied') => {
-    const use = typeof id === 'string' ? uses.get(id) : undefined
-    if (use && use.status !== 'denied') use.status = status
-  }
-  for (const { line } of lines) {
+/** The most lines of text any answer shows (claude_get_status's outputLines at most). */
+const TEXT_KEPT = 10_000
+
+/**
+ * Reads a session's lines as they come, keeping what the answers need and not the lines: a transcript
+ * can be tens of MB. Lines the hub cut for being over-long say nothing here.
+ */
+export class TranscriptReader {
+  private text: string[] = []
+  private readonly uses = new Map<string, ToolUseEvent>()
+  private lastResult: string | undefined
+  private turnEnded = false
+
+  add(line: Record<string, unknown>): void {
     if (line.type === 'assistant') {
       for (const b of blocks(line)) {
-        if (b.type === 'text' && typeof b.text === 'string') text.push(...b.text.split('\n'))
+        if (b.type === 'text' && typeof b.text === 'string') this.text.push(...b.text.split('\n'))
         if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string')
-          uses.set(b.id, { toolName: b.name, status: 'running', toolUseId: b.id })
+          this.uses.set(b.id, { toolName: b.name, status: 'running', toolUseId: b.id })
       }
+      if (this.text.length > 2 * TEXT_KEPT) this.text = this.text.slice(-TEXT_KEPT)
     } else if (line.type === 'user') {
-      for (const b of blocks(line)) if (b.type === 'tool_result') settle(b.tool_use_id, 'completed')
+      for (const b of blocks(line)) if (b.type === 'tool_result') this.settle(b.tool_use_id, 'completed')
       // The CLI marks a call it never ran (denied, or cut off by an interrupt) at once; the turn's
       // `permission_denials` say the same only when the turn ends.
-      for (const m of objects(line.tool_result_meta)) if (m.non_execution_kind) settle(m.id, 'denied')
+      for (const m of objects(line.tool_result_meta)) if (m.non_execution_kind) this.settle(m.id, 'denied')
     } else if (line.type === 'result') {
-      for (const d of objects(line.permission_denials)) settle(d.tool_use_id, 'denied')
-      lastResult = typeof line.result === 'string' ? line.result : undefined
-      turnEnded = true
+      for (const d of objects(line.permission_denials)) this.settle(d.tool_use_id, 'denied')
+      this.lastResult = typeof line.result === 'string' ? line.result : undefined
+      this.turnEnded = true
     }
   }
-  return { text, toolUses: [...uses.values()], lastResult, turnEnded }
+
+  get transcript(): Transcript {
+    return {
+      text: this.text.slice(-TEXT_KEPT),
+      toolUses: [...this.uses.values()].map((u) => ({ ...u })),
+      lastResult: this.lastResult,
+      turnEnded: this.turnEnded,
+    }
+  }
+
+  /** A call that was refused stays refused, whatever line about it comes later. */
+  private settle(id: unknown, status: 'completed' | 'denied'): void {
+    const use = typeof id === 'string' ? this.uses.get(id) : undefined
+    if (use && use.status !== 'denied') use.status = status
+  }
+}
+
+export function transcript(lines: StoredLine[]): Transcript {
+  const reader = new TranscriptReader()
+  for (const { line } of lines) reader.add(line)
+  return reader.transcript
 }

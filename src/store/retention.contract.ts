@@ -49,7 +49,9 @@ export function describeRetentionContract(open: OpenStore): void {
       expect(await store.outboxFor('snd_1', 0)).toEqual([])
       expect((await store.getDecision(open.id))?.status).toBe('open')
       expect(await store.getDecision(answered.id)).toBeNull()
-      expect(await store.sessionLines('ses_1', 0, 10)).toEqual([])
+      expect(
+        (await store.sessionLines('ses_1', 0, { limit: 10, maxChars: 100_000, maxLineChars: 10_000 })).lines,
+      ).toEqual([])
       const [next] = await publish(store, [event('done', 'after pruning')])
       expect(next?.event.seq).toBeGreaterThan(newest?.event.seq ?? Infinity)
     })

@@ -1,6 +1,7 @@
 // How a stored row becomes the Store's type. SQLite's and Postgres's tables have the same columns, so
 // both implementations read their rows here; only a boolean differs (SQLite's 0/1, Postgres's true/false).
 import type { StoredEvent } from '../core/event.js'
+import { cutLine } from '../core/session-api.js'
 import type { OutboxItem, Sender, SenderKind, SenderStatus, Source } from './access.js'
 import type { Decision, DecisionKind, DecisionStatus } from './decisions.js'
 import type { SubscriberInfo } from './events.js'
@@ -8,7 +9,7 @@ import type { Lease } from './leases.js'
 import type { OutboundAttempt, OutboundWebhook } from './outbound.js'
 import type { DeadLetter } from './peers.js'
 import type { Rule, RuleScope } from './rules.js'
-import type { SessionRecord, SessionStatus } from './sessions.js'
+import type { LinePageSize, SessionLinePage, SessionRecord, SessionStatus } from './sessions.js'
 
 /** A row as the database client returns it, before a mapper below turns it into the Store's type. */
 export type Row = Record<string, unknown>
@@ -138,3 +139,26 @@ export const toSession = (r: Row): SessionRecord => ({
   createdAt: r.created_at as number,
   updatedAt: r.updated_at as number,
 })
+
+/**
+ * A page of session lines from rows of (seq, at, chars, line) in seq order, at most one past the page:
+ * a line over `maxLineChars` arrived as its head only, and becomes a CutLine.
+ */
+export function toLinePage(rows: Iterable<Row>, size: LinePageSize): SessionLinePage {
+  const lines: SessionLinePage['lines'] = []
+  let total = 0
+  for (const r of rows) {
+    const chars = Number(r.chars)
+    const counted = Math.min(chars, size.maxLineChars)
+    if (lines.length === size.limit || (lines.length > 0 && total + counted > size.maxChars))
+      return { lines, more: true }
+    total += counted
+    const json = r.line as string
+    lines.push({
+      seq: Number(r.seq),
+      at: Number(r.at),
+      line: chars > size.maxLineChars ? { ...cutLine(json, chars) } : JSON.parse(json),
+    })
+  }
+  return { lines, more: false }
+}

@@ -2,6 +2,8 @@
 import { describe, expect } from 'vitest'
 import { type OpenStore, storeTest } from './contract.js'
 
+const PAGE = { limit: 100, maxChars: 1_000_000, maxLineChars: 100_000 }
+
 export function describeSessionStoreContract(open: OpenStore): void {
   const it = storeTest(open)
 
@@ -60,8 +62,8 @@ export function describeSessionStoreContract(open: OpenStore): void {
       expect(await store.removeSession('ses_1')).toBe(true)
       expect(await store.removeSession('ses_1')).toBe(false)
       expect(await store.getSession('ses_1')).toBeNull()
-      expect(await store.sessionLines('ses_1', 0, 10)).toEqual([])
-      expect((await store.sessionLines('ses_2', 0, 10)).map((l) => l.seq)).toEqual([1])
+      expect((await store.sessionLines('ses_1', 0, PAGE)).lines).toEqual([])
+      expect((await store.sessionLines('ses_2', 0, PAGE)).lines.map((l) => l.seq)).toEqual([1])
     })
 
     it('numbers each session’s lines from 1 and reads them back in pages', async ({ store }) => {
@@ -69,10 +71,45 @@ export function describeSessionStoreContract(open: OpenStore): void {
       expect(await store.appendSessionLine('ses_1', { type: 'assistant' })).toBe(2)
       expect(await store.appendSessionLine('ses_2', { type: 'system' })).toBe(1)
       expect(await store.appendSessionLine('ses_1', { type: 'result' })).toBe(3)
-      const page = await store.sessionLines('ses_1', 1, 1)
-      expect(page.map((l) => [l.seq, l.line])).toEqual([[2, { type: 'assistant' }]])
-      expect((await store.sessionLines('ses_1', 0, 10)).map((l) => l.seq)).toEqual([1, 2, 3])
-      expect(await store.sessionLines('ses_1', 3, 10)).toEqual([])
+      const page = await store.sessionLines('ses_1', 1, { ...PAGE, limit: 1 })
+      expect(page.lines.map((l) => [l.seq, l.line])).toEqual([[2, { type: 'assistant' }]])
+      expect(page.more).toBe(true)
+      const all = await store.sessionLines('ses_1', 0, PAGE)
+      expect(all.lines.map((l) => l.seq)).toEqual([1, 2, 3])
+      expect(all.more).toBe(false)
+      expect(await store.sessionLines('ses_1', 3, PAGE)).toEqual({ lines: [], more: false })
+    })
+
+    it('ends a page at its characters, and gives an over-long line as its start and length', async ({
+      store,
+    }) => {
+      const text = (n: number) => ({ type: 'assistant', text: 'x'.repeat(n) })
+      const chars = (n: number) => JSON.stringify(text(n)).length
+      await store.appendSessionLine('ses_1', text(100)) // 1
+      await store.appendSessionLine('ses_1', text(100)) // 2
+      await store.appendSessionLine('ses_1', text(5_000)) // 3: over maxLineChars
+      await store.appendSessionLine('ses_1', text(100)) // 4
+      const size = { limit: 10, maxChars: 2 * chars(100) + 10, maxLineChars: 1_000 }
+      const first = await store.sessionLines('ses_1', 0, size)
+      expect(first.lines.map((l) => l.seq)).toEqual([1, 2])
+      expect(first.more).toBe(true)
+      // One line always comes, whatever its size; a cut one counts as maxLineChars.
+      const cut = await store.sessionLines('ses_1', 2, { ...size, maxChars: 10 })
+      expect(cut.lines).toEqual([
+        {
+          seq: 3,
+          at: expect.any(Number),
+          line: {
+            type: 'switchboard_cut',
+            chars: chars(5_000),
+            head: expect.stringMatching(/^\{"type":"assistant","text":"x{900}/),
+          },
+        },
+      ])
+      expect(cut.more).toBe(true)
+      const rest = await store.sessionLines('ses_1', 2, { ...size, maxChars: 2_000 })
+      expect(rest.lines.map((l) => l.seq)).toEqual([3, 4])
+      expect(rest.more).toBe(false)
     })
   })
 }

@@ -6,8 +6,24 @@ export type { SessionRecord, SessionStatus }
 
 export interface SessionLine {
   seq: number
+  /** The stored line, or a CutLine (core/session-api.ts) for one over `maxLineChars`. */
   line: Record<string, unknown>
   at: number
+}
+
+/** How much one read of a session's lines may bring out of the database. */
+export interface LinePageSize {
+  limit: number
+  /** The page ends before the line that would take it past this many characters; one line always comes. */
+  maxChars: number
+  /** A longer line comes back cut (CutLine): the database gives its start and length only. */
+  maxLineChars: number
+}
+
+export interface SessionLinePage {
+  lines: SessionLine[]
+  /** More lines follow the page's last (it was full, or its characters were). */
+  more: boolean
 }
 
 export interface SessionStore {
@@ -31,5 +47,6 @@ export interface SessionStore {
   removeSession(id: string): Promise<boolean>
   listSessions(): Promise<SessionRecord[]>
   appendSessionLine(id: string, line: Record<string, unknown>): Promise<number>
-  sessionLines(id: string, afterSeq: number, limit: number): Promise<SessionLine[]>
+  /** The lines after `afterSeq`, in order, a page at a time. */
+  sessionLines(id: string, afterSeq: number, size: LinePageSize): Promise<SessionLinePage>
 }

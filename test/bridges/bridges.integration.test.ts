@@ -2,7 +2,7 @@
 // `switchboard bridge add`, the platform's real client library inside it, a fake platform server on
 // 127.0.0.1, and an MCP client of `switchboard channel` standing in for Claude Code.
 import type { ChildProcess } from 'node:child_process'
-import { readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import type { Platform } from '../../src/sources/chat/platform.js'
@@ -391,38 +391,6 @@ describe.each(PLATFORMS)('%s bridge', (platform) => {
     const path = (result.content as { text: string }[])[0]?.text as string
     expect(readFileSync(path)).toEqual(log.content)
     expect(basename(path)).not.toMatch(/[<>;]/)
-  })
-
-  it('sends files with a reply, and never one from Switchboard’s home', async () => {
-    const claude = await channel()
-    const chat = await pair(home, fake, ann)
-    await fake.dm(ann, 'send me the report')
-    const [event] = await claude.waitForEvents(1)
-    const report = join(home.dir, '..', `report-${platform}-${process.pid}.txt`)
-    writeFileSync(report, 'the report')
-    try {
-      const sent = await claude.callTool('reply', {
-        chat_id: event?.meta?.chat_id,
-        text: 'here it is',
-        files: [report],
-      })
-      expect(sent.isError).toBeFalsy()
-      const withFile = await fake.waitFor(
-        () => botMessages(fake, chat).find((m) => m.files.some((f) => f.name.startsWith('report-'))),
-        'the file on the platform',
-      )
-      expect(withFile.files[0]?.size).toBe('the report'.length)
-    } finally {
-      rmSync(report, { force: true })
-    }
-    const refused = await claude.callTool('reply', {
-      chat_id: event?.meta?.chat_id,
-      text: 'the token',
-      files: [join(home.dir, 'admin-token')],
-    })
-    expect(refused.isError).toBe(true)
-    expect(JSON.stringify(refused.content)).toContain('home')
-    expect(botMessages(fake, chat).some((m) => m.text.includes('the token'))).toBe(false)
   })
 
   it('answers in a group only once it is added, and only when mentioned', async () => {

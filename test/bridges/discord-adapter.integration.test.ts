@@ -1,6 +1,6 @@
 // The Discord adapter with discord.js's real Client against the fake Discord (REST and gateway):
 // messages, presses and files in; messages, buttons, edits, reactions and files out; refusals, outages.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { pino } from 'pino'
@@ -260,10 +260,8 @@ describe('Discord adapter: sending', () => {
 
   it('sends files on the same message as the text', async () => {
     const { adapter, chat } = await withChat()
-    const png = join(folder, 'chart.png')
-    const txt = join(folder, 'notes.txt')
-    await writeFile(png, Buffer.alloc(2048, 7))
-    await writeFile(txt, 'some notes\n')
+    const png = { name: 'chart.png', bytes: Buffer.alloc(2048, 7) }
+    const txt = { name: 'notes.txt', bytes: Buffer.from('some notes\n') }
     const id = await adapter.send(chat, { text: 'Here they are', files: [png, txt] })
     expect(fake.sent()).toEqual([
       expect.objectContaining({
@@ -275,8 +273,9 @@ describe('Discord adapter: sending', () => {
         ],
       }),
     ])
-    const missing = await rejection(adapter.send(chat, { text: 'x', files: [join(folder, 'nope.txt')] }))
-    expect(missing.options.permanent).toBe(true)
+    const eleven = Array.from({ length: 11 }, () => txt)
+    const tooMany = await rejection(adapter.send(chat, { text: 'x', files: eleven }))
+    expect(tooMany.options.permanent).toBe(true)
   })
 
   it('edit replaces the text and removes the buttons', async () => {

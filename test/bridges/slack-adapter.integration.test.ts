@@ -1,7 +1,7 @@
 // The Slack adapter with @slack/bolt's real App (Socket Mode) against the fake Slack: messages,
 // mentions, files and presses in; messages, buttons, threads, edits, reactions and files out;
 // refused tokens, rate limits and an outage the socket comes back from.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { pino } from 'pino'
@@ -243,10 +243,8 @@ describe('Slack adapter: sending', () => {
 
   it('uploads files after the text, in three steps', async () => {
     const { adapter } = await started()
-    const report = join(folder, 'report.txt')
-    const image = join(folder, 'chart.png')
-    await writeFile(report, 'all good\n')
-    await writeFile(image, Buffer.alloc(2048, 7))
+    const report = { name: 'report.txt', bytes: Buffer.from('all good\n') }
+    const image = { name: 'chart.png', bytes: Buffer.alloc(2048, 7) }
     const id = await adapter.send(CHANNEL, { text: 'here you go', files: [report, image] })
     expect(fake.sent()).toEqual([
       expect.objectContaining({

@@ -1,6 +1,6 @@
 // The Telegram adapter with grammy's real Bot against the fake Bot API: messages, presses and files
 // in; messages, buttons, edits, reactions and files out; refusals, outages and a second poller.
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { pino } from 'pino'
@@ -208,10 +208,8 @@ describe('Telegram adapter: sending', () => {
 
   it('sends files after the text: images as photos, the rest as documents', async () => {
     const { adapter, chat } = await withChat()
-    const png = join(folder, 'chart.png')
-    const txt = join(folder, 'notes.txt')
-    await writeFile(png, Buffer.alloc(2048, 7))
-    await writeFile(txt, 'some notes\n')
+    const png = { name: 'chart.png', bytes: Buffer.alloc(2048, 7) }
+    const txt = { name: 'notes.txt', bytes: Buffer.from('some notes\n') }
     const id = await adapter.send(chat, { text: 'Here they are', files: [png, txt] })
     const sent = fake.sent()
     expect(sent.map((m) => [m.text, m.files])).toEqual([

@@ -1,10 +1,11 @@
 // The documented way: add this repository as a marketplace, install the plugin, enable its channel
-// with --channels plugin:switchboard@switchboard.
+// with --channels plugin:switchboard@switchboard; the hub's own sessions, which load it too, stay out.
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { claudeCommand, ROOT } from '../helpers/claude.js'
-import { e2eWorld } from '../helpers/e2e.js'
+import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
+import { waitFor } from '../helpers/home.js'
 import { pathWithoutSwitchboard, webhookShown } from '../helpers/plugin.js'
 
 const world = e2eWorld({ channelPlugin: 'switchboard', channelMarketplace: 'switchboard' })
@@ -51,4 +52,45 @@ it('delivers through the installed plugin when no switchboard is on PATH', async
     'disk almost full on db-1',
   )
   expect(shown).toMatch(SHOWN)
+})
+
+it('keeps the channel the plugin starts inside a driven session off the hub: no extra subscriber', {
+  timeout: 90_000,
+}, async () => {
+  install()
+  await startDrivingHub(world)
+  world.fake.respond(() => ({ text: 'ready' }))
+  type Line = { line: { type: string; subtype?: string; mcp_servers?: { name: string; status: string }[] } }
+  const { json } = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+    prompt: 'get ready',
+    options: { cwd: world.claude.cwd },
+  })
+  const idle = () =>
+    waitFor(
+      async () =>
+        (await adminCall<{ status: string }>(world, 'GET', `/sessions/${json.id}`)).json.status === 'idle',
+      60_000,
+      'the turn to end',
+    )
+  await idle()
+  // Claude Code connects plugin servers beside the first turn: a later turn's init says it is up.
+  const pluginUp = async () => {
+    const { lines } = (await adminCall<{ lines: Line[] }>(world, 'GET', `/sessions/${json.id}/lines`)).json
+    return lines.some(
+      ({ line }) =>
+        line.subtype === 'init' &&
+        line.mcp_servers?.some(
+          (s) => s.name === 'plugin:switchboard:switchboard' && s.status === 'connected',
+        ),
+    )
+  }
+  for (let turn = 0; !(await pluginUp()); turn++) {
+    expect(turn, 'the plugin server to be connected').toBeLessThan(10)
+    await adminCall(world, 'POST', `/sessions/${json.id}/messages`, { text: 'again' })
+    await idle()
+  }
+  // The session itself is the hub's subscriber; its CLI's channel is none.
+  expect(await world.home.subscribers()).toEqual([`session:${json.id}`])
+  const status = await adminCall<{ connected: { name: string }[] }>(world, 'GET', '/status')
+  expect(status.json.connected.map((c) => c.name)).toEqual([`session:${json.id}`])
 })

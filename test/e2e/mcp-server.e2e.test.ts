@@ -1,7 +1,7 @@
 // `switchboard mcp` driving real Claude Code sessions: through the MCP SDK's Client calling the six
 // tools as seed 004 writes them (with and without elicitation), and spawned by the real CLI, whose
 // model starts a second, driven session.
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -351,17 +351,17 @@ it('refuses bypassPermissions and dangerouslySkipPermissions unless the server w
   const { call } = await mcpClient(undefined, [], sandbox)
   const refused = await call('claude_create_session', { prompt: 'hi', permissionMode: 'bypassPermissions' })
   expect(refused.isError).toBe(true)
-  expect(refused.body).toMatch(/--allow-bypass-permissions/)
+  expect(refused.body).toMatch(/--allow-pre-approval/)
   const skipRefused = await call('claude_create_session', {
     prompt: 'make the file',
     dangerouslySkipPermissions: true,
   })
   expect(skipRefused.isError).toBe(true)
   expect(skipRefused.body).toMatch(
-    /^claude_create_session: dangerouslySkipPermissions .*--allow-bypass-permissions/,
+    /^claude_create_session: dangerouslySkipPermissions .*--allow-pre-approval/,
   )
 
-  const allowed = await mcpClient(undefined, ['--allow-bypass-permissions'], sandbox)
+  const allowed = await mcpClient(undefined, ['--allow-pre-approval'], sandbox)
   const created = await allowed.call('claude_create_session', {
     prompt: 'hi',
     permissionMode: 'bypassPermissions',
@@ -387,4 +387,67 @@ it('refuses bypassPermissions and dangerouslySkipPermissions unless the server w
     toolUseEvents: [{ toolName: 'Bash', status: 'completed' }],
   })
   expect(existsSync(join(world.claude.cwd, 'from-bypass'))).toBe(true)
+})
+
+it('refuses every option that lets tools run unasked unless the owner allowed pre-approval; the old flag still does', {
+  timeout: 90_000,
+}, async () => {
+  world.fake.respond(bashThenDone('touch from-preapproved'))
+  const { call, until } = await mcpClient()
+  // What a prompt-injected driving agent would try: each lets its child run tools with no decision on record.
+  const attempts: [Record<string, unknown>, RegExp][] = [
+    [{ allowedTools: ['Bash'] }, /allowedTools/],
+    [{ allowedTools: ['Read', 'Bash(touch *)'] }, /allowedTools/],
+    [{ permissionMode: 'acceptEdits' }, /permissionMode acceptEdits/],
+    [{ permissionMode: 'auto' }, /permissionMode auto/],
+    [{ permissionMode: 'bypassPermissions' }, /permissionMode bypassPermissions/],
+    [{ dangerouslySkipPermissions: true }, /dangerouslySkipPermissions/],
+  ]
+  for (const [extra, names] of attempts) {
+    const answer = await call('claude_create_session', {
+      prompt: 'make the file',
+      workingDirectory: world.claude.cwd,
+      ...extra,
+    })
+    expect(answer, JSON.stringify(extra)).toMatchObject({ isError: true })
+    expect(answer.body).toMatch(names)
+    expect(answer.body).toMatch(/^claude_create_session: .*refused.*--allow-pre-approval/)
+    expect(answer.body).not.toContain('\n')
+  }
+  // Executable config is no option at all.
+  for (const key of ['mcpConfig', 'settings', 'appendSystemPrompt', 'pluginDir'])
+    expect((await call('claude_create_session', { prompt: 'hi', [key]: 'x' })).body).toMatch(
+      /Unrecognized key/,
+    )
+  expect(existsSync(join(world.claude.cwd, 'from-preapproved'))).toBe(false)
+  const listed = await call('claude_list_sessions', { projectDirectory: world.claude.cwd })
+  expect(listed.json.sessions.filter((s: Json) => s.isActive)).toEqual([])
+
+  // What only restricts stays open to the agent: its session asks before Bash runs.
+  const restricted = await call('claude_create_session', {
+    prompt: 'make the file',
+    workingDirectory: world.claude.cwd,
+    permissionMode: 'default',
+    disallowedTools: ['WebFetch'],
+  })
+  expect(restricted.isError).toBe(false)
+  for (const mode of ['plan', 'dontAsk'])
+    expect((await call('claude_create_session', { prompt: 'hi', permissionMode: mode })).isError).toBe(false)
+  const asking = await until(restricted.json.sessionId, 'the prompt', (s) => s.pendingInputs.length > 0)
+  expect(asking.pendingInputs[0]).toMatchObject({ type: 'permission', toolName: 'Bash' })
+
+  // The owner's flag, and its old name, let the agent pre-approve.
+  for (const flag of ['--allow-pre-approval', '--allow-bypass-permissions']) {
+    const owner = await mcpClient(undefined, [flag])
+    const created = await owner.call('claude_create_session', {
+      prompt: 'make the file',
+      workingDirectory: world.claude.cwd,
+      allowedTools: ['Bash'],
+    })
+    expect(created.isError, flag).toBe(false)
+    const done = await owner.until(created.json.sessionId, 'the result', (s) => s.status === 'completed')
+    expect(done.toolUseEvents).toEqual([expect.objectContaining({ toolName: 'Bash', status: 'completed' })])
+    expect(existsSync(join(world.claude.cwd, 'from-preapproved'))).toBe(true)
+    rmSync(join(world.claude.cwd, 'from-preapproved'))
+  }
 })

@@ -1,5 +1,5 @@
 // The real Claude Code CLI in -p stream-json mode with Switchboard's channel loaded (--mcp-config):
-// the model replies to an HTTP sender's chat and reads the inbox.
+// the model replies to an HTTP sender's chat and reads the inbox, which is what takes the message.
 import { expect, it } from 'vitest'
 import { textOf, toolResults } from '../fakes/anthropic.js'
 import { PrintSession, switchboardChannel } from '../helpers/claude.js'
@@ -8,7 +8,7 @@ import { waitFor } from '../helpers/home.js'
 
 const world = e2eWorld()
 
-it('replies to an HTTP sender through the reply tool, and lists delivered events with inbox', async () => {
+it('replies to an HTTP sender through the reply tool; without channels the message stays pending until inbox returns it', async () => {
   const token = await world.home.addSender('alice')
   const mcpConfig = world.claude.writeMcpConfig({ switchboard: switchboardChannel(world.home, 'e2e') })
   const session = new PrintSession(
@@ -26,30 +26,33 @@ it('replies to an HTTP sender through the reply tool, and lists delivered events
   const { replies, posted } = await chatAs(world, token, 'hello claude, what is 2+2?')
   expect(posted.status).toBe(202)
   const { chat_id } = (await posted.json()) as { chat_id: string }
-  // In -p mode without channels the notification itself is dropped; the inbox still has the event
-  // once the channel has handled (and acknowledged) it.
-  await waitFor(
-    async () => (await world.home.pending('e2e')) === 0,
-    10_000,
-    'the channel to take the message',
+
+  // In -p mode without channels the notification would be dropped: Claude has not read the message
+  // after a whole turn of its own, so it stays pending at the hub.
+  world.fake.respond((request) =>
+    toolResults(request).length === 0
+      ? { tool: 'mcp__switchboard__reply', input: { chat_id, text: 'It is 4.' } }
+      : { text: 'replied' },
   )
-
-  world.fake.respond((request) => {
-    const results = toolResults(request)
-    if (results.length === 0) return { tool: 'mcp__switchboard__reply', input: { chat_id, text: 'It is 4.' } }
-    if (textOf(results[0]?.content) === 'sent')
-      return { tool: 'mcp__switchboard__inbox', input: { limit: 5 } }
-    return { text: 'done' }
-  })
   session.send('answer alice')
-  const results = await session.waitForResults(2)
-  expect(results[1]).toMatchObject({ subtype: 'success', is_error: false })
-
+  await session.waitForResults(2)
   expect((await replies.waitFor('reply')).data).toMatchObject({ chat_id, text: 'It is 4.', from: 'e2e' })
+  expect(await world.home.pending('e2e')).toBe(1)
+
+  // Claude reads it with inbox (again, should the channel not have had it yet): now it is taken.
+  let tries = 0
+  world.fake.respond((request) => {
+    const read = toolResults(request).some((r) => textOf(r.content).includes('hello claude'))
+    return read || ++tries > 20 ? { text: 'done' } : { tool: 'mcp__switchboard__inbox', input: { limit: 5 } }
+  })
+  session.send('read your inbox')
+  const results = await session.waitForResults(3)
+  expect(results[2]).toMatchObject({ subtype: 'success', is_error: false })
   const inboxResult = world.fake.requests
     .flatMap(toolResults)
     .find((r) => textOf(r.content).includes('hello claude'))
   expect(JSON.parse(textOf(inboxResult?.content))).toEqual([
     expect.objectContaining({ content: 'hello claude, what is 2+2?', sender: 'alice', chat_id }),
   ])
+  await waitFor(async () => (await world.home.pending('e2e')) === 0, 10_000, 'the read message to be taken')
 })

@@ -30,16 +30,19 @@ export class ChannelClient {
     readonly transport: StdioClientTransport,
   ) {}
 
+  /** `cwd`: the session's working folder, which Claude Code starts its MCP servers in. */
   static async start(
     home: TestHome,
     args: string[] = [],
     env: Record<string, string> = {},
+    cwd?: string,
   ): Promise<ChannelClient> {
     const transport = new StdioClientTransport({
       command: process.execPath,
       args: [CLI, 'channel', ...args],
       env: { ...(home.env as Record<string, string>), ...env },
       stderr: 'pipe',
+      ...(cwd ? { cwd } : {}),
     })
     // Named as Claude Code names itself, since it stands in for it (see src/channel/rung.ts).
     const client = new Client({ name: 'claude-code', version: '0.0.0' })

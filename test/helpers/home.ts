@@ -88,6 +88,16 @@ export class TestHome {
     )
   }
 
+  /** Every subscriber the hub has on record, read from the store. */
+  async subscribers(): Promise<string[]> {
+    const store = openSqliteStore(join(this.dir, 'switchboard.db'))
+    try {
+      return (await store.listSubscribers()).map((s) => s.name)
+    } finally {
+      await store.close()
+    }
+  }
+
   /** Deliveries the subscriber has not acknowledged yet, read from the store. */
   async pending(subscriber: string): Promise<number | undefined> {
     const store = openSqliteStore(join(this.dir, 'switchboard.db'))

@@ -1,6 +1,7 @@
 // A session's transcript, live from GET /api/sessions/:id/stream. Lines are kept by seq (a seq seen
 // twice, after a reconnect, is dropped) and applied once per animation frame so a long replay renders
 // in a few batches rather than one render per line.
+// A line the hub cut for being over-long shows as a note saying so.
 // Between lines come `partial` events: the assistant text being written, shown until its finished
 // message (or the turn's end) arrives as a line. Never stored, so dropped when the stream breaks; the
 // hub sends the text so far again when it opens.
@@ -8,6 +9,16 @@ import { useEffect, useRef, useState } from 'react'
 import { streamUrl } from './api.ts'
 import { keepStream, type StreamMessage } from './stream.ts'
 import { decodeLine, endsPartial, type TranscriptItem, TranscriptReader, withPiece } from './transcript.ts'
+
+/** What the hub sends for a stored line too long to serve whole (core/session-api.ts CutLine). */
+function isCut(line: unknown): line is { type: 'switchboard_cut'; chars: number } {
+  return (
+    typeof line === 'object' &&
+    line !== null &&
+    (line as { type?: unknown }).type === 'switchboard_cut' &&
+    typeof (line as { chars?: unknown }).chars === 'number'
+  )
+}
 
 export interface TranscriptEntry {
   key: string
@@ -73,7 +84,9 @@ export function useTranscript(
         writing = null
         schedule()
       }
-      const items = reader.read(line)
+      const items = isCut(line)
+        ? [{ kind: 'note' as const, text: `A line of ${line.chars.toLocaleString()} characters, cut here` }]
+        : reader.read(line)
       items.forEach((item, i) => {
         pending.push({ key: `${seq}.${i}`, seq, item })
         if (item.kind === 'turn') endedTurn = true

@@ -1,8 +1,6 @@
 // One chat platform bridged into the hub: one bot for every session. It connects with the
 // platform's real client (through its adapter), takes messages and button presses in, shows the
 // outbox of its people out, and does what Claude asks in its chats (react, edit, download, history).
-import { realpathSync, statSync } from 'node:fs'
-import { isAbsolute, join, sep } from 'node:path'
 import type { BridgeConfig, BridgePlatform } from '../../core/bridges.js'
 import type { BridgeStatus, ChatAction } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
@@ -21,15 +19,14 @@ import {
 import { Delivery } from './delivery.js'
 import { Inbound } from './inbound.js'
 import { BridgeMemory } from './memory.js'
-import { parseButtonData, promptDetails, promptMessage } from './prompts.js'
+import { answerFor, PROMPT_KINDS, parseButtonData, promptDetails, promptMessage } from './prompts.js'
+import { checkReplyFiles, FileRefused } from './reply-files.js'
 import { answerFromChat, openPrompt } from './verdicts.js'
 
 const FIRST_RECONNECT_MS = 1000
 const MAX_RECONNECT_MS = 60_000
 /** How long the reply tool waits for the platform before it says the reply is queued. */
 const ANSWER_WITHIN_MS = 10_000
-/** Telegram's bot upload limit, the smallest of the three. */
-const MAX_FILE_BYTES = 50 * 1024 * 1024
 
 export interface BridgeDeps {
   hub: Hub
@@ -211,6 +208,7 @@ export class Bridge {
       }
     const [shown] = await this.deps.hub.store.outboxFor(item.senderId, item.id - 1)
     const receipt = shown?.id === item.id ? shown.receipt : null
+    if (typeof receipt?.notSent === 'string') return { queued: false, refused: true, note: receipt.notSent }
     if (typeof receipt?.refused === 'string')
       return { queued: false, refused: true, note: `${this.platform} refused it: ${receipt.refused}` }
     const messages = receipt?.messages as string[] | undefined
@@ -270,25 +268,16 @@ export class Bridge {
     return platformChatOf(this.platform, chat.source) !== null
   }
 
-  /** Files must be readable regular files, not too big, and never from the hub's home (but its inbox). */
-  async refuse(_chat: Chat, extras: { files?: string[] }): Promise<string | null> {
-    const home = realpathOr(this.deps.home)
-    const inbox = join(home, 'inbox') + sep
-    for (const file of extras.files ?? []) {
-      if (!isAbsolute(file)) return `files must be absolute paths: ${file}`
-      let real: string
-      try {
-        real = realpathSync(file)
-        const stat = statSync(real)
-        if (!stat.isFile()) return `not a file: ${file}`
-        if (stat.size > MAX_FILE_BYTES) return `${file} is over 50 MB`
-      } catch {
-        return `cannot read ${file}`
-      }
-      if ((real === home || real.startsWith(home + sep)) && !real.startsWith(inbox))
-        return `${file} is in Switchboard's home, which holds secrets; it is never sent`
+  /** Each file must be one that may leave (reply-files.ts); said at once, and checked again when sent. */
+  async refuse(_chat: Chat, extras: { files?: string[]; folder?: string }): Promise<string | null> {
+    if (!extras.files?.length) return null
+    try {
+      await checkReplyFiles(extras.files, { home: this.deps.home, folder: extras.folder })
+      return null
+    } catch (err) {
+      if (err instanceof FileRefused) return err.message
+      throw err
     }
-    return null
   }
 
   private async isReplyIn(chat: Chat, messageId: string): Promise<boolean> {
@@ -336,13 +325,5 @@ export class Bridge {
         }
       }
     }
-  }
-}
-
-function realpathOr(path: string): string {
-  try {
-    return realpathSync(path)
-  } catch {
-    return path
   }
 }

@@ -8,6 +8,7 @@ import type { OutboxItem, Sender } from '../../store/store.js'
 import { chunkText } from './chunk.js'
 import { type BridgeContext, groupSenderNameOf, platformChatOf, textLimit } from './context.js'
 import { isPromptKind, outcomeLine, promptMessage } from './prompts.js'
+import { FileRefused, readReplyFiles } from './reply-files.js'
 
 const FIRST_RETRY_MS = 1000
 const MAX_RETRY_MS = 30_000
@@ -72,6 +73,15 @@ export class Delivery {
         await store.markShown(item.id, receipt)
         this.partial.delete(item.id)
       } catch (err) {
+        if (err instanceof FileRefused) {
+          this.context.log.warn(
+            { item: item.id, err: err.message },
+            'a reply was not sent: its file may not leave',
+          )
+          await store.markShown(item.id, { notSent: `not sent: ${err.message}` })
+          this.partial.delete(item.id)
+          continue
+        }
         // A refused token is the bridge's failure, not the item's: it waits for the token to be fixed.
         if (err instanceof PlatformError && err.options.permanent && !err.options.tokenRefused) {
           this.context.log.warn(
@@ -136,6 +146,7 @@ export class Delivery {
       from?: string
       reply_to?: string
       files?: string[]
+      folder?: string
     }
     const chatRecord = await this.context.hub.store.getChat(body.chat_id)
     const chat = chatRecord ? platformChatOf(this.context.platform, chatRecord.source) : null
@@ -147,6 +158,10 @@ export class Delivery {
       if (!this.context.config().groups.some((g) => g.id === chat))
         throw new PlatformError(`group ${chat} is no longer added to the bridge`, { permanent: true })
     }
+    // Read (and checked again) before any part goes out: a file that may not leave stops the whole reply.
+    const files = body.files?.length
+      ? await readReplyFiles(body.files, { home: this.context.home, folder: body.folder })
+      : []
     const signed = body.from ? `[${body.from}] ${body.text}` : body.text
     const { chunkMode } = this.context.config()
     const chunks = chunkText(signed, textLimit(this.context), chunkMode)
@@ -156,7 +171,7 @@ export class Delivery {
       const message = {
         text: chunks[i] as string,
         ...(i === 0 && body.reply_to ? { replyTo: body.reply_to } : {}),
-        ...(last && body.files?.length ? { files: body.files } : {}),
+        ...(last && files.length ? { files } : {}),
       }
       const id = await this.adapter()
         .send(chat, message)

@@ -7,6 +7,8 @@ import type { Chat } from '../../store/store.js'
 export interface ReplyExtras {
   replyTo?: string
   files?: string[]
+  /** The replying session's working folder, which its files may come from. */
+  folder?: string
 }
 
 export interface ChatSurface {

@@ -250,7 +250,9 @@ export class Hub {
       from,
       at: Date.now(),
       ...(extras.replyTo ? { reply_to: extras.replyTo } : {}),
-      ...(extras.files?.length ? { files: extras.files } : {}),
+      ...(extras.files?.length
+        ? { files: extras.files, ...(extras.folder ? { folder: extras.folder } : {}) }
+        : {}),
     }
     const shown = await this.outbox.send(sender.id, 'reply', body)
     return { ok: !shown?.refused, message: shown?.note ?? 'sent' }

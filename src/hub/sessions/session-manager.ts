@@ -27,7 +27,11 @@ import type { StoredEvent } from '../../core/event.js'
 import { newId, newSecret, safeEqual } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
 import {
+  LINES_PER_PAGE,
+  type LinesPage,
   type ListedSession,
+  MAX_LINE_CHARS,
+  PAGE_CHARS,
   type PendingInput,
   type RespondInput,
   respondSchema,
@@ -306,8 +310,17 @@ export class SessionManager {
     return listed.sort((a, b) => b.lastActivity - a.lastActivity)
   }
 
-  lines(id: string, afterSeq: number) {
-    return this.store.sessionLines(id, afterSeq, 100_000)
+  /**
+   * A page of the session's stored lines after `afterSeq`: at most `limit`, about PAGE_CHARS, an
+   * over-long line cut. A transcript can be tens of MB; no caller holds more than a page of it.
+   */
+  async lines(id: string, afterSeq: number, limit = LINES_PER_PAGE): Promise<LinesPage> {
+    const page = await this.store.sessionLines(id, afterSeq, {
+      limit,
+      maxChars: PAGE_CHARS,
+      maxLineChars: MAX_LINE_CHARS,
+    })
+    return { lines: page.lines, next: page.more ? (page.lines.at(-1)?.seq ?? afterSeq) : null }
   }
 
   onLine(listener: (id: string, seq: number, line: CliLine) => void): () => void {

@@ -22,6 +22,8 @@ async function freeName(hub: Hub, wanted: string): Promise<string> {
 
 export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage): void {
   let connection: SubscriberConnection | null = null
+  /** The session's working folder, as its channel said. */
+  let folder: string | undefined
   let saidBye = false
   // Messages are handled one at a time, in arrival order: acks and replies keep their sequence.
   let queue = Promise.resolve()
@@ -74,6 +76,7 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
         const result = await hub.reply(name, msg.chat_id, msg.text, {
           replyTo: msg.reply_to,
           files: msg.files,
+          folder,
         })
         say(ws, { type: 'result', rid: msg.rid, ...result })
         return
@@ -120,6 +123,7 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
       return
     }
     connection = attached
+    folder = msg.folder
     connection.setRung(msg.rung ?? 'channel', hub.hookFed.has(name))
     for (const alias of msg.aliases ?? []) if (alias !== name) await hub.store.setAlias(alias, name)
     say(ws, {

@@ -3,9 +3,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { claudeOptionsSchema } from '../../claude/process.js'
-import { HttpError } from '../../core/errors.js'
+import { describeZod, HttpError } from '../../core/errors.js'
 import { topicSchema } from '../../core/hub-protocol.js'
-import { respondSchema, sessionSetupSchema } from '../../core/session-api.js'
+import { linesQuerySchema, respondSchema, sessionSetupSchema } from '../../core/session-api.js'
+import { replayThenLive } from '../sessions/replay.js'
 import type { SessionManager } from '../sessions/session-manager.js'
 import { readJson, sendJson } from './http-util.js'
 import { pathSegment } from './request-guard.js'
@@ -108,9 +109,13 @@ export function createSessionRoutes(sessions: SessionManager) {
       await guard(() => sessions.setPermissionMode(id, input.mode))
       return sendJson(res, 200, { ok: true })
     } else if (action === 'lines' && method === 'GET') {
-      const after = Number(url.searchParams.get('after') ?? 0) || 0
+      const query = linesQuerySchema.safeParse({
+        after: url.searchParams.get('after') ?? undefined,
+        limit: url.searchParams.get('limit') ?? undefined,
+      })
+      if (!query.success) throw new HttpError(400, describeZod(query.error))
       const view = await guard(() => sessions.view(id))
-      return sendJson(res, 200, { lines: await sessions.lines(view.id, after) })
+      return sendJson(res, 200, await sessions.lines(view.id, query.data.after, query.data.limit))
     } else if (action === 'events' && method === 'GET') {
       return streamLines(sessions, id, req, res, url)
     }
@@ -135,22 +140,25 @@ async function streamLines(
     connection: 'keep-alive',
   })
   res.write(': connected\n\n')
-  let last = from
-  const write = (seq: number, line: unknown) => {
-    if (seq <= last) return
-    last = seq
-    res.write(`id: ${seq}\nevent: line\ndata: ${JSON.stringify(line)}\n\n`)
-  }
-  // Live lines are held until the replay is written, so none is lost or sent twice in between.
-  const held: [number, unknown][] = []
-  let replaying = true
-  const off = sessions.onLine((sid, seq, line) => {
-    if (sid !== session.id) return
-    if (replaying) held.push([seq, line])
-    else write(seq, line)
+  const gone = () => res.destroyed || res.writableEnded
+  const stop = await replayThenLive(sessions, session.id, from, {
+    // A reader that is behind makes write() say false: the replay waits for it to drain.
+    write: (seq, json) =>
+      res.write(`id: ${seq}\nevent: line\ndata: ${json}\n\n`) || gone() ? Promise.resolve() : drained(res),
+    gone,
   })
-  res.on('close', off)
-  for (const l of await sessions.lines(session.id, from)) write(l.seq, l.line)
-  replaying = false
-  for (const [seq, line] of held) write(seq, line)
+  if (gone()) stop()
+  else res.on('close', stop)
+}
+
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
 }

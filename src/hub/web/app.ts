@@ -34,12 +34,15 @@ import {
   senderChangeSchema,
   signinSchema,
 } from '../../core/dashboard-api.js'
+import { describeZod } from '../../core/errors.js'
 import { topicMatches } from '../../core/event.js'
 import type { HubStatus } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
+import { linesQuerySchema } from '../../core/session-api.js'
 import type { Sender } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import { standing, WebSignin } from '../core/web-signin.js'
+import { replayThenLive } from '../sessions/replay.js'
 import type { SessionManager } from '../sessions/session-manager.js'
 import { ChatReplies } from './chat.js'
 import { openApiDocument } from './openapi.js'
@@ -281,9 +284,12 @@ export function createDashboard(
     c.json({ session: sessionRow(await sessions.view(c.req.param('id'))) }),
   )
 
+  /** A page of the transcript: `next` is the `after` of the page that follows (null: none yet). */
   app.get('/api/sessions/:id/lines', async (c) => {
     const view = await sessions.view(c.req.param('id'))
-    return c.json({ lines: await sessions.lines(view.id, Number(c.req.query('after') ?? 0) || 0) })
+    const query = linesQuerySchema.safeParse({ after: c.req.query('after'), limit: c.req.query('limit') })
+    if (!query.success) throw new HTTPException(400, { message: describeZod(query.error) })
+    return c.json(await sessions.lines(view.id, query.data.after, query.data.limit))
   })
 
   app.post('/api/sessions/:id/messages', async (c) => {
@@ -298,41 +304,33 @@ export function createDashboard(
   })
 
   /**
-   * Every line from where the page left off (Last-Event-ID), then live: none lost, none twice. Between
-   * them, `partial` events (no id, so a resume is unaffected): the assistant text being written, the
-   * text so far first, then each piece as it comes.
+   * Every line from where the page left off (Last-Event-ID), then live: none lost, none twice, the
+   * stored ones a page at a time (hub/sessions/replay.ts). Between them, `partial` events (no id, so a
+   * resume is unaffected): the assistant text being written, the text so far first, then each piece.
    */
   app.get('/api/sessions/:id/stream', async (c) => {
     const mayStillSee = stillOperator(c.get('browser'))
     const view = await sessions.view(c.req.param('id'))
     const from = Number(c.req.header('last-event-id') ?? c.req.query('after') ?? 0) || 0
     return streamSSE(c, async (stream) => {
-      let last = from
-      const held: [number, unknown][] = []
       let replaying = true
-      const write = async (seq: number, line: unknown) => {
-        if (seq <= last) return
-        last = seq
-        await stream.writeSSE({ id: String(seq), event: 'line', data: JSON.stringify(line) })
-      }
       const partial = (piece: PartialPiece) =>
         stream.writeSSE({ event: 'partial', data: JSON.stringify(piece) })
-      const offLines = sessions.onLine((sid, seq, line) => {
-        if (sid !== view.id) return
-        if (replaying) held.push([seq, line])
-        else void write(seq, line)
-      })
       // Pieces during the replay are left out: the text so far follows it.
       const offPartial = sessions.onPartial((sid, piece) => {
         if (sid === view.id && !replaying) void partial(piece)
       })
-      stream.onAbort(() => {
-        offLines()
-        offPartial()
+      stream.onAbort(offPartial)
+      const offLines = await replayThenLive(sessions, view.id, from, {
+        write: (seq, json) => stream.writeSSE({ id: String(seq), event: 'line', data: json }),
+        gone: () => stream.aborted,
       })
-      for (const { seq, line } of await sessions.lines(view.id, from)) await write(seq, line)
+      stream.onAbort(offLines)
+      if (stream.aborted) {
+        offLines()
+        return
+      }
       replaying = false
-      for (const [seq, line] of held.splice(0)) await write(seq, line)
       const sofar = sessions.partial(view.id)
       if (sofar) await partial(sofar)
       await holdOpen(stream, mayStillSee)

@@ -68,7 +68,14 @@ export function openApiDocument(): Record<string, unknown> {
       },
       '/api/sessions/{id}': { get: { security: browser, responses: { 200: ok('one session') } } },
       '/api/sessions/{id}/lines': {
-        get: { security: browser, responses: { 200: ok('its lines after ?after=<seq>') } },
+        get: {
+          security: browser,
+          responses: {
+            200: ok(
+              'a page of its lines after ?after=<seq> (?limit=, at most 2000): { lines, next }, next being the after of the following page or null',
+            ),
+          },
+        },
       },
       '/api/sessions/{id}/stream': {
         get: {

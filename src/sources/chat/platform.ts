@@ -59,8 +59,14 @@ export interface OutgoingMessage {
   buttons?: Button[][]
   /** A message id in the same chat this one answers. */
   replyTo?: string
-  /** Absolute paths of files to attach (checked by the caller: readable, not in the hub's home). */
-  files?: string[]
+  /** Files to attach, read already: an adapter never opens a path (hub/bridges/reply-files.ts). */
+  files?: OutgoingFile[]
+}
+
+/** A file as it goes out: the name the person sees and the bytes, read from the handle that was checked. */
+export interface OutgoingFile {
+  name: string
+  bytes: Buffer
 }
 
 export interface BotIdentity {

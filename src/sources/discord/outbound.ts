@@ -2,7 +2,7 @@
 // typing, history and attachment downloads. Raw routes through the client's REST, never a channel object,
 // so a DM the gateway only ever showed as a partial channel needs no fetch first.
 import { randomBytes } from 'node:crypto'
-import { mkdir, readFile, writeFile } from 'node:fs/promises'
+import { mkdir, writeFile } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import {
   ActionRowBuilder,
@@ -16,7 +16,13 @@ import {
   Routes,
 } from 'discord.js'
 import { sanitizeFileName } from '../chat/files.js'
-import { type Button, type InboundAttachment, type OutgoingMessage, PlatformError } from '../chat/platform.js'
+import {
+  type Button,
+  type InboundAttachment,
+  type OutgoingFile,
+  type OutgoingMessage,
+  PlatformError,
+} from '../chat/platform.js'
 import { call } from './errors.js'
 
 /** Discord's limits on a message's buttons and files. */
@@ -55,24 +61,15 @@ export function componentRows(buttons: Button[][]): Row[] {
   }
 }
 
-async function readFiles(paths: string[]): Promise<RawFile[]> {
-  if (paths.length > FILES_MAX)
+function rawFiles(files: OutgoingFile[]): RawFile[] {
+  if (files.length > FILES_MAX)
     throw new PlatformError(`Discord takes at most ${FILES_MAX} files per message`, { permanent: true })
-  return Promise.all(
-    paths.map(async (path) => {
-      try {
-        return { name: basename(path), data: await readFile(path) }
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error)
-        throw new PlatformError(`cannot read ${basename(path)}: ${reason}`, { permanent: true })
-      }
-    }),
-  )
+  return files.map(({ name, bytes }) => ({ name, data: bytes }))
 }
 
 /** One message: text, buttons and files together; resolves with its id. */
 export async function sendMessage(rest: REST, chatId: string, message: OutgoingMessage): Promise<string> {
-  const files = await readFiles(message.files ?? [])
+  const files = rawFiles(message.files ?? [])
   const body = {
     content: message.text,
     // Text Claude wrote must not ping a whole server or a role; people named by id still are.

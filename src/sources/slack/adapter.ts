@@ -2,7 +2,6 @@
 // presses, its WebClient for everything the bot sends. connection.ts keeps the socket up, not the
 // library, whose own reconnect gives up on an HTTP error with an unhandled rejection.
 import { randomUUID } from 'node:crypto'
-import { basename } from 'node:path'
 import { type App, type Logger as BoltLogger, webApi } from '@slack/bolt'
 import type { Logger } from '../../core/log.js'
 import {
@@ -169,7 +168,7 @@ class SlackAdapter implements PlatformAdapter {
   async send(chatId: string, message: OutgoingMessage): Promise<string> {
     const files = message.files ?? []
     // Slack takes no empty message; a message of files alone is captioned by their names.
-    const text = message.text || files.map((path) => basename(path)).join(', ')
+    const text = message.text || files.map((file) => file.name).join(', ')
     const buttons = (message.buttons ?? []).filter((row) => row.length > 0)
     const sent = await this.web.chat
       .postMessage({

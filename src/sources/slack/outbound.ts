@@ -1,14 +1,14 @@
 // What the Slack adapter sends, in Slack's shapes: Block Kit for text with buttons, reaction names for
 // emoji, the three-step external file upload, and fetching a file a person sent (url_private).
 import { createWriteStream } from 'node:fs'
-import { mkdir, readFile, rm } from 'node:fs/promises'
+import { mkdir, rm } from 'node:fs/promises'
 import { basename, join } from 'node:path'
 import { Readable } from 'node:stream'
 import { pipeline } from 'node:stream/promises'
 import type { ReadableStream as WebReadableStream } from 'node:stream/web'
 import type { types, webApi } from '@slack/bolt'
 import { sanitizeFileName } from '../chat/files.js'
-import { type Button, type InboundAttachment, PlatformError } from '../chat/platform.js'
+import { type Button, type InboundAttachment, type OutgoingFile, PlatformError } from '../chat/platform.js'
 import { toPlatformError } from './errors.js'
 
 /** A section block's text takes at most 3000 characters, less than a message's 4000. */
@@ -78,17 +78,11 @@ export function reactionName(emoji: string): string {
 export async function uploadFiles(
   web: webApi.WebClient,
   channel: string,
-  paths: string[],
+  files: OutgoingFile[],
   threadTs: string | undefined,
 ): Promise<void> {
   const uploaded: { id: string; title: string }[] = []
-  for (const path of paths) {
-    const filename = basename(path)
-    const bytes = await readFile(path).catch((error: Error) =>
-      Promise.reject(
-        new PlatformError(`Slack upload: cannot read ${filename}: ${error.message}`, { permanent: true }),
-      ),
-    )
+  for (const { name: filename, bytes } of files) {
     const ticket = await web.files
       .getUploadURLExternal({ filename, length: bytes.length })
       .catch((error: unknown) =>

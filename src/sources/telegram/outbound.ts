@@ -1,7 +1,6 @@
 // What the hub sends through Telegram's Bot API: messages with inline buttons and files, edits,
 // reactions, typing, answers to presses; every failure comes back as a PlatformError.
-import { stat } from 'node:fs/promises'
-import { basename, extname } from 'node:path'
+import { extname } from 'node:path'
 import { type Api, InputFile } from 'grammy'
 import type { InlineKeyboardMarkup, ReactionTypeEmoji, ReplyParameters } from 'grammy/types'
 import { type Button, type OutgoingMessage, PlatformError } from '../chat/platform.js'
@@ -48,10 +47,10 @@ export async function sendMessage(api: Api, chatId: string, message: OutgoingMes
     )
     firstId = String(sent.message_id)
   }
-  for (const path of files) {
+  for (const { name, bytes } of files) {
     const extra = { reply_parameters, reply_markup: firstId === null ? reply_markup : undefined }
-    const file = new InputFile(path, basename(path))
-    const sent = (await sendsAsPhoto(path))
+    const file = new InputFile(bytes, name)
+    const sent = sendsAsPhoto(name, bytes)
       ? await call('sendPhoto', () => api.sendPhoto(chatId, file, extra))
       : await call('sendDocument', () => api.sendDocument(chatId, file, extra))
     firstId ??= String(sent.message_id)
@@ -59,14 +58,8 @@ export async function sendMessage(api: Api, chatId: string, message: OutgoingMes
   return firstId ?? ''
 }
 
-async function sendsAsPhoto(path: string): Promise<boolean> {
-  if (!PHOTO_EXTENSIONS.has(extname(path).toLowerCase())) return false
-  try {
-    return (await stat(path)).size <= PHOTO_MAX_BYTES
-  } catch {
-    // Unreadable: sendDocument fails with the reason as well as sendPhoto would.
-    return false
-  }
+function sendsAsPhoto(name: string, bytes: Buffer): boolean {
+  return PHOTO_EXTENSIONS.has(extname(name).toLowerCase()) && bytes.length <= PHOTO_MAX_BYTES
 }
 
 /** Without reply_markup Telegram would keep no buttons either: always say which ones stay. */

@@ -1,6 +1,7 @@
 // The sessions area on Postgres: a record per driven session, and its stream as numbered lines.
 
-import { toSession } from '../rows.js'
+import { CUT_HEAD_CHARS } from '../../core/session-api.js'
+import { toLinePage, toSession } from '../rows.js'
 import type { SessionRecord, SessionStore } from '../sessions.js'
 import type { PostgresDb } from './db.js'
 
@@ -81,16 +82,25 @@ export function postgresSessionStore(db: PostgresDb): SessionStore {
       }
     },
 
-    async sessionLines(id, afterSeq, limit) {
+    async sessionLines(id, afterSeq, size) {
+      // The page is cut in the database, long lines given as their head: rows up to the one past the
+      // page, which says that more follow. So the hub receives what it returns, and one line more.
       const rows = await db.rows(
-        'SELECT seq, line, at FROM session_events WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3',
-        [id, afterSeq, limit],
+        `SELECT seq, at, chars, CASE WHEN chars > $4 THEN left(line, $5) ELSE line END AS line
+         FROM (
+           SELECT *, lag(upto, 2, 0) OVER (ORDER BY seq) AS before_previous
+           FROM (
+             SELECT seq, at, chars, line, sum(least(chars, $4)) OVER (ORDER BY seq) AS upto
+             FROM (
+               SELECT seq, at, line, length(line) AS chars FROM session_events
+               WHERE session_id = $1 AND seq > $2 ORDER BY seq LIMIT $3
+             ) firstn
+           ) counted
+         ) page
+         WHERE before_previous <= $6 ORDER BY seq`,
+        [id, afterSeq, size.limit + 1, size.maxLineChars, CUT_HEAD_CHARS, size.maxChars],
       )
-      return rows.map((r) => ({
-        seq: r.seq as number,
-        line: JSON.parse(r.line as string),
-        at: r.at as number,
-      }))
+      return toLinePage(rows, size)
     },
   }
 }

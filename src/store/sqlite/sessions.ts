@@ -1,6 +1,7 @@
 // The sessions area in SQLite: a record per driven session, and its stream as numbered lines.
 import type Database from 'better-sqlite3'
-import { type Row, toSession } from '../rows.js'
+import { CUT_HEAD_CHARS } from '../../core/session-api.js'
+import { type Row, toLinePage, toSession } from '../rows.js'
 import type { SessionRecord, SessionStore } from '../sessions.js'
 
 /** Retention (see Store.prune): one batch of session lines. */
@@ -73,17 +74,16 @@ export function sqliteSessionStore(db: Database.Database): SessionStore {
       })()
     },
 
-    async sessionLines(id, afterSeq, limit) {
+    async sessionLines(id, afterSeq, size) {
+      // Row by row, so a page never holds more than it returns (and one line past it).
       const rows = db
         .prepare(
-          'SELECT seq, line, at FROM session_events WHERE session_id = ? AND seq > ? ORDER BY seq LIMIT ?',
+          `SELECT seq, at, length(line) AS chars,
+             CASE WHEN length(line) > @cap THEN substr(line, 1, @head) ELSE line END AS line
+           FROM session_events WHERE session_id = @id AND seq > @after ORDER BY seq LIMIT @limit`,
         )
-        .all(id, afterSeq, limit) as Row[]
-      return rows.map((r) => ({
-        seq: r.seq as number,
-        line: JSON.parse(r.line as string),
-        at: r.at as number,
-      }))
+        .iterate({ id, after: afterSeq, cap: size.maxLineChars, head: CUT_HEAD_CHARS, limit: size.limit + 1 })
+      return toLinePage(rows as Iterable<Row>, size)
     },
   }
 }
