@@ -81,6 +81,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     store,
     hub,
     log,
+    adminToken,
     { env: claudeEnv(process.env, config) },
     config.sessionIdleMinutes,
   )
