@@ -2,6 +2,8 @@
 
 import { chmodSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createSecureServer } from 'node:https'
+import type { Server as NetServer } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { getRequestListener } from '@hono/node-server'
 import { WebSocketServer } from 'ws'
@@ -9,6 +11,8 @@ import { claudeEnv } from '../claude/env.js'
 import { readAdminToken } from '../core/admin-token.js'
 import { dialHost, type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
 import { HttpError } from '../core/errors.js'
+import { pinText } from '../core/fingerprint.js'
+import { isLoopback } from '../core/hub-dial.js'
 import { HUB_PATH, type HubStatus } from '../core/hub-protocol.js'
 import { safeEqual } from '../core/ids.js'
 import type { Logger } from '../core/log.js'
@@ -25,12 +29,14 @@ import { startRetention } from './core/retention.js'
 import { SessionManager } from './sessions/session-manager.js'
 import { createAdminRoutes } from './transport/admin-routes.js'
 import { FORWARDED, forward, sessionHubElsewhere, sessionOfPath } from './transport/forward.js'
+import { frontDoor } from './transport/front-door.js'
 import { bearerToken, sendError } from './transport/http-util.js'
 import { handleHubSocket } from './transport/hub-socket.js'
 import { checkHostAndOrigin, type HostRules, pathSegment, requestUrl } from './transport/request-guard.js'
 import { createRoutes, type Route } from './transport/routes.js'
 import { SenderStreams } from './transport/sender-streams.js'
 import { createSessionRoutes } from './transport/session-routes.js'
+import { hubTls } from './transport/tls.js'
 import { createDashboard } from './web/app.js'
 
 const SWEEP_MS = 60_000
@@ -62,12 +68,19 @@ function refuse(socket: Duplex, status: number): void {
 export interface RunningHub {
   hub: Hub
   sessions: SessionManager
-  server: Server
+  /** The TCP port's listener: the HTTP server, or the front door to HTTP and HTTPS (transport/front-door.ts). */
+  server: NetServer
   port: number
+  /** SHA-256 of the certificate it speaks TLS with; null: plain HTTP. */
+  fingerprint: string | null
+  /** Where other machines reach it, its certificate pinned (as SWITCHBOARD_HUBS names it). */
+  address: string
   close(): Promise<void>
 }
 
 export async function startHub(config: HubConfig, store: Store, log: Logger): Promise<RunningHub> {
+  // Before anything starts: a certificate that cannot be read stops the hub here, in one line.
+  const tls = hubTls(config)
   const hub = new Hub(store, log)
   const adminToken = readAdminToken(config.home)
   const streams = new SenderStreams(store)
@@ -124,6 +137,8 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       liveSessions: sessions.liveCount(),
       database: config.databaseUrl ? 'postgres' : 'sqlite',
       hubs: await clusterHubs(store, hub.leases?.hubId ?? ''),
+      fingerprint: tls?.fingerprint ?? null,
+      inClear: !tls && !isLoopback(config.host),
     }
   }
   const dashboard = createDashboard(hub, sessions, log, () => status())
@@ -196,8 +211,13 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       fail(err)
     }
   }
-  const server = createServer((req, res) => serve(req, res, true))
-  server.keepAliveTimeout = 65_000
+  const plain = createServer((req, res) => serve(req, res, true))
+  const secure =
+    tls && createSecureServer({ cert: tls.cert, key: tls.key }, (req, res) => serve(req, res, true))
+  const servers: Server[] = secure ? [plain, secure] : [plain]
+  for (const s of servers) s.keepAliveTimeout = 65_000
+  const door = secure && frontDoor(plain, secure)
+  const server: NetServer = door ? door.server : plain
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 })
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer, overTcp: boolean) => {
@@ -220,7 +240,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       refuse(socket, err instanceof HttpError ? err.status : 500)
     }
   }
-  server.on('upgrade', (req, socket, head) => onUpgrade(req, socket, head, true))
+  for (const s of servers) s.on('upgrade', (req, socket, head) => onUpgrade(req, socket, head, true))
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -233,13 +253,10 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   if (typeof address === 'object' && address) port = address.port
   sessions.listeningOn(config.host, port)
   // What one hub at a time does, on whichever of the hubs on this database holds its lease.
-  const leases = new LeaseKeeper(
-    store,
-    readHubId(config.home),
-    log,
-    () => config.advertise ?? reachableAt(config.host, port),
-    config.leaseMs,
-  )
+  // The other hubs pin the certificate named with the address, once this hub has proved itself on it.
+  const advertised = () =>
+    `${config.advertise ?? reachableAt(config.host, port)}${tls ? `#${pinText(tls.fingerprint)}` : ''}`
+  const leases = new LeaseKeeper(store, readHubId(config.home), log, advertised, config.leaseMs)
   hub.leases = leases
   leases.source(outbound.work())
   leases.source(sessions.work())
@@ -263,11 +280,18 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     listeningSocket = socketPath
   }
 
-  writeFileSync(paths.hubInfo(config.home), JSON.stringify({ pid: process.pid, port, host: config.host }), {
-    mode: 0o600,
-  })
+  const info = { pid: process.pid, port, host: config.host, fingerprint: tls?.fingerprint }
+  writeFileSync(paths.hubInfo(config.home), JSON.stringify(info), { mode: 0o600 })
   chmodSync(paths.hubInfo(config.home), 0o600)
-  log.info({ port, host: config.host, home: config.home }, 'hub listening')
+  log.info(
+    { port, host: config.host, home: config.home, ...(tls ? { tls: pinText(tls.fingerprint) } : {}) },
+    'hub listening',
+  )
+  if (!tls && !isLoopback(config.host))
+    log.warn(
+      { host: config.host, port },
+      'plain HTTP beyond loopback (--insecure): anyone on the network can read and change what passes',
+    )
 
   const sweep = setInterval(() => {
     hub.access.dropExpiredPairings().catch((err) => log.error({ err }, 'sweep failed'))
@@ -279,6 +303,8 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     hub,
     server,
     port,
+    fingerprint: tls?.fingerprint ?? null,
+    address: advertised(),
     sessions,
     async close() {
       clearInterval(sweep)
@@ -289,7 +315,8 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       for (const ws of wss.clients) ws.terminate()
       local.close()
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeAllConnections()
+      for (const s of servers) s.closeAllConnections()
+      if (door) door.closeAll()
       await closed
       rmSync(paths.hubInfo(config.home), { force: true })
       await store.close()

@@ -205,9 +205,11 @@ export async function clusterHubs(store: Store, self: string): Promise<ClusterHu
     .filter((l) => l.name === hubLease(l.holder))
     .map((hub) => {
       const held = live.filter((l) => l.holder === hub.holder && l.name !== hub.name)
+      const [address = null, pin] = hub.note?.split('#') ?? []
       return {
         id: hub.holder,
-        address: hub.note,
+        address,
+        fingerprint: pin?.replace(/^sha256:/, '') ?? null,
         self: hub.holder === self,
         holds: held.filter((l) => !l.name.startsWith('subscriber:')).map((l) => l.name),
         subscribers: held.filter((l) => l.name.startsWith('subscriber:')).length,
