@@ -3,12 +3,15 @@
 // run a program of theirs, change a real session's MCP servers, and name their own address as the
 // hub running a session; the hubs refuse and send them nothing usable.
 import { chmodSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import pg from 'pg'
 import { expect, it } from 'vitest'
 import { waitFor } from '../helpers/home.js'
 import { clusterPerTest } from '../helpers/hub-cluster.js'
+import { Relay } from '../helpers/relay.js'
 
 const world = clusterPerTest(2)
 
@@ -119,4 +122,136 @@ it('resumes no session whose stored settings were written outside Switchboard, a
 
   expect(existsSync(pwned)).toBe(false)
   expect(claude.runs()).toHaveLength(2) // nothing ran since
+})
+
+/** What a server at an address the database names is sent: every request, whole. */
+interface Sent {
+  url: string
+  headers: IncomingHttpHeaders
+  body: string
+}
+
+/** A server of the writer's own: it answers like a hub would, and keeps what it is sent. */
+async function impostor(): Promise<{ address: string; sent: Sent[] }> {
+  const sent: Sent[] = []
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c) => {
+      body += c
+    })
+    req.on('end', () => {
+      sent.push({ url: req.url ?? '', headers: req.headers, body })
+      res.writeHead(200, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ ok: true, proof: 'f'.repeat(64), id: 'ses_x', status: 'idle' }))
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  world.opened.push({ close: () => new Promise((resolve) => server.close(resolve)) })
+  return { address: `127.0.0.1:${(server.address() as AddressInfo).port}`, sent }
+}
+
+/** Leases saying hub `holder`, alive at `address`, runs session `id`: what a database writer writes. */
+async function plant(id: string, holder: string, address: string): Promise<void> {
+  const until = Date.now() + 3_600_000
+  for (const [name, note] of [
+    [`subscriber:session:${id}`, null],
+    [`hub:${holder}`, address],
+  ])
+    await sql(
+      `INSERT INTO leases (name, holder, epoch, expires_at, note) VALUES ($1, $2, 1, $3, $4)
+       ON CONFLICT (name) DO UPDATE SET holder = $2, expires_at = $3, note = $4`,
+      [name, holder, until, note],
+    )
+}
+
+const selfId = async (hub: ReturnType<typeof world.cluster.hub>) =>
+  (JSON.parse(await hub.home.cli('status', '--json')) as { hubs: { id: string; self: boolean }[] }).hubs.find(
+    (h) => h.self,
+  )?.id as string
+
+it('sends an address a database writer names as a session’s hub nothing but a challenge, and no client’s credentials', async () => {
+  const a = world.cluster.hub(0)
+  await a.start()
+  const planted = await impostor()
+  await plant('ses_x', 'hub_evil', planted.address)
+
+  const asAdmin = await api(a.url, 'GET', '/sessions/ses_x')
+  expect(asAdmin.status).toBe(502)
+  expect(asAdmin.json.error).toBe(
+    `the hub running this session (${planted.address}) did not prove it is a hub of this database; nothing was sent to it`,
+  )
+  // Nobody authenticated: not even a challenge goes out.
+  const before = planted.sent.length
+  const anonymous = await fetch(`${a.url}/sessions/ses_x/messages`, { method: 'POST', body: '{"text":"hi"}' })
+  expect(anonymous.status).toBe(401)
+  const browser = await fetch(`${a.url}/api/sessions/ses_x`, { headers: { cookie: 'sb_session=sbw_stolen' } })
+  expect(browser.status).toBe(401)
+  // A client claiming to be a hub passing a request on.
+  const claimed = await fetch(`${a.url}/sessions/ses_x`, { headers: { 'x-switchboard-forwarded': 'e30.00' } })
+  expect(claimed.status).toBe(401)
+  expect(planted.sent.length).toBe(before)
+
+  expect(planted.sent.map((s) => s.url)).toEqual([expect.stringMatching(/^\/health\?challenge=[0-9a-f]+$/)])
+  for (const s of planted.sent) expect(JSON.stringify(s)).not.toMatch(/authorization|cookie|sb_session/i)
+  expect(JSON.stringify(planted.sent)).not.toContain(adminToken())
+})
+
+it('sends a relay placed at a real hub’s address nothing it can use: the hub’s proof names another connection', async () => {
+  const [a, b] = [world.cluster.hub(0), world.cluster.hub(1)]
+  const relay = await Relay.start({ host: '127.0.0.1', port: b.home.port })
+  world.opened.push(relay)
+  // b answers to the relay's name too (as behind a proxy): only the proof stands in the way.
+  writeFileSync(join(b.home.dir, 'config.json'), JSON.stringify({ allowedHosts: [relay.address] }))
+  await Promise.all([a.start(), b.start()])
+  await plant('ses_y', await selfId(b), relay.address)
+
+  const asked = await api(a.url, 'POST', '/sessions/ses_y/messages', { text: 'secret plans' })
+  expect(asked.status).toBe(502)
+  expect(asked.json.error).toMatch(/did not prove it is a hub of this database; nothing was sent to it$/)
+  expect(relay.seen).toMatch(/^GET \/health\?challenge=/)
+  expect(relay.seen).not.toMatch(/authorization|secret plans|x-switchboard-forwarded/i)
+  expect(relay.seen).not.toContain(adminToken())
+})
+
+it('passes a request for a session another hub runs over TLS, for whom it authenticated, and that hub acts for them', async () => {
+  const [a, b] = [world.cluster.hub(0), world.cluster.hub(1)]
+  await Promise.all([a.start('--host', '0.0.0.0'), b.start('--host', '0.0.0.0')])
+  const claude = fakeClaude()
+  // Local clients still reach their hub over loopback; the hubs reach each other over TLS.
+  const created = await api(a.url, 'POST', '/sessions', {
+    prompt: 'hello',
+    options: { cwd: claude.dir },
+    setup: { claudePath: claude.bin },
+  })
+  expect(created.status).toBe(201)
+  const id = created.json.id as string
+  const [lease] = await sql<{ holder: string }>('SELECT holder FROM leases WHERE name = $1', [
+    `subscriber:session:${id}`,
+  ])
+  expect(lease?.holder).toBe(await selfId(a))
+  const [hubA] = await sql<{ note: string }>('SELECT note FROM leases WHERE name = $1', [
+    `hub:${lease?.holder}`,
+  ])
+  expect(hubA?.note).toMatch(/#sha256:[0-9a-f]{64}$/)
+
+  const viaB = await api(b.url, 'GET', `/sessions/${id}`)
+  expect(viaB).toMatchObject({ status: 200, json: { id, live: true } })
+  expect((await api(b.url, 'POST', `/sessions/${id}/messages`, { text: 'again' })).status).toBe(202)
+  await waitFor(
+    async () => ((await api(a.url, 'GET', `/sessions/${id}/lines`)).json.lines as unknown[]).length >= 3,
+    10_000,
+    'the second message in the session',
+  )
+  // Without the admin token, b passes nothing on.
+  expect((await fetch(`${b.url}/sessions/${id}`)).status).toBe(401)
+
+  // A browser signed in on b sees the session a runs, through b.
+  const link = (await b.home.cli('open', '--print')).split('\n')[0] as string
+  const signin = await fetch(link, { redirect: 'manual' })
+  const cookie = (signin.headers.get('set-cookie') ?? '').split(';')[0] as string
+  const page = await fetch(`${b.url}/api/sessions/${id}`, { headers: { cookie } })
+  expect(page.status).toBe(200)
+  // Live: answered by a, whose CLI it is.
+  expect(await page.json()).toMatchObject({ session: { cwd: claude.dir, live: true } })
+  expect((await fetch(`${b.url}/api/sessions/${id}`)).status).toBe(401)
 })

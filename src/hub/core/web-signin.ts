@@ -8,7 +8,20 @@ import type { Sender, Store } from '../../store/store.js'
 export const SIGNIN_TTL_MS = 5 * 60 * 1000
 
 export class WebSignin {
+  /** Credentials standing in for a browser signed in on another hub, one request each (see standIn). */
+  private readonly standIns = new Map<string, string>()
+
   constructor(private readonly store: Store) {}
+
+  /**
+   * A credential that stands for the browser `name` during one request another hub passed on (the
+   * browser's own never leaves the hub it signed in on); `release` ends it.
+   */
+  standIn(name: string): { credential: string; release(): void } {
+    const credential = newSecret('sbf')
+    this.standIns.set(credential, name)
+    return { credential, release: () => this.standIns.delete(credential) }
+  }
 
   /** A fresh one-time token for a sign-in link. */
   async createLink(now = Date.now()): Promise<{ token: string; expiresAt: number }> {
@@ -47,7 +60,10 @@ export class WebSignin {
   /** The browser a cookie belongs to, while it is allowed. */
   async browser(cookie: string | undefined): Promise<Sender | null> {
     if (!cookie) return null
-    const sender = await this.store.senderByToken(hashToken(cookie))
+    const standingFor = this.standIns.get(cookie)
+    const sender = standingFor
+      ? await this.store.senderByName(standingFor)
+      : await this.store.senderByToken(hashToken(cookie))
     return sender?.status === 'allowed' && sender.name.startsWith('web-') ? sender : null
   }
 }
