@@ -9,11 +9,13 @@ import { hubRequest, hubTarget, isLoopback, type TcpHub } from '../core/hub-dial
 export { type Answer, describeTarget, type HubTarget, inClear, type Reach, reach } from '../core/hub-dial.js'
 export const call = hubRequest
 
-/** The home's Unix socket, when the hub is on this machine and the path fits in a socket address. */
+/**
+ * The home's Unix socket, when the path fits in a socket address: the home's hub makes it whatever
+ * address it is bound to (one bound to a network address is reached here rather than over TLS).
+ */
 export function localSocket(config: HubConfig): string | undefined {
   const path = paths.hubSocket(config.home, config.port)
-  const loopback = ['127.0.0.1', 'localhost', '::1', '0.0.0.0'].includes(config.host)
-  return loopback && path.length <= MAX_SOCKET_PATH ? path : undefined
+  return path.length <= MAX_SOCKET_PATH ? path : undefined
 }
 
 /** The certificate fingerprint the home's hub recorded in hub.json, if it runs with TLS. */
