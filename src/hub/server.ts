@@ -28,18 +28,11 @@ import { OutboundWebhooks } from './core/outbound.js'
 import { startRetention } from './core/retention.js'
 import { SessionManager } from './sessions/session-manager.js'
 import { createAdminRoutes } from './transport/admin-routes.js'
-import {
-  FORWARDED,
-  forward,
-  sessionHubElsewhere,
-  sessionOfPath,
-  setHeaders,
-  takeForwarded,
-} from './transport/forward.js'
-import { ForwardVerifier } from './transport/forward-signature.js'
+import { FORWARDED, type Forwarding, sessionOfPath } from './transport/forward.js'
 import { frontDoor } from './transport/front-door.js'
 import { bearerToken, sendError } from './transport/http-util.js'
 import { handleHubSocket } from './transport/hub-socket.js'
+import { passingOn } from './transport/pass-on.js'
 import { checkHostAndOrigin, type HostRules, pathSegment, requestUrl } from './transport/request-guard.js'
 import { createRoutes, type Route } from './transport/routes.js'
 import { SenderStreams } from './transport/sender-streams.js'
@@ -108,20 +101,36 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   )
   const bridges = new BridgeManager(hub, sessions, config.home, log)
   const sessionRoutes = createSessionRoutes(sessions)
-  /** Requests another hub passed on for a client it authenticated with the admin token. */
-  const passedOnForAdmin = new WeakSet<IncomingMessage>()
-  const requireAdminToken = (req: IncomingMessage) => {
-    const token = bearerToken(req)
-    if (!passedOnForAdmin.has(req) && (!token || !safeEqual(token, adminToken))) {
-      req.resume()
-      throw new HttpError(401, 'this API needs the admin token (Authorization: Bearer <home>/admin-token)')
-    }
+  const inClear = !tls && !isLoopback(config.host)
+  const forwarding: Forwarding = {
+    key: adminToken,
+    get hubId() {
+      return hub.leases?.hubId ?? ''
+    },
+    inClear,
+    maxBodyBytes: 16 * 1024 * 1024,
   }
+  const passOn = passingOn(store, forwarding, {
+    // The dashboard's own check, on its own credential, whatever that is.
+    browser: async (req) => {
+      const headers = new Headers()
+      for (const [name, value] of Object.entries(req.headers))
+        if (typeof value === 'string' && !['host', 'content-length', 'transfer-encoding'].includes(name))
+          headers.set(name, value)
+      const me = await dashboard.app.fetch(new Request('http://hub/api/me', { headers }))
+      const name = me.ok ? ((await me.json()) as { name?: unknown }).name : undefined
+      return typeof name === 'string' ? name : null
+    },
+    standIn: (browser) => {
+      const standIn = dashboard.signin.standIn(browser)
+      return { headers: [['cookie', `${SESSION_COOKIE}=${standIn.credential}`]], release: standIn.release }
+    },
+  })
   /** Driving sessions runs commands on this machine: only local processes holding the admin token may. */
   const adminOnly =
     (route: Route): Route =>
     async (req, res, url) => {
-      requireAdminToken(req)
+      passOn.requireAdmin(req)
       return route(req, res, url)
     }
   const sessionApi = adminOnly(sessionRoutes)
@@ -151,7 +160,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       database: config.databaseUrl ? 'postgres' : 'sqlite',
       hubs: await clusterHubs(store, hub.leases?.hubId ?? ''),
       fingerprint: tls?.fingerprint ?? null,
-      inClear: !tls && !isLoopback(config.host),
+      inClear,
     }
   }
   const dashboard = createDashboard(hub, sessions, log, () => status())
@@ -187,75 +196,21 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       fail = failing(req, res, url.pathname)
       // The Unix socket is reachable only through the home folder's permissions: no browser gets there.
       if (overTcp) checkHostAndOrigin(req, hostRules())
+      const here = (r: IncomingMessage, s: ServerResponse) => dispatch(r, s, url, overTcp)
       if (req.headers[FORWARDED] !== undefined) {
-        passedOn(req, res, url, overTcp).catch(fail)
+        passOn.passedOn(req, res, here).catch(fail)
         return
       }
       const sessionId = sharedStore ? sessionOfPath(url.pathname) : null
       if (sessionId && hub.leases && (overTcp || !url.pathname.startsWith('/api/'))) {
         // Another hub on the database may run this session: then that hub answers.
-        passOnIfElsewhere(req, res, url, overTcp, sessionId).catch(fail)
+        passOn.elsewhereOrHere(req, res, url.pathname, sessionId, here).catch(fail)
         return
       }
       dispatch(req, res, url, overTcp)
     } catch (err) {
       fail(err)
     }
-  }
-  const forwarding = {
-    key: adminToken,
-    get hubId() {
-      return hub.leases?.hubId ?? ''
-    },
-    inClear: !tls && !isLoopback(config.host),
-    maxBodyBytes: 16 * 1024 * 1024,
-  }
-  const verifier = new ForwardVerifier(adminToken, () => hub.leases?.hubId ?? '')
-  /** Whom a request for another hub is from, as this hub authenticates it; a 401 when nobody. */
-  const principalOf = async (req: IncomingMessage, url: URL): Promise<string> => {
-    if (!url.pathname.startsWith('/api/')) {
-      requireAdminToken(req)
-      return 'admin'
-    }
-    // The dashboard's own check, on its own credential, whatever that is.
-    const headers = new Headers()
-    for (const [name, value] of Object.entries(req.headers))
-      if (typeof value === 'string' && !['host', 'content-length', 'transfer-encoding'].includes(name))
-        headers.set(name, value)
-    const me = await dashboard.app.fetch(new Request('http://hub/api/me', { headers }))
-    const name = me.ok ? ((await me.json()) as { name?: unknown }).name : undefined
-    if (typeof name !== 'string') {
-      req.resume()
-      throw new HttpError(401, 'not signed in: run `switchboard open` in a terminal')
-    }
-    return `web:${name}`
-  }
-  const passOnIfElsewhere = async (
-    req: IncomingMessage,
-    res: ServerResponse,
-    url: URL,
-    overTcp: boolean,
-    sessionId: string,
-  ) => {
-    const other = await sessionHubElsewhere(store, forwarding.hubId, sessionId)
-    if (!other) return dispatch(req, res, url, overTcp)
-    await forward(req, res, other, await principalOf(req, url), forwarding)
-  }
-  /** A request another hub passed on: served for whom that hub authenticated, as if they had asked here. */
-  const passedOn = async (req: IncomingMessage, res: ServerResponse, url: URL, overTcp: boolean) => {
-    const { req: taken, principal } = await takeForwarded(req, verifier, forwarding.maxBodyBytes)
-    if (principal === 'admin') passedOnForAdmin.add(taken)
-    else if (principal.startsWith('web:')) {
-      // The dashboard checks its own credential: one stands in for the browser, for this request only.
-      const standIn = dashboard.signin.standIn(principal.slice('web:'.length))
-      res.on('close', standIn.release)
-      setHeaders(taken, [...taken.rawHeaders, 'cookie', `${SESSION_COOKIE}=${standIn.credential}`])
-    } else
-      throw new HttpError(
-        401,
-        `a passed-on request for "${principal.slice(0, 40)}" is not one this hub takes`,
-      )
-    dispatch(taken, res, url, overTcp)
   }
   /** Hands a request to the dashboard or to the route its path names. */
   const dispatch = (req: IncomingMessage, res: ServerResponse, url: URL, overTcp: boolean) => {
@@ -357,7 +312,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     { port, host: config.host, home: config.home, ...(tls ? { tls: pinText(tls.fingerprint) } : {}) },
     'hub listening',
   )
-  if (!tls && !isLoopback(config.host))
+  if (inClear)
     log.warn(
       { host: config.host, port },
       'plain HTTP beyond loopback (--insecure): anyone on the network can read and change what passes',
