@@ -3,10 +3,13 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
+import { request as httpsRequest } from 'node:https'
 import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import type { TLSSocket } from 'node:tls'
 import { promisify } from 'node:util'
 import { afterEach, expect, it } from 'vitest'
+import { fingerprintOf } from '../src/core/fingerprint.js'
 import { CLAUDE_BIN } from './helpers/claude.js'
 import { CLI } from './helpers/home.js'
 import { homePerTest } from './helpers/home-per-test.js'
@@ -219,10 +222,29 @@ it('open --qr gives a phone the hub’s network address, or says in one line why
     return
   }
   expect(phone.stderr).toBe('')
-  const url = /(http:\/\/\S+)/.exec(phone.stdout)?.[1] as string
-  expect(url).toMatch(new RegExp(`^http://${lan.replaceAll('.', '\\.')}:${world.home.port}/signin\\?token=`))
-  // It is the hub's own link, and works from that address.
-  expect((await fetch(url, { redirect: 'manual' })).status).toBe(303)
+  // Beyond loopback the hub speaks TLS: the link is https, and names the certificate to compare.
+  const fingerprint = (JSON.parse((await cli(['status', '--json'])).stdout) as { fingerprint: string })
+    .fingerprint
+  const url = /(https:\/\/\S+)/.exec(phone.stdout)?.[1] as string
+  expect(url).toMatch(
+    new RegExp(
+      `^https://${lan.replaceAll('.', '\\.')}:${world.home.port}/signin\\?token=\\S+#/\\?sha256=${fingerprint}$`,
+    ),
+  )
+  expect(phone.stdout).toContain(`certificate: sha256:${fingerprint}`)
+  // It is the hub's own link, and works from that address, where the hub shows that certificate.
+  const signin = await new Promise<{ status: number; shown: string }>((resolve, reject) => {
+    const req = httpsRequest(url, { rejectUnauthorized: false }, (res) => {
+      resolve({
+        status: res.statusCode ?? 0,
+        shown: fingerprintOf((res.socket as TLSSocket).getPeerCertificate()),
+      })
+      res.resume()
+    })
+    req.on('error', reject)
+    req.end()
+  })
+  expect(signin).toEqual({ status: 303, shown: fingerprint })
 })
 
 it('tells a person what happened in plain lines, never JSON logs', async () => {

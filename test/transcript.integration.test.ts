@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { openSqliteStore } from '../src/store/sqlite/index.js'
+import { signInWith } from './helpers/dashboard.js'
 import { CLI, TestHome } from './helpers/home.js'
 
 const LINES = 16_000
@@ -23,7 +24,7 @@ const inOrder = Array.from({ length: LINES }, (_, i) => i + 1)
 let home: TestHome
 let hub: ChildProcess
 let adminToken: string
-let cookie: string
+let browser: { authorization: string }
 let transcriptBytes = 0
 let started = 0
 
@@ -48,9 +49,7 @@ beforeAll(async () => {
   await home.waitForHub()
   adminToken = readFileSync(join(home.dir, 'admin-token'), 'utf8').trim()
   const link = /(http:\/\/\S+\/signin\?token=\S+)/.exec(await home.cli('open', '--print'))?.[1] as string
-  const signedIn = await fetch(link, { redirect: 'manual' })
-  cookie = (signedIn.headers.get('set-cookie') ?? '').split(';')[0] as string
-  expect(cookie).toMatch(/=/)
+  browser = await signInWith(link)
   started = rss()
   // The first view takes the hub's heap to its working size, whatever the transcript's.
   expect((await pageThrough('/sessions/ses_big', false)).seqs).toEqual(inOrder)
@@ -62,7 +61,7 @@ afterAll(async () => {
 })
 
 const headers = (dashboard: boolean): Record<string, string> =>
-  dashboard ? { cookie } : { authorization: `Bearer ${adminToken}` }
+  dashboard ? browser : { authorization: `Bearer ${adminToken}` }
 
 type Page = { lines: { seq: number; line: Record<string, unknown> }[]; next?: number | null }
 

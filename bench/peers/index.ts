@@ -65,8 +65,7 @@ try {
   const clients: HubClient[] = []
   for (let i = 0; i < FANOUT; i++) {
     const c = new HubClient({
-      host: '127.0.0.1',
-      port: home.port,
+      target: { host: '127.0.0.1', port: home.port },
       token,
       subscriber: `sub-${i}`,
       topics: ['fan'],

@@ -4,7 +4,7 @@
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { z } from 'zod'
 import { hubStarter } from '../client/autostart.js'
-import { localSocket } from '../client/hub-address.js'
+import { localSocket, tcpTarget } from '../client/hub-address.js'
 import { HubClient } from '../client/hub-client.js'
 import { readAdminToken } from '../core/admin-token.js'
 import { type HubConfig, paths } from '../core/config.js'
@@ -51,8 +51,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
 
   // --- hub: events in, verdicts in -------------------------------------------------
   const hub = new HubClient({
-    host: config.host,
-    port: config.port,
+    target: tcpTarget(config),
     socketPath: localSocket(config),
     hubs: config.hubs,
     token: readAdminToken(config.home),

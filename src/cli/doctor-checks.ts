@@ -60,9 +60,19 @@ export async function checkHub(
 ): Promise<{ checks: Check[]; status: HubStatus | null }> {
   try {
     const s = await status()
-    const where = `http://${s.host}:${s.port}${s.socket ? ` and ${s.socket}` : ''}`
+    const where = `${s.fingerprint ? 'https' : 'http'}://${s.host}:${s.port}${s.socket ? ` and ${s.socket}` : ''}`
+    const clear: Check[] = s.inClear
+      ? [
+          {
+            name: 'hub',
+            verdict: 'warn',
+            detail: 'plain HTTP beyond loopback (--insecure): anyone on the network can read what passes',
+            fix: 'switchboard serve without --insecure (it makes a certificate), or with --tls-cert and --tls-key',
+          },
+        ]
+      : []
     return {
-      checks: [{ name: 'hub', verdict: 'ok', detail: `running (pid ${s.pid}) on ${where}` }],
+      checks: [{ name: 'hub', verdict: 'ok', detail: `running (pid ${s.pid}) on ${where}` }, ...clear],
       status: s,
     }
   } catch (err) {

@@ -2,6 +2,7 @@
 // or printed (and, with --qr, drawn as a QR code with the address a phone can reach).
 import { spawn } from 'node:child_process'
 import type { Command } from 'commander'
+import { pinText } from '../core/fingerprint.js'
 import { hubApi } from './options.js'
 import { printJson } from './output.js'
 import { phoneLink } from './phone-link.js'
@@ -32,13 +33,23 @@ export function registerOpen(program: Command): void {
       const link = await hub.signinLink()
       if (opts.json) return printJson(link)
       let url = link.url
+      let certificate = ''
       if (opts.qr) {
         // The QR code is for another device: the link names the hub's network address, if it has one.
-        const phone = phoneLink(link.url, (await hub.hubStatus()).host)
+        const status = await hub.hubStatus()
+        const phone = phoneLink(link.url, status)
         if ('url' in phone) url = phone.url
         else process.stderr.write(`switchboard: ${phone.unreachable}\n`)
+        if ('url' in phone && status.inClear)
+          process.stderr.write(
+            'switchboard: this hub speaks plain HTTP on the network (--insecure): anyone on it can read this link and sign in with it first\n',
+          )
+        if ('url' in phone && status.fingerprint)
+          certificate = `certificate: ${pinText(status.fingerprint)} (the browser does not know it: go on only if it shows this one)\n`
       }
-      process.stdout.write(`${url}\n(works once, until ${new Date(link.expiresAt).toLocaleTimeString()})\n`)
+      process.stdout.write(
+        `${url}\n(works once, until ${new Date(link.expiresAt).toLocaleTimeString()})\n${certificate}`,
+      )
       if (opts.qr) {
         const qr = (await import('qrcode-terminal')).default
         qr.generate(url, { small: true }, (drawn) => process.stdout.write(`${drawn}\n`))

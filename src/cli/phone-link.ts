@@ -11,13 +11,15 @@ function isLoopback(host: string): boolean {
 
 /**
  * `url` (the hub's link) pointed at an address another device can reach, given where the hub is
- * bound; or why there is none.
+ * bound; or why there is none. A hub speaking TLS gets an https link whose fragment (never sent to
+ * the hub) names its certificate, for the person to compare with what their browser shows.
  */
 export function phoneLink(
   url: string,
-  bound: string,
+  hub: { host: string; fingerprint: string | null },
   interfaces: Interfaces = networkInterfaces(),
 ): { url: string } | { unreachable: string } {
+  const bound = hub.host
   if (isLoopback(bound))
     return {
       unreachable: `the hub listens on ${bound} only, so a phone cannot open this link; to reach it from your network, start it with \`switchboard serve --host 0.0.0.0\` (or "host" in config.json)`,
@@ -31,5 +33,10 @@ export function phoneLink(
     }
   const link = new URL(url)
   link.hostname = isIP(address) === 6 ? `[${address}]` : address
+  if (hub.fingerprint) {
+    link.protocol = 'https:'
+    // In the dashboard's own route form, so the page it lands on is its start page.
+    link.hash = `/?sha256=${hub.fingerprint}`
+  }
   return { url: link.toString() }
 }

@@ -1,23 +1,40 @@
 // `switchboard serve`: the hub, one per home and port; a busy port or home is refused with who holds it.
 import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
-import { reach } from '../client/hub-address.js'
+import { reach, tcpTarget } from '../client/hub-address.js'
 import { readAdminToken } from '../core/admin-token.js'
-import { dialHost, type HubConfig, paths } from '../core/config.js'
+import { type HubConfig, paths } from '../core/config.js'
 import { UserError } from '../core/errors.js'
+import { pinText } from '../core/fingerprint.js'
+import { isLoopback } from '../core/hub-dial.js'
 import { createLogger } from '../core/log.js'
 import { processAlive } from '../core/process-alive.js'
 import { startHub } from '../hub/server.js'
 import { openStore } from '../store/open.js'
 import { configFrom } from './options.js'
 
+interface ServeFlags {
+  host?: string
+  tlsCert?: string
+  tlsKey?: string
+  insecure?: boolean
+}
+
 export function registerServe(program: Command): void {
   program
     .command('serve')
     .description('run the hub: durable store, webhooks, senders, the hub socket for channels')
-    .option('--host <address>', 'address to bind (default 127.0.0.1)')
-    .action(async (opts: { host?: string }, command: Command) => {
-      const config = configFrom(command, opts.host ? { host: opts.host } : {})
+    .option('--host <address>', 'address to bind (default 127.0.0.1); beyond loopback the hub speaks TLS')
+    .option('--tls-cert <file>', 'the certificate (PEM) to speak TLS with, instead of one the hub makes')
+    .option('--tls-key <file>', 'the key (PEM) of --tls-cert')
+    .option('--insecure', 'plain HTTP beyond loopback: anyone on the network can read and change it')
+    .action(async (opts: ServeFlags, command: Command) => {
+      const config = configFrom(command, {
+        ...(opts.host ? { host: opts.host } : {}),
+        tlsCert: opts.tlsCert,
+        tlsKey: opts.tlsKey,
+        insecure: opts.insecure,
+      })
       await refuseSecondHub(config)
       const log = createLogger('hub')
       // The hub delivers from its event loop: WAL checkpoints go to a worker thread.
@@ -38,6 +55,15 @@ export function registerServe(program: Command): void {
             : `port ${config.port} on ${config.host} is in use by another program; pick another: switchboard serve --port <port> (or "port" in ${config.home}/config.json)`,
         )
       }
+      // What a person starting a hub for a network must know, in a line each.
+      if (running.fingerprint)
+        process.stderr.write(
+          `switchboard: TLS with certificate ${pinText(running.fingerprint)}; other machines name this hub SWITCHBOARD_HUBS=${running.address}\n`,
+        )
+      else if (!isLoopback(config.host))
+        process.stderr.write(
+          `switchboard: --insecure: plain HTTP on ${config.host}:${running.port}; anyone on the network can read and change what passes (webhooks, messages, sign-in links), and no channel or CLI elsewhere sends the admin token to it\n`,
+        )
       const stop = async (signal: string) => {
         log.info({ signal }, 'hub stopping')
         await running.close()
@@ -67,6 +93,6 @@ async function refuseSecondHub(config: HubConfig): Promise<void> {
 
 /** Whether this home's hub answers on `port` (a hub that proves it holds this home's admin token). */
 async function ourHubAnswers(config: HubConfig, port: number): Promise<boolean> {
-  const answer = await reach({ host: dialHost(config.host), port }, readAdminToken(config.home))
+  const answer = await reach(tcpTarget({ ...config, port }), readAdminToken(config.home))
   return answer.answered && answer.proven
 }

@@ -1,6 +1,7 @@
 // `switchboard status`: is this home's hub up, where, and what is connected to it. Never starts a hub.
 import type { Command } from 'commander'
 import { HubApiError } from '../client/api-client.js'
+import { pinText } from '../core/fingerprint.js'
 import type { ClusterHub, HubStatus } from '../core/hub-protocol.js'
 import { configFrom, hubApi } from './options.js'
 import { printJson } from './output.js'
@@ -37,7 +38,9 @@ function describe(s: HubStatus): string {
   return [
     `hub: running, pid ${s.pid}, version ${s.version}, since ${new Date(s.startedAt).toISOString()}`,
     `home: ${s.home}`,
-    `address: http://${s.host}:${s.port}${s.socket ? `, socket ${s.socket}` : ''}`,
+    `address: ${s.fingerprint ? 'https' : 'http'}://${s.host}:${s.port}${s.socket ? `, socket ${s.socket}` : ''}`,
+    ...(s.fingerprint ? [`certificate: ${pinText(s.fingerprint)}`] : []),
+    ...(s.inClear ? ['tls: none: plain HTTP beyond loopback (--insecure)'] : []),
     `log: ${s.logFile}`,
     `connected: ${connected}`,
     `bridges: ${s.bridges.length ? s.bridges.map((b) => `${b.platform} ${b.state}${b.lastError ? ` (${b.lastError})` : ''}`).join(', ') : 'none'}`,
@@ -52,5 +55,6 @@ function describe(s: HubStatus): string {
 
 function describeHub(h: ClusterHub): string {
   const work = [...h.holds, `${h.subscribers} subscriber${h.subscribers === 1 ? '' : 's'}`].join(', ')
-  return `  ${h.id} at ${h.address ?? '?'}${h.self ? ' (this hub)' : ''}: ${work}`
+  const pin = h.fingerprint ? `#${pinText(h.fingerprint)}` : ''
+  return `  ${h.id} at ${h.address ?? '?'}${pin}${h.self ? ' (this hub)' : ''}: ${work}`
 }

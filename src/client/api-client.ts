@@ -5,12 +5,21 @@ import type { ClaudeOptions } from '../claude/process.js'
 import { readAdminToken } from '../core/admin-token.js'
 import type { HubAddress, HubConfig } from '../core/config.js'
 import type { StoredEvent } from '../core/event.js'
+import { hubTarget } from '../core/hub-dial.js'
 import type { HubStatus, OutboundWebhookInfo, PeerInfo } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
 import type { LinesPage, ListedSession, RespondInput, SessionView } from '../core/session-api.js'
 import type { DeadLetter, OutboundAttempt } from '../store/store.js'
 import { hubStarter } from './autostart.js'
-import { call, type HubTarget, localSocket, reach, tcpTarget } from './hub-address.js'
+import {
+  call,
+  describeTarget,
+  type HubTarget,
+  inClear,
+  localSocket,
+  reach,
+  tcpTarget,
+} from './hub-address.js'
 
 export class HubApiError extends Error {
   constructor(
@@ -153,6 +162,11 @@ export class HubApi {
 
   private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
     const target = await this.ensureHub()
+    if (inClear(target))
+      throw new HubApiError(
+        502,
+        `${describeTarget(target)} is beyond loopback and speaks no TLS: the admin token is not sent there`,
+      )
     const answer = await call(
       target,
       method,
@@ -193,11 +207,12 @@ export class HubApi {
       while (Date.now() < deadline) {
         if (socketPath && (await reach({ socketPath }, this.token)).answered) return { socketPath }
         const overTcp = await reach(tcp, this.token)
-        if (overTcp.answered && overTcp.proven) return tcp
+        if (overTcp.answered && overTcp.proven) return overTcp.target
         if (overTcp.answered)
           throw new HubApiError(
             502,
-            `the server on ${describe(tcp)} is not this home's hub (it could not prove it holds ${this.config.home}/admin-token); nothing was sent to it`,
+            overTcp.problem ??
+              `the server on ${describeTarget(tcp)} is not this home's hub (it could not prove it holds ${this.config.home}/admin-token); nothing was sent to it`,
           )
         if (!this.autostart) break
         start()
@@ -207,7 +222,7 @@ export class HubApi {
       throw new HubApiError(
         503,
         this.autostart
-          ? `no hub of ${this.config.home} answered on ${describe(tcp)} within 20 s`
+          ? `no hub of ${this.config.home} answered on ${describeTarget(tcp)} within 20 s`
           : `no hub of ${this.config.home} is running (switchboard serve starts one)`,
       )
     })()
@@ -220,16 +235,20 @@ export class HubApi {
  * token; a hub that is down is passed over, and none is started.
  */
 async function firstProven(hubs: HubAddress[], token: string): Promise<HubTarget> {
+  const problems: string[] = []
   for (const hub of hubs) {
-    const answer = await reach(hub, token)
-    if (answer.answered && answer.proven) return hub
+    const answer = await reach(hubTarget(hub), token)
+    if (answer.answered && answer.proven) return answer.target
+    if (answer.answered)
+      problems.push(
+        answer.problem ?? `${describeTarget(hubTarget(hub))} could not prove it holds the admin token`,
+      )
   }
+  // 503 when none answered; when one did and could not prove itself, that is no hub "not running".
   throw new HubApiError(
-    503,
-    `none of the hubs in SWITCHBOARD_HUBS answered with this admin token: ${hubs.map(describe).join(', ')}`,
+    problems.length ? 502 : 503,
+    problems.length
+      ? `no hub in SWITCHBOARD_HUBS proved it holds this admin token, so nothing was sent: ${problems.join('; ')}`
+      : `none of the hubs in SWITCHBOARD_HUBS answered: ${hubs.map((h) => describeTarget(hubTarget(h))).join(', ')}`,
   )
-}
-
-function describe(target: HubTarget): string {
-  return 'socketPath' in target ? target.socketPath : `${target.host}:${target.port}`
 }

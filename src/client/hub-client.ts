@@ -6,6 +6,7 @@ import type WebSocket from 'ws'
 import type { HubAddress } from '../core/config.js'
 import { UserError } from '../core/errors.js'
 import type { StoredEvent } from '../core/event.js'
+import { connector, describeTarget, hubTarget, inClear, reach, type TcpHub } from '../core/hub-dial.js'
 import {
   type Behavior,
   type ChatAction,
@@ -17,7 +18,7 @@ import {
   serverMessageSchema,
 } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
-import { reach } from './hub-address.js'
+import { hostPort } from '../core/network.js'
 
 // Required, not imported: ws's ES module entry loads each of its files as a module of its own, which
 // added about 15 ms to every channel's start (bench/startup).
@@ -30,8 +31,8 @@ export interface Welcome {
 }
 
 export interface HubClientOptions {
-  host: string
-  port: number
+  /** The home's hub over TCP (client/hub-address.ts tcpTarget). */
+  target: TcpHub
   /** The hub's Unix socket, preferred over TCP when given. */
   socketPath?: string
   /**
@@ -76,17 +77,17 @@ export class HubClient {
   private ackTimer: NodeJS.Timeout | null = null
   private closing = false
   private firstWelcome: { resolve(w: Welcome): void; reject(e: Error): void } | null = null
-  private readonly hubs: HubAddress[]
+  private readonly hubs: TcpHub[]
   /** Which of `hubs` this client dials now. */
   private current = 0
 
   constructor(private readonly options: HubClientOptions) {
-    this.hubs = options.hubs?.length ? options.hubs : [{ host: options.host, port: options.port }]
+    this.hubs = options.hubs?.length ? options.hubs.map(hubTarget) : [options.target]
   }
 
   /** The hub dialled now. */
-  get hub(): HubAddress {
-    return this.hubs[this.current] as HubAddress
+  get hub(): TcpHub {
+    return this.hubs[this.current] as TcpHub
   }
 
   private get failover(): boolean {
@@ -102,7 +103,7 @@ export class HubClient {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.firstWelcome = null
-        const where = this.hubs.map((h) => `${h.host}:${h.port}`).join(' or ')
+        const where = this.hubs.map(describeTarget).join(' or ')
         reject(new Error(`no hub answered on ${where} within ${timeoutMs} ms`))
       }, timeoutMs)
       this.firstWelcome = {
@@ -188,14 +189,20 @@ export class HubClient {
       this.dial(`ws+unix://${socketPath}:${HUB_PATH}`)
       return
     }
-    // Over TCP the token goes only to a hub that proved it holds it (hub-address.ts).
-    const { host, port } = this.hub
-    void reach({ host, port }, token).then((r) => {
+    // Over TCP the token goes only to a hub that proved it holds it, on a connection like the one
+    // it is sent on (core/hub-dial.ts), and never in clear beyond loopback.
+    const target = this.hub
+    if (inClear(target)) {
+      const reason = `${describeTarget(target)} is beyond loopback and speaks no TLS: the admin token is not sent there`
+      if (!this.refuse(reason)) this.options.log.error({ hub: describeTarget(target) }, reason)
+      return
+    }
+    void reach(target, token).then((r) => {
       if (r.answered && r.proven) {
-        this.dial(`ws://${host}:${port}${HUB_PATH}`)
+        this.dial(`ws://${hostPort(target.host, target.port)}${HUB_PATH}`, r.target as TcpHub)
         return
       }
-      if (r.answered) this.strangerOnPort()
+      if (r.answered) this.strangerOnPort(r.problem)
       else if (!this.failover) this.options.onHubMissing?.()
       this.retryLater()
     })
@@ -205,17 +212,18 @@ export class HubClient {
   private hubMissing(): void {
     if (this.failover) return // the next hub is dialled instead: nothing is started
     const { token } = this.options
-    const { host, port } = this.hub
-    void reach({ host, port }, token).then((r) => {
-      if (r.answered && !r.proven) this.strangerOnPort()
+    void reach(this.hub, token).then((r) => {
+      if (r.answered && !r.proven) this.strangerOnPort(r.problem)
       else this.options.onHubMissing?.()
     })
   }
 
-  private strangerOnPort(): void {
-    const { host, port } = this.hub
-    const reason = `the server on ${host}:${port} is not this home's hub (it could not prove it holds the admin token); not connecting`
-    if (!this.refuse(reason)) this.options.log.error({ host, port }, reason)
+  private strangerOnPort(problem: string | null): void {
+    const where = describeTarget(this.hub)
+    const reason =
+      problem ??
+      `the server on ${where} is not this home's hub (it could not prove it holds the admin token); not connecting`
+    if (!this.refuse(reason)) this.options.log.error({ hub: where }, reason)
   }
 
   /** With several hubs, the next one is tried at once; a full round without one waits, longer each time. */
@@ -233,7 +241,7 @@ export class HubClient {
     setTimeout(() => this.open(), delay)
   }
 
-  private dial(url: string): void {
+  private dial(url: string, target?: TcpHub): void {
     // Acks cover only what this connection delivered: a hub that died between showing an event and
     // committing it gives that seq to another event once it is back (see Hub.publish).
     this.ackSeq = 0
@@ -243,6 +251,8 @@ export class HubClient {
     const { token } = this.options
     const ws = new WS(url, {
       headers: { authorization: `Bearer ${token}` },
+      // The certificate the hub proved itself with, checked again before the token goes out.
+      ...(target ? { createConnection: connector(target) as never } : {}),
     })
     this.ws = ws
     const reconnect = this.welcome !== null

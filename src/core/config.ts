@@ -4,6 +4,7 @@ import { homedir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { UserError } from './errors.js'
+import { normalizeFingerprint } from './fingerprint.js'
 import { hostPort } from './network.js'
 
 export const DEFAULT_PORT = 7420
@@ -78,23 +79,49 @@ export interface HubConfig {
    * neither the bind address nor this machine's first network address is it (NAT, a proxy).
    */
   advertise: string | null
+  /** `serve --tls-cert/--tls-key`: the hub's certificate and key (PEM files); null: see hub/transport/tls.ts. */
+  tls: { cert: string; key: string } | null
+  /** `serve --insecure`: plain HTTP beyond loopback, for a network the owner trusts. */
+  insecure: boolean
 }
 
 export interface HubAddress {
   host: string
   port: number
+  /** The SHA-256 of the hub's TLS certificate, as `host:port#sha256:<hex>` pins it. */
+  fingerprint?: string
 }
 
 const advertised = ({ host, port }: HubAddress) => hostPort(host, port)
 
-/** One `host:port` (IPv6 in brackets: `[::1]:7420`). */
+/** One `host:port` (IPv6 in brackets: `[::1]:7420`), pinned to a certificate by `#sha256:<hex>`. */
 function parseHubAddress(raw: string, where: string, hint = ''): HubAddress {
-  const m = /^(\[[^\]]+\]|[^:\s,]+):(\d+)$/.exec(raw.trim())
+  const m = /^(\[[^\]]+\]|[^:\s,#]+):(\d+)(?:#(.*))?$/.exec(raw.trim())
   if (!m) throw new UserError(`${where}: "${raw.trim()}" is not host:port${hint}`)
-  return { host: (m[1] as string).replace(/^\[|\]$/g, ''), port: parsePort(m[2], `${where}: ${raw.trim()}`) }
+  const address = {
+    host: (m[1] as string).replace(/^\[|\]$/g, ''),
+    port: parsePort(m[2], `${where}: ${raw.trim()}`),
+  }
+  if (m[3] === undefined) return address
+  const fingerprint = /^sha256:(.+)$/i.exec(m[3])?.[1]
+  const normalized = fingerprint ? normalizeFingerprint(fingerprint) : null
+  if (!normalized)
+    throw new UserError(
+      `${where}: "${raw.trim()}": after # comes the hub's certificate as sha256:<64 hex digits> (switchboard status on the hub prints it)`,
+    )
+  return { ...address, fingerprint: normalized }
 }
 
-/** `host:port,host:port`. */
+/** A hub's address as another hub advertised it (its lease), or null when it is none. */
+export function advertisedHub(raw: string): HubAddress | null {
+  try {
+    return parseHubAddress(raw, 'address')
+  } catch {
+    return null
+  }
+}
+
+/** `host:port[#sha256:<hex>],host:port…`. */
 export function parseHubs(raw: string, where: string): HubAddress[] {
   return raw
     .split(',')
@@ -107,6 +134,9 @@ export interface ConfigOverrides {
   port?: string | number
   host?: string
   databaseUrl?: string
+  tlsCert?: string
+  tlsKey?: string
+  insecure?: boolean
 }
 
 /** Where a local client dials a hub bound to `host`: one bound to every interface answers on loopback. */
@@ -177,7 +207,17 @@ export function loadConfig(overrides: ConfigOverrides = {}): HubConfig {
     sessionEnv: file.sessionEnv ?? [],
     retentionDays: file.retentionDays ?? DEFAULT_RETENTION_DAYS,
     sessionIdleMinutes: file.sessionIdleMinutes ?? DEFAULT_SESSION_IDLE_MINUTES,
+    tls: pickTls(overrides),
+    insecure: overrides.insecure ?? false,
   }
+}
+
+function pickTls({ tlsCert, tlsKey, insecure }: ConfigOverrides): HubConfig['tls'] {
+  if (tlsCert === undefined && tlsKey === undefined) return null
+  if (tlsCert === undefined || tlsKey === undefined)
+    throw new UserError('--tls-cert and --tls-key go together: the certificate and its key, both PEM files')
+  if (insecure) throw new UserError('--insecure is plain HTTP; it cannot go with --tls-cert and --tls-key')
+  return { cert: resolve(tlsCert), key: resolve(tlsKey) }
 }
 
 export const DEFAULT_LEASE_MS = 10_000
@@ -231,6 +271,8 @@ export const paths = {
   inbox: (home: string) => join(home, 'inbox'),
   /** Local channels reach the hub here: cheaper than TCP, and guarded by the folder's permissions. */
   hubSocket: (home: string, port: number) => join(home, `hub-${port}.sock`),
+  /** The key and certificate a hub beyond loopback makes for itself when given none (0600). */
+  tlsPem: (home: string) => join(home, 'tls', 'hub.pem'),
   /** The ids a channel of this subscriber name showed its session (channel/shown.ts). */
   shownLog: (home: string, subscriber: string) => join(home, 'channels', `${subscriber}.shown`),
 }

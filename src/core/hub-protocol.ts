@@ -172,12 +172,18 @@ export interface HubStatus {
   database: 'sqlite' | 'postgres'
   /** The hubs on this database that are alive, this one among them, with the work each holds. */
   hubs: ClusterHub[]
+  /** SHA-256 of the certificate the hub speaks TLS with; null: plain HTTP. */
+  fingerprint: string | null
+  /** Plain HTTP beyond loopback (`serve --insecure`). */
+  inClear: boolean
 }
 
 export interface ClusterHub {
   id: string
   /** Where its HTTP API answers (host:port). */
   address: string | null
+  /** SHA-256 of its TLS certificate, as it advertises it; null: plain HTTP. */
+  fingerprint: string | null
   self: boolean
   /** The leases of work it holds (bridges, retention), beside the subscribers it delivers to. */
   holds: string[]

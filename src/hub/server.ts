@@ -2,6 +2,8 @@
 
 import { chmodSync, readlinkSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer as createSecureServer } from 'node:https'
+import type { Server as NetServer } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { getRequestListener } from '@hono/node-server'
 import { WebSocketServer } from 'ws'
@@ -9,6 +11,8 @@ import { claudeEnv } from '../claude/env.js'
 import { readAdminToken } from '../core/admin-token.js'
 import { dialHost, type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
 import { HttpError } from '../core/errors.js'
+import { pinText } from '../core/fingerprint.js'
+import { isLoopback } from '../core/hub-dial.js'
 import { HUB_PATH, type HubStatus } from '../core/hub-protocol.js'
 import { safeEqual } from '../core/ids.js'
 import type { Logger } from '../core/log.js'
@@ -24,13 +28,16 @@ import { OutboundWebhooks } from './core/outbound.js'
 import { startRetention } from './core/retention.js'
 import { SessionManager } from './sessions/session-manager.js'
 import { createAdminRoutes } from './transport/admin-routes.js'
-import { FORWARDED, forward, sessionHubElsewhere, sessionOfPath } from './transport/forward.js'
+import { FORWARDED, type Forwarding, sessionOfPath } from './transport/forward.js'
+import { frontDoor } from './transport/front-door.js'
 import { bearerToken, sendError } from './transport/http-util.js'
 import { handleHubSocket } from './transport/hub-socket.js'
+import { passingOn } from './transport/pass-on.js'
 import { checkHostAndOrigin, type HostRules, pathSegment, requestUrl } from './transport/request-guard.js'
 import { createRoutes, type Route } from './transport/routes.js'
 import { SenderStreams } from './transport/sender-streams.js'
 import { createSessionRoutes } from './transport/session-routes.js'
+import { hubTls } from './transport/tls.js'
 import { createDashboard } from './web/app.js'
 
 const SWEEP_MS = 60_000
@@ -62,12 +69,19 @@ function refuse(socket: Duplex, status: number): void {
 export interface RunningHub {
   hub: Hub
   sessions: SessionManager
-  server: Server
+  /** The TCP port's listener: the HTTP server, or the front door to HTTP and HTTPS (transport/front-door.ts). */
+  server: NetServer
   port: number
+  /** SHA-256 of the certificate it speaks TLS with; null: plain HTTP. */
+  fingerprint: string | null
+  /** Where other machines reach it, its certificate pinned (as SWITCHBOARD_HUBS names it). */
+  address: string
   close(): Promise<void>
 }
 
 export async function startHub(config: HubConfig, store: Store, log: Logger): Promise<RunningHub> {
+  // Before anything starts: a certificate that cannot be read stops the hub here, in one line.
+  const tls = hubTls(config)
   const hub = new Hub(store, log)
   const adminToken = readAdminToken(config.home)
   const streams = new SenderStreams(store)
@@ -81,20 +95,42 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     store,
     hub,
     log,
+    adminToken,
     { env: claudeEnv(process.env, config) },
     config.sessionIdleMinutes,
   )
   const bridges = new BridgeManager(hub, sessions, config.home, log)
   const sessionRoutes = createSessionRoutes(sessions)
+  const inClear = !tls && !isLoopback(config.host)
+  const forwarding: Forwarding = {
+    key: adminToken,
+    get hubId() {
+      return hub.leases?.hubId ?? ''
+    },
+    inClear,
+    maxBodyBytes: 16 * 1024 * 1024,
+  }
+  const passOn = passingOn(store, forwarding, {
+    // The dashboard's own check, on its own credential, whatever that is.
+    browser: async (req) => {
+      const headers = new Headers()
+      for (const [name, value] of Object.entries(req.headers))
+        if (typeof value === 'string' && !['host', 'content-length', 'transfer-encoding'].includes(name))
+          headers.set(name, value)
+      const me = await dashboard.app.fetch(new Request('http://hub/api/me', { headers }))
+      const name = me.ok ? ((await me.json()) as { name?: unknown }).name : undefined
+      return typeof name === 'string' ? name : null
+    },
+    standIn: (browser) => {
+      const standIn = dashboard.signin.standIn(browser)
+      return { headers: [['authorization', `Bearer ${standIn.credential}`]], release: standIn.release }
+    },
+  })
   /** Driving sessions runs commands on this machine: only local processes holding the admin token may. */
   const adminOnly =
     (route: Route): Route =>
     async (req, res, url) => {
-      const token = bearerToken(req)
-      if (!token || !safeEqual(token, adminToken)) {
-        req.resume()
-        throw new HttpError(401, 'this API needs the admin token (Authorization: Bearer <home>/admin-token)')
-      }
+      passOn.requireAdmin(req)
       return route(req, res, url)
     }
   const sessionApi = adminOnly(sessionRoutes)
@@ -125,6 +161,8 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       liveSessions: sessions.liveCount(),
       database: config.databaseUrl ? 'postgres' : 'sqlite',
       hubs: await clusterHubs(store, hub.leases?.hubId ?? ''),
+      fingerprint: tls?.fingerprint ?? null,
+      inClear,
     }
   }
   const dashboard = createDashboard(hub, sessions, log, () => status())
@@ -160,12 +198,15 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       fail = failing(req, res, url.pathname)
       // The Unix socket is reachable only through the home folder's permissions: no browser gets there.
       if (overTcp) checkHostAndOrigin(req, hostRules())
-      const sessionId = sharedStore && !req.headers[FORWARDED] ? sessionOfPath(url.pathname) : null
-      if (sessionId && hub.leases) {
+      const here = (r: IncomingMessage, s: ServerResponse) => dispatch(r, s, url, overTcp)
+      if (req.headers[FORWARDED] !== undefined) {
+        passOn.passedOn(req, res, here).catch(fail)
+        return
+      }
+      const sessionId = sharedStore ? sessionOfPath(url.pathname) : null
+      if (sessionId && hub.leases && (overTcp || !url.pathname.startsWith('/api/'))) {
         // Another hub on the database may run this session: then that hub answers.
-        sessionHubElsewhere(store, hub.leases.hubId, sessionId)
-          .then((address) => (address ? forward(req, res, address) : dispatch(req, res, url, overTcp)))
-          .catch(fail)
+        passOn.elsewhereOrHere(req, res, url.pathname, sessionId, here).catch(fail)
         return
       }
       dispatch(req, res, url, overTcp)
@@ -197,8 +238,13 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       fail(err)
     }
   }
-  const server = createServer((req, res) => serve(req, res, true))
-  server.keepAliveTimeout = 65_000
+  const plain = createServer((req, res) => serve(req, res, true))
+  const secure =
+    tls && createSecureServer({ cert: tls.cert, key: tls.key }, (req, res) => serve(req, res, true))
+  const servers: Server[] = secure ? [plain, secure] : [plain]
+  for (const s of servers) s.keepAliveTimeout = 65_000
+  const door = secure && frontDoor(plain, secure)
+  const server: NetServer = door ? door.server : plain
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 })
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer, overTcp: boolean) => {
@@ -221,7 +267,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       refuse(socket, err instanceof HttpError ? err.status : 500)
     }
   }
-  server.on('upgrade', (req, socket, head) => onUpgrade(req, socket, head, true))
+  for (const s of servers) s.on('upgrade', (req, socket, head) => onUpgrade(req, socket, head, true))
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject)
@@ -234,13 +280,10 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   if (typeof address === 'object' && address) port = address.port
   sessions.listeningOn(config.host, port)
   // What one hub at a time does, on whichever of the hubs on this database holds its lease.
-  const leases = new LeaseKeeper(
-    store,
-    readHubId(config.home),
-    log,
-    () => config.advertise ?? reachableAt(config.host, port),
-    config.leaseMs,
-  )
+  // The other hubs pin the certificate named with the address, once this hub has proved itself on it.
+  const advertised = () =>
+    `${config.advertise ?? reachableAt(config.host, port)}${tls ? `#${pinText(tls.fingerprint)}` : ''}`
+  const leases = new LeaseKeeper(store, readHubId(config.home), log, advertised, config.leaseMs)
   hub.leases = leases
   leases.source(outbound.work())
   leases.source(sessions.work())
@@ -264,11 +307,18 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     listeningSocket = socketPath
   }
 
-  writeFileSync(paths.hubInfo(config.home), JSON.stringify({ pid: process.pid, port, host: config.host }), {
-    mode: 0o600,
-  })
+  const info = { pid: process.pid, port, host: config.host, fingerprint: tls?.fingerprint }
+  writeFileSync(paths.hubInfo(config.home), JSON.stringify(info), { mode: 0o600 })
   chmodSync(paths.hubInfo(config.home), 0o600)
-  log.info({ port, host: config.host, home: config.home }, 'hub listening')
+  log.info(
+    { port, host: config.host, home: config.home, ...(tls ? { tls: pinText(tls.fingerprint) } : {}) },
+    'hub listening',
+  )
+  if (inClear)
+    log.warn(
+      { host: config.host, port },
+      'plain HTTP beyond loopback (--insecure): anyone on the network can read and change what passes',
+    )
 
   const sweep = setInterval(() => {
     hub.access.dropExpiredPairings().catch((err) => log.error({ err }, 'sweep failed'))
@@ -281,6 +331,8 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     hub,
     server,
     port,
+    fingerprint: tls?.fingerprint ?? null,
+    address: advertised(),
     sessions,
     async close() {
       clearInterval(sweep)
@@ -291,7 +343,8 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       for (const ws of wss.clients) ws.terminate()
       local.close()
       const closed = new Promise<void>((resolve) => server.close(() => resolve()))
-      server.closeAllConnections()
+      for (const s of servers) s.closeAllConnections()
+      if (door) door.closeAll()
       await closed
       rmSync(paths.hubInfo(config.home), { force: true })
       await store.close()

@@ -142,6 +142,14 @@ export function describeAccessStoreContract(open: OpenStore): void {
       ])
     })
 
+    it('names a sender’s latest item, or 0 for a sender with none', async ({ store }) => {
+      expect(await store.lastOutboxId('snd_1')).toBe(0)
+      await store.addOutbox('snd_1', 'reply', { text: 'one' })
+      const two = await store.addOutbox('snd_1', 'reply', { text: 'two' })
+      await store.addOutbox('snd_2', 'reply', { text: 'for someone else' })
+      expect(await store.lastOutboxId('snd_1')).toBe(two.id)
+    })
+
     it('keeps how a platform shows a sender, and changes it', async ({ store }) => {
       const ann = await store.addSender({
         name: 'telegram:42',

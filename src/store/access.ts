@@ -92,6 +92,8 @@ export interface AccessStore {
   addOutbox(senderId: string, kind: string, body: Record<string, unknown>): Promise<OutboxItem>
   /** Items after `afterId`, or when null, the ones never written to any stream. */
   outboxFor(senderId: string, afterId: number | null): Promise<OutboxItem[]>
+  /** The id of the sender's latest item; 0 when it has none. */
+  lastOutboxId(senderId: string): Promise<number>
   markStreamed(ids: number[]): Promise<void>
   /** Marks one item shown, with what the surface needs to find it again (edit it, say). */
   markShown(id: number, receipt: Record<string, unknown>): Promise<void>

@@ -20,8 +20,9 @@ export class ClusterHub {
     return `127.0.0.1:${this.home.port}`
   }
 
-  async start(): Promise<void> {
-    const hub = spawn(process.execPath, [CLI, 'serve'], {
+  /** `serve` with these flags (`--host 0.0.0.0`: TLS beyond loopback). */
+  async start(...flags: string[]): Promise<void> {
+    const hub = spawn(process.execPath, [CLI, 'serve', ...flags], {
       env: this.home.env,
       stdio: ['ignore', 'ignore', 'pipe'],
     })

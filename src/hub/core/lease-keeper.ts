@@ -19,6 +19,12 @@ export interface WorkSource {
   wanted(): Promise<Map<string, ExclusiveWork>>
 }
 
+/** A lease seized for a connection here, under `epoch`; `lost` ends the connection. */
+interface Seized {
+  epoch: number
+  lost: () => void
+}
+
 export const hubLease = (hubId: string) => `hub:${hubId}`
 export const subscriberLease = (name: string) => `subscriber:${name}`
 
@@ -27,8 +33,8 @@ export class LeaseKeeper {
   private readonly sources: WorkSource[] = []
   /** Work running here, by lease name, with the epoch it runs under. */
   private readonly running = new Map<string, { work: ExclusiveWork; epoch: number }>()
-  /** Leases seized for connections (subscribers connected here), by name, with what to do on loss. */
-  private readonly seized = new Map<string, () => void>()
+  /** Leases seized for connections (subscribers connected here), by name: the epoch, what to do on loss. */
+  private readonly seized = new Map<string, Seized>()
   private timer: NodeJS.Timeout | null = null
   private ticking: Promise<void> = Promise.resolve()
   private stopped = false
@@ -59,7 +65,7 @@ export class LeaseKeeper {
   async seize(subscriber: string, lost: () => void): Promise<Lease> {
     const name = subscriberLease(subscriber)
     const lease = await this.store.seizeLease(name, this.hubId, this.leaseMs, Date.now())
-    this.seized.set(name, lost)
+    this.seized.set(name, { epoch: lease.epoch, lost })
     return lease
   }
 
@@ -100,14 +106,18 @@ export class LeaseKeeper {
       .catch((err) => this.log.warn({ err, lease: name }, 'lease not released; it lapses instead'))
   }
 
-  /** Another hub took `name` (heard as a change): what ran here under it stops. */
-  takenElsewhere(name: string, holder: string): void {
-    if (holder === this.hubId) return
-    const lost = this.seized.get(name)
-    if (lost) {
-      this.seized.delete(name)
-      lost()
-    }
+  /**
+   * A notice says another hub took `name`. Anyone may send one: what ran here under it stops only
+   * once the lease itself shows another holder or a later epoch.
+   */
+  async takenElsewhere(name: string): Promise<void> {
+    const seized = this.seized.get(name)
+    if (!seized) return
+    const lease = await this.store.getLease(name)
+    if (lease && lease.holder === this.hubId && lease.epoch === seized.epoch) return
+    if (this.seized.get(name) !== seized) return // seized again meanwhile, under a new epoch
+    this.seized.delete(name)
+    seized.lost()
   }
 
   /** The first tick runs before this resolves: what this hub holds is running when the hub answers. */
@@ -156,10 +166,10 @@ export class LeaseKeeper {
     // Renewed with the rest; taken again, with the address, at start (see start) or once lapsed.
     if (!held.has(hubLease(this.hubId)))
       await this.store.acquireLease(hubLease(this.hubId), this.hubId, this.leaseMs, now, this.address())
-    for (const [name, lost] of seized)
-      if (!held.has(name) && this.seized.get(name) === lost) {
+    for (const [name, entry] of seized)
+      if (!held.has(name) && this.seized.get(name) === entry) {
         this.seized.delete(name)
-        lost()
+        entry.lost()
       }
     const wanted = new Map(this.fixed)
     for (const source of this.sources)
@@ -195,9 +205,11 @@ export async function clusterHubs(store: Store, self: string): Promise<ClusterHu
     .filter((l) => l.name === hubLease(l.holder))
     .map((hub) => {
       const held = live.filter((l) => l.holder === hub.holder && l.name !== hub.name)
+      const [address = null, pin] = hub.note?.split('#') ?? []
       return {
         id: hub.holder,
-        address: hub.note,
+        address,
+        fingerprint: pin?.replace(/^sha256:/, '') ?? null,
         self: hub.holder === self,
         holds: held.filter((l) => !l.name.startsWith('subscriber:')).map((l) => l.name),
         subscribers: held.filter((l) => l.name.startsWith('subscriber:')).length,

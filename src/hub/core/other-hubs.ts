@@ -1,6 +1,7 @@
 // What this hub does when it shares its database with other hubs: it shows what they stored for
-// the subscribers, senders and waiters connected here. Notices are wake-ups; the store is the truth,
-// and a slow poll covers a notice that never came.
+// the subscribers, senders and waiters connected here. Notices are wake-ups that anyone allowed to
+// connect to the database can send: each one only says which rows to read, and what is done follows
+// from those rows. A slow poll covers a notice that never came.
 import type { Logger } from '../../core/log.js'
 import type { OtherChange } from '../../store/store.js'
 import type { Hub } from './hub.js'
@@ -11,25 +12,25 @@ const BACKSTOP_MS = 5_000
 export function followOtherHubs(hub: Hub, log: Logger): { stop(): void } {
   const { store } = hub
   if (!store.onOtherChanges) return { stop() {} }
+  const follow = async (change: OtherChange): Promise<unknown> => {
+    switch (change.area) {
+      case 'events':
+        return hub.wake(change.subscribers)
+      case 'outbox':
+        return hub.outbox.storedElsewhere(change.senderId, change.itemId)
+      case 'decisions':
+        return hub.decisions.answeredElsewhere(change.id)
+      case 'lease':
+        return hub.leases?.takenElsewhere(change.name)
+      case 'unknown':
+        hub.wake(null)
+        return Promise.all([hub.decisions.answeredElsewhere(null), hub.outbox.catchUp()])
+    }
+  }
   const heard = (change: OtherChange) => {
-    const done = (() => {
-      switch (change.area) {
-        case 'events':
-          hub.wake(change.subscribers)
-          return Promise.resolve()
-        case 'outbox':
-          return hub.outbox.storedElsewhere(change.senderId, change.itemId)
-        case 'decisions':
-          return hub.decisions.answeredElsewhere(change.id)
-        case 'lease':
-          hub.leases?.takenElsewhere(change.name, change.holder)
-          return Promise.resolve()
-        case 'unknown':
-          hub.wake(null)
-          return Promise.all([hub.decisions.answeredElsewhere(null), hub.outbox.catchUp()])
-      }
-    })()
-    done.catch((err) => log.error({ err, change: change.area }, 'a change on another hub was not followed'))
+    follow(change).catch((err) =>
+      log.error({ err, change: change.area }, 'a change on another hub was not followed'),
+    )
   }
   store.onOtherChanges(heard)
   const backstop = setInterval(() => heard({ area: 'unknown' }), BACKSTOP_MS)

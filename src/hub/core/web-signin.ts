@@ -21,7 +21,20 @@ export function standing(sender: Sender | null, now = Date.now()): BrowserStandi
 }
 
 export class WebSignin {
+  /** Credentials standing in for a browser signed in on another hub, one request each (see standIn). */
+  private readonly standIns = new Map<string, string>()
+
   constructor(private readonly store: Store) {}
+
+  /**
+   * A credential that stands for the browser `name` during one request another hub passed on (the
+   * browser's own key never leaves the hub it was sent to); `release` ends it.
+   */
+  standIn(name: string): { credential: string; release(): void } {
+    const credential = newSecret('sbf')
+    this.standIns.set(credential, name)
+    return { credential, release: () => this.standIns.delete(credential) }
+  }
 
   /** A fresh one-time token for a sign-in link. */
   async createLink(now = Date.now()): Promise<{ token: string; expiresAt: number }> {
@@ -63,7 +76,10 @@ export class WebSignin {
   /** The browser a key belongs to, whatever its standing (see `standing`). */
   async browser(key: string | null | undefined): Promise<Sender | null> {
     if (!key) return null
-    const sender = await this.store.senderByToken(hashToken(key))
+    const standingFor = this.standIns.get(key)
+    const sender = standingFor
+      ? await this.store.senderByName(standingFor)
+      : await this.store.senderByToken(hashToken(key))
     return sender?.kind === 'browser' ? sender : null
   }
 

@@ -3,7 +3,6 @@
 // that any surface may answer.
 import { EventEmitter } from 'node:events'
 import type { WebSocket } from 'ws'
-import type { z } from 'zod'
 import { channelMessage } from '../../claude/channel-tag.js'
 import { discoverSessions } from '../../claude/discovery.js'
 import {
@@ -43,8 +42,7 @@ import type { Decision, SessionRecord, SessionStatus, Store } from '../../store/
 import type { Hub } from '../core/hub.js'
 import { type ExclusiveWork, subscriberLease, type WorkSource } from '../core/lease-keeper.js'
 import { PartialText } from './partial-text.js'
-
-type StoredConfig = { options: ClaudeOptions; setup: z.infer<typeof sessionSetupSchema>; peer?: boolean }
+import { openSealed, type SessionConfig, sealConfig, TAMPERED } from './session-seal.js'
 
 interface Live {
   process: ClaudeProcess
@@ -61,6 +59,8 @@ interface Live {
   ide: Ide | null
   /** The assistant text streaming in, before its line arrives. */
   partial: PartialText
+  /** The MCP servers it was started with (checked, see session-seal.ts): an IDE is bound beside them. */
+  mcpConfig: string | undefined
 }
 
 /** How long a failed write waits for the CLI's end to be recorded, to report why it died. */
@@ -89,6 +89,8 @@ export class SessionManager {
     private readonly store: Store,
     private readonly hub: Hub,
     private readonly log: Logger,
+    /** The admin token: what seals a session's stored settings (see session-seal.ts). */
+    private readonly sealKey: string,
     private readonly spawnEnv: { env?: NodeJS.ProcessEnv } = {},
     /** How long a CLI may sit idle before it is stopped (the next message resumes it); 0: never. */
     private readonly idleMinutes = 0,
@@ -121,15 +123,16 @@ export class SessionManager {
     options: ClaudeOptions,
     extra: { topics?: string[]; setup?: SessionSetup; peer?: boolean } = {},
   ): Promise<SessionView> {
-    const config: StoredConfig = {
+    const config: SessionConfig = {
       options: claudeOptionsSchema.parse(options),
       setup: sessionSetupSchema.parse(extra.setup ?? { transport: 'stdio' }),
       peer: extra.peer ?? false,
     }
+    const id = newId('ses')
     const record = await this.store.createSession({
-      id: newId('ses'),
+      id,
       cwd: config.options.cwd,
-      config,
+      config: sealConfig(this.sealKey, id, config),
       status: 'running',
     })
     await this.start(record, config.options, config.setup)
@@ -206,12 +209,15 @@ export class SessionManager {
   private async revive(record: SessionRecord, fork?: boolean): Promise<boolean> {
     if (this.live.has(record.id)) return false
     if (!record.claudeSessionId) throw new Error(`session ${record.id} never started; create a new one`)
+    const config = await this.storedConfig(record)
     // Of the hubs on one database, the one holding the session's lease runs its CLI: never two.
     if (this.hub.leases && !(await this.hub.leases.take(subscriberLease(`session:${record.id}`))))
       throw new Error(`session ${record.id} runs on another hub; ask that hub`)
-    const stored = record.config as StoredConfig
-    const config = { ...stored.options, resume: record.claudeSessionId, forkSession: fork }
-    await this.start(record, config, stored.setup)
+    await this.start(
+      record,
+      { ...config.options, resume: record.claudeSessionId, forkSession: fork },
+      config.setup,
+    )
     return true
   }
 
@@ -373,7 +379,7 @@ export class SessionManager {
   async bindIde(id: string, which: string | null): Promise<SessionView> {
     const { record, live } = await this.liveOf(id)
     const ide = which === null ? null : findIde(listIdes(this.ideFolder), which)
-    const servers = configuredServers((record.config as StoredConfig).options.mcpConfig)
+    const servers = configuredServers(live.mcpConfig)
     const answer = await live.process.control.mcpSetServers(
       ide ? { ...servers, ide: ideServer(ide) } : servers,
     )
@@ -394,6 +400,17 @@ export class SessionManager {
   }
 
   // --- internals -------------------------------------------------------------------------------
+
+  /** The settings a session was created with, or an error (and the reason on the record) if they were changed. */
+  private async storedConfig(record: SessionRecord): Promise<SessionConfig> {
+    try {
+      return openSealed(this.sealKey, record)
+    } catch (err) {
+      this.log.warn({ session: record.id }, `session not resumed: ${TAMPERED}`)
+      await this.setStatus(record.id, 'error', { reason: `not resumed: ${TAMPERED}` })
+      throw err
+    }
+  }
 
   private async require(id: string): Promise<SessionRecord> {
     const record = await this.store.getSession(id)
@@ -439,7 +456,7 @@ export class SessionManager {
   private async start(
     record: SessionRecord,
     options: ClaudeOptions,
-    setup: StoredConfig['setup'],
+    setup: SessionConfig['setup'],
   ): Promise<void> {
     const id = record.id
     const spawnEnv: SpawnEnv = { ...this.spawnEnv, bin: setup.claudePath }
@@ -474,6 +491,7 @@ export class SessionManager {
       }),
       ide: null,
       partial: new PartialText(),
+      mcpConfig: options.mcpConfig,
     }
     this.live.set(id, live)
     const p = live.process

@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import { z } from 'zod'
 import { describeZod, HttpError } from '../../core/errors.js'
 import { topicMatches } from '../../core/event.js'
-import { hubProof } from '../../core/hub-proof.js'
+import { connectionBinding, hubProof } from '../../core/hub-proof.js'
 import { parseVerdictText, subscriberNameSchema } from '../../core/hub-protocol.js'
 import { parseJson } from '../../core/json.js'
 import { isReservedSource } from '../../core/sources.js'
@@ -51,9 +51,13 @@ export function createRoutes(hub: Hub, streams: SenderStreams, maxBodyBytes: num
   }
 
   /** With `?challenge=`, the hub proves it holds the admin token before a client sends it (hub-address.ts). */
-  const health: Route = async (_req, res, url) => {
+  const health: Route = async (req, res, url) => {
     const challenge = url.searchParams.get('challenge')
-    const proof = challenge && challenge.length <= 128 ? { proof: hubProof(adminToken, challenge) } : {}
+    // Bound to this connection as the hub sees it: a relay's client sees another one (core/hub-proof.ts).
+    const proof =
+      challenge && challenge.length <= 128
+        ? { proof: hubProof(adminToken, challenge, connectionBinding(req.socket, 'hub')) }
+        : {}
     sendJson(res, 200, { ok: true, version: VERSION, pid: process.pid, ...proof })
   }
 

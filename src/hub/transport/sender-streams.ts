@@ -10,8 +10,14 @@ export function sseFrame(item: OutboxItem): string {
   return `id: ${item.id}\nevent: ${item.kind}\ndata: ${JSON.stringify(item.body)}\n\n`
 }
 
+/** An open stream and the latest item written to it. */
+interface Stream {
+  res: ServerResponse
+  last: number
+}
+
 export class SenderStreams {
-  private readonly open = new Map<string, Set<ServerResponse>>()
+  private readonly open = new Map<string, Set<Stream>>()
 
   constructor(private readonly store: Store) {}
 
@@ -19,16 +25,20 @@ export class SenderStreams {
     return (this.open.get(senderId)?.size ?? 0) < MAX_STREAMS_PER_SENDER
   }
 
-  /** Replays what the sender missed, then keeps the stream for live items. */
+  /**
+   * Replays what the sender missed, then keeps the stream for items stored from now on. "From now
+   * on" is an id: a notice from the database naming an older item (anyone may send one) shows nothing.
+   */
   async attach(senderId: string, res: ServerResponse, lastEventId: number | null): Promise<void> {
+    const stream: Stream = { res, last: lastEventId ?? (await this.store.lastOutboxId(senderId)) }
     const missed = await this.store.outboxFor(senderId, lastEventId)
-    for (const item of missed) res.write(sseFrame(item))
+    this.write(stream, missed)
     if (missed.length) await this.store.markStreamed(missed.map((m) => m.id))
-    const set = this.open.get(senderId) ?? new Set<ServerResponse>()
+    const set = this.open.get(senderId) ?? new Set<Stream>()
     this.open.set(senderId, set)
-    set.add(res)
+    set.add(stream)
     res.on('close', () => {
-      set.delete(res)
+      set.delete(stream)
       if (set.size === 0) this.open.delete(senderId)
     })
   }
@@ -41,18 +51,21 @@ export class SenderStreams {
 
   /** Ends every stream of a sender who may no longer receive (see mayReceive). */
   closeSender(senderId: string): void {
-    for (const res of this.open.get(senderId) ?? []) res.end()
+    for (const { res } of this.open.get(senderId) ?? []) res.end()
     this.open.delete(senderId)
   }
 
-  /** An item the hub stored for a sender (see SenderOutbox), shown on the sender's open streams. */
+  /**
+   * An item the hub stored for a sender (see SenderOutbox), shown on the sender's open streams that
+   * have not had it. One stored on another hub in the meantime with a lower id is left to catchUp.
+   */
   async show(item: OutboxItem): Promise<void> {
-    const set = this.open.get(item.senderId)
-    if (!set?.size) return
+    if (!this.open.get(item.senderId)?.size) return
     if (!(await this.mayReceive(item.senderId))) return this.closeSender(item.senderId)
-    const frame = sseFrame(item)
-    for (const res of set) res.write(frame)
-    await this.store.markStreamed([item.id])
+    let shown = false
+    for (const stream of this.open.get(item.senderId) ?? [])
+      if (item.id > stream.last) shown = this.write(stream, [item]) || shown
+    if (shown) await this.store.markStreamed([item.id])
   }
 
   /**
@@ -66,13 +79,22 @@ export class SenderStreams {
         continue
       }
       const missed = await this.store.outboxFor(senderId, null)
-      for (const item of missed) for (const res of this.open.get(senderId) ?? []) res.write(sseFrame(item))
+      for (const stream of this.open.get(senderId) ?? []) this.write(stream, missed)
       if (missed.length) await this.store.markStreamed(missed.map((m) => m.id))
     }
   }
 
+  /** True when something was written. */
+  private write(stream: Stream, items: OutboxItem[]): boolean {
+    for (const item of items) {
+      stream.res.write(sseFrame(item))
+      stream.last = Math.max(stream.last, item.id)
+    }
+    return items.length > 0
+  }
+
   closeAll(): void {
-    for (const set of this.open.values()) for (const res of set) res.end()
+    for (const set of this.open.values()) for (const { res } of set) res.end()
     this.open.clear()
   }
 }

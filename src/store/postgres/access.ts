@@ -184,6 +184,11 @@ export function postgresAccessStore(db: PostgresDb, instance: string): AccessSto
       return rows.map(toOutbox)
     },
 
+    async lastOutboxId(senderId) {
+      const r = await db.row('SELECT COALESCE(MAX(id), 0) AS id FROM outbox WHERE sender_id = $1', [senderId])
+      return Number(r?.id ?? 0)
+    },
+
     async markStreamed(ids) {
       await db.query('UPDATE outbox SET streamed = true WHERE id = ANY($1::bigint[])', [ids])
     },

@@ -1,7 +1,9 @@
 // How hubs on one database hear of each other's writes: a NOTIFY on one channel, sent by the writing
 // transaction (so only once it commits), heard on a connection of its own. Rows stay the truth; a
-// notice only says where to look.
+// notice only says where to look. Any role that may connect may NOTIFY on the channel, whatever its
+// rights on the tables: a notice is a wake-up and never more, and one no hub would send is dropped.
 import pg from 'pg'
+import { z } from 'zod'
 import type { OtherChange } from '../store.js'
 import type { Queryable } from './db.js'
 
@@ -10,7 +12,17 @@ const CHANNEL = 'switchboard_changes'
 const MAX_PAYLOAD = 7000
 const RECONNECT_MS = 500
 
-type Notice = OtherChange & { from: string }
+const name = z.string().min(1).max(500)
+/** What a hub sends (see notice()); anything else on the channel is no hub's. */
+const noticeSchema = z.intersection(
+  z.discriminatedUnion('area', [
+    z.object({ area: z.literal('events'), subscribers: z.array(name).max(10_000).nullable() }),
+    z.object({ area: z.literal('outbox'), senderId: name, itemId: z.number().int().positive() }),
+    z.object({ area: z.literal('decisions'), id: name }),
+    z.object({ area: z.literal('lease'), name, holder: name }),
+  ]),
+  z.object({ from: name }),
+)
 
 /** The arguments of `pg_notify` that tell the other hubs of `change`. */
 export function notice(instance: string, change: OtherChange): [channel: string, payload: string] {
@@ -51,14 +63,14 @@ export function listenForChanges(
     c.on('end', again)
     c.on('notification', (n) => {
       if (n.channel !== CHANNEL || !n.payload) return
-      let notice: Notice
+      let parsed: z.infer<typeof noticeSchema>
       try {
-        notice = JSON.parse(n.payload) as Notice
+        parsed = noticeSchema.parse(JSON.parse(n.payload))
       } catch {
-        return listener({ area: 'unknown' })
+        return // the 5 s backstop reads what a real notice would have pointed at
       }
-      if (notice.from === instance) return
-      const { from: _, ...change } = notice
+      if (parsed.from === instance) return
+      const { from: _, ...change } = parsed
       listener(change as OtherChange)
     })
     try {

@@ -169,6 +169,11 @@ export function sqliteAccessStore(db: Database.Database): AccessStore {
       return (rows as Row[]).map(toOutbox)
     },
 
+    async lastOutboxId(senderId) {
+      const r = db.prepare('SELECT COALESCE(MAX(id), 0) AS id FROM outbox WHERE sender_id = ?').get(senderId)
+      return (r as { id: number }).id
+    },
+
     async markStreamed(ids) {
       const mark = db.prepare('UPDATE outbox SET streamed = 1 WHERE id = ?')
       db.transaction(() => {

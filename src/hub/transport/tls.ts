@@ -1,0 +1,85 @@
+// Whether the hub speaks TLS, and with which certificate. Anything reachable beyond loopback does:
+// with the certificate and key it was given (--tls-cert/--tls-key), else with one it made for itself
+// once and keeps in the home (key and certificate in one 0600 file), whose fingerprint clients pin.
+// Plain HTTP beyond loopback only with --insecure.
+import { createPrivateKey, X509Certificate } from 'node:crypto'
+import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { type HubConfig, paths } from '../../core/config.js'
+import { UserError } from '../../core/errors.js'
+import { fingerprintOf } from '../../core/fingerprint.js'
+import { isLoopback } from '../../core/hub-dial.js'
+import { selfSignedCertificate } from './self-signed.js'
+
+export interface HubTls {
+  cert: string
+  key: string
+  /** SHA-256 of the certificate, as clients pin it. */
+  fingerprint: string
+  /** Made by the hub (true), or given. */
+  selfSigned: boolean
+}
+
+function read(file: string, flag: string): string {
+  try {
+    return readFileSync(file, 'utf8')
+  } catch (err) {
+    throw new UserError(
+      `${flag} ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+    )
+  }
+}
+
+/** A certificate and its key, checked to be PEM and to belong together. */
+function pair(
+  cert: string,
+  key: string,
+  where: { cert: string; key: string },
+): { cert: string; key: string } {
+  let x509: X509Certificate
+  try {
+    x509 = new X509Certificate(cert)
+  } catch {
+    throw new UserError(`${where.cert}: not a PEM certificate`)
+  }
+  let matches: boolean
+  try {
+    matches = x509.checkPrivateKey(createPrivateKey(key))
+  } catch {
+    throw new UserError(`${where.key}: not a PEM private key`)
+  }
+  if (!matches) throw new UserError(`${where.key}: not the key of the certificate in ${where.cert}`)
+  return { cert, key }
+}
+
+/** The home's own certificate, made the first time: written aside, then linked, so a racing start sees all or nothing. */
+function ownCertificate(home: string): { cert: string; key: string } {
+  const file = paths.tlsPem(home)
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
+  chmodSync(dirname(file), 0o700)
+  const draft = `${file}.${process.pid}.tmp`
+  try {
+    const made = selfSignedCertificate()
+    writeFileSync(draft, `${made.key}${made.cert}`, { mode: 0o600 })
+    linkSync(draft, file)
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
+  } finally {
+    rmSync(draft, { force: true })
+  }
+  chmodSync(file, 0o600)
+  const pem = readFileSync(file, 'utf8')
+  const cert = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/.exec(pem)?.[0] ?? ''
+  return pair(cert, pem.replace(cert, ''), { cert: file, key: file })
+}
+
+/** What the hub bound to `config.host` speaks: TLS (and with what), or plain HTTP (null). */
+export function hubTls(config: HubConfig): HubTls | null {
+  if (config.tls) {
+    const given = pair(read(config.tls.cert, '--tls-cert'), read(config.tls.key, '--tls-key'), config.tls)
+    return { ...given, fingerprint: fingerprintOf(given.cert), selfSigned: false }
+  }
+  if (isLoopback(config.host) || config.insecure) return null
+  const own = ownCertificate(config.home)
+  return { ...own, fingerprint: fingerprintOf(own.cert), selfSigned: true }
+}
