@@ -152,7 +152,7 @@ it('completes commands, sub-commands and flags in bash', async () => {
     return stdout.trim().split(' ')
   }
   expect(await complete('switchboard sta')).toEqual(['status'])
-  expect(await complete('switchboard sessions s')).toEqual(['show', 'stop'])
+  expect(await complete('switchboard sessions s')).toEqual(['show', 'send', 'stop'])
   expect(await complete('switchboard --home /x subscribe --')).toContain('--url')
   expect((await cli(['completion', 'fish'])).stderr).toBe(
     'switchboard: completion for "fish": bash and zsh are supported\n',
