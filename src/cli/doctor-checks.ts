@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { findClaude } from '../claude/process.js'
 import { HubApiError } from '../client/api-client.js'
+import { START_COMMAND, stoppedOnPurpose } from '../client/autostart.js'
 import { type HubConfig, paths, redactDatabaseUrl } from '../core/config.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import { openStore } from '../store/open.js'
@@ -75,6 +76,18 @@ export async function checkHub(
             verdict: 'problem',
             detail: `port ${config.port} is held by another program, not this home's hub`,
             fix: `switchboard serve --port <a free port> (or set "port" in ${join(config.home, 'config.json')})`,
+          },
+        ],
+        status: null,
+      }
+    if (stoppedOnPurpose(config.home))
+      return {
+        checks: [
+          {
+            name: 'hub',
+            verdict: 'warn',
+            detail: 'stopped with switchboard stop: channels wait for it and do not start it',
+            fix: START_COMMAND,
           },
         ],
         status: null,

@@ -1,24 +1,56 @@
 // `switchboard serve`: the hub, one per home and port; a busy port or home is refused with who holds it.
+// A person at a terminal gets a banner and the logs go to the home's log file; --log-json keeps
+// them as JSON lines on stderr (a service manager, autostart), --json prints the banner as JSON.
 import { readFileSync } from 'node:fs'
-import type { Command } from 'commander'
+import { type Command, Option } from 'commander'
+import { clearStopped, rotateHubLog, stoppedOnPurpose } from '../client/autostart.js'
 import { reach } from '../client/hub-address.js'
 import { readAdminToken } from '../core/admin-token.js'
-import { dialHost, type HubConfig, paths } from '../core/config.js'
+import { dialHost, ensureHome, type HubConfig, paths } from '../core/config.js'
 import { UserError } from '../core/errors.js'
 import { createLogger } from '../core/log.js'
 import { processAlive } from '../core/process-alive.js'
 import { startHub } from '../hub/server.js'
 import { openStore } from '../store/open.js'
+import { banner, bannerJson } from './banner.js'
 import { configFrom } from './options.js'
+
+interface ServeOptions {
+  host?: string
+  json?: boolean
+  logJson?: boolean
+  unlessStopped?: boolean
+}
 
 export function registerServe(program: Command): void {
   program
     .command('serve')
     .description('run the hub: durable store, webhooks, senders, the hub socket for channels')
     .option('--host <address>', 'address to bind (default 127.0.0.1)')
-    .action(async (opts: { host?: string }, command: Command) => {
+    .option(
+      '--json',
+      'once the hub runs, one JSON line on stdout (pid, url, home, log) instead of the banner',
+    )
+    .option(
+      '--log-json',
+      'no banner; logs as JSON lines on stderr even at a terminal (for a service manager)',
+    )
+    // Autostart's: a `switchboard stop` that came after the decision to start still wins.
+    .addOption(new Option('--unless-stopped').hideHelp())
+    .action(async (opts: ServeOptions, command: Command) => {
       const config = configFrom(command, opts.host ? { host: opts.host } : {})
+      if (opts.unlessStopped && stoppedOnPurpose(config.home)) {
+        createLogger('hub').info({ home: config.home }, 'stopped with switchboard stop; not starting')
+        return
+      }
       await refuseSecondHub(config)
+      // Serving is what "start" means: channels may start this hub again from now on.
+      ensureHome(config.home)
+      clearStopped(config.home)
+      // A person at a terminal reads the banner; the logs go to the home's log file instead.
+      const person = !opts.logJson && process.stderr.isTTY === true
+      if (person && !process.env.SWITCHBOARD_LOG_FILE)
+        process.env.SWITCHBOARD_LOG_FILE = rotateHubLog(config.home)
       const log = createLogger('hub')
       // The hub delivers from its event loop: WAL checkpoints go to a worker thread.
       const store = await openStore(config, {
@@ -38,9 +70,19 @@ export function registerServe(program: Command): void {
             : `port ${config.port} on ${config.host} is in use by another program; pick another: switchboard serve --port <port> (or "port" in ${config.home}/config.json)`,
         )
       }
+      const shown = {
+        pid: process.pid,
+        home: config.home,
+        host: config.host,
+        port: running.port,
+        log: process.env.SWITCHBOARD_LOG_FILE ?? 'stderr',
+      }
+      if (opts.json) process.stdout.write(bannerJson(shown))
+      else if (!opts.logJson) process.stdout.write(banner(shown, true))
       const stop = async (signal: string) => {
         log.info({ signal }, 'hub stopping')
         await running.close()
+        if (!opts.json && !opts.logJson) process.stdout.write('hub stopped\n')
         process.exit(0)
       }
       process.once('SIGINT', () => void stop('SIGINT'))

@@ -118,7 +118,9 @@ function claudeProcesses(): number[] {
 
 const sessionOf = (output: string) => /session (ses_\w+)/.exec(output)?.[1] as string
 
-it('fails with Claude Code’s reason when the turn ends in an error (not logged in)', { timeout: 60_000 }, async () => {
+it('fails with Claude Code’s reason when the turn ends in an error (not logged in)', {
+  timeout: 60_000,
+}, async () => {
   // No API key: the real CLI answers the turn itself, with is_error and "Not logged in".
   const { ANTHROPIC_API_KEY: _key, ...env } = drivingEnv(world)
   const r = run('hello', [], env)
@@ -127,7 +129,9 @@ it('fails with Claude Code’s reason when the turn ends in an error (not logged
   expect(r.output()).toMatch(/^switchboard: session ses_\w+: Not logged in/m)
 })
 
-it('ends the session’s CLI when it returns, and sessions send continues the session', { timeout: 90_000 }, async () => {
+it('ends the session’s CLI when it returns, and sessions send continues the session', {
+  timeout: 90_000,
+}, async () => {
   world.fake.respond((r) => ({
     text: latestTurn(r).includes('what did I say?') ? 'second answer' : 'first answer',
   }))
@@ -160,7 +164,9 @@ it('keeps the session’s CLI running with --keep', { timeout: 60_000 }, async (
   })
 })
 
-it('shows a prompt an always-allow rule answered as answered by that rule, and asks nothing', { timeout: 90_000 }, async () => {
+it('shows a prompt an always-allow rule answered as answered by that rule, and asks nothing', {
+  timeout: 90_000,
+}, async () => {
   const first = run('make the file')
   await waitFor(() => first.output().includes('[y/n]'), 30_000, `the prompt\n${first.output()}`)
   // The person answers in the dashboard: allow, and always in this folder.
