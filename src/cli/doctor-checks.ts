@@ -222,6 +222,23 @@ export function checkChannelRegistered(cwd: string, home = homedir()): Check[] {
   ]
 }
 
+/** Written by the plugin's launcher (plugin/launch.mjs) when it could not start Switchboard; its next start removes it. */
+export const pluginLaunchLog = (home: string) => join(home, 'logs', 'plugin-launch.json')
+
+/** Why the plugin last failed to start Switchboard, which only Claude Code's hidden debug log says otherwise. */
+export function checkPluginLaunch(home: string): Check[] {
+  const failed = readJson(pluginLaunchLog(home)) as { at?: string; reason?: string; fix?: string } | null
+  if (typeof failed?.reason !== 'string') return []
+  return [
+    {
+      name: 'plugin',
+      verdict: 'problem',
+      detail: `the plugin could not start Switchboard${failed.at ? ` (${failed.at})` : ''}: ${failed.reason}`,
+      fix: failed.fix ?? 'run `npm ci` in the Switchboard checkout the plugin came from',
+    },
+  ]
+}
+
 export function checkHooks(): Check[] {
   const file = settingsFile()
   const events = installedHookEvents(file)
