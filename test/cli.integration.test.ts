@@ -154,8 +154,9 @@ it('completes commands, sub-commands and flags in bash', async () => {
     ])
     return stdout.trim().split(' ')
   }
-  expect(await complete('switchboard sta')).toEqual(['status'])
-  expect(await complete('switchboard sessions s')).toEqual(['show', 'stop'])
+  expect(await complete('switchboard stat')).toEqual(['status'])
+  expect(await complete('switchboard sta')).toEqual(['start', 'status'])
+  expect(await complete('switchboard sessions s')).toEqual(['show', 'send', 'stop'])
   expect(await complete('switchboard --home /x subscribe --')).toContain('--url')
   expect((await cli(['completion', 'fish'])).stderr).toBe(
     'switchboard: completion for "fish": bash and zsh are supported\n',
@@ -314,4 +315,51 @@ it('counts no unused sign-in link as an open decision, in status or on the Hub p
   const { key } = (await signedIn.json()) as { key: string }
   const health = await fetch(`${link.origin}/api/health`, { headers: { authorization: `Bearer ${key}` } })
   expect(((await health.json()) as { openDecisions: number }).openDecisions).toBe(0)
+})
+
+it('source rotate gives a source a new secret, printed once; the old one is refused from then on', async () => {
+  const old = await world.home.addSource('ci')
+  await startHub()
+  const post = (secret: string) =>
+    fetch(`${world.home.url}/hooks/ci`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}` },
+      body: 'build failed',
+    })
+  expect((await post(old)).status).toBe(202)
+  const rotated = await cli(['source', 'rotate', 'ci'])
+  expect(rotated.code).toBe(0)
+  const secret = /secret: (\S+)/.exec(rotated.stdout)?.[1] as string
+  expect(secret).toMatch(/^sbw_/)
+  expect(secret).not.toBe(old)
+  expect((await post(old)).status).toBe(401)
+  expect((await post(secret)).status).toBe(202)
+  // The secret is shown when it is made, and never listed.
+  expect((await cli(['source', 'list'])).stdout).not.toContain(secret)
+  expect((await cli(['source', 'list', '--json'])).stdout).not.toContain(secret)
+  const missing = await cli(['source', 'rotate', 'nope'])
+  expect(missing.code).toBe(2)
+  expect(missing.stderr).toBe('switchboard: no source named "nope"\n')
+})
+
+it('lists sources, senders, pairing requests, peers and dead letters as JSON for scripts', async () => {
+  await world.home.addSource('ci')
+  await world.home.addSender('alice', true)
+  await startHub()
+  expect(JSON.parse((await cli(['source', 'list', '--json'])).stdout)).toEqual([
+    expect.objectContaining({ name: 'ci', topic: 'ci', preset: 'generic', deliveryHeader: null }),
+  ])
+  expect((await cli(['sender', 'list'])).stdout).toBe('alice\tallowed\toperator\t-\n')
+  expect(JSON.parse((await cli(['sender', 'list', '--json'])).stdout)).toEqual([
+    expect.objectContaining({ name: 'alice', status: 'allowed', operator: true }),
+  ])
+  const asked = (await (await fetch(`${world.home.url}/pair`, { method: 'POST' })).json()) as { code: string }
+  expect(JSON.parse((await cli(['pair', '--list', '--json'])).stdout)).toEqual([
+    expect.objectContaining({ code: asked.code, address: '127.0.0.1' }),
+  ])
+  expect(JSON.parse((await cli(['peers', '--json'])).stdout)).toEqual([])
+  expect((await cli(['send', 'nobody', 'hello'])).code).not.toBe(0)
+  expect(JSON.parse((await cli(['dead-letters', '--json'])).stdout)).toEqual([
+    expect.objectContaining({ kind: 'peer', target: 'nobody', reason: 'no peer by that name' }),
+  ])
 })

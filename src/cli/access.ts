@@ -4,10 +4,26 @@ import { Access } from '../hub/core/access.js'
 import { withStore } from './options.js'
 import { printJson } from './output.js'
 
+/** The senders, four columns each (name, status, role, how the chat platform shows them), or JSON. */
+async function listSenders(opts: { json?: boolean }, command: Command): Promise<void> {
+  const senders = await withStore(command, (store) => store.listSenders())
+  if (opts.json) return printJson(senders)
+  if (senders.length === 0)
+    process.stdout.write('no senders yet (switchboard sender add <name>, or pairing)\n')
+  for (const s of senders)
+    process.stdout.write(
+      `${s.name}\t${s.status}\t${s.operator ? 'operator' : '-'}\t${s.displayName ?? '-'}\n`,
+    )
+}
+
 export function registerAccess(program: Command): void {
-  program
-    .command('sender')
-    .description('people who chat with sessions over HTTP')
+  const sender = program.command('sender').description('people who chat with sessions over HTTP')
+  sender
+    .command('list')
+    .description('list senders with their status (as access list)')
+    .option('--json', 'JSON, for scripts')
+    .action(listSenders)
+  sender
     .command('add <name>')
     .description('create an allowed sender and print its token')
     .option('--operator', 'may also answer permission requests')
@@ -27,14 +43,24 @@ export function registerAccess(program: Command): void {
     .option('--name <name>', 'name for the new sender (default: paired-<code>)')
     .option('--operator', 'may also answer permission requests')
     .option('--list', 'list the pairing requests waiting, with who asked')
+    .option('--json', 'with --list: JSON, for scripts')
     .action(
       async (
         code: string | undefined,
-        opts: { name?: string; operator?: boolean; list?: boolean },
+        opts: { name?: string; operator?: boolean; list?: boolean; json?: boolean },
         command: Command,
       ) => {
         if (opts.list || code === undefined) {
           const pending = await withStore(command, (store) => new Access(store).pendingPairings())
+          if (opts.json)
+            return printJson(
+              pending.map((d) => ({
+                code: d.code,
+                createdAt: d.createdAt,
+                expiresAt: d.expiresAt,
+                ...d.request,
+              })),
+            )
           if (pending.length === 0) process.stdout.write('no pairing requests waiting\n')
           for (const d of pending) {
             const { address, userAgent } = d.request as { address?: string; userAgent?: string | null }
@@ -58,17 +84,7 @@ export function registerAccess(program: Command): void {
     .command('list')
     .description('list senders with their status')
     .option('--json', 'JSON, for scripts')
-    .action(async (opts: { json?: boolean }, command: Command) => {
-      const senders = await withStore(command, (store) => store.listSenders())
-      if (opts.json) return printJson(senders)
-      if (senders.length === 0)
-        process.stdout.write('no senders yet (switchboard sender add <name>, or pairing)\n')
-      // Always four columns: name, status, role, how the chat platform shows them.
-      for (const s of senders)
-        process.stdout.write(
-          `${s.name}\t${s.status}\t${s.operator ? 'operator' : '-'}\t${s.displayName ?? '-'}\n`,
-        )
-    })
+    .action(listSenders)
 
   access
     .command('allow <name>')

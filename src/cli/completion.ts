@@ -11,7 +11,10 @@ function completions(
 ): Map<string, string[]> {
   const words = [
     ...command.commands.map((c) => c.name()),
-    ...command.options.flatMap((o) => [o.long, o.short].filter((f): f is string => Boolean(f))),
+    // A hidden option is for Switchboard's own use (autostart's serve --unless-stopped), not a person's.
+    ...command.options
+      .filter((o) => !o.hidden)
+      .flatMap((o) => [o.long, o.short].filter((f): f is string => Boolean(f))),
   ]
   if (command.commands.length || command.options.length) words.push('--help')
   table.set(path, words)

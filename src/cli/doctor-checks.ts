@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { findClaude } from '../claude/process.js'
 import { HubApiError } from '../client/api-client.js'
+import { START_COMMAND, stoppedOnPurpose } from '../client/autostart.js'
 import { type HubConfig, paths, redactDatabaseUrl } from '../core/config.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import { openStore } from '../store/open.js'
@@ -85,6 +86,18 @@ export async function checkHub(
             verdict: 'problem',
             detail: `port ${config.port} is held by another program, not this home's hub`,
             fix: `switchboard serve --port <a free port> (or set "port" in ${join(config.home, 'config.json')})`,
+          },
+        ],
+        status: null,
+      }
+    if (stoppedOnPurpose(config.home))
+      return {
+        checks: [
+          {
+            name: 'hub',
+            verdict: 'warn',
+            detail: 'stopped with switchboard stop: channels wait for it and do not start it',
+            fix: START_COMMAND,
           },
         ],
         status: null,
@@ -215,6 +228,23 @@ export function checkChannelRegistered(cwd: string, home = homedir()): Check[] {
       verdict: 'warn',
       detail: 'Claude Code has neither the plugin nor `switchboard channel` as an MCP server',
       fix: 'claude plugin install switchboard@switchboard (after: claude plugin marketplace add <this repository>)',
+    },
+  ]
+}
+
+/** Written by the plugin's launcher (plugin/launch.mjs) when it could not start Switchboard; its next start removes it. */
+export const pluginLaunchLog = (home: string) => join(home, 'logs', 'plugin-launch.json')
+
+/** Why the plugin last failed to start Switchboard, which only Claude Code's hidden debug log says otherwise. */
+export function checkPluginLaunch(home: string): Check[] {
+  const failed = readJson(pluginLaunchLog(home)) as { at?: string; reason?: string; fix?: string } | null
+  if (typeof failed?.reason !== 'string') return []
+  return [
+    {
+      name: 'plugin',
+      verdict: 'problem',
+      detail: `the plugin could not start Switchboard${failed.at ? ` (${failed.at})` : ''}: ${failed.reason}`,
+      fix: failed.fix ?? 'run `npm ci` in the Switchboard checkout the plugin came from',
     },
   ]
 }

@@ -13,6 +13,7 @@ import {
   checkHooks,
   checkHub,
   checkOperators,
+  checkPluginLaunch,
 } from './doctor-checks.js'
 import { configFrom, hubApi } from './options.js'
 import { printJson } from './output.js'
@@ -23,7 +24,7 @@ export function registerDoctor(program: Command): void {
   program
     .command('doctor')
     .description(
-      'checks Claude Code, the channel, hooks, the hub and the home folder; says how to fix each problem',
+      'checks Claude Code, the channel and the plugin, hooks, the hub and the home folder; says how to fix each problem',
     )
     .option('--json', 'the checks as JSON, for scripts')
     .action(async (opts: { json?: boolean }, command: Command) => {
@@ -36,7 +37,12 @@ export function registerDoctor(program: Command): void {
         checks.push(...hub.checks)
         operators = hub.status?.operators ?? (await operatorsInStore(config))
       }
-      checks.push(...(await checkClaude()), ...checkChannelRegistered(process.cwd()), ...checkHooks())
+      checks.push(
+        ...(await checkClaude()),
+        ...checkChannelRegistered(process.cwd()),
+        ...checkPluginLaunch(config.home),
+        ...checkHooks(),
+      )
       checks.push(...checkOperators(operators))
       const healthy = checks.every((c) => c.verdict !== 'problem')
       if (opts.json) printJson({ healthy, checks })

@@ -13,6 +13,9 @@ type Register = (program: Command) => void
  */
 const commands: Record<string, () => Promise<Register>> = {
   serve: async () => (await import('./serve.js')).registerServe,
+  start: async () => (await import('./start.js')).registerStart,
+  stop: async () => (await import('./stop.js')).registerStop,
+  uninstall: async () => (await import('./uninstall.js')).registerUninstall,
   channel: async () => (await import('./channel.js')).registerChannel,
   mcp: async () => (await import('./mcp.js')).registerMcp,
   hook: async () => (await import('./hook.js')).registerHook,

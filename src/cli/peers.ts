@@ -1,13 +1,16 @@
 // `switchboard peers`, `send` and `dead-letters`: sessions talking to each other, from the terminal.
 import type { Command } from 'commander'
 import { hubApi } from './options.js'
+import { printJson } from './output.js'
 
 export function registerPeers(program: Command): void {
   program
     .command('peers')
     .description('the sessions that can message each other, live or not')
-    .action(async (_opts: unknown, command: Command) => {
+    .option('--json', 'JSON, for scripts')
+    .action(async (opts: { json?: boolean }, command: Command) => {
       const { peers } = await hubApi(command).peers()
+      if (opts.json) return printJson(peers)
       if (peers.length === 0)
         process.stdout.write('no peers yet: a session becomes one when its channel connects\n')
       for (const p of peers)
@@ -28,8 +31,10 @@ export function registerPeers(program: Command): void {
   program
     .command('dead-letters')
     .description('what could not be delivered: messages to unknown peers, webhooks that kept failing')
-    .action(async (_opts: unknown, command: Command) => {
+    .option('--json', 'JSON, for scripts')
+    .action(async (opts: { json?: boolean }, command: Command) => {
       const { deadLetters } = await hubApi(command).deadLetters()
+      if (opts.json) return printJson(deadLetters)
       if (deadLetters.length === 0) process.stdout.write('no dead letters\n')
       for (const d of deadLetters)
         process.stdout.write(

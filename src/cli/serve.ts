@@ -1,9 +1,12 @@
 // `switchboard serve`: the hub, one per home and port; a busy port or home is refused with who holds it.
+// A person at a terminal gets a banner and the logs go to the home's log file; --log-json keeps
+// them as JSON lines on stderr (a service manager, autostart), --json prints the banner as JSON.
 import { readFileSync } from 'node:fs'
-import type { Command } from 'commander'
+import { type Command, Option } from 'commander'
+import { clearStopped, rotateHubLog, stoppedOnPurpose } from '../client/autostart.js'
 import { reach, tcpTarget } from '../client/hub-address.js'
 import { readAdminToken } from '../core/admin-token.js'
-import { type HubConfig, paths } from '../core/config.js'
+import { ensureHome, type HubConfig, paths } from '../core/config.js'
 import { UserError } from '../core/errors.js'
 import { pinText } from '../core/fingerprint.js'
 import { isLoopback } from '../core/hub-dial.js'
@@ -11,13 +14,17 @@ import { createLogger } from '../core/log.js'
 import { processAlive } from '../core/process-alive.js'
 import { startHub } from '../hub/server.js'
 import { openStore } from '../store/open.js'
+import { banner, bannerJson } from './banner.js'
 import { configFrom } from './options.js'
 
-interface ServeFlags {
+interface ServeOptions {
   host?: string
   tlsCert?: string
   tlsKey?: string
   insecure?: boolean
+  json?: boolean
+  logJson?: boolean
+  unlessStopped?: boolean
 }
 
 export function registerServe(program: Command): void {
@@ -28,14 +35,35 @@ export function registerServe(program: Command): void {
     .option('--tls-cert <file>', 'the certificate (PEM) to speak TLS with, instead of one the hub makes')
     .option('--tls-key <file>', 'the key (PEM) of --tls-cert')
     .option('--insecure', 'plain HTTP beyond loopback: anyone on the network can read and change it')
-    .action(async (opts: ServeFlags, command: Command) => {
+    .option(
+      '--json',
+      'once the hub runs, one JSON line on stdout (pid, url, home, log) instead of the banner',
+    )
+    .option(
+      '--log-json',
+      'no banner; logs as JSON lines on stderr even at a terminal (for a service manager)',
+    )
+    // Autostart's: a `switchboard stop` that came after the decision to start still wins.
+    .addOption(new Option('--unless-stopped').hideHelp())
+    .action(async (opts: ServeOptions, command: Command) => {
       const config = configFrom(command, {
         ...(opts.host ? { host: opts.host } : {}),
         tlsCert: opts.tlsCert,
         tlsKey: opts.tlsKey,
         insecure: opts.insecure,
       })
+      if (opts.unlessStopped && stoppedOnPurpose(config.home)) {
+        createLogger('hub').info({ home: config.home }, 'stopped with switchboard stop; not starting')
+        return
+      }
       await refuseSecondHub(config)
+      // Serving is what "start" means: channels may start this hub again from now on.
+      ensureHome(config.home)
+      clearStopped(config.home)
+      // A person at a terminal reads the banner; the logs go to the home's log file instead.
+      const person = !opts.logJson && process.stderr.isTTY === true
+      if (person && !process.env.SWITCHBOARD_LOG_FILE)
+        process.env.SWITCHBOARD_LOG_FILE = rotateHubLog(config.home)
       const log = createLogger('hub')
       // The hub delivers from its event loop: WAL checkpoints go to a worker thread.
       const store = await openStore(config, {
@@ -55,6 +83,16 @@ export function registerServe(program: Command): void {
             : `port ${config.port} on ${config.host} is in use by another program; pick another: switchboard serve --port <port> (or "port" in ${config.home}/config.json)`,
         )
       }
+      const shown = {
+        pid: process.pid,
+        home: config.home,
+        host: config.host,
+        port: running.port,
+        log: process.env.SWITCHBOARD_LOG_FILE ?? 'stderr',
+        tls: running.fingerprint !== null,
+      }
+      if (opts.json) process.stdout.write(bannerJson(shown))
+      else if (!opts.logJson) process.stdout.write(banner(shown, true))
       // What a person starting a hub for a network must know, in a line each.
       if (running.fingerprint)
         process.stderr.write(
@@ -67,6 +105,7 @@ export function registerServe(program: Command): void {
       const stop = async (signal: string) => {
         log.info({ signal }, 'hub stopping')
         await running.close()
+        if (!opts.json && !opts.logJson) process.stdout.write('hub stopped\n')
         process.exit(0)
       }
       process.once('SIGINT', () => void stop('SIGINT'))

@@ -1,8 +1,9 @@
 // `switchboard sessions`: the sessions the hub drives (and the ones it can resume from Claude Code's
-// files): list, show, stop, resume, bind to an IDE, prune.
+// files): list, show, send, stop, resume, bind to an IDE, prune.
 import type { Command } from 'commander'
 import { UserError } from '../core/errors.js'
 import type { ListedSession, SessionView } from '../core/session-api.js'
+import { afterTurn, followTurn, lastSeq } from './follow.js'
 import { hubApi } from './options.js'
 import { printJson } from './output.js'
 
@@ -33,7 +34,7 @@ function describe(v: SessionView): string {
 export function registerSessions(program: Command): void {
   const sessions = program
     .command('sessions')
-    .description('the sessions the hub drives: list (the default), show, stop, resume, prune')
+    .description('the sessions the hub drives: list (the default), show, send, stop, resume, prune')
   sessions
     .command('list', { isDefault: true })
     .description('the hub’s sessions, and those in Claude Code’s files it can resume')
@@ -62,6 +63,21 @@ export function registerSessions(program: Command): void {
       })
 
   one('show', 'status, cost, turns, why it stopped, what it waits for', (api, id) => api.status(id))
+  sessions
+    .command('send <session> <text>')
+    .description(
+      'the session’s next message (a stopped one is resumed), its turn followed here as run follows one',
+    )
+    .option('--keep', 'leave the session’s Claude Code running afterwards, for its next message')
+    .action(async (id: string, text: string, opts: { keep?: boolean }, command: Command) => {
+      const hub = hubApi(command)
+      const after = await lastSeq(hub, id)
+      const view = await hub.send(id, text)
+      const end = afterTurn(hub, view.id, opts.keep === true)
+      process.exitCode = await followTurn(hub, view.id, after, () => end('interrupted'))
+      await end('done')
+    })
+
   one('stop', 'end the session’s CLI; the session stays, and its next message resumes it', (api, id) =>
     api.stop(id),
   )

@@ -1,14 +1,17 @@
-// `switchboard source`: webhook sources (POST /hooks/<name>): add one with its preset, list, remove.
+// `switchboard source`: webhook sources (POST /hooks/<name>): add one with its preset, list, rotate
+// its secret, remove.
 import type { Command } from 'commander'
 import { z } from 'zod'
 import { UserError } from '../core/errors.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import { newSecret } from '../core/ids.js'
 import { isReservedSource } from '../core/sources.js'
+import { SOURCE_CACHE_MS } from '../hub/transport/source-cache.js'
 import { presetSchema } from '../sources/webhook/index.js'
 import { fieldSpecSchema, MAX_FIELDS } from '../sources/webhook/presets/field-map.js'
 import type { FieldMap, Source, WebhookPreset } from '../store/store.js'
 import { check, configFrom, withStore } from './options.js'
+import { printJson } from './output.js'
 
 const sourceName = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'use 1-64 letters, digits or . _ -')
 const headerName = z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'not an HTTP header name')
@@ -102,11 +105,30 @@ export function registerSources(program: Command): void {
 
   source
     .command('list')
-    .description('list webhook sources')
-    .action(async (_opts: unknown, command: Command) => {
+    .description('list webhook sources (never their secrets)')
+    .option('--json', 'JSON, for scripts')
+    .action(async (opts: { json?: boolean }, command: Command) => {
       const sources = await withStore(command, (store) => store.listSources())
+      if (opts.json) return printJson(sources.map(({ secret: _secret, ...shown }) => shown))
       if (sources.length === 0) process.stdout.write('no sources yet (switchboard source add <name>)\n')
       for (const s of sources) process.stdout.write(`${describe(s)}\n`)
+    })
+
+  source
+    .command('rotate <name>')
+    .description('give a webhook source a new secret and print it once; the old one stops working')
+    .option('--json', 'JSON, for scripts')
+    .action(async (name: string, opts: { json?: boolean }, command: Command) => {
+      const secret = newSecret('sbw')
+      const rotated = await withStore(command, (store) => store.setSourceSecret(name, secret))
+      if (!rotated) throw new UserError(`no source named "${name}"`)
+      // A hub may have read the old secret a moment ago: once this returns, none accepts it any more.
+      await new Promise((r) => setTimeout(r, SOURCE_CACHE_MS))
+      if (opts.json) return printJson({ name, secret })
+      process.stdout.write(
+        `source "${name}": new secret (the old one no longer works)\n  secret: ${secret}\n` +
+          'Give it to the sending side in place of the old one.\n',
+      )
     })
 
   source

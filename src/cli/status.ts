@@ -1,6 +1,8 @@
-// `switchboard status`: is this home's hub up, where, and what is connected to it. Never starts a hub.
+// `switchboard status`: is this home's hub up, where, and what is connected to it. Never starts a hub,
+// and never makes the home or anything in it.
 import type { Command } from 'commander'
 import { HubApiError } from '../client/api-client.js'
+import { START_AGAIN, stoppedOnPurpose } from '../client/autostart.js'
 import { pinText } from '../core/fingerprint.js'
 import type { ClusterHub, HubStatus } from '../core/hub-protocol.js'
 import { configFrom, hubApi } from './options.js'
@@ -18,10 +20,13 @@ export function registerStatus(program: Command): void {
         status = await hubApi(command, 'status', false).hubStatus()
       } catch (err) {
         if (!(err instanceof HubApiError) || err.status !== 503) throw err
-        if (opts.json) printJson({ running: false, home: config.home, port: config.port })
+        const stopped = stoppedOnPurpose(config.home)
+        if (opts.json) printJson({ running: false, stopped, home: config.home, port: config.port })
         else
           process.stdout.write(
-            `hub: not running (home ${config.home}, port ${config.port}); start it: switchboard serve\n`,
+            stopped
+              ? `hub: stopped with switchboard stop (home ${config.home}, port ${config.port}); ${START_AGAIN}\n`
+              : `hub: not running (home ${config.home}, port ${config.port}); start it: switchboard serve\n`,
           )
         process.exitCode = 1
         return

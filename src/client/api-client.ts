@@ -1,16 +1,17 @@
 // The hub's HTTP API as the CLI and `switchboard mcp` call it: local HTTP with the admin token,
 // starting a hub first when none answers.
 
+import { existsSync } from 'node:fs'
 import type { ClaudeOptions } from '../claude/process.js'
 import { readAdminToken } from '../core/admin-token.js'
-import type { HubAddress, HubConfig } from '../core/config.js'
+import { type HubAddress, type HubConfig, paths } from '../core/config.js'
 import type { StoredEvent } from '../core/event.js'
 import { hubTarget } from '../core/hub-dial.js'
 import type { HubStatus, OutboundWebhookInfo, PeerInfo } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
 import type { LinesPage, ListedSession, RespondInput, SessionView } from '../core/session-api.js'
 import type { DeadLetter, OutboundAttempt } from '../store/store.js'
-import { hubStarter } from './autostart.js'
+import { hubStarter, START_AGAIN, stoppedOnPurpose } from './autostart.js'
 import {
   call,
   describeTarget,
@@ -31,7 +32,8 @@ export class HubApiError extends Error {
 }
 
 export class HubApi {
-  private readonly token: string
+  /** Null: this home has no admin token yet, so no hub of it ever ran (and none is started). */
+  private readonly token: string | null
   private ready: Promise<HubTarget> | null = null
 
   constructor(
@@ -40,7 +42,11 @@ export class HubApi {
     /** False for commands that report on the hub (status, doctor): they must not start one. */
     private readonly autostart = true,
   ) {
-    this.token = readAdminToken(config.home)
+    // Reading the token makes the home and the token when they are missing: a command that only
+    // reports on the hub leaves a home that does not exist as it is.
+    const tokenless =
+      !autostart && !process.env.SWITCHBOARD_ADMIN_TOKEN && !existsSync(paths.adminToken(config.home))
+    this.token = tokenless ? null : readAdminToken(config.home)
   }
 
   /** A one-time dashboard sign-in link (a few minutes). */
@@ -171,7 +177,7 @@ export class HubApi {
       target,
       method,
       path,
-      { authorization: `Bearer ${this.token}`, 'content-type': 'application/json' },
+      { authorization: `Bearer ${this.token ?? ''}`, 'content-type': 'application/json' },
       body === undefined ? undefined : JSON.stringify(body),
     )
     let json: T & { error?: string }
@@ -185,8 +191,8 @@ export class HubApi {
     return json
   }
 
-  private firstHubAnswering(): Promise<HubTarget> {
-    this.ready ??= firstProven(this.config.hubs, this.token).catch((err) => {
+  private firstHubAnswering(token: string): Promise<HubTarget> {
+    this.ready ??= firstProven(this.config.hubs, token).catch((err) => {
       this.ready = null
       throw err
     })
@@ -198,15 +204,17 @@ export class HubApi {
    * admin token. A server on the port that cannot prove it never gets the token. None: one is started.
    */
   private ensureHub(): Promise<HubTarget> {
-    if (this.config.hubs.length) return this.firstHubAnswering()
+    const token = this.token
+    if (token === null) return Promise.reject(new HubApiError(503, this.notRunning()))
+    if (this.config.hubs.length) return this.firstHubAnswering(token)
     this.ready ??= (async () => {
       const start = this.autostart ? hubStarter(this.config, this.log) : () => {}
       const socketPath = localSocket(this.config)
       const tcp = tcpTarget(this.config)
       const deadline = Date.now() + 20_000
       while (Date.now() < deadline) {
-        if (socketPath && (await reach({ socketPath }, this.token)).answered) return { socketPath }
-        const overTcp = await reach(tcp, this.token)
+        if (socketPath && (await reach({ socketPath }, token)).answered) return { socketPath }
+        const overTcp = await reach(tcp, token)
         if (overTcp.answered && overTcp.proven) return overTcp.target
         if (overTcp.answered)
           throw new HubApiError(
@@ -215,6 +223,13 @@ export class HubApi {
               `the server on ${describeTarget(tcp)} is not this home's hub (it could not prove it holds ${this.config.home}/admin-token); nothing was sent to it`,
           )
         if (!this.autostart) break
+        if (stoppedOnPurpose(this.config.home)) {
+          this.ready = null
+          throw new HubApiError(
+            503,
+            `the hub of ${this.config.home} was stopped with switchboard stop; ${START_AGAIN}`,
+          )
+        }
         start()
         await new Promise((r) => setTimeout(r, 100))
       }
@@ -223,10 +238,16 @@ export class HubApi {
         503,
         this.autostart
           ? `no hub of ${this.config.home} answered on ${describeTarget(tcp)} within 20 s`
-          : `no hub of ${this.config.home} is running (switchboard serve starts one)`,
+          : this.notRunning(),
       )
     })()
     return this.ready
+  }
+
+  private notRunning(): string {
+    return stoppedOnPurpose(this.config.home)
+      ? `the hub of ${this.config.home} was stopped with switchboard stop; ${START_AGAIN}`
+      : `no hub of ${this.config.home} is running (switchboard serve starts one)`
   }
 }
 

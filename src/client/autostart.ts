@@ -1,7 +1,19 @@
 // When no hub answers, a channel starts one: detached, on the same home and port, logging to a file.
-// Two starting at once is harmless: the port is the lock, and the loser exits.
+// Two starting at once is harmless: the port is the lock, and the loser exits. A hub stopped on
+// purpose (`switchboard stop`, which leaves a marker in the home) or whose home was removed is not
+// started again: the channel waits for it and says so once.
 import { spawn } from 'node:child_process'
-import { closeSync, fchmodSync, openSync, renameSync, statSync } from 'node:fs'
+import {
+  closeSync,
+  existsSync,
+  fchmodSync,
+  openSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { type HubConfig, paths } from '../core/config.js'
 import type { Logger } from '../core/log.js'
@@ -10,34 +22,92 @@ const RESTART_GAP_MS = 3_000
 /** A log past this size is moved aside (one generation kept) when the next hub starts. */
 const MAX_LOG_BYTES = 10 * 1024 * 1024
 
-function rotate(file: string): void {
+/** Left in the home by `switchboard stop`; `serve` and `start` take it away. */
+export const stopMarker = (home: string) => join(home, 'hub.stopped')
+
+/** What a person types to have the hub back, for every message that says it is stopped. */
+export const START_COMMAND = 'switchboard start (or switchboard serve)'
+export const START_AGAIN = `start it again: ${START_COMMAND}`
+
+export function stoppedOnPurpose(home: string): boolean {
+  return existsSync(stopMarker(home))
+}
+
+export function markStopped(home: string): void {
+  writeFileSync(stopMarker(home), `${new Date().toISOString()}\n`, { mode: 0o600 })
+}
+
+export function clearStopped(home: string): void {
+  rmSync(stopMarker(home), { force: true })
+}
+
+/** Why no hub may be started for this home now, or null when one may. */
+export function startRefused(home: string): string | null {
+  // A home removed under a running channel (uninstall --purge) is not made again by it.
+  if (!existsSync(home)) return `${home} is gone; not starting a hub there`
+  if (stoppedOnPurpose(home))
+    return `the hub of ${home} was stopped with switchboard stop; waiting for it (${START_AGAIN})`
+  return null
+}
+
+/** Moves the home's hub log aside (one generation kept) when it has grown large; returns its path. */
+export function rotateHubLog(home: string): string {
+  const file = paths.hubLog(home)
   try {
     if (statSync(file).size > MAX_LOG_BYTES) renameSync(file, `${file}.1`)
   } catch {
     // no log yet
   }
+  return file
 }
 
+/** Opens the home's hub log for appending (0600), moving a large one aside first. */
+function openHubLog(home: string): number {
+  const fd = openSync(rotateHubLog(home), 'a', 0o600)
+  fchmodSync(fd, 0o600)
+  return fd
+}
+
+/** Starts this home's hub in the background, its output in the home's log; returns its pid. */
+export function spawnHub(config: HubConfig, extra: string[] = []): number | undefined {
+  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
+  const entry = fileURLToPath(new URL(`../cli/main${ext}`, import.meta.url))
+  const args = [...process.execArgv, entry, 'serve', '--home', config.home, '--port', String(config.port)]
+  if (config.host !== '127.0.0.1') args.push('--host', config.host)
+  // No banner, logs as JSON on stderr: both go into the log file.
+  args.push('--log-json', ...extra)
+  const logFile = openHubLog(config.home)
+  const child = spawn(process.execPath, args, {
+    detached: true,
+    stdio: ['ignore', logFile, logFile],
+    env: process.env,
+  })
+  child.unref()
+  closeSync(logFile)
+  return child.pid
+}
+
+/**
+ * What a channel (or `switchboard mcp`, a hook) calls each time it finds no hub: a hub is started,
+ * at most once per RESTART_GAP_MS, unless startRefused says otherwise; that is logged once per
+ * stretch of refusals.
+ */
 export function hubStarter(config: HubConfig, log: Logger): () => void {
   let lastStart = 0
+  let refusalSaid = false
   return () => {
+    const refused = startRefused(config.home)
+    if (refused) {
+      if (!refusalSaid) log.warn({ home: config.home }, refused)
+      refusalSaid = true
+      return
+    }
+    refusalSaid = false
     const now = Date.now()
     if (now - lastStart < RESTART_GAP_MS) return
     lastStart = now
-    const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
-    const entry = fileURLToPath(new URL(`../cli/main${ext}`, import.meta.url))
-    const args = [...process.execArgv, entry, 'serve', '--home', config.home, '--port', String(config.port)]
-    if (config.host !== '127.0.0.1') args.push('--host', config.host)
-    rotate(paths.hubLog(config.home))
-    const logFile = openSync(paths.hubLog(config.home), 'a', 0o600)
-    fchmodSync(logFile, 0o600)
-    const child = spawn(process.execPath, args, {
-      detached: true,
-      stdio: ['ignore', logFile, logFile],
-      env: process.env,
-    })
-    child.unref()
-    closeSync(logFile)
-    log.info({ pid: child.pid, port: config.port }, 'no hub answered; started one')
+    // --unless-stopped: a `switchboard stop` between this check and the hub's start still counts.
+    const pid = spawnHub(config, ['--unless-stopped'])
+    log.info({ pid, port: config.port }, 'no hub answered; started one')
   }
 }

@@ -46,6 +46,21 @@ export function describeAccessStoreContract(open: OpenStore): void {
       expect(await store.getSource('github')).toBeNull()
     })
 
+    it('gives a source a new secret and keeps the rest of it', async ({ store }) => {
+      const before = await store.addSource({
+        name: 'ci',
+        topic: 'builds',
+        secret: 'whsec_old',
+        deliveryHeader: 'X-Delivery',
+        preset: 'generic',
+        fieldMap: { content: '$.text' },
+      })
+      expect(await store.setSourceSecret('ci', 'whsec_new')).toBe(true)
+      expect(await store.getSource('ci')).toEqual({ ...before, secret: 'whsec_new' })
+      expect(await store.setSourceSecret('missing', 'whsec_x')).toBe(false)
+      expect(await store.getSource('missing')).toBeNull()
+    })
+
     it('keeps a source’s preset and field map, generic with none when not given', async ({ store }) => {
       await store.addSource({ name: 'plain', topic: 'plain', secret: 'whsec_1', deliveryHeader: null })
       const mapped = await store.addSource({

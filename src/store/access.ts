@@ -62,6 +62,8 @@ export interface AccessStore {
   getSource(name: string): Promise<Source | null>
   listSources(): Promise<Source[]>
   removeSource(name: string): Promise<boolean>
+  /** A new secret for the source; false when there is no such source. */
+  setSourceSecret(name: string, secret: string): Promise<boolean>
 
   // senders
   addSender(input: {

@@ -1,6 +1,7 @@
-// The plugin's launcher (plugin/launch.mjs) on its own: which Switchboard it starts, and that it stays
-// out of the way of the MCP stream (stdin, stdout, the exit code and signals pass straight through).
-import { type ChildProcess, spawn } from 'node:child_process'
+// The plugin's launcher (plugin/launch.mjs) on its own: which Switchboard it starts, that it stays
+// out of the way of the MCP stream (stdin, stdout, the exit code and signals pass straight through),
+// and that `switchboard doctor` finds why it could not start one.
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import {
   cpSync,
   mkdirSync,
@@ -13,9 +14,11 @@ import {
 } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { VERSION } from '../../src/core/version.js'
 import { PLUGIN_DIR, ROOT } from '../helpers/claude.js'
+import { CLI } from '../helpers/home.js'
 import { pathWithoutSwitchboard } from '../helpers/plugin.js'
 
 let dir: string
@@ -34,8 +37,8 @@ interface Run {
   exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
-function launch(launcher: string, args: string[], PATH: string): Run {
-  const child = spawn(process.execPath, [launcher, ...args], { env: { PATH }, cwd: dir })
+function launch(launcher: string, args: string[], PATH: string, env: Record<string, string> = {}): Run {
+  const child = spawn(process.execPath, [launcher, ...args], { env: { PATH, ...env }, cwd: dir })
   const run: Run = {
     child,
     stdout: '',
@@ -138,4 +141,31 @@ it('runs a switchboard on PATH that is a JavaScript file (npm link) in its own p
   const run = launch(join(PLUGIN_DIR, 'launch.mjs'), ['channel', '--name', 'x'], `${bin}:${bare}`)
   expect(await run.exit).toEqual({ code: 0, signal: null })
   expect(JSON.parse(run.stdout)).toEqual({ pid: run.child.pid, args: ['channel', '--name', 'x'] })
+})
+
+it('leaves why it could not start Switchboard where doctor finds it, until a start works', async () => {
+  const home = join(dir, 'switchboard-home')
+  const env = { SWITCHBOARD_HOME: home, HOME: dir }
+  const doctor = async () => {
+    try {
+      return (await promisify(execFile)(process.execPath, [CLI, 'doctor'], { env: { ...env, PATH: bare } }))
+        .stdout
+    } catch (err) {
+      return (err as { stdout: string }).stdout
+    }
+  }
+  const lonely = pluginCopy(join(dir, 'lonely-plugin'))
+  expect(await launch(lonely, ['channel'], bare, env).exit).toEqual({ code: 1, signal: null })
+  const report = await doctor()
+  expect(report).toMatch(
+    /FAIL +plugin: the plugin could not start Switchboard \(.*\): no Switchboard to start/,
+  )
+  expect(report).toMatch(/fix: run `npm ci` in the Switchboard checkout the plugin came from/)
+  expect(report).toContain('not healthy')
+  // A start that works (the checkout around the plugin) takes the report away.
+  expect(await launch(join(PLUGIN_DIR, 'launch.mjs'), ['--version'], bare, env).exit).toEqual({
+    code: 0,
+    signal: null,
+  })
+  expect(await doctor()).not.toContain('plugin:')
 })

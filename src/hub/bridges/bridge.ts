@@ -19,7 +19,7 @@ import {
 import { Delivery } from './delivery.js'
 import { Inbound } from './inbound.js'
 import { BridgeMemory } from './memory.js'
-import { answerFor, PROMPT_KINDS, parseButtonData, promptDetails, promptMessage } from './prompts.js'
+import { parseButtonData, promptDetails, promptMessage } from './prompts.js'
 import { checkReplyFiles, FileRefused } from './reply-files.js'
 import { answerFromChat, openPrompt } from './verdicts.js'
 

@@ -590,8 +590,12 @@ export class SessionManager {
     if (!live) return { behavior: 'deny', message: 'session is stopping' }
     const kind = kindOf(req.tool_name)
     let settle: (d: Decision) => void = () => {}
+    let settledEarly: Decision | null = null
     const answered = new Promise<Decision>((resolve) => {
-      settle = resolve
+      settle = (d) => {
+        settledEarly = d
+        resolve(d)
+      }
     })
     const request = {
       tool_name: req.tool_name,
@@ -607,6 +611,20 @@ export class SessionManager {
       },
       (d) => settle(d),
     )
+    // Answered before anyone was asked (an always-allow rule): nothing waits for a person, so it is
+    // no pending input; the transcript says who answered, since no surface showed the prompt.
+    const early = settledEarly as Decision | null
+    if (early) {
+      await this.record(id, {
+        type: 'system',
+        subtype: 'decision_answered',
+        origin: 'switchboard',
+        tool_name: req.tool_name,
+        behavior: (early.answer as { behavior?: string } | null)?.behavior ?? 'allow',
+        answered_by: early.answeredBy,
+      })
+      return toPermissionAnswer(req, early.answer ?? {})
+    }
     live.pending.set(decision.id, { decision: decision.id, code: decision.code, kind, ...request })
     await this.setStatus(id, 'waiting_for_input')
     // The CLI withdrew the request (an interrupt): nobody is asked any more, and nothing waits.

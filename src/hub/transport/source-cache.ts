@@ -3,7 +3,8 @@
 // within a second; a new source is looked up at once (misses are not cached).
 import type { Source, Store } from '../../store/store.js'
 
-const TTL_MS = 1_000
+/** How long a hub may go on using what it read of a source (`switchboard source rotate` waits it out). */
+export const SOURCE_CACHE_MS = 1_000
 
 export class SourceCache {
   private readonly entries = new Map<string, { source: Source; until: number }>()
@@ -20,7 +21,7 @@ export class SourceCache {
     const hit = this.cached(name, now)
     if (hit) return hit
     const source = await this.store.getSource(name)
-    if (source) this.entries.set(name, { source, until: now + TTL_MS })
+    if (source) this.entries.set(name, { source, until: now + SOURCE_CACHE_MS })
     else this.entries.delete(name)
     return source
   }

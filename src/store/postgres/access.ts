@@ -57,6 +57,11 @@ export function postgresAccessStore(db: PostgresDb, instance: string): AccessSto
       return (rowCount ?? 0) > 0
     },
 
+    async setSourceSecret(name, secret) {
+      const { rowCount } = await db.query('UPDATE sources SET secret = $1 WHERE name = $2', [secret, name])
+      return (rowCount ?? 0) > 0
+    },
+
     // --- senders ---------------------------------------------------------------
     async addSender(input) {
       const sender: Sender = {

@@ -56,6 +56,10 @@ export function sqliteAccessStore(db: Database.Database): AccessStore {
       return db.prepare('DELETE FROM sources WHERE name = ?').run(name).changes > 0
     },
 
+    async setSourceSecret(name, secret) {
+      return db.prepare('UPDATE sources SET secret = ? WHERE name = ?').run(secret, name).changes > 0
+    },
+
     // --- senders ---------------------------------------------------------------
     async addSender(input) {
       const sender: Sender = {

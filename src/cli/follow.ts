@@ -1,0 +1,175 @@
+// One turn of a driven session followed at the terminal (`run`, `sessions send`): its lines as they
+// come, its prompts asked inline while answers from anywhere else also count, and how the turn ended.
+import { createInterface, type Interface } from 'node:readline'
+import type { HubApi } from '../client/api-client.js'
+import type { PendingInput, SessionView } from '../core/session-api.js'
+
+type Line = Record<string, unknown>
+
+const out = (text: string) => process.stdout.write(`${text}\n`)
+
+/** The seq of the session's last stored line: a turn followed from here shows only its own lines. */
+export async function lastSeq(hub: HubApi, id: string): Promise<number> {
+  let last = 0
+  for (let page = await hub.lines(id, 0); ; page = await hub.lines(id, last)) {
+    last = page.lines.at(-1)?.seq ?? last
+    if (page.next === null || page.lines.length === 0) return last
+  }
+}
+
+/** The session's lines after `after`, a page at a time (a transcript is never held whole). */
+async function* linesAfter(hub: HubApi, id: string, after: number) {
+  let last = after
+  for (let page = await hub.lines(id, after); ; page = await hub.lines(id, last)) {
+    for (const entry of page.lines) yield entry
+    last = page.lines.at(-1)?.seq ?? last
+    if (page.next === null || page.lines.length === 0) return
+  }
+}
+
+/**
+ * Prints the turn's lines after `after` and handles its prompts until the turn ends. Returns the
+ * exit code: 0 for a turn that ended well, 1 for one that failed or that Claude Code reported as an
+ * error (its `result` line's is_error: "Not logged in", an API error), with the reason on stderr.
+ * `onInterrupt` runs on Ctrl-C, after the turn was interrupted.
+ */
+export async function followTurn(
+  hub: HubApi,
+  id: string,
+  after: number,
+  onInterrupt: () => Promise<void>,
+): Promise<number> {
+  const rl = createInterface({ input: process.stdin, output: process.stdout, terminal: process.stdin.isTTY })
+  rl.on('close', () => closedInputs.add(rl))
+  // Ctrl-C ends Claude's turn, not the session: it stays in the hub for its next message.
+  const interrupt = () => {
+    void hub
+      .interrupt(id)
+      .catch(() => {})
+      .then(onInterrupt)
+      .finally(() => process.exit(130))
+  }
+  rl.on('SIGINT', interrupt)
+  process.once('SIGINT', interrupt)
+  const turn = { printed: after, result: null as Line | null }
+  try {
+    for (;;) {
+      const view = await hub.status(id, 2)
+      await printLines(hub, id, turn)
+      if (view.pendingInputs.length) {
+        await answerInline(hub, id, view.pendingInputs[0] as PendingInput, rl)
+        continue
+      }
+      if (view.status === 'running' || view.status === 'waiting_for_input') continue
+      await printLines(hub, id, turn)
+      return ended(id, view, turn.result)
+    }
+  } finally {
+    process.off('SIGINT', interrupt)
+    rl.close()
+  }
+}
+
+/**
+ * What happens once the turn is followed (`how`): the session's CLI is stopped, since an idle one
+ * holds a few hundred MB for nothing until the hub's idle timer ends it; `keep` leaves it running.
+ * Either way the session stays in the hub, and its next message resumes it.
+ */
+export function afterTurn(hub: HubApi, id: string, keep: boolean) {
+  return async (how: 'done' | 'interrupted'): Promise<void> => {
+    if (!keep) {
+      const view = await hub.status(id).catch(() => null)
+      if (view?.live) await hub.stop(id).catch(() => {})
+    }
+    const next = `switchboard sessions send ${id} "<message>"`
+    if (how === 'interrupted')
+      process.stderr.write(
+        `\nswitchboard: interrupted; session ${id} stays in the hub: switchboard sessions show ${id} (continue it: ${next})\n`,
+      )
+    else out(`session ${id} stays in the hub${keep ? ', its Claude Code running' : ''}; continue it: ${next}`)
+  }
+}
+
+/** The turn's last word: its status, and why when it failed. */
+function ended(id: string, view: SessionView, result: Line | null): number {
+  // The CLI answers some failures itself, as a result marked is_error (subtype "success" or not).
+  const failed = result?.is_error === true
+  const status = failed ? 'error' : view.status
+  out(`— ${status}${view.lastResult || failed ? '' : ' (no result)'}`)
+  if (view.status === 'idle' && !failed) return 0
+  const reason = failed
+    ? typeof result?.result === 'string' && result.result
+      ? result.result
+      : `Claude Code reported an error (${String(result?.subtype)})`
+    : `${view.status}${view.reason ? `: ${view.reason}` : ''}`
+  process.stderr.write(`switchboard: session ${id}: ${reason}\n`)
+  return 1
+}
+
+async function printLines(hub: HubApi, id: string, turn: { printed: number; result: Line | null }) {
+  for await (const { seq, line } of linesAfter(hub, id, turn.printed)) {
+    turn.printed = seq
+    const content = (line.message as { content?: unknown } | undefined)?.content
+    if (line.type === 'assistant' && Array.isArray(content)) {
+      for (const block of content as Line[]) {
+        if (block.type === 'text') out(String(block.text))
+        if (block.type === 'tool_use') out(`● ${block.name} ${JSON.stringify(block.input)}`)
+      }
+    }
+    if (line.type === 'system' && line.subtype === 'decision_answered')
+      out(
+        `(${line.behavior === 'deny' ? 'denied' : 'allowed'} by ${String(line.answered_by)}; nobody was asked)`,
+      )
+    if (line.type === 'result') {
+      turn.result = line
+      out(
+        line.is_error === true
+          ? `(error, ${line.num_turns ?? 0} turns, $${line.total_cost_usd ?? 0})`
+          : `(${line.subtype}, ${line.num_turns ?? 0} turns, $${line.total_cost_usd ?? 0})`,
+      )
+    }
+  }
+}
+
+const closedInputs = new WeakSet<Interface>()
+
+/** Asks here; if the decision is answered elsewhere first, the question is withdrawn. */
+async function answerInline(hub: HubApi, id: string, p: PendingInput, rl: Interface): Promise<void> {
+  const what = p.kind === 'plan' ? 'Approve the plan?' : `Allow ${p.tool_name} ${JSON.stringify(p.input)}?`
+  const controller = new AbortController()
+  const ask = `${what} [y/n] (or answer "${p.code}" from anywhere) `
+  // With no terminal input left (stdin closed), the answer can only come from elsewhere.
+  let typed: Promise<string | null>
+  if (closedInputs.has(rl)) {
+    out(ask)
+    typed = new Promise<null>(() => {})
+  } else {
+    typed = new Promise<string | null>((resolve) => {
+      rl.question(ask, { signal: controller.signal }, resolve)
+      controller.signal.addEventListener('abort', () => resolve(null))
+      rl.once('close', () => resolve(null))
+    })
+  }
+  const elsewhere = (async () => {
+    while (!controller.signal.aborted) {
+      const view: SessionView = await hub.status(id, 1)
+      if (!view.pendingInputs.some((q) => q.decision === p.decision)) return 'elsewhere'
+      await new Promise((r) => setTimeout(r, 250))
+    }
+    return null
+  })()
+  const first = await Promise.race([typed, elsewhere])
+  controller.abort()
+  if (first === 'elsewhere' || first === null) {
+    if (first === 'elsewhere') out(`\n(answered elsewhere)`)
+    return
+  }
+  const yes = /^\s*y(es)?\s*$/i.test(first)
+  await hub
+    .respond(
+      id,
+      p.decision,
+      yes ? { behavior: 'allow' } : { behavior: 'deny', message: 'Denied at the terminal' },
+    )
+    .catch((err: Error) => out(`(${err.message})`))
+}

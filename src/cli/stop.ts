@@ -1,0 +1,97 @@
+// `switchboard stop`: this home's hub ends cleanly (SIGTERM, as Ctrl-C would end it), and a marker in
+// the home keeps channels, `mcp` and hooks from starting it again until `switchboard start` or `serve`.
+// Channels connected to it stay and wait for it. Stopping a hub that does not run is no error.
+import { existsSync, readFileSync } from 'node:fs'
+import type { Command } from 'commander'
+import { HubApi, HubApiError } from '../client/api-client.js'
+import { markStopped, START_AGAIN } from '../client/autostart.js'
+import type { HubConfig } from '../core/config.js'
+import { UserError } from '../core/errors.js'
+import type { HubStatus } from '../core/hub-protocol.js'
+import { createCliLogger } from '../core/log.js'
+import { processAlive } from '../core/process-alive.js'
+import { configFrom } from './options.js'
+import { printJson } from './output.js'
+
+/** How long a hub may take to end its sessions' CLIs and close its store. */
+const STOP_WAIT_MS = 20_000
+
+export interface StopResult {
+  home: string
+  /** The pid of the hub that was stopped; null when none ran. */
+  stopped: number | null
+  /** The channels that were connected to it: they wait for it now. */
+  channels: string[]
+}
+
+/** Stops this home's own hub (never another of SWITCHBOARD_HUBS), leaving the marker first. */
+export async function stopHub(config: HubConfig): Promise<StopResult> {
+  const result: StopResult = { home: config.home, stopped: null, channels: [] }
+  if (!existsSync(config.home)) return result
+  // First the marker: a channel that sees the hub go must already find it.
+  markStopped(config.home)
+  let status: HubStatus
+  try {
+    status = await new HubApi({ ...config, hubs: [] }, createCliLogger('stop'), false).hubStatus()
+  } catch (err) {
+    // 503: nothing answers; 502: a stranger holds the port, and it is not ours to stop.
+    if (err instanceof HubApiError && (err.status === 503 || err.status === 502)) return result
+    throw err
+  }
+  if (status.home !== config.home)
+    throw new UserError(
+      `the hub on port ${config.port} serves ${status.home}, not ${config.home}; not stopping it`,
+    )
+  result.channels = status.connected.map((c) => c.name).filter((name) => !/^(session|webhook):/.test(name))
+  try {
+    process.kill(status.pid, 'SIGTERM')
+  } catch {
+    // ended meanwhile
+  }
+  const deadline = Date.now() + STOP_WAIT_MS
+  while (!gone(status.pid)) {
+    if (Date.now() > deadline)
+      throw new UserError(
+        `the hub (pid ${status.pid}) did not stop within ${STOP_WAIT_MS / 1000} s; end it: kill -9 ${status.pid}`,
+      )
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  result.stopped = status.pid
+  return result
+}
+
+/** Ended: no such process, or one that is only waiting to be reaped. */
+function gone(pid: number): boolean {
+  if (!processAlive(pid)) return true
+  try {
+    return /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'))
+  } catch {
+    return false // no /proc here: alive is alive
+  }
+}
+
+/** One line for a person. */
+export function describeStop(r: StopResult): string {
+  if (r.stopped === null)
+    return existsSync(r.home)
+      ? `hub: not running (home ${r.home}); channels will not start it (${START_AGAIN})`
+      : `hub: not running (no home at ${r.home})`
+  const waiting = r.channels.length
+    ? `; ${r.channels.length} channel${r.channels.length === 1 ? '' : 's'} (${r.channels.join(', ')}) wait for it and will not start it`
+    : ''
+  return `hub: stopped (pid ${r.stopped})${waiting}; ${START_AGAIN}`
+}
+
+export function registerStop(program: Command): void {
+  program
+    .command('stop')
+    .description(
+      'stop this home’s hub; channels wait for it and do not start it again until switchboard start',
+    )
+    .option('--json', 'one JSON object, for scripts')
+    .action(async (opts: { json?: boolean }, command: Command) => {
+      const result = await stopHub(configFrom(command))
+      if (opts.json) printJson(result)
+      else process.stdout.write(`${describeStop(result)}\n`)
+    })
+}

@@ -1,0 +1,75 @@
+// `switchboard uninstall [--purge]`: Switchboard taken out of this machine, each step said in one line
+// and each one harmless to repeat: its hook entries, the plugin and its marketplace entry, MCP server
+// entries that run it, the hub (stopped so that no channel starts it again), and with --purge the home.
+import { existsSync, rmSync } from 'node:fs'
+import type { Command } from 'commander'
+import { ClaudeConfig, type Step } from './claude-plugin.js'
+import { removeHooks, settingsFile } from './claude-settings.js'
+import { configFrom } from './options.js'
+import { printJson } from './output.js'
+import { describeStop, stopHub } from './stop.js'
+
+export function registerUninstall(program: Command): void {
+  program
+    .command('uninstall')
+    .description(
+      'take Switchboard out of Claude Code (hooks, plugin, marketplace, MCP servers) and stop the hub; --purge also removes the home',
+    )
+    .option('--purge', 'also remove the home: events, senders, secrets, logs')
+    .option('--json', 'the steps as JSON, for scripts')
+    .action(async (opts: { purge?: boolean; json?: boolean }, command: Command) => {
+      const config = configFrom(command)
+      const claude = new ClaudeConfig()
+      const steps: Step[] = []
+      let failed = false
+      const step = async (name: string, work: () => Promise<Step> | Step) => {
+        let done: Step
+        try {
+          done = await work()
+        } catch (err) {
+          failed = true
+          done = { step: name, changed: false, detail: `failed: ${(err as Error).message}` }
+        }
+        steps.push(done)
+        if (!opts.json) process.stdout.write(`${done.step}: ${done.detail}\n`)
+      }
+      const hooksFile = settingsFile()
+      await step('hooks', () => {
+        const removed = removeHooks(hooksFile)
+        return {
+          step: 'hooks',
+          changed: removed > 0,
+          detail: removed ? `taken out of ${hooksFile}` : `none in ${hooksFile}`,
+        }
+      })
+      await step('plugin', () => claude.removePlugin())
+      await step('marketplace', () => claude.removeMarketplace())
+      await step('MCP servers', () => claude.removeMcpServers())
+      await step('hub', async () => {
+        const stopped = await stopHub(config)
+        return {
+          step: 'hub',
+          changed: stopped.stopped !== null,
+          detail: describeStop(stopped).replace(/^hub: /, ''),
+        }
+      })
+      await step('home', () => {
+        if (!existsSync(config.home))
+          return { step: 'home', changed: false, detail: `${config.home} is not there` }
+        if (!opts.purge)
+          return {
+            step: 'home',
+            changed: false,
+            detail: `kept ${config.home} (events, senders, secrets, logs); --purge removes it`,
+          }
+        rmSync(config.home, { recursive: true, force: true })
+        return { step: 'home', changed: true, detail: `removed ${config.home}` }
+      })
+      if (opts.json) printJson({ ok: !failed, steps })
+      else
+        process.stdout.write(
+          'the command itself: npm unlink -g switchboard (after npm link), or npm uninstall -g switchboard\n',
+        )
+      if (failed) process.exitCode = 1
+    })
+}

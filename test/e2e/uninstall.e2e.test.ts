@@ -1,0 +1,107 @@
+// `switchboard uninstall` after the README's install with the real Claude Code CLI: the plugin from
+// the marketplace, MCP servers added with `claude mcp add`, the hooks, a running hub. Each step is one
+// line, a second run finds nothing to do, and Claude Code itself no longer lists any of it, whether
+// the removal went through `claude` (on PATH) or through its files (no `claude` on PATH).
+import { execFile } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { expect, it } from 'vitest'
+import { CLAUDE_BIN, claudeCommand, ROOT } from '../helpers/claude.js'
+import { e2eWorld } from '../helpers/e2e.js'
+import { CLI } from '../helpers/home.js'
+
+const world = e2eWorld()
+const run = promisify(execFile)
+
+/** PATH with Claude Code on it (or not), and the system's folders. */
+function path(withClaude: boolean): string {
+  const bin = join(world.claude.home, withClaude ? 'with-claude' : 'without-claude')
+  mkdirSync(bin, { recursive: true })
+  if (withClaude && !existsSync(join(bin, 'claude'))) symlinkSync(CLAUDE_BIN, join(bin, 'claude'))
+  return `${bin}:/usr/bin:/bin`
+}
+
+/** `switchboard …` as the user runs it, in the Claude Code HOME; never throws. */
+async function switchboard(withClaude: boolean, ...args: string[]) {
+  const env = {
+    ...world.claude.env(world.fake.url),
+    SWITCHBOARD_HOME: world.home.dir,
+    SWITCHBOARD_PORT: String(world.home.port),
+    PATH: path(withClaude),
+  }
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env })
+    return { code: 0, stdout, stderr }
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string }
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+/** The README's set-up: marketplace and plugin, the channel and the driver as MCP servers, hooks, a hub. */
+async function installEverything(): Promise<void> {
+  claudeCommand(world.claude, ['plugin', 'marketplace', 'add', ROOT])
+  claudeCommand(world.claude, ['plugin', 'install', 'switchboard@switchboard'])
+  claudeCommand(world.claude, ['mcp', 'add', '-s', 'user', 'switchboard', '--', 'switchboard', 'channel'])
+  claudeCommand(world.claude, ['mcp', 'add', 'switchboard-driver', '--', 'switchboard', 'mcp'])
+  expect((await switchboard(true, 'install', 'claude', '--hooks')).code).toBe(0)
+  expect((await switchboard(true, 'start')).code).toBe(0)
+  expect(claudeCommand(world.claude, ['plugin', 'list'])).toContain('switchboard@switchboard')
+}
+
+function claudeSees(): { plugins: string; marketplaces: string; mcp: string; settings: string } {
+  const userConfig = readFileSync(join(world.claude.home, '.claude.json'), 'utf8')
+  return {
+    plugins: claudeCommand(world.claude, ['plugin', 'list']),
+    marketplaces: claudeCommand(world.claude, ['plugin', 'marketplace', 'list']),
+    mcp: JSON.stringify({
+      user: JSON.parse(userConfig).mcpServers ?? {},
+      local: JSON.parse(userConfig).projects?.[world.claude.cwd]?.mcpServers ?? {},
+    }),
+    settings: readFileSync(join(world.claude.home, '.claude', 'settings.json'), 'utf8'),
+  }
+}
+
+for (const withClaude of [true, false]) {
+  const how = withClaude ? 'with claude' : 'in its files (no claude on PATH)'
+  it(`takes everything out ${how}, one line a step, and finds nothing the second time`, {
+    timeout: 120_000,
+  }, async () => {
+    await installEverything()
+    const hub = world.home.hubPid()
+    const first = await switchboard(withClaude, 'uninstall')
+    expect(first.stderr).toBe('')
+    expect(first.code).toBe(0)
+    expect(first.stdout.split('\n')).toEqual([
+      `hooks: taken out of ${join(world.claude.home, '.claude', 'settings.json')}`,
+      `plugin: switchboard@switchboard uninstalled ${how}`,
+      `marketplace: switchboard removed ${how}`,
+      `MCP servers: removed switchboard (user), switchboard-driver (local, ${world.claude.cwd}) ${how}`,
+      `hub: stopped (pid ${hub}); start it again: switchboard start (or switchboard serve)`,
+      `home: kept ${world.home.dir} (events, senders, secrets, logs); --purge removes it`,
+      'the command itself: npm unlink -g switchboard (after npm link), or npm uninstall -g switchboard',
+      '',
+    ])
+    const seen = claudeSees()
+    expect(seen.plugins).not.toContain('switchboard')
+    expect(seen.marketplaces).not.toContain('switchboard')
+    expect(seen.mcp).toBe('{"user":{},"local":{}}')
+    expect(seen.settings).not.toContain('switchboard')
+
+    const second = await switchboard(withClaude, 'uninstall', '--purge', '--json')
+    expect(second.code).toBe(0)
+    expect(JSON.parse(second.stdout)).toMatchObject({
+      ok: true,
+      steps: [
+        { step: 'hooks', changed: false },
+        { step: 'plugin', changed: false, detail: 'not installed' },
+        { step: 'marketplace', changed: false, detail: 'not added' },
+        { step: 'MCP servers', changed: false, detail: 'none runs Switchboard' },
+        { step: 'hub', changed: false },
+        { step: 'home', changed: true, detail: `removed ${world.home.dir}` },
+      ],
+    })
+    expect(existsSync(world.home.dir)).toBe(false)
+  })
+}

@@ -1,0 +1,114 @@
+// Stopping the hub on purpose, as a person at a terminal does it: `switchboard stop` ends it, a
+// channel that was connected waits for it without starting it again (and says so once), `start`
+// brings it back; a hub that merely died is still started again; `status` makes no home.
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { expect, it } from 'vitest'
+import { ChannelClient } from './helpers/channel-client.js'
+import { alive, CLI, waitFor } from './helpers/home.js'
+import { homePerTest } from './helpers/home-per-test.js'
+
+const world = homePerTest()
+const run = promisify(execFile)
+
+async function cli(...args: string[]) {
+  return cliWith({}, ...args)
+}
+
+async function cliWith(env: Record<string, string>, ...args: string[]) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
+      env: { ...world.home.env, ...env },
+    })
+    return { code: 0, stdout, stderr }
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string }
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
+const answers = async () => (await fetch(`${world.home.url}/health`).catch(() => null))?.ok === true
+
+it('stop ends the hub; a connected channel waits without starting it, and start brings it back', async () => {
+  const channel = await ChannelClient.start(world.home, ['--name', 'web'])
+  world.opened.push(channel)
+  await world.home.waitForHub()
+  const pid = world.home.hubPid() as number
+
+  const stopped = await cli('stop')
+  expect(stopped.code).toBe(0)
+  expect(stopped.stdout).toBe(
+    `hub: stopped (pid ${pid}); 1 channel (web) wait for it and will not start it; start it again: switchboard start (or switchboard serve)\n`,
+  )
+  expect(alive(pid)).toBe(false)
+  // The channel finds no hub and says once, on stderr, that it waits for one.
+  await waitFor(
+    () => channel.stderr.join('').includes('was stopped with switchboard stop'),
+    10_000,
+    'the channel to say it waits',
+  )
+  expect(channel.stderr.join('').match(/was stopped with switchboard stop/g)).toHaveLength(1)
+  expect(await answers()).toBe(false)
+
+  const status = await cli('status')
+  expect(status.code).toBe(1)
+  expect(status.stdout).toMatch(/^hub: stopped with switchboard stop .*start it again: switchboard start/)
+  // A command that needs the hub says it is stopped instead of starting it.
+  const peers = await cli('peers')
+  expect(peers.code).toBe(2)
+  expect(peers.stderr).toBe(
+    `switchboard: the hub of ${world.home.dir} was stopped with switchboard stop; start it again: switchboard start (or switchboard serve)\n`,
+  )
+  expect(await answers()).toBe(false)
+  // Stopping again is no error.
+  const again = await cli('stop', '--json')
+  expect(again.code).toBe(0)
+  expect(JSON.parse(again.stdout)).toEqual({ home: world.home.dir, stopped: null, channels: [] })
+
+  const started = await cli('start')
+  expect(started.code).toBe(0)
+  expect(started.stdout).toContain(`the hub runs (pid ${world.home.hubPid()}) on ${world.home.url}`)
+  expect(started.stdout).toContain('switchboard open')
+  // The channel was waiting: it is connected again.
+  await waitFor(
+    async () => (await cli('status')).stdout.includes('connected: web'),
+    10_000,
+    'the channel to connect again',
+  )
+
+  // A hub that dies (not stopped on purpose) is started again by the channel, as before.
+  await world.home.stopHub('SIGKILL')
+  await world.home.waitForHub(15_000)
+})
+
+it('status and stop make no home where there is none', async () => {
+  const nowhere = join(world.home.dir, 'not-made')
+  const status = await cli('--home', nowhere, 'status')
+  expect(status.code).toBe(1)
+  expect(status.stdout).toMatch(/^hub: not running/)
+  const stop = await cli('--home', nowhere, 'stop')
+  expect(stop.code).toBe(0)
+  expect(stop.stdout).toBe(`hub: not running (no home at ${nowhere})\n`)
+  expect(existsSync(nowhere)).toBe(false)
+})
+
+it('a channel whose home was removed under it starts no hub there', async () => {
+  const channel = await ChannelClient.start(world.home, ['--name', 'web'])
+  world.opened.push(channel)
+  await world.home.waitForHub()
+  // A user without Claude Code's files: only the hub and the home are there to take out.
+  const user = mkdtempSync(join(tmpdir(), 'switchboard-user-'))
+  world.opened.push({ close: () => rmSync(user, { recursive: true, force: true }) })
+  const purged = await cliWith({ HOME: user, PATH: '/usr/bin:/bin' }, 'uninstall', '--purge')
+  expect(purged.stdout).toContain(`home: removed ${world.home.dir}`)
+  await waitFor(
+    () => channel.stderr.join('').includes('is gone; not starting a hub'),
+    10_000,
+    'the channel to say it',
+  )
+  expect(existsSync(world.home.dir)).toBe(false)
+  expect(await answers()).toBe(false)
+})
