@@ -222,16 +222,28 @@ describe('permission relay', () => {
     input_preview: '{"command":"touch marker"}',
   }
 
-  it('declares the relay only when an operator exists', async () => {
-    const without = await channel(['--name', 'a'])
-    expect(without.capabilities()?.experimental).toEqual({ 'claude/channel': {} })
-    await world.home.addSender('ops', true)
-    const withOperator = await channel(['--name', 'b'])
-    expect(withOperator.capabilities()?.experimental).toEqual({
+  it('declares the relay from the start, with no operator yet and before the hub answered', async () => {
+    const first = await channel(['--name', 'a'])
+    expect(first.capabilities()?.experimental).toEqual({
       'claude/channel': {},
       'claude/channel/permission': {},
     })
-    expect(withOperator.client.getInstructions()).toMatch(/reply tool with the chat_id/)
+    expect(first.client.getInstructions()).toMatch(/reply tool with the chat_id/)
+    // A prompt relayed while nobody may answer it waits: a sender who is no operator cannot.
+    const chatter = await world.home.addSender('dave')
+    await first.sendPermissionRequest(request)
+    await waitFor(
+      async () => JSON.parse(await world.home.cli('status', '--json')).openDecisions === 1,
+      10_000,
+      'the prompt',
+    )
+    const refused = await fetch(`${world.home.url}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${chatter}` },
+      body: 'yes abcde',
+    })
+    expect(refused.status).toBe(403)
+    expect(first.verdicts).toEqual([])
   })
 
   it('shows the prompt to operators and turns "yes <id>" into an allow verdict; the first answer wins', async () => {
@@ -384,6 +396,7 @@ describe('clients without channels', () => {
     await client.connect(transport)
     world.opened.push(client)
     expect(client.getServerCapabilities()?.logging).toEqual({})
+    await world.home.waitForHub() // the channel answered its client before its hub did
     const res = await post('/hooks/alerts', 'disk full on db-1', { authorization: `Bearer ${secret}` })
     const { id } = (await res.json()) as { id: string }
     await waitFor(() => lines.length === 1, 10_000, 'the log message')

@@ -245,7 +245,7 @@ it('open --qr gives a phone the hub’s network address, or says in one line why
     req.on('error', reject)
     req.end()
   })
-  expect(signin).toEqual({ status: 303, shown: fingerprint })
+  expect(signin).toEqual({ status: 200, shown: fingerprint })
 })
 
 it('tells a person what happened in plain lines, never JSON logs', async () => {

@@ -66,6 +66,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     ...(config.hubs.length > 1 ? {} : { onHubMissing: hubStarter(config, log) }),
     async onDeliver(event: StoredEvent) {
       await ready.promise
+      await logOpened.promise
       if (shown?.has(event.id)) return // shown before, by this channel or the one before it
       if (rung === 'channel') {
         inbox.add(event, true)
@@ -99,15 +100,22 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
       })
     },
   })
-  // The MCP SDK is most of the channel's start-up: it loads while the hub answers (bench/startup).
-  const [welcome, { Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] =
+  // Claude Code hears the channel at once; the hub may still be starting. An MCP handshake that
+  // waited for the hub (seconds, when the channel starts it) left a -p session that never took a
+  // channel notification: seen under load, every event written and none starting a turn.
+  const logOpened = deferred()
+  const welcoming = hub.connect(HUB_WAIT_MS).then((welcome) => {
+    shown = ShownLog.open(paths.shownLog(config.home, welcome.subscriber))
+    logOpened.resolve()
+    return welcome
+  })
+  welcoming.catch(() => {}) // awaited below, once Claude Code was answered
+  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] =
     await Promise.all([
-      hub.connect(HUB_WAIT_MS),
       import('@modelcontextprotocol/sdk/server/index.js'),
       import('@modelcontextprotocol/sdk/server/stdio.js'),
       import('@modelcontextprotocol/sdk/types.js'),
     ])
-  shown = ShownLog.open(paths.shownLog(config.home, welcome.subscriber))
 
   /**
    * The transport records an event as shown the moment its bytes are in Claude Code's pipe (see
@@ -119,9 +127,12 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     shown?.record(event.id)
   }
 
-  // --- capabilities: relay only when someone is authenticated to answer ---------------
-  const experimental: Record<string, object> = { 'claude/channel': {} }
-  if (welcome.operators > 0) experimental['claude/channel/permission'] = {}
+  // --- capabilities: the relay is declared from the start (the hub may not have answered yet);
+  // only an operator's answer, or one at the terminal, ever settles a relayed prompt --------------
+  const experimental: Record<string, object> = {
+    'claude/channel': {},
+    'claude/channel/permission': {},
+  }
   mcp = new Server(
     { name: SERVER_NAME, version: VERSION },
     {
@@ -196,10 +207,11 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
       () => process.stdout.writableLength === 0,
     ),
   )
-  log.info({ subscriber: welcome.subscriber, relay: welcome.operators > 0 }, 'channel ready')
+  const welcome = await welcoming
+  log.info({ subscriber: welcome.subscriber, operators: welcome.operators }, 'channel ready')
   await closed.promise
   await hub.close()
-  shown.close()
+  ;(shown as ShownLog | null)?.close()
 }
 
 function toolError(text: string) {

@@ -4,7 +4,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { textOf, toolResults } from '../fakes/anthropic.js'
-import { ROOT } from '../helpers/claude.js'
+import { PrintSession, ROOT } from '../helpers/claude.js'
 import { chatAs, e2eWorld, startedSession } from '../helpers/e2e.js'
 import {
   channelBlock,
@@ -108,4 +108,34 @@ it('starts the switchboard on PATH when there is one', async () => {
   const shown = await webhookShown(world, PLUGIN_CHANNEL, { PATH }, 'queue depth 9001')
   expect(shown).toMatch(/<channel source="plugin:switchboard:switchboard"[^>]*>\s*queue depth 9001/)
   expect(readFileSync(ran, 'utf8')).toBe('channel\n')
+})
+
+it('takes events into a session whose channel came up before its hub did', async () => {
+  // The hub is down (stopped on purpose, so the channel waits instead of starting one) when Claude
+  // Code starts the channel, and comes up only after the session's first turn: the channel must have
+  // answered Claude Code at once, or the session never takes a channel notification.
+  await world.home.cli('stop')
+  const session = new PrintSession(PLUGIN_CHANNEL, {
+    cwd: world.claude.cwd,
+    env: world.claude.env(world.fake.url, {
+      SWITCHBOARD_HOME: world.home.dir,
+      SWITCHBOARD_PORT: String(world.home.port),
+    }),
+  })
+  world.closers.push(() => session.close())
+  world.fake.respond(() => ({ text: 'ready' }))
+  session.send('get ready')
+  await session.waitForResults(1)
+  await world.home.cli('start')
+  await world.home.waitForHub()
+  const secret = await world.home.addSource('ci')
+  world.fake.respond(() => ({ text: 'noted' }))
+  const hook = await fetch(`${world.home.url}/hooks/ci`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}` },
+    body: 'late hub, event 1',
+  })
+  expect(hook.status).toBe(202)
+  await session.waitForResults(2)
+  expect(world.fake.requests.map((r) => channelBlock(r, 'late hub, event 1')).find(Boolean)).toBeDefined()
 })

@@ -1,5 +1,6 @@
 // Plays Claude Code: spawns `switchboard channel` as a stdio child through the MCP SDK's Client
 // and records every channel notification it sends.
+import { existsSync, readFileSync } from 'node:fs'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { z } from 'zod'
@@ -56,6 +57,18 @@ export class ChannelClient {
       channel.verdicts.push(params)
     })
     await client.connect(transport)
+    // The channel answers Claude Code before its hub does (it may be starting the hub): a test that
+    // posts to the hub next waits for the channel's welcome, as a sender would wait for the hub. A
+    // channel in a hub-driven session never reaches the hub.
+    const logFile = env.SWITCHBOARD_LOG_FILE ?? home.extraEnv.SWITCHBOARD_LOG_FILE
+    const logged = () =>
+      channel.stderr.join('') + (logFile && existsSync(logFile) ? readFileSync(logFile, 'utf8') : '')
+    if (!env.SWITCHBOARD_DRIVEN)
+      await waitFor(
+        () => logged().includes('"channel ready"'),
+        20_000,
+        `the channel to reach its hub\n${logged()}`,
+      )
     return channel
   }
 

@@ -26,7 +26,9 @@ type Auth =
 async function signInFromLink(): Promise<void> {
   if (window.location.pathname !== '/signin') return
   const token = new URLSearchParams(window.location.search).get('token') ?? ''
-  window.history.replaceState(null, '', `/${window.location.hash}`)
+  // A link for a phone ends in the certificate's fingerprint (#/?sha256=…), for the person to compare.
+  const hash = window.location.hash.includes('sha256=') ? '' : window.location.hash
+  window.history.replaceState(null, '', `/${hash}`)
   await signIn(token)
 }
 
