@@ -89,20 +89,20 @@ export function spawnHub(config: HubConfig, extra: string[] = []): number | unde
 
 /**
  * What a channel (or `switchboard mcp`, a hook) calls each time it finds no hub: a hub is started,
- * at most once per RESTART_GAP_MS, unless startRefused says otherwise; that is logged once per
- * stretch of refusals.
+ * at most once per RESTART_GAP_MS, unless startRefused says otherwise; each new reason is logged
+ * once (a stopped hub whose home is then removed says both, in that order).
  */
 export function hubStarter(config: HubConfig, log: Logger): () => void {
   let lastStart = 0
-  let refusalSaid = false
+  let refusalSaid: string | null = null
   return () => {
     const refused = startRefused(config.home)
     if (refused) {
-      if (!refusalSaid) log.warn({ home: config.home }, refused)
-      refusalSaid = true
+      if (refused !== refusalSaid) log.warn({ home: config.home }, refused)
+      refusalSaid = refused
       return
     }
-    refusalSaid = false
+    refusalSaid = null
     const now = Date.now()
     if (now - lastStart < RESTART_GAP_MS) return
     lastStart = now

@@ -9,6 +9,7 @@ import { promisify } from 'node:util'
 import { beforeEach, expect, it } from 'vitest'
 import { API_HEADER } from '../../src/core/dashboard-api.js'
 import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
+import { signInWith } from '../helpers/dashboard.js'
 import { drivingEnv, e2eWorld } from '../helpers/e2e.js'
 import { alive, CLI, waitFor } from '../helpers/home.js'
 import { SseReader } from '../helpers/sse.js'
@@ -173,11 +174,9 @@ it('shows a prompt an always-allow rule answered as answered by that rule, and a
   const id = sessionOf(first.output())
   const view = JSON.parse((await cli('sessions', 'show', id, '--json')).stdout)
   const link = JSON.parse((await cli('open', '--json')).stdout) as { url: string }
-  const signin = await fetch(link.url, { redirect: 'manual' })
-  const cookie = (signin.headers.get('set-cookie') ?? '').split(';')[0] as string
   const made = await fetch(`${world.home.url}/api/rules`, {
     method: 'POST',
-    headers: { cookie, [API_HEADER]: '1', 'content-type': 'application/json' },
+    headers: { ...(await signInWith(link.url)), [API_HEADER]: '1', 'content-type': 'application/json' },
     body: JSON.stringify({ decision: view.pendingInputs[0].decision, scope: 'folder' }),
   })
   expect(made.status).toBe(201)
