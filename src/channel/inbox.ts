@@ -12,19 +12,19 @@ interface Entry {
 }
 
 export class Inbox {
-  /** In the order they came. */
-  private readonly entries: Entry[] = []
+  /** By id, in the order they came (a Map keeps insertion order): every delivery looks here. */
+  private readonly entries = new Map<string, Entry>()
   private readCount = 0
 
   /** Whether it holds this event, and whether it was read. */
   state(id: string): 'absent' | 'unread' | 'read' {
-    const entry = this.entries.find((e) => e.event.id === id)
+    const entry = this.entries.get(id)
     return entry ? (entry.read ? 'read' : 'unread') : 'absent'
   }
 
   add(event: StoredEvent, read: boolean): void {
-    if (this.state(event.id) !== 'absent') return
-    this.entries.push({ event, read })
+    if (this.entries.has(event.id)) return
+    this.entries.set(event.id, { event, read })
     if (read) this.countRead(1)
   }
 
@@ -33,14 +33,15 @@ export class Inbox {
    * before any read one. Returns them, and those of them read only now.
    */
   take(limit: number): { events: StoredEvent[]; newlyRead: StoredEvent[] } {
-    const unread = this.entries.filter((e) => !e.read).slice(0, limit)
+    const all = [...this.entries.values()]
+    const unread = all.filter((e) => !e.read).slice(0, limit)
     const room = limit - unread.length
-    const read = room > 0 ? this.entries.filter((e) => e.read).slice(-room) : []
+    const read = room > 0 ? all.filter((e) => e.read).slice(-room) : []
     const chosen = new Set([...unread, ...read])
     for (const e of unread) e.read = true
     this.countRead(unread.length)
     return {
-      events: this.entries
+      events: all
         .filter((e) => chosen.has(e))
         .reverse()
         .map((e) => e.event),
@@ -48,13 +49,14 @@ export class Inbox {
     }
   }
 
+  /** Forgets the oldest read events beyond KEEP (unread ones stay whatever their age). */
   private countRead(more: number): void {
     this.readCount += more
-    while (this.readCount > KEEP) {
-      this.entries.splice(
-        this.entries.findIndex((e) => e.read),
-        1,
-      )
+    if (this.readCount <= KEEP) return
+    for (const [id, entry] of this.entries) {
+      if (this.readCount <= KEEP) return
+      if (!entry.read) continue
+      this.entries.delete(id)
       this.readCount--
     }
   }

@@ -66,7 +66,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     ...(config.hubs.length > 1 ? {} : { onHubMissing: hubStarter(config, log) }),
     async onDeliver(event: StoredEvent) {
       await ready.promise
-      await logOpened.promise
+      if (!shown) await logOpened.promise
       if (shown?.has(event.id)) return // shown before, by this channel or the one before it
       if (rung === 'channel') {
         inbox.add(event, true)

@@ -346,7 +346,12 @@ export class HubClient {
    * another event once it is back, and an event kept from before must not acknowledge that one.
    */
   handled(eventId: string): void {
-    const entry = this.outstanding.find((e) => e.id === eventId && !e.done)
+    // Nearly always the oldest one: deliveries are handled in order unless one is kept.
+    const first = this.outstanding[0]
+    const entry =
+      first?.id === eventId && !first.done
+        ? first
+        : this.outstanding.find((e) => e.id === eventId && !e.done)
     if (!entry) return
     entry.done = true
     let upTo = 0
