@@ -349,9 +349,7 @@ export class HubClient {
     // Nearly always the oldest one: deliveries are handled in order unless one is kept.
     const first = this.outstanding[0]
     const entry =
-      first?.id === eventId && !first.done
-        ? first
-        : this.outstanding.find((e) => e.id === eventId && !e.done)
+      first?.id === eventId && !first.done ? first : this.outstanding.find((e) => e.id === eventId && !e.done)
     if (!entry) return
     entry.done = true
     let upTo = 0
