@@ -1,4 +1,48 @@
+// One way to fail: a DomainError names what kind of failure it is, in words a caller can act on.
+// Each surface maps the kind in one place: HTTP statuses (hub/http/errors.ts), MCP tool results
+// (mcp/results.ts), chat replies (hub/bridges), CLI exit codes (cli/main.ts). Anything else thrown
+// is a fault: logged, and shown as "internal error".
 import type { z } from 'zod'
+
+export const ERROR_KINDS = [
+  'invalid',
+  'unauthorized',
+  'forbidden',
+  'not_found',
+  'conflict',
+  'too_large',
+  'rate_limited',
+  'unavailable',
+] as const
+export type ErrorKind = (typeof ERROR_KINDS)[number]
+
+export class DomainError extends Error {
+  override name = 'DomainError'
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/** The caller's input is wrong (a body, an argument, a flag, a config key). */
+export const invalid = (message: string) => new DomainError('invalid', message)
+/** No credential, or one nobody knows. */
+export const unauthorized = (message: string) => new DomainError('unauthorized', message)
+/** Known, but not allowed to do this. */
+export const forbidden = (message: string) => new DomainError('forbidden', message)
+export const notFound = (message: string) => new DomainError('not_found', message)
+/** The thing is in a state that does not allow this now (answered already, running, stopped). */
+export const conflict = (message: string) => new DomainError('conflict', message)
+export const tooLarge = (message: string) => new DomainError('too_large', message)
+export const rateLimited = (message: string) => new DomainError('rate_limited', message)
+/** Something it depends on does not answer (a hub, a CLI, another hub, a platform). */
+export const unavailable = (message: string) => new DomainError('unavailable', message)
+
+export function isDomainError(err: unknown): err is DomainError {
+  return err instanceof DomainError
+}
 
 /** The first problem zod found, as one line: `path.to.field: message`. */
 export function describeZod(err: z.ZodError): string {
@@ -8,16 +52,32 @@ export function describeZod(err: z.ZodError): string {
 }
 
 /** A mistake the user can fix: printed as one line, without a stack trace. */
-export class UserError extends Error {
+export class UserError extends DomainError {
   override name = 'UserError'
+  constructor(message: string, kind: ErrorKind = 'invalid') {
+    super(kind, message)
+  }
 }
 
-/** An HTTP answer with a status and a one-line reason. */
-export class HttpError extends Error {
+const KIND_OF_STATUS: Record<number, ErrorKind> = {
+  400: 'invalid',
+  401: 'unauthorized',
+  403: 'forbidden',
+  404: 'not_found',
+  405: 'not_found',
+  409: 'conflict',
+  413: 'too_large',
+  429: 'rate_limited',
+  502: 'unavailable',
+  503: 'unavailable',
+}
+
+/** Transitional: an error thrown with an HTTP status; its kind follows the status. */
+export class HttpError extends DomainError {
   constructor(
     readonly status: number,
     message: string,
   ) {
-    super(message)
+    super(KIND_OF_STATUS[status] ?? 'invalid', message)
   }
 }
