@@ -1,7 +1,8 @@
 // The floors of src/ and which way imports may point (run by `npm run layers`, part of `npm test`).
 // Lowest first: core → store, claude (the CLI driver), sources → hub/core → hub/sessions →
-// hub/transport → hub/server.ts; beside the hub, client/ (what other processes use to reach it);
-// on top, the surfaces: channel/, mcp/, cli/. Tests beside the code may import across floors.
+// hub/http (the one app) and hub/bridges → hub/assemble.ts, hub/server.ts; beside the hub, client/
+// (what other processes use to reach it); on top, the surfaces: channel/, mcp/, cli/. Tests beside
+// the code may import across floors.
 
 /** An import from `from` to anything in src/ outside `allowed` (folders under src/) is refused. */
 function floor(name, from, allowed, comment) {
@@ -34,14 +35,19 @@ module.exports = {
     floor('bridges-beside-transports', 'hub/bridges/',
       ['core/', 'store/', 'sources/', 'hub/core/', 'hub/bridges/'],
       'A chat bridge is a transport of its own: it carries a platform into the hub; only server.ts starts it.'),
-    floor('dashboard-beside-transports', 'hub/web/',
-      ['core/', 'store/', 'hub/core/', 'hub/sessions/', 'hub/web/'],
-      'The dashboard is a transport of its own (Hono): only server.ts mounts it.'),
-    floor('transports-below-server', 'hub/transport/',
-      ['core/', 'store/', 'claude/', 'sources/', 'hub/core/', 'hub/sessions/', 'hub/transport/'],
-      'Transports carry requests into the hub; only server.ts puts them together.'),
-    floor('server-puts-the-hub-together', 'hub/server\\.ts$',
+    floor('one-app-over-the-hub', 'hub/http/',
+      ['core/', 'store/', 'claude/', 'sources/', 'hub/core/', 'hub/sessions/', 'hub/http/'],
+      'The one HTTP app carries requests into the hub; only server.ts serves it.'),
+    floor('net-alone', 'hub/net/', ['core/', 'hub/net/'], 'TLS and the front door know no route.'),
+    floor('server-puts-the-hub-together', 'hub/(server|assemble)\\.ts$',
       ['core/', 'store/', 'claude/', 'sources/', 'hub/'], 'The hub does not use the clients that reach it.'),
+    {
+      name: 'hub-core-speaks-no-http',
+      comment: 'The hub’s logic answers with domain errors and rows; HTTP is the one app’s (hub/http).',
+      severity: 'error',
+      from: { path: '^src/hub/(core|sessions|bridges)/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^(http|https|http2)$|node_modules/(hono|@hono)/|^src/hub/http/' },
+    },
     floor('client-not-hub-inside', 'client/', ['core/', 'claude/', 'store/store\\.ts$', 'client/'],
       'Processes that reach the hub from outside (channel, CLI, mcp) share no code with its inside.'),
     floor('channel-through-client', 'channel/', ['core/', 'client/', 'channel/'],

@@ -5,32 +5,11 @@ import { EventEmitter } from 'node:events'
 import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import type { WebSocket } from 'ws'
-import { z } from 'zod'
+import type { ClaudeOptions } from '../core/claude-options.js'
 import { ControlChannel, type ControlHandlers, type PermissionMode } from './control.js'
 import { type CliLine, checkCliLine, type HostLine, hostLineSchema, type UserInput } from './messages.js'
 import { encodeLine, InvalidLineError, NdjsonReader } from './ndjson.js'
 import { type LineTransport, stdioTransport, webSocketTransport } from './transport.js'
-
-export const claudeOptionsSchema = z
-  .object({
-    cwd: z.string().min(1),
-    model: z.string().min(1).optional(),
-    permissionMode: z
-      .enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk', 'auto'])
-      .optional(),
-    allowedTools: z.array(z.string().min(1)).optional(),
-    disallowedTools: z.array(z.string().min(1)).optional(),
-    maxTurns: z.number().int().positive().optional(),
-    maxBudgetUsd: z.number().positive().optional(),
-    systemPrompt: z.string().optional(),
-    appendSystemPrompt: z.string().optional(),
-    resume: z.string().min(1).optional(),
-    forkSession: z.boolean().optional(),
-    mcpConfig: z.string().min(1).optional(),
-    includePartialMessages: z.boolean().optional(),
-  })
-  .strict()
-export type ClaudeOptions = z.infer<typeof claudeOptionsSchema>
 
 /** The CLI's argument list for these options: the fixed stream-json flags, then only what was set. */
 export function claudeArgs(o: ClaudeOptions): string[] {

@@ -19,10 +19,18 @@ export function registerAnswer(program: Command): void {
             ? 'deny'
             : null
         if (!behavior) throw new UserError(`verdict "${verdict}": say yes or no`)
-        const answered = await hubApi(command).answer(id.trim().toLowerCase(), behavior, opts.message)
-        if (opts.json) return printJson(answered)
+        const answer =
+          behavior === 'allow'
+            ? { behavior: 'allow' as const }
+            : { behavior: 'deny' as const, message: opts.message ?? 'Denied at the terminal' }
+        const { decision } = await hubApi(command).call('answer', {
+          params: { ref: id.trim().toLowerCase() },
+          body: answer,
+        })
+        if (opts.json)
+          return printJson({ decision: decision.id, code: decision.code, behavior, owner: decision.owner })
         process.stdout.write(
-          `${behavior === 'allow' ? 'allowed' : 'denied'} ${answered.code} (${answered.owner})\n`,
+          `${behavior === 'allow' ? 'allowed' : 'denied'} ${decision.code} (${decision.owner})\n`,
         )
       },
     )

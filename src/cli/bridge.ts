@@ -222,7 +222,7 @@ function bridgeOf(home: string, platform: BridgePlatform) {
 /** The hub's view of its bridges, when one runs; the file alone otherwise. */
 async function runningStatus(command: Command): Promise<BridgeStatus[] | null> {
   try {
-    return (await hubApi(command, 'cli', false).hubStatus()).bridges
+    return (await hubApi(command, 'cli', false).call('status')).bridges
   } catch {
     return null
   }

@@ -33,7 +33,7 @@ export function registerDoctor(program: Command): void {
       const checks: Check[] = [...checkHome(config.home), ...(await checkDatabase(config))]
       let operators: number | null = null
       if (homeExisted) {
-        const hub = await checkHub(config, () => hubApi(command, 'doctor', false).hubStatus())
+        const hub = await checkHub(config, () => hubApi(command, 'doctor', false).call('status'))
         checks.push(...hub.checks)
         operators = hub.status?.operators ?? (await operatorsInStore(config))
       }

@@ -11,7 +11,11 @@ const out = (text: string) => process.stdout.write(`${text}\n`)
 /** The seq of the session's last stored line: a turn followed from here shows only its own lines. */
 export async function lastSeq(hub: HubApi, id: string): Promise<number> {
   let last = 0
-  for (let page = await hub.lines(id, 0); ; page = await hub.lines(id, last)) {
+  for (
+    let page = await hub.call('sessionLines', { params: { id }, query: { after: 0 } });
+    ;
+    page = await hub.call('sessionLines', { params: { id }, query: { after: last } })
+  ) {
     last = page.lines.at(-1)?.seq ?? last
     if (page.next === null || page.lines.length === 0) return last
   }
@@ -20,7 +24,11 @@ export async function lastSeq(hub: HubApi, id: string): Promise<number> {
 /** The session's lines after `after`, a page at a time (a transcript is never held whole). */
 async function* linesAfter(hub: HubApi, id: string, after: number) {
   let last = after
-  for (let page = await hub.lines(id, after); ; page = await hub.lines(id, last)) {
+  for (
+    let page = await hub.call('sessionLines', { params: { id }, query: { after: after } });
+    ;
+    page = await hub.call('sessionLines', { params: { id }, query: { after: last } })
+  ) {
     for (const entry of page.lines) yield entry
     last = page.lines.at(-1)?.seq ?? last
     if (page.next === null || page.lines.length === 0) return
@@ -44,7 +52,7 @@ export async function followTurn(
   // Ctrl-C ends Claude's turn, not the session: it stays in the hub for its next message.
   const interrupt = () => {
     void hub
-      .interrupt(id)
+      .call('interrupt', { params: { id } })
       .catch(() => {})
       .then(onInterrupt)
       .finally(() => process.exit(130))
@@ -54,7 +62,7 @@ export async function followTurn(
   const turn = { printed: after, result: null as Line | null }
   try {
     for (;;) {
-      const view = await hub.status(id, 2)
+      const view = await hub.call('session', { params: { id }, query: { wait: 2 } })
       await printLines(hub, id, turn)
       if (view.pendingInputs.length) {
         await answerInline(hub, id, view.pendingInputs[0] as PendingInput, rl)
@@ -78,8 +86,8 @@ export async function followTurn(
 export function afterTurn(hub: HubApi, id: string, keep: boolean) {
   return async (how: 'done' | 'interrupted'): Promise<void> => {
     if (!keep) {
-      const view = await hub.status(id).catch(() => null)
-      if (view?.live) await hub.stop(id).catch(() => {})
+      const view = await hub.call('session', { params: { id } }).catch(() => null)
+      if (view?.live) await hub.call('stopSession', { params: { id } }).catch(() => {})
     }
     const next = `switchboard sessions send ${id} "<message>"`
     if (how === 'interrupted')
@@ -152,7 +160,7 @@ async function answerInline(hub: HubApi, id: string, p: PendingInput, rl: Interf
   }
   const elsewhere = (async () => {
     while (!controller.signal.aborted) {
-      const view: SessionView = await hub.status(id, 1)
+      const view: SessionView = await hub.call('session', { params: { id }, query: { wait: 1 } })
       if (!view.pendingInputs.some((q) => q.decision === p.decision)) return 'elsewhere'
       await new Promise((r) => setTimeout(r, 250))
     }
@@ -166,10 +174,12 @@ async function answerInline(hub: HubApi, id: string, p: PendingInput, rl: Interf
   }
   const yes = /^\s*y(es)?\s*$/i.test(first)
   await hub
-    .respond(
-      id,
-      p.decision,
-      yes ? { behavior: 'allow' } : { behavior: 'deny', message: 'Denied at the terminal' },
-    )
+    .call('respond', {
+      params: { id },
+      body: {
+        decision: p.decision,
+        answer: yes ? { behavior: 'allow' } : { behavior: 'deny', message: 'Denied at the terminal' },
+      },
+    })
     .catch((err: Error) => out(`(${err.message})`))
 }

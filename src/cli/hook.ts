@@ -34,7 +34,7 @@ export function registerHook(program: Command): void {
         const subscriber =
           process.env.SWITCHBOARD_CHANNEL_NAME ?? defaultSubscriberName(input.cwd ?? process.cwd())
         const hub = hubApi(command, 'hook')
-        const { events } = await hub.takeForHook(subscriber)
+        const { events } = await hub.call('hookTake', { body: { subscriber } })
         if (events.length === 0) return
         const additionalContext = [
           `Switchboard delivered ${events.length} event${events.length === 1 ? '' : 's'} while you worked.`,

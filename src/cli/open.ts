@@ -30,13 +30,13 @@ export function registerOpen(program: Command): void {
     .option('--json', 'JSON, for scripts')
     .action(async (opts: { print?: boolean; qr?: boolean; json?: boolean }, command: Command) => {
       const hub = hubApi(command)
-      const link = await hub.signinLink()
+      const link = await hub.call('signinLink')
       if (opts.json) return printJson(link)
       let url = link.url
       let certificate = ''
       if (opts.qr) {
         // The QR code is for another device: the link names the hub's network address, if it has one.
-        const status = await hub.hubStatus()
+        const status = await hub.call('status')
         const phone = phoneLink(link.url, status)
         if ('url' in phone) url = phone.url
         else process.stderr.write(`switchboard: ${phone.unreachable}\n`)

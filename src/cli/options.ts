@@ -13,7 +13,7 @@ export { check, configFrom } from './flags.js'
  * false: commands that report on the hub must not change what they report). Logs go to stderr.
  */
 export function hubApi(command: Command, logName = 'cli', autostart = true): HubApi {
-  return new HubApi(configFrom(command), createCliLogger(logName), autostart)
+  return new HubApi(configFrom(command), createCliLogger(logName), autostart, logName)
 }
 
 /** Admin commands work on the store directly, so they work whether or not a hub runs. */

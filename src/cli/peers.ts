@@ -9,7 +9,7 @@ export function registerPeers(program: Command): void {
     .description('the sessions that can message each other, live or not')
     .option('--json', 'JSON, for scripts')
     .action(async (opts: { json?: boolean }, command: Command) => {
-      const { peers } = await hubApi(command).peers()
+      const { peers } = await hubApi(command).call('peers')
       if (opts.json) return printJson(peers)
       if (peers.length === 0)
         process.stdout.write('no peers yet: a session becomes one when its channel connects\n')
@@ -24,7 +24,9 @@ export function registerPeers(program: Command): void {
     .description('send a message to a session; it waits for the session if it is offline')
     .option('--from <name>', 'who it is from (default: cli)')
     .action(async (peer: string, text: string, opts: { from?: string }, command: Command) => {
-      const { message } = await hubApi(command).sendToPeer(peer, text, opts.from)
+      const { message } = await hubApi(command).call('sendToPeer', {
+        body: { to: peer, text, ...(opts.from ? { from: opts.from } : {}) },
+      })
       process.stdout.write(`${message}\n`)
     })
 
@@ -33,7 +35,7 @@ export function registerPeers(program: Command): void {
     .description('what could not be delivered: messages to unknown peers, webhooks that kept failing')
     .option('--json', 'JSON, for scripts')
     .action(async (opts: { json?: boolean }, command: Command) => {
-      const { deadLetters } = await hubApi(command).deadLetters()
+      const { deadLetters } = await hubApi(command).call('deadLetters')
       if (opts.json) return printJson(deadLetters)
       if (deadLetters.length === 0) process.stdout.write('no dead letters\n')
       for (const d of deadLetters)

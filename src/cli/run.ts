@@ -3,7 +3,7 @@
 // session's CLI ends with the command (the session stays, resumable), unless --keep.
 import type { Command } from 'commander'
 import { z } from 'zod'
-import { claudeOptionsSchema } from '../claude/process.js'
+import { claudeOptionsSchema } from '../core/claude-options.js'
 import { UserError } from '../core/errors.js'
 import { afterTurn, followTurn } from './follow.js'
 import { hubApi } from './options.js'
@@ -57,16 +57,21 @@ export function registerRun(program: Command): void {
       }
       const o = parsed.data
       const hub = hubApi(command, 'run')
-      const view = await hub.create(prompt, {
-        cwd: o.cwd ?? process.cwd(),
-        model: o.model,
-        permissionMode: o.permissionMode,
-        allowedTools: list(o.allowedTools),
-        disallowedTools: list(o.disallowedTools),
-        maxTurns: o.maxTurns,
-        appendSystemPrompt: o.appendSystemPrompt,
-        resume: o.resume,
-        forkSession: o.fork,
+      const view = await hub.call('createSession', {
+        body: {
+          prompt,
+          options: {
+            cwd: o.cwd ?? process.cwd(),
+            model: o.model,
+            permissionMode: o.permissionMode,
+            allowedTools: list(o.allowedTools),
+            disallowedTools: list(o.disallowedTools),
+            maxTurns: o.maxTurns,
+            appendSystemPrompt: o.appendSystemPrompt,
+            resume: o.resume,
+            forkSession: o.fork,
+          },
+        },
       })
       const end = afterTurn(hub, view.id, o.keep === true)
       process.stdout.write(`session ${view.id}\n`)

@@ -41,7 +41,7 @@ export function registerSessions(program: Command): void {
     .option('--cwd <dir>', 'only sessions of this folder')
     .option('--json', 'JSON, for scripts')
     .action(async (opts: JsonFlag & { cwd?: string }, command: Command) => {
-      const list = await hubApi(command).list(opts.cwd)
+      const { sessions: list } = await hubApi(command).call('history', { query: { cwd: opts.cwd } })
       if (opts.json) return printJson(list)
       if (list.length === 0) process.stdout.write('no sessions\n')
       for (const s of list) process.stdout.write(`${listLine(s)}\n`)
@@ -62,7 +62,9 @@ export function registerSessions(program: Command): void {
         else process.stdout.write(describe(view))
       })
 
-  one('show', 'status, cost, turns, why it stopped, what it waits for', (api, id) => api.status(id))
+  one('show', 'status, cost, turns, why it stopped, what it waits for', (api, id) =>
+    api.call('session', { params: { id } }),
+  )
   sessions
     .command('send <session> <text>')
     .description(
@@ -72,17 +74,17 @@ export function registerSessions(program: Command): void {
     .action(async (id: string, text: string, opts: { keep?: boolean }, command: Command) => {
       const hub = hubApi(command)
       const after = await lastSeq(hub, id)
-      const view = await hub.send(id, text)
+      const view = await hub.call('sendMessage', { params: { id }, body: { text } })
       const end = afterTurn(hub, view.id, opts.keep === true)
       process.exitCode = await followTurn(hub, view.id, after, () => end('interrupted'))
       await end('done')
     })
 
   one('stop', 'end the session’s CLI; the session stays, and its next message resumes it', (api, id) =>
-    api.stop(id),
+    api.call('stopSession', { params: { id } }),
   )
   one('resume', 'start a stopped session’s CLI again, to wait for its next message', (api, id) =>
-    api.resume(id),
+    api.call('resumeSession', { params: { id } }),
   )
 
   sessions
@@ -98,7 +100,10 @@ export function registerSessions(program: Command): void {
         command: Command,
       ) => {
         if (!ide && !opts.unbind) throw new UserError('name the IDE (its port or name), or say --unbind')
-        const view = await hubApi(command).bindIde(id, opts.unbind ? null : (ide as string))
+        const api = hubApi(command)
+        const view = opts.unbind
+          ? await api.call('unbindIde', { params: { id } })
+          : await api.call('bindIde', { params: { id }, body: { ide: ide as string } })
         if (opts.json) return printJson(view)
         process.stdout.write(
           view.ide
@@ -113,7 +118,10 @@ export function registerSessions(program: Command): void {
     .description('forget sessions whose CLI is not running (all, or the one named), with their stored lines')
     .option('--json', 'JSON, for scripts')
     .action(async (id: string | undefined, opts: JsonFlag, command: Command) => {
-      const { removed } = await hubApi(command).prune(id)
+      const api = hubApi(command)
+      const { removed } = id
+        ? await api.call('removeSession', { params: { id } })
+        : await api.call('pruneSessions')
       if (opts.json) return printJson({ removed })
       process.stdout.write(removed.length ? `removed ${removed.join(', ')}\n` : 'nothing to remove\n')
     })

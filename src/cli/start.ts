@@ -25,11 +25,11 @@ export function registerStart(program: Command): void {
       let status: HubStatus
       let already = true
       try {
-        status = await new HubApi(config, log, false).hubStatus()
+        status = await new HubApi(config, log, false).call('status')
       } catch (err) {
         if (!(err instanceof HubApiError) || err.status !== 503) throw err
         already = false
-        status = await new HubApi(config, log, true).hubStatus()
+        status = await new HubApi(config, log, true).call('status')
       }
       const shown = {
         pid: status.pid,

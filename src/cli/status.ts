@@ -17,7 +17,7 @@ export function registerStatus(program: Command): void {
       const config = configFrom(command)
       let status: HubStatus
       try {
-        status = await hubApi(command, 'status', false).hubStatus()
+        status = await hubApi(command, 'status', false).call('status')
       } catch (err) {
         if (!(err instanceof HubApiError) || err.status !== 503) throw err
         const stopped = stoppedOnPurpose(config.home)

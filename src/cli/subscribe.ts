@@ -40,7 +40,7 @@ export function registerSubscribe(program: Command): void {
             : check(whole('--backoff-ms'), opts.backoffMs, '--backoff-ms')
         if (!/^https?:\/\//.test(opts.url)) throw new UserError(`--url "${opts.url}": must be an http(s) URL`)
         const hub = hubApi(command)
-        const sub = await hub.subscribe({ url: opts.url, topics, maxAttempts, backoffMs })
+        const sub = await hub.call('subscribe', { body: { url: opts.url, topics, maxAttempts, backoffMs } })
         process.stdout.write(
           `${sub.name} → ${sub.url} (topics ${sub.topics.join(', ')})\n  secret: ${sub.secret}\n` +
             'Each POST carries X-Switchboard-Signature-256: sha256=<HMAC-SHA256 of the body with the secret>.\n',
@@ -57,7 +57,7 @@ function registerSubscriptionAdmin(subscribe: Command): void {
     .description('the outbound webhooks: name, URL, topics, events waiting')
     .option('--json', 'JSON, for scripts')
     .action(async (opts: { json?: boolean }, command: Command) => {
-      const { webhooks } = await hubApi(command).subscriptions()
+      const { webhooks } = await hubApi(command).call('subscriptions')
       if (opts.json) return printJson(webhooks)
       if (webhooks.length === 0) process.stdout.write('no outbound webhooks\n')
       for (const w of webhooks)
@@ -67,7 +67,7 @@ function registerSubscriptionAdmin(subscribe: Command): void {
     .command('remove <name>')
     .description('stop POSTing to an outbound webhook and forget it, with what waited for it')
     .action(async (name: string, _opts: unknown, command: Command) => {
-      await hubApi(command).unsubscribe(name)
+      await hubApi(command).call('unsubscribe', { params: { name } })
       process.stdout.write(`removed ${name}\n`)
     })
 }
@@ -78,7 +78,7 @@ export function registerDeliveries(program: Command): void {
     .description('the delivery log of an outbound webhook (its name, as `subscribe` printed it)')
     .action(async (name: string, _opts: unknown, command: Command) => {
       const hub = hubApi(command)
-      const { log } = await hub.outboundLog(name)
+      const { log } = await hub.call('subscriptionLog', { params: { name } })
       if (log.length === 0) process.stdout.write('no deliveries yet\n')
       for (const a of log)
         process.stdout.write(

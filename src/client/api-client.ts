@@ -1,16 +1,14 @@
-// The hub's HTTP API as the CLI and `switchboard mcp` call it: local HTTP with the admin token,
-// starting a hub first when none answers.
+// The hub's HTTP API as the CLI and `switchboard mcp` call it: by route name (core/api/client.ts),
+// over the home's socket or TCP with the admin token, starting a hub first when none answers.
 
 import { existsSync } from 'node:fs'
-import type { ClaudeOptions } from '../claude/process.js'
 import { readAdminToken } from '../core/admin-token.js'
+import { ApiError, apiClient, type Call } from '../core/api/client.js'
+import { CLIENT_HEADER } from '../core/api/routes.js'
 import { type HubAddress, type HubConfig, paths } from '../core/config.js'
-import type { StoredEvent } from '../core/event.js'
 import { hubTarget } from '../core/hub-dial.js'
-import type { HubStatus, OutboundWebhookInfo, PeerInfo } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
-import type { LinesPage, ListedSession, RespondInput, SessionView } from '../core/session-api.js'
-import type { DeadLetter, OutboundAttempt } from '../store/store.js'
+import type { SessionView } from '../core/session-api.js'
 import { hubStarter, START_AGAIN, stoppedOnPurpose } from './autostart.js'
 import {
   call,
@@ -22,173 +20,53 @@ import {
   tcpTarget,
 } from './hub-address.js'
 
-export class HubApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(message)
-  }
-}
+/** A route answered with an error, or no hub could be reached (503) or trusted (502). */
+export { ApiError as HubApiError }
 
 export class HubApi {
   /** Null: this home has no admin token yet, so no hub of it ever ran (and none is started). */
   private readonly token: string | null
   private ready: Promise<HubTarget> | null = null
+  /** Calls a route of the hub by name (core/api/routes.ts). */
+  readonly call: Call
 
   constructor(
     private readonly config: HubConfig,
     private readonly log: Logger,
     /** False for commands that report on the hub (status, doctor): they must not start one. */
     private readonly autostart = true,
+    /** What this process calls itself at the hub: the name its answers are recorded under. */
+    client = 'cli',
   ) {
     // Reading the token makes the home and the token when they are missing: a command that only
     // reports on the hub leaves a home that does not exist as it is.
     const tokenless =
       !autostart && !process.env.SWITCHBOARD_ADMIN_TOKEN && !existsSync(paths.adminToken(config.home))
     this.token = tokenless ? null : readAdminToken(config.home)
-  }
-
-  /** A one-time dashboard sign-in link (a few minutes). */
-  signinLink(): Promise<{ url: string; expiresAt: number }> {
-    return this.call('POST', '/web-links')
-  }
-
-  hubStatus(): Promise<HubStatus> {
-    return this.call('GET', '/status')
-  }
-
-  /** `topics`: hub events on them are written into the session as messages. */
-  create(prompt: string, options: ClaudeOptions, extra: { topics?: string[] } = {}): Promise<SessionView> {
-    return this.call('POST', '/sessions', { prompt, options, ...extra })
-  }
-
-  send(id: string, text: string, fork?: boolean): Promise<SessionView> {
-    return this.call('POST', `/sessions/${encodeURIComponent(id)}/messages`, {
-      text,
-      ...(fork ? { fork } : {}),
-    })
-  }
-
-  status(id: string, waitSeconds = 0): Promise<SessionView> {
-    return this.call('GET', `/sessions/${encodeURIComponent(id)}?wait=${waitSeconds}`)
-  }
-
-  respond(id: string, decision: string, answer: RespondInput): Promise<SessionView> {
-    return this.call('POST', `/sessions/${encodeURIComponent(id)}/respond`, { decision, answer })
-  }
-
-  interrupt(id: string): Promise<SessionView> {
-    return this.call('POST', `/sessions/${encodeURIComponent(id)}/interrupt`)
-  }
-
-  /** Binds the session's CLI to an IDE (port or name); null unbinds. */
-  bindIde(id: string, ide: string | null): Promise<SessionView> {
-    const path = `/sessions/${encodeURIComponent(id)}/ide`
-    return ide === null ? this.call('DELETE', path) : this.call('POST', path, { ide })
-  }
-
-  stop(id: string): Promise<SessionView> {
-    return this.call('POST', `/sessions/${encodeURIComponent(id)}/stop`)
-  }
-
-  resume(id: string): Promise<SessionView> {
-    return this.call('POST', `/sessions/${encodeURIComponent(id)}/resume`)
-  }
-
-  /** Forgets sessions whose CLI is not running: the one named, or all of them. */
-  prune(id?: string): Promise<{ removed: string[] }> {
-    return this.call('DELETE', id ? `/sessions/${encodeURIComponent(id)}` : '/sessions')
-  }
-
-  /** A page of the session's stored lines after `afterSeq`; `next` is where the next page starts. */
-  lines(id: string, afterSeq: number): Promise<LinesPage> {
-    return this.call('GET', `/sessions/${encodeURIComponent(id)}/lines?after=${afterSeq}`)
-  }
-
-  peers(): Promise<{ peers: PeerInfo[] }> {
-    return this.call('GET', '/peers')
-  }
-
-  sendToPeer(to: string, text: string, from = 'cli'): Promise<{ message: string }> {
-    return this.call('POST', '/peers/messages', { from, to, text })
-  }
-
-  subscribe(input: { url: string; topics?: string[]; maxAttempts?: number; backoffMs?: number }) {
-    return this.call<{ name: string; url: string; secret: string; topics: string[] }>(
-      'POST',
-      '/subscriptions',
-      input,
+    this.call = apiClient(
+      async (request) => {
+        const target = await this.ensureHub()
+        if (inClear(target))
+          throw new ApiError(
+            502,
+            'unavailable',
+            `${describeTarget(target)} is beyond loopback and speaks no TLS: the admin token is not sent there`,
+          )
+        return call(target, request.method, request.path, request.headers, request.body)
+      },
+      () => ({ authorization: `Bearer ${this.token ?? ''}`, [CLIENT_HEADER]: client }),
     )
-  }
-
-  /** Answers an open prompt by its code (`yes abcde` at the terminal). */
-  answer(
-    code: string,
-    behavior: 'allow' | 'deny',
-    message?: string,
-  ): Promise<{ code: string; owner: string }> {
-    return this.call('POST', '/decisions/answer', { code, behavior, ...(message ? { message } : {}) })
-  }
-
-  subscriptions(): Promise<{ webhooks: OutboundWebhookInfo[] }> {
-    return this.call('GET', '/subscriptions')
-  }
-
-  unsubscribe(name: string): Promise<{ removed: string }> {
-    return this.call('DELETE', `/subscriptions/${encodeURIComponent(name)}`)
-  }
-
-  outboundLog(name: string) {
-    return this.call<{ log: OutboundAttempt[] }>('GET', `/subscriptions/log?name=${encodeURIComponent(name)}`)
-  }
-
-  takeForHook(subscriber: string): Promise<{ events: StoredEvent[] }> {
-    return this.call('POST', '/hook/take', { subscriber })
-  }
-
-  deadLetters(): Promise<{ deadLetters: DeadLetter[] }> {
-    return this.call('GET', '/dead-letters')
-  }
-
-  async list(cwd?: string): Promise<ListedSession[]> {
-    const q = cwd ? `?cwd=${encodeURIComponent(cwd)}` : ''
-    return (await this.call<{ sessions: ListedSession[] }>('GET', `/sessions${q}`)).sessions
   }
 
   /** Waits until the session is no longer running (a result, a question, an end), or the time is up. */
   async settle(id: string, waitSeconds: number): Promise<SessionView> {
     const deadline = Date.now() + waitSeconds * 1000
-    let view = await this.status(id)
+    let view = await this.call('session', { params: { id } })
     while (view.status === 'running' && Date.now() < deadline) {
-      view = await this.status(id, Math.max(1, Math.ceil((deadline - Date.now()) / 1000)))
+      const wait = Math.max(1, Math.ceil((deadline - Date.now()) / 1000))
+      view = await this.call('session', { params: { id }, query: { wait } })
     }
     return view
-  }
-
-  private async call<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const target = await this.ensureHub()
-    if (inClear(target))
-      throw new HubApiError(
-        502,
-        `${describeTarget(target)} is beyond loopback and speaks no TLS: the admin token is not sent there`,
-      )
-    const answer = await call(
-      target,
-      method,
-      path,
-      { authorization: `Bearer ${this.token ?? ''}`, 'content-type': 'application/json' },
-      body === undefined ? undefined : JSON.stringify(body),
-    )
-    let json: T & { error?: string }
-    try {
-      json = JSON.parse(answer.body) as T & { error?: string }
-    } catch {
-      json = {} as T & { error?: string }
-    }
-    if (answer.status < 200 || answer.status >= 300)
-      throw new HubApiError(answer.status, json.error ?? `hub answered ${answer.status}`)
-    return json
   }
 
   private firstHubAnswering(token: string): Promise<HubTarget> {
@@ -205,7 +83,7 @@ export class HubApi {
    */
   private ensureHub(): Promise<HubTarget> {
     const token = this.token
-    if (token === null) return Promise.reject(new HubApiError(503, this.notRunning()))
+    if (token === null) return Promise.reject(new ApiError(503, 'unavailable', this.notRunning()))
     if (this.config.hubs.length) return this.firstHubAnswering(token)
     this.ready ??= (async () => {
       const start = this.autostart ? hubStarter(this.config, this.log) : () => {}
@@ -217,16 +95,18 @@ export class HubApi {
         const overTcp = await reach(tcp, token)
         if (overTcp.answered && overTcp.proven) return overTcp.target
         if (overTcp.answered)
-          throw new HubApiError(
+          throw new ApiError(
             502,
+            'unavailable',
             overTcp.problem ??
               `the server on ${describeTarget(tcp)} is not this home's hub (it could not prove it holds ${this.config.home}/admin-token); nothing was sent to it`,
           )
         if (!this.autostart) break
         if (stoppedOnPurpose(this.config.home)) {
           this.ready = null
-          throw new HubApiError(
+          throw new ApiError(
             503,
+            'unavailable',
             `the hub of ${this.config.home} was stopped with switchboard stop; ${START_AGAIN}`,
           )
         }
@@ -234,8 +114,9 @@ export class HubApi {
         await new Promise((r) => setTimeout(r, 100))
       }
       this.ready = null
-      throw new HubApiError(
+      throw new ApiError(
         503,
+        'unavailable',
         this.autostart
           ? `no hub of ${this.config.home} answered on ${describeTarget(tcp)} within 20 s`
           : this.notRunning(),
@@ -266,8 +147,9 @@ async function firstProven(hubs: HubAddress[], token: string): Promise<HubTarget
       )
   }
   // 503 when none answered; when one did and could not prove itself, that is no hub "not running".
-  throw new HubApiError(
+  throw new ApiError(
     problems.length ? 502 : 503,
+    'unavailable',
     problems.length
       ? `no hub in SWITCHBOARD_HUBS proved it holds this admin token, so nothing was sent: ${problems.join('; ')}`
       : `none of the hubs in SWITCHBOARD_HUBS answered: ${hubs.map((h) => describeTarget(hubTarget(h))).join(', ')}`,

@@ -2,8 +2,8 @@
 import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { z } from 'zod'
-import type { ClaudeOptions } from '../claude/process.js'
 import { type HubApi, HubApiError } from '../client/api-client.js'
+import type { ClaudeOptions } from '../core/claude-options.js'
 import { UserError } from '../core/errors.js'
 import type { SessionView } from '../core/session-api.js'
 import { hubAnswer } from './answer.js'
@@ -75,15 +75,16 @@ export function createHandlers({ hub, settle, allowPreApproval }: HandlerContext
   /** The seed resumes any session claude_list_sessions shows, also one found on disk the hub never drove. */
   async function sendOrResume(id: string, message: string, fork?: boolean): Promise<SessionView> {
     try {
-      return await hub.send(id, message, fork)
+      return await hub.call('sendMessage', { params: { id }, body: { text: message, fork } })
     } catch (err) {
       if (!(err instanceof HubApiError && err.status === 404)) throw err
-      const found = (await hub.list()).find((s) => s.id === id && !s.managed)
+      const found = (await hub.call('history')).sessions.find((s) => s.id === id && !s.managed)
       if (!found) throw err
-      return hub.create(message, {
-        cwd: found.cwd ?? process.cwd(),
-        resume: id,
-        ...(fork ? { forkSession: true } : {}),
+      return hub.call('createSession', {
+        body: {
+          prompt: message,
+          options: { cwd: found.cwd ?? process.cwd(), resume: id, ...(fork ? { forkSession: true } : {}) },
+        },
       })
     }
   }
@@ -101,17 +102,19 @@ export function createHandlers({ hub, settle, allowPreApproval }: HandlerContext
         waitSeconds,
         ...flags
       } = a
-      const view = await hub.create(
-        prompt,
-        {
-          ...flags,
-          cwd: folder(workingDirectory),
-          permissionMode: permissionMode(a, allowPreApproval),
-          ...(systemPrompt !== undefined ? { appendSystemPrompt: systemPrompt } : {}),
-          ...(fork && a.resume ? { forkSession: true } : {}),
+      const view = await hub.call('createSession', {
+        body: {
+          prompt,
+          options: {
+            ...flags,
+            cwd: folder(workingDirectory),
+            permissionMode: permissionMode(a, allowPreApproval),
+            ...(systemPrompt !== undefined ? { appendSystemPrompt: systemPrompt } : {}),
+            ...(fork && a.resume ? { forkSession: true } : {}),
+          },
+          ...(topics ? { topics } : {}),
         },
-        topics ? { topics } : {},
-      )
+      })
       return answer(await settle(view.id, waitSeconds))
     },
 
@@ -125,23 +128,30 @@ export function createHandlers({ hub, settle, allowPreApproval }: HandlerContext
     },
 
     async claude_respond(a) {
-      const pending = (await hub.status(a.sessionId)).pendingInputs.find(
+      const pending = (await hub.call('session', { params: { id: a.sessionId } })).pendingInputs.find(
         (p) => p.decision === a.inputId || p.code === a.inputId,
       )
-      const view = await hub.respond(a.sessionId, a.inputId, hubAnswer(a, pending))
+      const view = await hub.call('respond', {
+        params: { id: a.sessionId },
+        body: { decision: a.inputId, answer: hubAnswer(a, pending) },
+      })
       return answer(await settle(view.id, a.waitSeconds))
     },
 
     async claude_interrupt(a) {
-      const view = await hub.interrupt(a.sessionId)
+      const view = await hub.call('interrupt', { params: { id: a.sessionId } })
       // The seed answers `interrupted`: the turn ends a moment after the CLI takes the request.
       return answer(await hub.settle(view.id, a.waitSeconds))
     },
 
     async claude_list_sessions(a) {
-      const listed = (await hub.list(a.projectDirectory && resolve(a.projectDirectory))).slice(0, a.limit)
+      const listed = (
+        await hub.call('history', { query: { cwd: a.projectDirectory && resolve(a.projectDirectory) } })
+      ).sessions.slice(0, a.limit)
       const live = await Promise.all(
-        listed.map((s) => (s.managed ? hub.status(s.id).then((v) => v.live) : false)),
+        listed.map((s) =>
+          s.managed ? hub.call('session', { params: { id: s.id } }).then((v) => v.live) : false,
+        ),
       )
       return { sessions: listed.map((s, i) => listedResult(s, live[i] === true)) }
     },

@@ -40,7 +40,7 @@ export async function runMcpServer(
   log: Logger,
   options: McpServerOptions = {},
 ): Promise<void> {
-  const hub = new HubApi(config, log)
+  const hub = new HubApi(config, log, true, 'mcp')
   const server = new Server({ name: 'switchboard', version: VERSION }, { capabilities: { tools: {} } })
   const canElicit = () => !!server.getClientCapabilities()?.elicitation
 
@@ -53,12 +53,12 @@ export async function runMcpServer(
       for (const p of view.pendingInputs) {
         const f = form(p)
         const reply = await server.elicitInput({ message: f.message, requestedSchema: f.schema as never })
-        if (reply.action === 'cancel') return hub.status(id)
+        if (reply.action === 'cancel') return hub.call('session', { params: { id } })
         const answer: RespondInput =
           reply.action === 'accept'
             ? f.read(reply.content ?? {})
             : { behavior: 'deny', message: 'Declined by the user' }
-        await hub.respond(id, p.decision, answer)
+        await hub.call('respond', { params: { id }, body: { decision: p.decision, answer } })
       }
       view = await hub.settle(id, Math.max(0, Math.ceil((deadline - Date.now()) / 1000)))
       if (Date.now() >= deadline) break

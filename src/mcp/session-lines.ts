@@ -17,7 +17,7 @@ export class SessionLines {
       this.seen.set(id, known)
     }
     for (;;) {
-      const page = await this.hub.lines(id, known.after)
+      const page = await this.hub.call('sessionLines', { params: { id }, query: { after: known.after } })
       for (const { seq, line } of page.lines) {
         known.reader.add(line)
         known.after = seq

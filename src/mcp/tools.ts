@@ -2,7 +2,7 @@
 // one zod schema per tool's arguments and one per its result, and the JSON Schemas tools/list
 // advertises, generated from them.
 import { z } from 'zod'
-import { claudeOptionsSchema } from '../claude/process.js'
+import { claudeOptionsSchema } from '../core/claude-options.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import { listResultSchema, sessionResultSchema } from './results.js'
 

@@ -3,8 +3,8 @@
 // requests waiting for an answer, approved or denied like any decision (POST /api/decisions/:id);
 // then the browsers signed in to this dashboard.
 import { useCallback, useEffect, useId, useState } from 'react'
-import type { DecisionRow, SenderRow } from '../../src/core/dashboard-api.ts'
-import { answerErrorText, api, errorText } from './api.ts'
+import type { DecisionRow, SenderRow } from '../../src/core/api/rows.ts'
+import { answerErrorText, call, errorText } from './api.ts'
 import { BrowserList } from './BrowserList.tsx'
 import { requestText } from './decision-text.ts'
 import { ErrorLine } from './ErrorLine.tsx'
@@ -153,7 +153,7 @@ function PairingItem({
 
 export function AccessPage() {
   const access = usePoll(
-    useCallback(() => api.access(), []),
+    useCallback(() => call('access'), []),
     POLL_MS,
   )
   const [busy, setBusy] = useState<ReadonlySet<string>>(new Set())
@@ -183,7 +183,10 @@ export function AccessPage() {
     void run(
       `sender:${sender.name}`,
       async () => {
-        const { sender: changed } = await api.changeSender(sender.name, change)
+        const { sender: changed } = await call('changeSender', {
+          params: { name: sender.name },
+          body: change,
+        })
         return change.status
           ? `${changed.name} is ${changed.status}.`
           : `${changed.name} is ${changed.operator ? 'now' : 'no longer'} an operator.`
@@ -195,7 +198,10 @@ export function AccessPage() {
     void run(
       `pairing:${pairing.id}`,
       async () => {
-        await api.answer(pairing.id, allow ? { behavior: 'allow' } : { behavior: 'deny', message: 'Denied' })
+        await call('answer', {
+          params: { ref: pairing.id },
+          body: allow ? { behavior: 'allow' } : { behavior: 'deny', message: 'Denied' },
+        })
         return `Pairing ${pairing.code} ${allow ? 'approved' : 'denied'}.`
       },
       (err) => `Pairing ${pairing.code}: ${answerErrorText(err)}`,

@@ -2,8 +2,8 @@
 // long, then POST /api/rules. The hub makes the rule and approves the prompt, whose card then closes
 // from the decisions stream like any answered one.
 import { useId, useState } from 'react'
-import type { DecisionRow } from '../../src/core/dashboard-api.ts'
-import { ApiError, api, errorText } from './api.ts'
+import type { DecisionRow } from '../../src/core/api/rows.ts'
+import { ApiError, call, errorText } from './api.ts'
 import { DURATION_CHOICES, type RuleScope, SCOPE_CHOICES } from './rule-text.ts'
 
 export type RuleState = 'idle' | 'making' | 'made'
@@ -17,7 +17,7 @@ export function useMakeRule(decision: DecisionRow, setError: (message: string | 
     setState('making')
     setError(null)
     try {
-      await api.makeRule({ decision: decision.id, scope, expiresInMinutes })
+      await call('makeRule', { body: { decision: decision.id, scope, expiresInMinutes } })
       setState('made')
     } catch (err) {
       setError(

@@ -3,7 +3,7 @@
 // from every page, and shows the page the hash names. A browser demoted from operator sees only that.
 import { useEffect, useState } from 'react'
 import { AccessPage } from './AccessPage.tsx'
-import { ApiError, api, errorText, onSignedOut, onStanding, signIn } from './api.ts'
+import { ApiError, call, errorText, onSignedOut, onStanding, signIn } from './api.ts'
 import { ChatPage } from './ChatPage.tsx'
 import { EventsPage } from './EventsPage.tsx'
 import { HubPage } from './HubPage.tsx'
@@ -44,7 +44,7 @@ export function App() {
     const offOut = onSignedOut(() => setAuth((was) => (was.state === 'out' ? was : { state: 'out' })))
     const offStanding = onStanding((me) => setAuth({ state: 'in', name: me.name, operator: me.operator }))
     signInFromLink()
-      .then(() => api.me())
+      .then(() => call('me'))
       .then((me) => setAuth({ state: 'in', name: me.name, operator: me.operator }))
       .catch((err) => {
         if (err instanceof ApiError && err.status === 401)

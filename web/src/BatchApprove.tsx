@@ -2,8 +2,8 @@
 // the same input (POST /api/decisions/:id for each). Each answered card closes as usual; prompts
 // another surface answered first are reported to the Inbox (onProblems), which keeps the message.
 import { useState } from 'react'
-import type { DecisionRow } from '../../src/core/dashboard-api.ts'
-import { answerErrorText, api } from './api.ts'
+import type { DecisionRow } from '../../src/core/api/rows.ts'
+import { answerErrorText, call } from './api.ts'
 import { requestText } from './decision-text.ts'
 import { useSettled } from './useSettled.ts'
 
@@ -24,7 +24,9 @@ export function BatchApprove({
     if (busy || !settled) return
     setBusy(true)
     onProblems([])
-    const results = await Promise.allSettled(group.map((d) => api.answer(d.id, { behavior: 'allow' })))
+    const results = await Promise.allSettled(
+      group.map((d) => call('answer', { params: { ref: d.id }, body: { behavior: 'allow' } })),
+    )
     const problems: string[] = []
     results.forEach((result, i) => {
       if (result.status === 'fulfilled') onAnswered(result.value.decision)

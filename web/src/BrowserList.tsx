@@ -2,8 +2,8 @@
 // sign-in ends, and a button that signs it out (DELETE /api/browsers/:name): its key stops working and
 // its open streams close. This browser's own button signs it out here.
 import { useCallback, useState } from 'react'
-import type { BrowserRow } from '../../src/core/dashboard-api.ts'
-import { api, errorText, signOut } from './api.ts'
+import type { BrowserRow } from '../../src/core/api/rows.ts'
+import { call, errorText, signOut } from './api.ts'
 import { ErrorLine } from './ErrorLine.tsx'
 import { ago, fullTime } from './time.ts'
 import { usePoll } from './usePoll.ts'
@@ -50,7 +50,7 @@ function BrowserItem({ browser, revoke }: { browser: BrowserRow; revoke: () => v
 
 export function BrowserList() {
   const browsers = usePoll(
-    useCallback(() => api.browsers(), []),
+    useCallback(() => call('browsers'), []),
     POLL_MS,
   )
   const [problem, setProblem] = useState<string | null>(null)
@@ -59,7 +59,7 @@ export function BrowserList() {
     setProblem(null)
     try {
       if (browser.current) return await signOut()
-      await api.revokeBrowser(browser.name)
+      await call('revokeBrowser', { params: { name: browser.name } })
     } catch (err) {
       setProblem(`Could not sign ${browser.name} out: ${errorText(err)}`)
     }

@@ -1,6 +1,6 @@
 // Channel sessions (subscribers): whether each is connected, how it is reached, what waits for it
 // and the topics it follows. A table, cards on a narrow screen, like the driven sessions.
-import type { ChannelRow } from '../../src/core/dashboard-api.ts'
+import type { ChannelRow } from '../../src/core/api/rows.ts'
 
 const RUNG_TEXT: Record<string, string> = {
   channel: 'channel (notifications)',

@@ -2,7 +2,7 @@
 // one connected channel session; your messages show at once (marked failed, with why, when the hub
 // refused them), Claude's replies come live with the session that wrote them.
 import { type FormEvent, useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react'
-import { api } from './api.ts'
+import { call } from './api.ts'
 import { type ChatMessage, resendChat, type SentMessage, sendChat } from './chat.ts'
 import { clockTime, fullTime } from './time.ts'
 import { useChat } from './useChat.ts'
@@ -18,7 +18,7 @@ function atBottom(): boolean {
 export function ChatPage() {
   const { messages, state } = useChat()
   const channels = usePoll(
-    useCallback(() => api.channels(), []),
+    useCallback(() => call('channels'), []),
     POLL_MS,
   )
   const [to, setTo] = useState('')

@@ -1,6 +1,6 @@
 // Writing to a session: a message (Send, or Ctrl/⌘+Enter) and Interrupt.
 import { type FormEvent, useState } from 'react'
-import { api, errorText } from './api.ts'
+import { call, errorText } from './api.ts'
 import { ErrorLine } from './ErrorLine.tsx'
 
 export function Composer({
@@ -24,7 +24,7 @@ export function Composer({
     setError(null)
     setNote(null)
     try {
-      await api.sendMessage(sessionId, text)
+      await call('sendMessage', { params: { id: sessionId }, body: { text: text } })
       setText('')
       onSent()
     } catch (err) {
@@ -39,7 +39,7 @@ export function Composer({
     setError(null)
     setNote(null)
     try {
-      await api.interrupt(sessionId)
+      await call('interrupt', { params: { id: sessionId } })
       setNote('Interrupted.')
       onSent()
     } catch (err) {

@@ -1,7 +1,7 @@
 // One decision in the Inbox: kind, owner, when; then the request by kind, or — once closed — who
 // answered it, for a few seconds.
 import type { Ref } from 'react'
-import type { DecisionRow } from '../../src/core/dashboard-api.ts'
+import type { DecisionRow } from '../../src/core/api/rows.ts'
 import type { DecisionHandle } from './DecisionHandle.ts'
 import { KIND_LABEL, toolOf } from './decision-text.ts'
 import { ErrorLine } from './ErrorLine.tsx'

@@ -1,7 +1,7 @@
 // What the Inbox's keyboard shortcuts (a, d) call on the selected decision, and what each kind of
 // decision's part is given.
 import type { Ref } from 'react'
-import type { Answer, DecisionRow } from '../../src/core/dashboard-api.ts'
+import type { Answer, DecisionRow } from '../../src/core/api/rows.ts'
 
 export interface DecisionHandle {
   approve: () => void

@@ -3,8 +3,8 @@
 // other source seen in the results); "Older events" loads the next page before the last one shown.
 // The search is in the address (`#/events?q=…&source=…`), so a source on the Hub page links here.
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react'
-import type { EventRow } from '../../src/core/dashboard-api.ts'
-import { api, errorText } from './api.ts'
+import type { EventRow } from '../../src/core/api/rows.ts'
+import { call, errorText } from './api.ts'
 import { ErrorLine } from './ErrorLine.tsx'
 import { href, navigate } from './router.ts'
 import { fullTime } from './time.ts'
@@ -93,7 +93,7 @@ export function EventsPage({ q, source }: Filter) {
   /** Sources seen in results on this page (chat platforms, peers, …), kept across searches. */
   const [seen, setSeen] = useState<ReadonlySet<string>>(new Set())
   const sources = usePoll(
-    useCallback(() => api.sources(), []),
+    useCallback(() => call('sources'), []),
     SOURCES_POLL_MS,
   )
   /** The search the list shows, for "Older events". */
@@ -106,10 +106,12 @@ export function EventsPage({ q, source }: Filter) {
     setLoading(before === undefined ? 'first' : 'older')
     setError(null)
     try {
-      const { events: page } = await api.events({
-        q: filter.q || undefined,
-        source: filter.source || undefined,
-        before,
+      const { events: page } = await call('events', {
+        query: {
+          q: filter.q || undefined,
+          source: filter.source || undefined,
+          before,
+        },
       })
       if (mine !== generation.current) return
       shown.current = filter

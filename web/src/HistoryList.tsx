@@ -3,7 +3,7 @@
 // resumed or forked (ResumeForm.tsx); one it manages links to its page. Long lists show a page at a
 // time.
 import { useId, useState } from 'react'
-import type { HistoryRow } from '../../src/core/dashboard-api.ts'
+import type { ListedSession } from '../../src/core/api/rows.ts'
 import { ResumeForm } from './ResumeForm.tsx'
 import { href } from './router.ts'
 import { ago, fullTime } from './time.ts'
@@ -13,7 +13,7 @@ const PAGE = 25
 /** Which row's form is open, and whether it forks. */
 export type Resuming = { key: string; fork: boolean } | null
 
-export function rowKey(row: HistoryRow): string {
+export function rowKey(row: ListedSession): string {
   return `${row.managed ? 'hub' : 'disk'}:${row.id}`
 }
 
@@ -23,7 +23,7 @@ function HistoryItem({
   setResuming,
   onStarted,
 }: {
-  row: HistoryRow
+  row: ListedSession
   resuming: Resuming
   setResuming: (r: Resuming) => void
   onStarted: (sessionId: string) => void
@@ -120,7 +120,7 @@ export function HistoryList({
   setResuming,
   onStarted,
 }: {
-  rows: HistoryRow[]
+  rows: ListedSession[]
   filtered: boolean
   resuming: Resuming
   setResuming: (r: Resuming) => void

@@ -3,8 +3,8 @@
 // through it: the webhook sources (each linking to its events), the outbound webhooks with their
 // delivery logs, and the peers.
 import { type ReactNode, useCallback, useEffect, useId, useRef, useState } from 'react'
-import type { OutboundLogRow, OutboundRow, SourceRow } from '../../src/core/dashboard-api.ts'
-import { api, errorText, type PeerRow } from './api.ts'
+import type { OutboundLogRow, OutboundWebhookInfo, PeerInfo, SourceRow } from '../../src/core/api/rows.ts'
+import { call, errorText } from './api.ts'
 import { ErrorLine } from './ErrorLine.tsx'
 import { href } from './router.ts'
 import { ago, fullTime } from './time.ts'
@@ -22,7 +22,7 @@ const BRIDGE_CLASS: Record<string, string> = {
 
 export function HubPage() {
   const health = usePoll(
-    useCallback(() => api.health(), []),
+    useCallback(() => call('status'), []),
     POLL_MS,
   )
   const h = health.data
@@ -51,7 +51,7 @@ export function HubPage() {
             <div>
               <dt>Connected</dt>
               <dd>
-                {h.connected} subscriber{h.connected === 1 ? '' : 's'}
+                {h.connected.length} subscriber{h.connected.length === 1 ? '' : 's'}
               </dd>
             </div>
             <div>
@@ -139,7 +139,7 @@ function Listed<T>({
 
 function SourcesSection() {
   const sources = usePoll(
-    useCallback(() => api.sources(), []),
+    useCallback(() => call('sources'), []),
     POLL_MS,
   )
   return (
@@ -190,7 +190,7 @@ function SourcesSection() {
 
 function OutboundSection() {
   const outbound = usePoll(
-    useCallback(() => api.outbound(), []),
+    useCallback(() => call('subscriptions'), []),
     POLL_MS,
   )
   return (
@@ -202,7 +202,7 @@ function OutboundSection() {
         empty="No outbound webhooks. Add one with: switchboard subscribe --url <url>"
         label="Outbound webhooks"
       >
-        {(w: OutboundRow) => <OutboundItem key={w.name} webhook={w} />}
+        {(w: OutboundWebhookInfo) => <OutboundItem key={w.name} webhook={w} />}
       </Listed>
     </section>
   )
@@ -210,7 +210,7 @@ function OutboundSection() {
 
 const LOG_POLL_MS = 10_000
 
-function OutboundItem({ webhook }: { webhook: OutboundRow }) {
+function OutboundItem({ webhook }: { webhook: OutboundWebhookInfo }) {
   const headingId = useId()
   const logId = useId()
   const [open, setOpen] = useState(false)
@@ -220,7 +220,7 @@ function OutboundItem({ webhook }: { webhook: OutboundRow }) {
 
   const load = useCallback(async () => {
     try {
-      const { log } = await api.outboundLog(webhook.name)
+      const { log } = await call('subscriptionLog', { params: { name: webhook.name } })
       if (!alive.current) return
       setLog(log)
       setError(null)
@@ -331,14 +331,14 @@ function LogItem({ row }: { row: OutboundLogRow }) {
 
 function PeersSection() {
   const peers = usePoll(
-    useCallback(() => api.peers(), []),
+    useCallback(() => call('peers'), []),
     POLL_MS,
   )
   return (
     <section aria-labelledby="peers-heading">
       <h2 id="peers-heading">Peers</h2>
       <Listed polled={peers} rows={peers.data?.peers ?? null} empty="No peers are known yet." label="Peers">
-        {(p: PeerRow) => (
+        {(p: PeerInfo) => (
           <li key={p.name} className="card hub-item">
             <div className="bridge-head">
               <h3 className="mono">{p.name}</h3>

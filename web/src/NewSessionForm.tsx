@@ -2,8 +2,8 @@
 // checks the fields (newSessionSchema) and says what is wrong; the schema is not bundled here, as
 // zod alone would add a third to the page's size.
 import { type FormEvent, useState } from 'react'
-import type { NewSession } from '../../src/core/dashboard-api.ts'
-import { api, errorText, PERMISSION_MODES } from './api.ts'
+import type { NewSession } from '../../src/core/api/rows.ts'
+import { call, errorText, PERMISSION_MODES } from './api.ts'
 import { ErrorLine } from './ErrorLine.tsx'
 
 export function NewSessionForm({ onStarted }: { onStarted: (id: string) => void }) {
@@ -17,15 +17,17 @@ export function NewSessionForm({ onStarted }: { onStarted: (id: string) => void 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     const body: NewSession = {
-      cwd: cwd.trim(),
       prompt,
-      ...(model.trim() ? { model: model.trim() } : {}),
-      ...(mode ? { permissionMode: mode as NonNullable<NewSession['permissionMode']> } : {}),
+      options: {
+        cwd: cwd.trim(),
+        ...(model.trim() ? { model: model.trim() } : {}),
+        ...(mode ? { permissionMode: mode as NonNullable<NewSession['options']['permissionMode']> } : {}),
+      },
     }
     setBusy(true)
     setError(null)
     try {
-      const { id } = await api.startSession(body)
+      const { id } = await call('createSession', { body })
       onStarted(id)
     } catch (err) {
       setError(errorText(err))

@@ -1,7 +1,7 @@
 // Claude asks (AskUserQuestion): one button per option. A single question is answered by one press;
 // several (or multiple choice) are collected, then "Submit answers". "Other answer" takes free text.
 import { useId, useImperativeHandle, useState } from 'react'
-import type { DecisionRow } from '../../src/core/dashboard-api.ts'
+import type { DecisionRow } from '../../src/core/api/rows.ts'
 import type { DecisionProps } from './DecisionHandle.ts'
 import { inputOf } from './decision-text.ts'
 

@@ -2,8 +2,8 @@
 // does not say which), then POST /api/history/:claudeSessionId/resume; the hub answers with the new
 // driven session, whose page opens.
 import { type FormEvent, useEffect, useId, useRef, useState } from 'react'
-import type { HistoryRow } from '../../src/core/dashboard-api.ts'
-import { api, errorText } from './api.ts'
+import type { ListedSession } from '../../src/core/api/rows.ts'
+import { call, errorText } from './api.ts'
 import { ErrorLine } from './ErrorLine.tsx'
 
 export function ResumeForm({
@@ -15,7 +15,7 @@ export function ResumeForm({
 }: {
   /** The form's id, for the buttons' aria-controls. */
   id: string
-  row: HistoryRow
+  row: ListedSession
   claudeSessionId: string
   fork: boolean
   onStarted: (sessionId: string) => void
@@ -41,7 +41,9 @@ export function ResumeForm({
     setBusy(true)
     setError(null)
     try {
-      const { id: started } = await api.resume(claudeSessionId, { cwd: cwd.trim(), prompt, fork })
+      const { id: started } = await call('createSession', {
+        body: { prompt, options: { cwd: cwd.trim(), resume: claudeSessionId, forkSession: fork } },
+      })
       onStarted(started)
     } catch (err) {
       setError(errorText(err))

@@ -2,8 +2,8 @@
 // made it and how many prompts it answered — each with Revoke (DELETE /api/rules/:id). Loaded when
 // the page is shown, when the tab comes back into view, every few seconds, and after a revoke.
 import { useState } from 'react'
-import type { RuleRow } from '../../src/core/dashboard-api.ts'
-import { ApiError, api, errorText } from './api.ts'
+import type { RuleRow } from '../../src/core/api/rows.ts'
+import { ApiError, call, errorText } from './api.ts'
 import { ErrorLine } from './ErrorLine.tsx'
 import { href } from './router.ts'
 import { expiryText, SCOPE_NAME, usesText } from './rule-text.ts'
@@ -84,7 +84,7 @@ function RuleCard({ rule, revoking, onRevoke }: { rule: RuleRow; revoking: boole
 
 export function RulesPage() {
   const [revoking, setRevoking] = useState<ReadonlySet<string>>(new Set())
-  const polled = usePoll(async () => (await api.rules()).rules, POLL_MS)
+  const polled = usePoll(async () => (await call('rules')).rules, POLL_MS)
   const rules = polled.data
   const refresh = polled.refresh
   /** A revoke that failed, said until the next one; otherwise the load's own error. */
@@ -97,7 +97,7 @@ export function RulesPage() {
     let problem: string | null = null
     setRevokeError(null)
     try {
-      await api.revokeRule(id)
+      await call('revokeRule', { params: { id: id } })
     } catch (err) {
       // Already gone (revoked elsewhere) is what was wanted; the refresh drops it.
       if (!(err instanceof ApiError && err.status === 404)) problem = `Could not revoke: ${errorText(err)}`

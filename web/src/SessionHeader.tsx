@@ -1,10 +1,10 @@
 // The top of a session's page: its id, status, folder, and what waits in the Inbox.
-import type { SessionRow } from '../../src/core/dashboard-api.ts'
+import type { SessionView } from '../../src/core/api/rows.ts'
 import { href } from './router.ts'
 import { StatusBadge } from './StatusBadge.tsx'
 import { ago, fullTime } from './time.ts'
 
-export function SessionHeader({ id, session }: { id: string; session: SessionRow | null }) {
+export function SessionHeader({ id, session }: { id: string; session: SessionView | null }) {
   return (
     <header className="session-header">
       <h1>
@@ -15,8 +15,8 @@ export function SessionHeader({ id, session }: { id: string; session: SessionRow
           <span className="mono">{session.cwd ?? '(no folder)'}</span>
           <span>{session.live ? 'live' : 'not running'}</span>
           <span title={fullTime(session.updatedAt)}>updated {ago(session.updatedAt)}</span>
-          {session.pendingInputs > 0 ? (
-            <a href={href.inbox()}>{session.pendingInputs} waiting for your answer</a>
+          {session.pendingInputs.length > 0 ? (
+            <a href={href.inbox()}>{session.pendingInputs.length} waiting for your answer</a>
           ) : null}
         </p>
       ) : null}

@@ -1,10 +1,10 @@
 // The sessions as a table; on a narrow screen each row becomes a card (see styles.css).
-import type { SessionRow } from '../../src/core/dashboard-api.ts'
+import type { SessionView } from '../../src/core/api/rows.ts'
 import { href } from './router.ts'
 import { StatusBadge } from './StatusBadge.tsx'
 import { ago, fullTime } from './time.ts'
 
-export function SessionList({ sessions, filtered = false }: { sessions: SessionRow[]; filtered?: boolean }) {
+export function SessionList({ sessions, filtered = false }: { sessions: SessionView[]; filtered?: boolean }) {
   if (sessions.length === 0)
     return (
       <p className="muted">
@@ -38,7 +38,7 @@ export function SessionList({ sessions, filtered = false }: { sessions: SessionR
               <StatusBadge status={s.status} />
             </td>
             <td data-label="Live">{s.live ? 'yes' : 'no'}</td>
-            <td data-label="Pending inputs">{s.pendingInputs}</td>
+            <td data-label="Pending inputs">{s.pendingInputs.length}</td>
             <td data-label="Last update" title={fullTime(s.updatedAt)}>
               {ago(s.updatedAt)}
             </td>

@@ -1,8 +1,8 @@
 // One session: its status, its model and permission mode (while it runs), its transcript streaming
 // live, and a box to write to it.
 import { useCallback, useEffect, useState } from 'react'
-import type { SessionRow } from '../../src/core/dashboard-api.ts'
-import { ApiError, api, errorText } from './api.ts'
+import type { SessionView } from '../../src/core/api/rows.ts'
+import { ApiError, call, errorText } from './api.ts'
 import { Composer } from './Composer.tsx'
 import { ErrorLine } from './ErrorLine.tsx'
 import { SessionHeader } from './SessionHeader.tsx'
@@ -13,13 +13,12 @@ import { useTranscript } from './useTranscript.ts'
 const POLL_MS = 4_000
 
 export function SessionPage({ id }: { id: string }) {
-  const [session, setSession] = useState<SessionRow | null>(null)
+  const [session, setSession] = useState<SessionView | null>(null)
   const [error, setError] = useState<string | null>(null)
 
   const refresh = useCallback(async () => {
     try {
-      const { session } = await api.session(id)
-      setSession(session)
+      setSession(await call('session', { params: { id } }))
       setError(null)
     } catch (err) {
       setError(err instanceof ApiError && err.status === 404 ? `There is no session ${id}.` : errorText(err))

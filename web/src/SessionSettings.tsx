@@ -2,7 +2,7 @@
 // (POST /api/sessions/:id/model, /permission-mode). "keep current" sends nothing: the page does not
 // know what the session runs with until it is changed here.
 import { useId, useState } from 'react'
-import { api, errorText, PERMISSION_MODES, type PermissionMode } from './api.ts'
+import { call, errorText, PERMISSION_MODES, type PermissionMode } from './api.ts'
 import { ErrorLine } from './ErrorLine.tsx'
 
 const MODELS = ['sonnet', 'opus', 'haiku'] as const
@@ -55,7 +55,7 @@ export function SessionSettings({ sessionId }: { sessionId: string }) {
                 e.target.value,
                 setModel,
                 model,
-                () => api.setModel(sessionId, e.target.value),
+                () => call('setModel', { params: { id: sessionId }, body: { model: e.target.value } }),
                 `Model set to ${e.target.value}.`,
               )
             }
@@ -80,7 +80,11 @@ export function SessionSettings({ sessionId }: { sessionId: string }) {
                 e.target.value,
                 setMode,
                 mode,
-                () => api.setPermissionMode(sessionId, e.target.value as PermissionMode),
+                () =>
+                  call('setPermissionMode', {
+                    params: { id: sessionId },
+                    body: { mode: e.target.value as PermissionMode },
+                  }),
                 `Permission mode set to ${e.target.value}.`,
               )
             }

@@ -2,8 +2,8 @@
 // channel sessions (subscribers) with their backlog, and the history of Claude Code sessions on this
 // machine, each resumable or forkable. One "Filter" narrows all three lists.
 import { useCallback, useId, useState } from 'react'
-import type { SessionRow } from '../../src/core/dashboard-api.ts'
-import { api } from './api.ts'
+import type { SessionView } from '../../src/core/api/rows.ts'
+import { call } from './api.ts'
 import { ChannelList } from './ChannelList.tsx'
 import { ErrorLine } from './ErrorLine.tsx'
 import { matchesFilter } from './filter.ts'
@@ -17,22 +17,22 @@ const POLL_MS = 5_000
 /** Reading the history means reading Claude Code's files: less often. */
 const HISTORY_POLL_MS = 30_000
 
-const bySessionUpdate = (a: SessionRow, b: SessionRow) => b.updatedAt - a.updatedAt
+const bySessionUpdate = (a: SessionView, b: SessionView) => b.updatedAt - a.updatedAt
 
 export function SessionsPage() {
   const [filter, setFilter] = useState('')
   const [resuming, setResuming] = useState<Resuming>(null)
   const filterId = useId()
   const sessions = usePoll(
-    useCallback(async () => [...(await api.sessions()).sessions].sort(bySessionUpdate), []),
+    useCallback(async () => [...(await call('sessions')).sessions].sort(bySessionUpdate), []),
     POLL_MS,
   )
   const channels = usePoll(
-    useCallback(async () => (await api.channels()).channels, []),
+    useCallback(async () => (await call('channels')).channels, []),
     POLL_MS,
   )
   const history = usePoll(
-    useCallback(async () => (await api.history()).sessions, []),
+    useCallback(async () => (await call('history')).sessions, []),
     HISTORY_POLL_MS,
   )
   const open = (id: string) => navigate(href.session(id))

@@ -1,6 +1,6 @@
 // Open permission prompts that ask for exactly the same thing (same tool, same input, its JSON read
 // with sorted keys) can be approved together from the Inbox.
-import type { DecisionRow } from '../../src/core/dashboard-api.ts'
+import type { DecisionRow } from '../../src/core/api/rows.ts'
 import { requestText, ruleInputOf } from './decision-text.ts'
 
 /** JSON with every object's keys sorted, so the same input always reads the same. */

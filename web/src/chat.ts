@@ -3,8 +3,8 @@
 // replies from /api/chat/stream, kept by id so a replay after a reconnect shows none twice. Only the
 // last MAX_MESSAGES are kept. The hub keeps the replies, not what the page sent, so a reload shows
 // only replies.
-import type { ChatReply } from '../../src/core/dashboard-api.ts'
-import { api, errorText } from './api.ts'
+import type { ChatReply } from '../../src/core/api/rows.ts'
+import { call, errorText } from './api.ts'
 
 export const MAX_MESSAGES = 500
 
@@ -97,10 +97,10 @@ function newKey(): string {
 async function deliver(message: SentMessage) {
   update(message.key, { status: 'sending', error: null })
   try {
-    const sent = await api.chat(
-      message.to === null ? { text: message.text } : { text: message.text, to: message.to },
-      message.key,
-    )
+    const sent = await call('chat', {
+      body: message.to === null ? { text: message.text } : { text: message.text, to: message.to },
+      headers: { 'Idempotency-Key': message.key },
+    })
     update(message.key, { status: 'sent', sessions: sent.sessions })
   } catch (err) {
     update(message.key, { status: 'failed', error: errorText(err) })

@@ -1,5 +1,5 @@
 // Reading a decision's request, whose shape depends on its kind and where it came from.
-import type { DecisionRow } from '../../src/core/dashboard-api.ts'
+import type { DecisionRow } from '../../src/core/api/rows.ts'
 
 export function toolOf(d: DecisionRow): string {
   const tool = d.request.tool_name

@@ -1,7 +1,7 @@
 // The hub-wide live feed (GET /api/feed): decision changes and turn ends, on one EventSource for the
 // whole page however many parts follow it. A browser opens at most six connections to a host; a
 // stream per part, times a few tabs, would leave none for the page's requests.
-import { streamUrl } from './api.ts'
+import { streamPath } from './api.ts'
 import { keepStream } from './stream.ts'
 
 /** `reopen`: the stream is open again after a break; what was sent meanwhile is lost, so reload. */
@@ -18,7 +18,7 @@ function emit(event: FeedEvent, data: string) {
 
 function connect(): () => void {
   let openedOnce = false
-  return keepStream(() => streamUrl.feed(), {
+  return keepStream(() => streamPath('feed'), {
     events: {
       changed: (e) => emit('changed', e.data),
       turn: (e) => emit('turn', e.data),

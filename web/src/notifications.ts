@@ -1,5 +1,5 @@
 // Browser notifications for new decisions and finished turns, only once the person has allowed them.
-import type { DecisionRow, TurnRow } from '../../src/core/dashboard-api.ts'
+import type { DecisionRow, TurnRow } from '../../src/core/api/rows.ts'
 import { toolOf } from './decision-text.ts'
 import { href, navigate, parseHash } from './router.ts'
 import { formatCost } from './transcript.ts'

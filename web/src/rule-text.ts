@@ -1,5 +1,5 @@
 // "Always allow" rules as people read them: where they apply, for how long, how often they answered.
-import type { RuleRow } from '../../src/core/dashboard-api.ts'
+import type { RuleRow } from '../../src/core/api/rows.ts'
 import { fullTime } from './time.ts'
 
 export type RuleScope = RuleRow['scope']

@@ -1,7 +1,7 @@
 // Answering a decision: POST /api/decisions/:id, and what to say when someone else was first (409).
 import { useState } from 'react'
-import type { Answer, DecisionRow } from '../../src/core/dashboard-api.ts'
-import { answerErrorText, api } from './api.ts'
+import type { Answer, DecisionRow } from '../../src/core/api/rows.ts'
+import { answerErrorText, call } from './api.ts'
 
 export function useAnswer(decision: DecisionRow, onAnswered: (d: DecisionRow) => void) {
   const [busy, setBusy] = useState(false)
@@ -12,7 +12,7 @@ export function useAnswer(decision: DecisionRow, onAnswered: (d: DecisionRow) =>
     setBusy(true)
     setError(null)
     try {
-      const { decision: answered } = await api.answer(decision.id, answer)
+      const { decision: answered } = await call('answer', { params: { ref: decision.id }, body: answer })
       onAnswered(answered)
     } catch (err) {
       setError(answerErrorText(err))

@@ -2,8 +2,8 @@
 // from GET /api/chat/stream. The browser reconnects by itself with Last-Event-ID; when the hub refused
 // the stream it is opened afresh, and the replies it replays that are already shown are dropped.
 import { useEffect, useState, useSyncExternalStore } from 'react'
-import type { ChatReply } from '../../src/core/dashboard-api.ts'
-import { streamUrl } from './api.ts'
+import type { ChatReply } from '../../src/core/api/rows.ts'
+import { streamPath } from './api.ts'
 import { addReply, type ChatMessage, chatStore } from './chat.ts'
 import { keepStream, type StreamMessage } from './stream.ts'
 import type { StreamState } from './useTranscript.ts'
@@ -22,7 +22,7 @@ export function useChat(): { messages: readonly ChatMessage[]; state: StreamStat
       }
       addReply(Number(event.lastEventId), reply)
     }
-    return keepStream(() => streamUrl.chat(), {
+    return keepStream(() => streamPath('chatStream'), {
       events: { reply: onReply },
       open: () => setState('live'),
       broken: () => setState('reconnecting'),

@@ -1,8 +1,8 @@
 // The open decisions, loaded from GET /api/decisions and kept live from the hub's feed (feed.ts).
 // A decision that closes stays a few seconds with who answered it, then goes.
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { DecisionRow } from '../../src/core/dashboard-api.ts'
-import { api } from './api.ts'
+import type { DecisionRow } from '../../src/core/api/rows.ts'
+import { call } from './api.ts'
 import { closingText } from './decision-text.ts'
 import { followFeed } from './feed.ts'
 import { notifyDecision } from './notifications.ts'
@@ -65,7 +65,7 @@ export function useDecisions(enabled: boolean): Decisions {
     const load = async () => {
       seenSinceLoad = new Set()
       try {
-        const { decisions } = await api.decisions()
+        const { decisions } = await call('decisions')
         if (stopped) return
         const listed = new Set(decisions.map((d) => d.id))
         for (const d of decisions) if (!seenSinceLoad.has(d.id)) apply(d)

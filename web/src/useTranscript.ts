@@ -6,7 +6,7 @@
 // message (or the turn's end) arrives as a line. Never stored, so dropped when the stream breaks; the
 // hub sends the text so far again when it opens.
 import { useEffect, useRef, useState } from 'react'
-import { streamUrl } from './api.ts'
+import { streamPath } from './api.ts'
 import { keepStream, type StreamMessage } from './stream.ts'
 import { decodeLine, endsPartial, type TranscriptItem, TranscriptReader, withPiece } from './transcript.ts'
 
@@ -102,15 +102,18 @@ export function useTranscript(
     }
 
     // A fresh open asks for what follows the last line kept.
-    const close = keepStream(() => streamUrl.session(sessionId, lastSeq), {
-      events: { line: onLine, partial: onPartial },
-      open: () => setState('live'),
-      broken: () => {
-        setState('reconnecting')
-        writing = null
-        schedule()
+    const close = keepStream(
+      () => streamPath('sessionStream', { id: sessionId }, lastSeq > 0 ? { after: lastSeq } : {}),
+      {
+        events: { line: onLine, partial: onPartial },
+        open: () => setState('live'),
+        broken: () => {
+          setState('reconnecting')
+          writing = null
+          schedule()
+        },
       },
-    })
+    )
 
     return () => {
       stopped = true

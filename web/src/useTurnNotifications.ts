@@ -2,7 +2,7 @@
 // is open: the turn ends come from the hub's feed (feed.ts). One missed while the feed was down is
 // not told later: a notification is for now.
 import { useEffect } from 'react'
-import type { TurnRow } from '../../src/core/dashboard-api.ts'
+import type { TurnRow } from '../../src/core/api/rows.ts'
 import { followFeed } from './feed.ts'
 import { notifyTurnEnd } from './notifications.ts'
 

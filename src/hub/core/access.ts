@@ -234,6 +234,21 @@ export class Access {
     })
   }
 
+  /** Every sender, oldest first; `kind` narrows it to people (`token`) or browsers. */
+  async list(kind?: Sender['kind']): Promise<Sender[]> {
+    const senders = await this.store.listSenders()
+    return kind ? senders.filter((s) => s.kind === kind) : senders
+  }
+
+  find(name: string): Promise<Sender | null> {
+    return this.store.senderByName(name)
+  }
+
+  /** A browser signs out, or is signed out: its key stops working. */
+  async signOut(browser: Sender): Promise<void> {
+    await this.store.removeSender(browser.id)
+  }
+
   async remove(name: string): Promise<void> {
     const sender = await this.requireSender(name)
     await this.store.removeSender(sender.id)

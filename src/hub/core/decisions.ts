@@ -2,7 +2,7 @@
 // plan review. Each is stored, put to every operator, and settled by the first answer, wherever it
 // comes from; the answer then goes to whoever waits for it.
 import { randomBytes } from 'node:crypto'
-import { HttpError } from '../../core/errors.js'
+import { conflict, HttpError } from '../../core/errors.js'
 import type { Behavior, PermissionRequest, ServerMessage } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
@@ -75,12 +75,8 @@ export class Decisions {
   }
 
   /** A prompt answered by its code from a trusted surface (the CLI): any kind a person is asked. */
-  async answerByCode(
-    code: string,
-    behavior: Behavior,
-    message: string | undefined,
-    by: string,
-  ): Promise<Decision> {
+  /** The one open prompt (permission, question or plan) a code names, across sessions; null when none. */
+  async openPromptByCode(code: string): Promise<Decision | null> {
     const now = Date.now()
     const open = (
       await Promise.all(
@@ -89,11 +85,8 @@ export class Decisions {
         ),
       )
     ).flat()
-    const [decision] = open
-    if (!decision) throw new HttpError(404, `no open prompt "${code}"; nothing was changed`)
-    if (open.length > 1) throw new HttpError(409, `"${code}" is open in ${open.length} sessions at once`)
-    const answer = behavior === 'allow' ? { behavior } : { behavior, message: message ?? `Denied by ${by}` }
-    return this.answer(decision, answer, by)
+    if (open.length > 1) throw conflict(`"${code}" is open in ${open.length} sessions at once`)
+    return open[0] ?? null
   }
 
   /**

@@ -8,6 +8,7 @@ import { event } from '../../store/contract.js'
 import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Store } from '../../store/store.js'
 import { Hub } from './hub.js'
+import { LeaseKeeper } from './lease-keeper.js'
 import { SubscriberConnection } from './subscriber-connection.js'
 
 const log = pino({ level: 'silent' })
@@ -15,7 +16,7 @@ let store: Store
 let hub: Hub
 beforeEach(() => {
   store = openSqliteStore(':memory:')
-  hub = new Hub(store, log)
+  hub = new Hub(store, log, new LeaseKeeper(store, 'hub_test', log, () => null, 10_000))
 })
 afterEach(async () => {
   await store.close()

@@ -24,8 +24,6 @@ export class Hub {
   readonly hookFed = new Set<string>()
   /** Surfaces owning chats beyond the HTTP senders' own (chat bridges). */
   readonly chatSurfaces: ChatSurface[] = []
-  /** The leases this hub holds among the hubs on its database (set once the hub is put together). */
-  leases: LeaseKeeper | null = null
   private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
   /** A write is under way (see writeUnwritten). */
   private writing = false
@@ -35,6 +33,8 @@ export class Hub {
   constructor(
     readonly store: Store,
     readonly log: Logger,
+    /** The leases this hub holds among the hubs on its database (one hub alone holds them all). */
+    readonly leases: LeaseKeeper,
   ) {
     this.outbox = new SenderOutbox(store)
     this.access = new Access(store)
@@ -159,7 +159,7 @@ export class Hub {
       },
     })
     this.connections.set(name, connection)
-    if (options.claim && this.leases) {
+    if (options.claim) {
       const lease = await this.leases.seize(name, () => {
         this.log.info(
           { subscriber: name },

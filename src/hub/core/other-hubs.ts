@@ -21,7 +21,7 @@ export function followOtherHubs(hub: Hub, log: Logger): { stop(): void } {
       case 'decisions':
         return hub.decisions.answeredElsewhere(change.id)
       case 'lease':
-        return hub.leases?.takenElsewhere(change.name)
+        return hub.leases.takenElsewhere(change.name)
       case 'unknown':
         hub.wake(null)
         return Promise.all([hub.decisions.answeredElsewhere(null), hub.outbox.catchUp()])

@@ -55,7 +55,7 @@ export class OutboundWebhooks {
       backoffMs: input.backoffMs,
     })
     await this.hub.store.registerSubscriber(webhook.name, input.topics, { peer: false })
-    await this.hub.leases?.tickNow()
+    await this.hub.leases.tickNow()
     return webhook
   }
 

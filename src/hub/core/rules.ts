@@ -1,6 +1,8 @@
 // "Always allow" rules: a person allowed this exact tool call once and said "always" — in this
 // session, this folder or everywhere, for a while or until revoked. The hub checks them before it
 // puts a prompt to anyone; a call a rule allows is recorded as a decision answered by that rule.
+
+import { invalid } from '../../core/errors.js'
 import { newId } from '../../core/ids.js'
 import type { Decision, Rule, RuleScope, Store } from '../../store/store.js'
 
@@ -35,6 +37,15 @@ export interface CallSite {
 export class Rules {
   constructor(private readonly store: Store) {}
 
+  list(): Promise<Rule[]> {
+    return this.store.listRules()
+  }
+
+  /** False when there was no such rule. */
+  revoke(id: string): Promise<boolean> {
+    return this.store.removeRule(id)
+  }
+
   /** The rule that allows this exact call here, if one does. */
   async allowing(
     toolName: string,
@@ -61,9 +72,9 @@ export class Rules {
     const input = inputOf(decision.request)
     const toolName = decision.request.tool_name
     if (decision.kind !== 'permission' || typeof toolName !== 'string' || !input)
-      throw new Error('only a tool call with its whole input can be always allowed')
+      throw invalid('only a tool call with its whole input can be always allowed')
     if (scope === 'folder' && !options.folder)
-      throw new Error('this prompt’s session has no folder the hub knows')
+      throw invalid('this prompt’s session has no folder the hub knows')
     return this.store.addRule({
       id: newId('rule'),
       toolName,

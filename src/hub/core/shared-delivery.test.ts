@@ -8,6 +8,7 @@ import type { ServerMessage } from '../../core/hub-protocol.js'
 import { event, publish } from '../../store/contract.js'
 import { openPostgresStore } from '../../store/postgres/index.js'
 import { Hub } from './hub.js'
+import { LeaseKeeper } from './lease-keeper.js'
 import { SubscriberConnection } from './subscriber-connection.js'
 
 const log = pino({ level: 'silent' })
@@ -21,7 +22,10 @@ it('sends a subscriber what another hub committed before this hub’s own next e
   const url = await server.database()
   // Neither hub follows the other (no notices): this is the moment before a notice arrives.
   const [storeA, storeB] = [await openPostgresStore(url), await openPostgresStore(url)]
-  const [hubA, hubB] = [new Hub(storeA, log), new Hub(storeB, log)]
+  const [hubA, hubB] = [
+    new Hub(storeA, log, new LeaseKeeper(storeA, 'hub_a', log, () => null, 10_000)),
+    new Hub(storeB, log, new LeaseKeeper(storeB, 'hub_b', log, () => null, 10_000)),
+  ]
   try {
     const got: StoredEvent[] = []
     const sink = {

@@ -3,7 +3,7 @@
 // as a line of its own. Kept per session so that a page connecting mid-message gets what was written
 // so far, not only what follows. Never stored: the store would fill with deltas.
 import type { CliLine } from '../../claude/messages.js'
-import type { PartialPiece } from '../../core/dashboard-api.js'
+import type { PartialPiece } from '../../core/api/rows.js'
 
 interface StreamEvent {
   type?: string

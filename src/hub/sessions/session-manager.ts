@@ -14,14 +14,10 @@ import {
   listIdes,
 } from '../../claude/ide.js'
 import type { CanUseTool, CliLine, PermissionAnswer } from '../../claude/messages.js'
-import {
-  type ClaudeOptions,
-  ClaudeProcess,
-  claudeOptionsSchema,
-  type SpawnEnv,
-} from '../../claude/process.js'
+import { ClaudeProcess, type SpawnEnv } from '../../claude/process.js'
+import type { PartialPiece } from '../../core/api/rows.js'
+import { type ClaudeOptions, claudeOptionsSchema } from '../../core/claude-options.js'
 import { dialHost } from '../../core/config.js'
-import type { PartialPiece } from '../../core/dashboard-api.js'
 import type { StoredEvent } from '../../core/event.js'
 import { newId, newSecret, safeEqual } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
@@ -183,7 +179,7 @@ export class SessionManager {
   /** Makes the session a durable subscriber of the hub, fed by the hub holding its lease (work()). */
   private async subscribe(id: string, topics: string[], peer: boolean): Promise<void> {
     await this.store.registerSubscriber(`session:${id}`, topics, { peer })
-    await this.hub.leases?.tickNow()
+    await this.hub.leases.tickNow()
   }
 
   /** A message to a session; one whose process ended is resumed first (same Claude session id). */
@@ -211,7 +207,7 @@ export class SessionManager {
     if (!record.claudeSessionId) throw new Error(`session ${record.id} never started; create a new one`)
     const config = await this.storedConfig(record)
     // Of the hubs on one database, the one holding the session's lease runs its CLI: never two.
-    if (this.hub.leases && !(await this.hub.leases.take(subscriberLease(`session:${record.id}`))))
+    if (!(await this.hub.leases.take(subscriberLease(`session:${record.id}`))))
       throw new Error(`session ${record.id} runs on another hub; ask that hub`)
     await this.start(
       record,

@@ -5,7 +5,7 @@
 // are not what the API could have set, is not resumed.
 import { createHmac } from 'node:crypto'
 import { z } from 'zod'
-import { claudeOptionsSchema } from '../../claude/process.js'
+import { claudeOptionsSchema } from '../../core/claude-options.js'
 import { safeEqual } from '../../core/ids.js'
 import { sessionSetupSchema } from '../../core/session-api.js'
 

@@ -15,7 +15,7 @@ function say(ws: WebSocket, message: ServerMessage): void {
 /** `wanted`, or `wanted-2`, `-3`…: the first name no channel uses, on this hub or another live one. */
 async function freeName(hub: Hub, wanted: string): Promise<string> {
   const taken = async (name: string) =>
-    hub.connections.has(name) || ((await hub.leases?.connectedElsewhere(name)) ?? false)
+    hub.connections.has(name) || (await hub.leases.connectedElsewhere(name))
   if (!(await taken(wanted))) return wanted
   for (let i = 2; ; i++) if (!(await taken(`${wanted}-${i}`))) return `${wanted}-${i}`
 }
@@ -42,7 +42,7 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
     connection.close()
     if (hub.connections.get(connection.name) === connection) {
       hub.connections.delete(connection.name)
-      hub.leases?.unseize(connection.name)
+      hub.leases.unseize(connection.name)
     }
     hub.log.info({ subscriber: connection.name, bye: saidBye }, 'channel disconnected')
     if (saidBye) void hub.decisions.subscriberLeft(connection.name)

@@ -1,27 +1,13 @@
-// What the dashboard shows of sessions, turns and decisions, and the feed that tells an open page at once
-// when a decision opens, is answered (wherever) or is cancelled.
-import type { DecisionRow, SessionRow, TurnRow } from '../../core/dashboard-api.js'
-import type { SessionView } from '../../core/session-api.js'
-import type { Decision, OutboxItem } from '../../store/store.js'
-import type { Hub } from '../core/hub.js'
+// The rows the hub's API answers with (core/api/rows.ts), made from what the store keeps; and the
+// feed that tells an open page at once when a decision opens, is answered (wherever) or is cancelled.
+import type { BrowserRow, DecisionRow, SenderRow, TurnRow } from '../../core/api/rows.js'
+import type { Decision, OutboxItem, Sender } from '../../store/store.js'
+import type { Hub } from './hub.js'
 
 const SHOWN_KINDS = new Set(['permission', 'question', 'plan', 'pairing'])
 /** Outbox items that mean a decision changed (hub/core/decisions.ts puts them to every operator). */
 const CHANGE_ITEMS = new Set(['permission', 'question', 'plan', 'decision'])
 const REMEMBERED = 1000
-
-export function sessionRow(view: SessionView): SessionRow {
-  return {
-    id: view.id,
-    cwd: view.cwd,
-    status: view.status,
-    live: view.live,
-    reason: view.reason ?? null,
-    createdAt: view.createdAt,
-    updatedAt: view.updatedAt,
-    pendingInputs: view.pendingInputs.length,
-  }
-}
 
 /** A session's `result` line as the turn feed tells it; null for any other line. */
 export function turnRow(session: string, line: { type: string; [key: string]: unknown }): TurnRow | null {
@@ -33,6 +19,30 @@ export function turnRow(session: string, line: { type: string; [key: string]: un
     text: failed ? null : text,
     costUsd: typeof line.total_cost_usd === 'number' ? line.total_cost_usd : null,
     error: failed ? (text ?? String(line.subtype ?? 'error')) : null,
+  }
+}
+
+export function senderRow(s: Sender): SenderRow {
+  return {
+    name: s.name,
+    displayName: s.displayName,
+    status: s.status,
+    operator: s.operator,
+    kind: s.kind,
+    createdAt: s.createdAt,
+  }
+}
+
+/** `current`: the browser asking. */
+export function browserRow(b: Sender, current: string | null): BrowserRow {
+  return {
+    name: b.name,
+    displayName: b.displayName,
+    status: b.status,
+    operator: b.operator,
+    createdAt: b.createdAt,
+    expiresAt: b.expiresAt,
+    current: b.id === current,
   }
 }
 

@@ -1,8 +1,8 @@
 // The dashboard's web chat: the signed-in browser is a sender like any HTTP one, so its messages are
 // chat events (`chat:http:<browser>`) and Claude's replies come back through its outbox.
-import type { ChatReply } from '../../core/dashboard-api.js'
+import type { ChatReply } from '../../core/api/rows.js'
 import type { OutboxItem } from '../../store/store.js'
-import type { Hub } from '../core/hub.js'
+import type { Hub } from './hub.js'
 
 export class ChatReplies {
   private readonly listeners = new Map<string, Set<(id: number, reply: ChatReply) => void>>()

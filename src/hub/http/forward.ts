@@ -4,28 +4,19 @@
 // who can write to it could name any address: so the client is authenticated here first, the hub
 // there must prove on the connection that it holds the admin token before it is sent anything, and
 // what it is sent is signed for it (forward-signature.ts), without the client's credentials.
-import { IncomingMessage, request, type ServerResponse } from 'node:http'
+import { type IncomingMessage, request } from 'node:http'
+import { Readable } from 'node:stream'
+import type { Context } from 'hono'
 import { advertisedHub } from '../../core/config.js'
-import { HttpError } from '../../core/errors.js'
+import { tooLarge, unavailable } from '../../core/errors.js'
 import { connector, describeTarget, hubTarget, isLoopback, reach, type TcpHub } from '../../core/hub-dial.js'
 import { hostPort } from '../../core/network.js'
 import type { Store } from '../../store/store.js'
 import { hubLease, subscriberLease } from '../core/lease-keeper.js'
-import { bodyDigest, FORWARDED, type ForwardVerifier, signForward } from './forward-signature.js'
-import { readBody } from './http-util.js'
-
-export { FORWARDED } from './forward-signature.js'
-
-/** The session a path is about: /sessions/<id>… (the HTTP API) or /api/sessions/<id>… (the dashboard). */
-export function sessionOfPath(path: string): string | null {
-  const m = /^\/(?:api\/)?sessions\/([^/]+)/.exec(path)
-  if (!m) return null
-  try {
-    return decodeURIComponent(m[1] as string)
-  } catch {
-    return null // not a session id; the route answers it
-  }
-}
+import type { Before } from './define.js'
+import type { HubEnv } from './env.js'
+import { bodyDigest, FORWARDED, signForward } from './forward-signature.js'
+import { passOnName } from './principal.js'
 
 /** Another live hub, as its lease names it. */
 export interface OtherHub {
@@ -74,40 +65,54 @@ export interface Forwarding {
 function dialOf(other: OtherHub, forwarding: Forwarding): TcpHub {
   const address = advertisedHub(other.advertised)
   if (!address)
-    throw new HttpError(
-      502,
+    throw unavailable(
       `the hub running this session gave no usable address ("${other.advertised.slice(0, 100)}")`,
     )
   if (!address.fingerprint && !isLoopback(address.host) && !forwarding.inClear)
-    throw new HttpError(
-      502,
+    throw unavailable(
       `the hub running this session (${other.advertised}) speaks plain HTTP beyond loopback; this hub passes requests on over TLS only`,
     )
   return hubTarget(address)
 }
 
-/** Whether a request carries a body (one to read and sign). */
-function hasBody(req: IncomingMessage): boolean {
-  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
+/**
+ * What a route about one session does first (define.ts `before`): when another live hub runs that
+ * session, the request goes there, for whom this hub authenticated, and its answer comes back.
+ */
+export function passOnToItsHub(store: Store, forwarding: Forwarding): Before {
+  // One hub on its own database runs every session there is.
+  if (store.onOtherChanges === undefined) return async () => null
+  return async (c, _name, who) => {
+    // A request passed on once is never passed on again (no loop while a lease moves).
+    if (c.req.header(FORWARDED) !== undefined) return null
+    const id = c.req.param('id')
+    const as = passOnName(who)
+    if (!id || !as) return null
+    const other = await sessionHubElsewhere(store, forwarding.hubId, id)
+    return other ? forward(c, other, as, forwarding) : null
+  }
 }
 
 /**
  * Passes the request on to `other` for `principal` (whom this hub authenticated) and its answer back,
  * streams included. Nothing is sent to an address whose hub does not prove itself on the connection.
  */
-export async function forward(
-  req: IncomingMessage,
-  res: ServerResponse,
+async function forward(
+  c: Context<HubEnv>,
   other: OtherHub,
   principal: string,
   forwarding: Forwarding,
-): Promise<void> {
-  const body = hasBody(req) ? await readBody(req, forwarding.maxBodyBytes) : null
+): Promise<Response> {
+  const req = c.env.incoming
+  const hasBody =
+    req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
+  const body = hasBody ? Buffer.from(await c.req.arrayBuffer()) : null
+  if (body && body.length > forwarding.maxBodyBytes)
+    throw tooLarge(`body is over the limit of ${forwarding.maxBodyBytes} bytes`)
   const dial = dialOf(other, forwarding)
   const proof = await reach(dial, forwarding.key)
   if (!proof.answered || !proof.proven)
-    throw new HttpError(
-      502,
+    throw unavailable(
       `the hub running this session (${describeTarget(dial)}) ${proof.answered ? 'did not prove it is a hub of this database' : 'did not answer'}; nothing was sent to it`,
     )
   const target = proof.target as TcpHub
@@ -127,82 +132,29 @@ export async function forward(
     as: principal,
     body: body ? bodyDigest(body) : null,
   })
-  await new Promise<void>((resolve) => {
+  const answer = await new Promise<IncomingMessage>((resolve, reject) => {
     const upstream = request(
       { host: target.host, port: target.port, method, path, headers, createConnection: connector(target) },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers)
-        answer.pipe(res)
-        answer.on('end', resolve)
-      },
+      resolve,
     )
-    upstream.on('error', (err) => {
-      resolve()
-      if (res.headersSent) return void res.destroy()
-      res.writeHead(502, { 'content-type': 'application/json' })
-      res.end(
-        JSON.stringify({
-          error: `the hub running this session (${describeTarget(target)}) did not answer: ${err.message}`,
-        }),
-      )
-    })
-    res.on('close', () => {
-      upstream.destroy()
-      resolve()
-    })
+    upstream.on('error', (err) =>
+      reject(
+        unavailable(
+          `the hub running this session (${describeTarget(target)}) did not answer: ${err.message}`,
+        ),
+      ),
+    )
+    // The client left: so does the request on its behalf, a stream included.
+    c.env.outgoing?.on('close', () => upstream.destroy())
     upstream.end(body ?? undefined)
   })
+  const passed = new Headers()
+  for (const [name, value] of Object.entries(answer.headers))
+    if (typeof value === 'string' && !HOP.has(name)) passed.set(name, value)
+  const status = answer.statusCode ?? 502
+  const stream = status === 204 || status === 304 ? null : (Readable.toWeb(answer) as ReadableStream)
+  return new Response(stream, { status, headers: passed })
 }
 
-/**
- * A request another hub passed on, checked (signature, freshness, meant for this hub, taken once,
- * its body the one signed) and given back as this hub serves it: its body read, no credentials,
- * and whom the sending hub authenticated. A 401 for anything else.
- */
-export async function takeForwarded(
-  req: IncomingMessage,
-  verifier: ForwardVerifier,
-  maxBodyBytes: number,
-): Promise<{ req: IncomingMessage; principal: string }> {
-  const header = req.headers[FORWARDED]
-  const checked = verifier.verify(
-    req.method ?? 'GET',
-    req.url ?? '/',
-    typeof header === 'string' ? header : '',
-  )
-  if ('refused' in checked) {
-    req.resume()
-    throw new HttpError(401, checked.refused)
-  }
-  const { signed } = checked
-  const body = signed.body || hasBody(req) ? await readBody(req, maxBodyBytes) : Buffer.alloc(0)
-  if ((signed.body ?? bodyDigest(Buffer.alloc(0))) !== bodyDigest(body))
-    throw new HttpError(401, 'the body of this passed-on request is not the one its hub signed')
-  const taken = new IncomingMessage(req.socket)
-  taken.method = req.method
-  taken.url = req.url
-  taken.httpVersionMajor = req.httpVersionMajor
-  taken.httpVersionMinor = req.httpVersionMinor
-  taken.httpVersion = req.httpVersion
-  const rawHeaders: string[] = []
-  for (let i = 0; i + 1 < req.rawHeaders.length; i += 2) {
-    const name = req.rawHeaders[i] as string
-    if (!DROPPED.has(name.toLowerCase())) rawHeaders.push(name, req.rawHeaders[i + 1] as string)
-  }
-  rawHeaders.push('host', req.headers.host ?? '', 'content-length', String(body.length))
-  setHeaders(taken, rawHeaders)
-  // Whole already: a message that ends incomplete takes its socket down with it.
-  taken.complete = true
-  taken.push(body)
-  taken.push(null)
-  return { req: taken, principal: signed.as }
-}
-
-/** A request's headers, as node:http (rawHeaders) and the routes (headers) read them. */
-export function setHeaders(req: IncomingMessage, rawHeaders: string[]): void {
-  const headers: Record<string, string> = {}
-  for (let i = 0; i + 1 < rawHeaders.length; i += 2)
-    headers[(rawHeaders[i] as string).toLowerCase()] = rawHeaders[i + 1] as string
-  req.rawHeaders = rawHeaders
-  req.headers = headers
-}
+/** Headers that describe one hop of an answer, not the answer. */
+const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding'])

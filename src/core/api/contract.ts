@@ -1,0 +1,125 @@
+// The hub's HTTP API as types, by route name: each route's path parameters (from its path), its body
+// and query (from the schemas the hub checks them with) and what it answers. Clients are typed from
+// this, so nothing they send or read is written twice. Types only.
+import type { z } from 'zod'
+import type { StoredEvent } from '../event.js'
+import type { ROUTES, RouteName } from './routes.js'
+import type {
+  BrowserRow,
+  ChannelRow,
+  ChatReply,
+  DeadLetterRow,
+  DecisionRow,
+  EventRow,
+  HubStatus,
+  LinesPage,
+  ListedSession,
+  Me,
+  OutboundLogRow,
+  OutboundWebhookInfo,
+  PeerInfo,
+  RuleRow,
+  SenderRow,
+  SessionView,
+  SignedIn,
+  SourceRow,
+} from './rows.js'
+import type { INPUTS } from './schemas.js'
+
+type Ok = { ok: true }
+
+/** What each route answers (a stream's events are described where the stream is read). */
+export interface Responses {
+  health: { ok: true; version: string; pid: number; proof?: string }
+  openapi: Record<string, unknown>
+  hubSocket: never
+  sdkSocket: never
+  webhook:
+    | { id: string; duplicate: boolean }
+    | { events: { id: string; duplicate: boolean }[] }
+    | { events: []; ignored: string }
+  message:
+    | { id: string; chat_id: string; duplicate: boolean }
+    | { decision: string; behavior: 'allow' | 'deny'; status: string }
+  senderEvents: never
+  pair: { code: string; token: string; expires_at: string; next: string }
+  signin: SignedIn
+  signout: Ok
+  me: Me
+  browsers: { browsers: BrowserRow[] }
+  revokeBrowser: Ok
+  signinLink: { url: string; expiresAt: number }
+  status: HubStatus
+  channels: { channels: ChannelRow[] }
+  access: { senders: SenderRow[]; pairings: DecisionRow[] }
+  changeSender: { sender: SenderRow }
+  events: { events: EventRow[] }
+  sources: { sources: SourceRow[] }
+  peers: { peers: PeerInfo[] }
+  sendToPeer: { id: string; message: string }
+  deadLetters: { deadLetters: DeadLetterRow[] }
+  subscriptions: { webhooks: OutboundWebhookInfo[] }
+  subscribe: { name: string; url: string; secret: string; topics: string[] }
+  unsubscribe: { removed: string }
+  subscriptionLog: { log: OutboundLogRow[] }
+  hookTake: { events: StoredEvent[] }
+  decisions: { decisions: DecisionRow[] }
+  answer: { decision: DecisionRow }
+  feed: never
+  rules: { rules: RuleRow[] }
+  makeRule: { rule: RuleRow }
+  revokeRule: Ok
+  sessions: { sessions: SessionView[] }
+  history: { sessions: ListedSession[] }
+  createSession: SessionView
+  pruneSessions: { removed: string[] }
+  session: SessionView
+  removeSession: { removed: string[] }
+  sendMessage: SessionView
+  respond: SessionView
+  interrupt: SessionView
+  stopSession: SessionView
+  resumeSession: SessionView
+  setModel: Ok
+  setPermissionMode: Ok
+  bindIde: SessionView
+  unbindIde: SessionView
+  sessionLines: LinesPage
+  sessionStream: never
+  chat: { id: string; chat_id: string; sessions: number }
+  chatStream: never
+}
+
+/** `/api/sessions/:id/lines` → `{ id: string }`. */
+type ParamsOfPath<P extends string> = P extends `${string}:${infer Key}/${infer Rest}`
+  ? { [K in Key]: string } & ParamsOfPath<`/${Rest}`>
+  : P extends `${string}:${infer Key}`
+    ? { [K in Key]: string }
+    : Record<never, never>
+export type ParamsOf<N extends RouteName> = ParamsOfPath<(typeof ROUTES)[N]['path']>
+
+type Inputs = typeof INPUTS
+export type BodyOf<N extends RouteName> = N extends keyof Inputs
+  ? Inputs[N] extends { body: infer S extends z.ZodType }
+    ? z.input<S>
+    : undefined
+  : undefined
+export type QueryOf<N extends RouteName> = N extends keyof Inputs
+  ? Inputs[N] extends { query: infer S extends z.ZodType }
+    ? z.input<S>
+    : undefined
+  : undefined
+/** The body and query as the hub has them once checked (defaults filled in). */
+export type ParsedBodyOf<N extends RouteName> = N extends keyof Inputs
+  ? Inputs[N] extends { body: infer S extends z.ZodType }
+    ? z.output<S>
+    : undefined
+  : undefined
+export type ParsedQueryOf<N extends RouteName> = N extends keyof Inputs
+  ? Inputs[N] extends { query: infer S extends z.ZodType }
+    ? z.output<S>
+    : undefined
+  : undefined
+
+// Stream events, for their readers.
+export type { ChatReply, DecisionRow }

@@ -1,0 +1,338 @@
+// Every route of the hub's HTTP surface, once: its method, its path and who may call it. The hub
+// registers a handler for each (hub/http/), the OpenAPI document is generated from them, and the CLI's
+// and the page's clients call them by name (./client.ts): no path is written anywhere else. No zod
+// here, so the page can import it.
+
+/**
+ * Who may call a route, from the credential the request carries (hub/http/principal.ts):
+ * - `none`: anyone (what the route checks itself, if anything, is its own business);
+ * - `source`: a webhook source's secret or signature, checked by the route;
+ * - `sender`: a sender's token (a person or program chatting with sessions);
+ * - `browser`: a signed-in browser, operator or not (to see who it is, and to sign out);
+ * - `operator`: the admin token, or a browser whose sender is an operator;
+ * - `admin`: the admin token only (local processes: the CLI, channels, `switchboard mcp`, hooks).
+ */
+export type Auth = 'none' | 'source' | 'sender' | 'browser' | 'operator' | 'admin'
+
+export interface RouteDef {
+  method: 'GET' | 'POST' | 'DELETE'
+  path: string
+  auth: Auth
+  summary: string
+  /** Answered as a server-sent event stream, or as a WebSocket upgrade, not as JSON. */
+  stream?: 'sse' | 'upgrade'
+  /** The status a success answers with, when it is not 200. */
+  status?: 201 | 202
+}
+
+export const ROUTES = {
+  // --- the hub itself -------------------------------------------------------------------------
+  health: {
+    method: 'GET',
+    path: '/health',
+    auth: 'none',
+    summary: 'the hub answers; with ?challenge=, its proof that it holds the admin token',
+  },
+  openapi: { method: 'GET', path: '/openapi.json', auth: 'none', summary: 'this document' },
+  hubSocket: {
+    method: 'GET',
+    path: '/hub',
+    auth: 'admin',
+    stream: 'upgrade',
+    summary: 'the hub socket of channels (WebSocket; the hub protocol)',
+  },
+  sdkSocket: {
+    method: 'GET',
+    path: '/sdk/:id',
+    auth: 'none',
+    stream: 'upgrade',
+    summary: 'a driven CLI on the --sdk-url transport, with the token of its one session',
+  },
+
+  // --- webhooks and senders ---------------------------------------------------------------------
+  webhook: {
+    method: 'POST',
+    path: '/hooks/:source',
+    auth: 'source',
+    status: 202,
+    summary: 'an event from a webhook source (202 stored, 200 a duplicate)',
+  },
+  message: {
+    method: 'POST',
+    path: '/messages',
+    auth: 'sender',
+    status: 202,
+    summary: "a sender's chat message, or a verdict (yes <id>)",
+  },
+  senderEvents: {
+    method: 'GET',
+    path: '/events',
+    auth: 'sender',
+    stream: 'sse',
+    summary: "the sender's replies and prompts",
+  },
+  pair: {
+    method: 'POST',
+    path: '/pair',
+    auth: 'none',
+    status: 201,
+    summary: 'a pairing code and a token that waits for an operator',
+  },
+
+  // --- who is asking ----------------------------------------------------------------------------
+  signin: {
+    method: 'POST',
+    path: '/api/signin',
+    auth: 'none',
+    status: 201,
+    summary: "spends a sign-in link's token for a browser key",
+  },
+  signout: {
+    method: 'POST',
+    path: '/api/signout',
+    auth: 'browser',
+    summary: "this browser's key stops working",
+  },
+  me: { method: 'GET', path: '/api/me', auth: 'browser', summary: 'who is signed in' },
+  browsers: { method: 'GET', path: '/api/browsers', auth: 'operator', summary: 'the browsers signed in' },
+  revokeBrowser: {
+    method: 'DELETE',
+    path: '/api/browsers/:name',
+    auth: 'operator',
+    summary: 'signs a browser out',
+  },
+  signinLink: {
+    method: 'POST',
+    path: '/api/web-links',
+    auth: 'admin',
+    status: 201,
+    summary: 'a one-time sign-in link for the dashboard',
+  },
+
+  // --- the hub's state --------------------------------------------------------------------------
+  status: {
+    method: 'GET',
+    path: '/api/status',
+    auth: 'operator',
+    summary: 'the hub: version, connections, hubs',
+  },
+  channels: {
+    method: 'GET',
+    path: '/api/channels',
+    auth: 'operator',
+    summary: 'channel sessions (subscribers) and their backlog',
+  },
+  access: { method: 'GET', path: '/api/access', auth: 'operator', summary: 'senders and pairing requests' },
+  changeSender: {
+    method: 'POST',
+    path: '/api/access/:name',
+    auth: 'operator',
+    summary: 'allows or blocks a sender, makes it an operator or not',
+  },
+  events: {
+    method: 'GET',
+    path: '/api/events',
+    auth: 'operator',
+    summary: 'stored events, newest first (50 a page)',
+  },
+  sources: { method: 'GET', path: '/api/sources', auth: 'operator', summary: 'webhook sources (no secrets)' },
+  peers: { method: 'GET', path: '/api/peers', auth: 'operator', summary: 'sessions others can message' },
+  sendToPeer: {
+    method: 'POST',
+    path: '/api/peers/messages',
+    auth: 'operator',
+    status: 202,
+    summary: 'a message to a peer',
+  },
+  deadLetters: {
+    method: 'GET',
+    path: '/api/dead-letters',
+    auth: 'operator',
+    summary: 'what could not be delivered, and why',
+  },
+  subscriptions: {
+    method: 'GET',
+    path: '/api/subscriptions',
+    auth: 'operator',
+    summary: 'outbound webhooks',
+  },
+  subscribe: {
+    method: 'POST',
+    path: '/api/subscriptions',
+    auth: 'admin',
+    status: 201,
+    summary: 'an outbound webhook (its secret is in this answer only)',
+  },
+  unsubscribe: {
+    method: 'DELETE',
+    path: '/api/subscriptions/:name',
+    auth: 'admin',
+    summary: 'removes an outbound webhook',
+  },
+  subscriptionLog: {
+    method: 'GET',
+    path: '/api/subscriptions/:name/log',
+    auth: 'operator',
+    summary: "an outbound webhook's delivery attempts",
+  },
+  hookTake: {
+    method: 'POST',
+    path: '/api/hook/take',
+    auth: 'admin',
+    summary: "a session's pending events, for the hook to hand over",
+  },
+
+  // --- decisions and rules ----------------------------------------------------------------------
+  decisions: {
+    method: 'GET',
+    path: '/api/decisions',
+    auth: 'operator',
+    summary: 'open decisions, oldest first',
+  },
+  answer: {
+    method: 'POST',
+    path: '/api/decisions/:ref/answer',
+    auth: 'operator',
+    summary: 'answers a decision by its id or its five-letter code; 409 when it was answered already',
+  },
+  feed: {
+    method: 'GET',
+    path: '/api/feed',
+    auth: 'operator',
+    stream: 'sse',
+    summary: "decisions opened, answered or cancelled; driven sessions' turn ends",
+  },
+  rules: { method: 'GET', path: '/api/rules', auth: 'operator', summary: 'the always-allow rules' },
+  makeRule: {
+    method: 'POST',
+    path: '/api/rules',
+    auth: 'operator',
+    status: 201,
+    summary: 'an always-allow rule from an open prompt, which it then answers',
+  },
+  revokeRule: { method: 'DELETE', path: '/api/rules/:id', auth: 'operator', summary: 'revokes a rule' },
+
+  // --- driven sessions --------------------------------------------------------------------------
+  sessions: { method: 'GET', path: '/api/sessions', auth: 'operator', summary: "the hub's driven sessions" },
+  history: {
+    method: 'GET',
+    path: '/api/history',
+    auth: 'operator',
+    summary: "every session found: the hub's and Claude Code's own on this machine, newest first",
+  },
+  createSession: {
+    method: 'POST',
+    path: '/api/sessions',
+    auth: 'operator',
+    status: 201,
+    summary: 'starts a driven session (options.resume: from a Claude session found in the history)',
+  },
+  pruneSessions: {
+    method: 'DELETE',
+    path: '/api/sessions',
+    auth: 'operator',
+    summary: 'forgets every session whose CLI is not running',
+  },
+  session: {
+    method: 'GET',
+    path: '/api/sessions/:id',
+    auth: 'operator',
+    summary: 'one session (?wait=<s>: until it needs someone, or the wait ends)',
+  },
+  removeSession: {
+    method: 'DELETE',
+    path: '/api/sessions/:id',
+    auth: 'operator',
+    summary: 'forgets a session whose CLI is not running',
+  },
+  sendMessage: {
+    method: 'POST',
+    path: '/api/sessions/:id/messages',
+    auth: 'operator',
+    status: 202,
+    summary: 'a message to a session (a stopped one is resumed)',
+  },
+  respond: {
+    method: 'POST',
+    path: '/api/sessions/:id/respond',
+    auth: 'operator',
+    summary: "answers one of the session's pending inputs",
+  },
+  interrupt: {
+    method: 'POST',
+    path: '/api/sessions/:id/interrupt',
+    auth: 'operator',
+    summary: 'ends the turn',
+  },
+  stopSession: { method: 'POST', path: '/api/sessions/:id/stop', auth: 'operator', summary: 'ends its CLI' },
+  resumeSession: {
+    method: 'POST',
+    path: '/api/sessions/:id/resume',
+    auth: 'operator',
+    summary: 'starts its CLI again, to wait for a message',
+  },
+  setModel: {
+    method: 'POST',
+    path: '/api/sessions/:id/model',
+    auth: 'operator',
+    summary: 'switches the model',
+  },
+  setPermissionMode: {
+    method: 'POST',
+    path: '/api/sessions/:id/permission-mode',
+    auth: 'operator',
+    summary: 'switches the permission mode',
+  },
+  bindIde: {
+    method: 'POST',
+    path: '/api/sessions/:id/ide',
+    auth: 'operator',
+    summary: 'binds the CLI to an IDE',
+  },
+  unbindIde: { method: 'DELETE', path: '/api/sessions/:id/ide', auth: 'operator', summary: 'unbinds it' },
+  sessionLines: {
+    method: 'GET',
+    path: '/api/sessions/:id/lines',
+    auth: 'operator',
+    summary: 'a page of its lines after ?after=<seq>',
+  },
+  sessionStream: {
+    method: 'GET',
+    path: '/api/sessions/:id/stream',
+    auth: 'operator',
+    stream: 'sse',
+    summary: 'its lines from Last-Event-ID (or ?after=), then live; the text being written as `partial`',
+  },
+
+  // --- the web chat -----------------------------------------------------------------------------
+  chat: {
+    method: 'POST',
+    path: '/api/chat',
+    auth: 'operator',
+    status: 202,
+    summary: 'writes to the sessions that take chat',
+  },
+  chatStream: {
+    method: 'GET',
+    path: '/api/chat/stream',
+    auth: 'operator',
+    stream: 'sse',
+    summary: 'replies',
+  },
+} as const satisfies Record<string, RouteDef>
+
+export type RouteName = keyof typeof ROUTES
+
+/** Every state-changing request from a browser carries this header (a cross-site form cannot). */
+export const API_HEADER = 'x-switchboard'
+/** What a local process with the admin token calls itself (`cli`, `mcp`, `hook`): its answers' name. */
+export const CLIENT_HEADER = 'x-switchboard-client'
+
+/** The path of a route with its parameters filled in (each one encoded). */
+export function pathOf(name: RouteName, params: Record<string, string> = {}): string {
+  return ROUTES[name].path.replace(/:([a-zA-Z]+)/g, (_, key: string) => {
+    const value = params[key]
+    if (value === undefined) throw new Error(`${name}: the path needs ${key}`)
+    return encodeURIComponent(value)
+  })
+}

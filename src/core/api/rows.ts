@@ -1,0 +1,168 @@
+// What the hub's routes answer, as types: the rows the dashboard shows and the CLI prints. No zod and
+// no runtime code, so the page imports it freely. Types the hub protocol or the session API own
+// (HubStatus, SessionView, …) are theirs, re-exported here for the clients.
+export type { HubStatus, OutboundWebhookInfo, PeerInfo } from '../hub-protocol.js'
+export type {
+  LinesPage,
+  ListedSession,
+  PendingInput,
+  RespondInput as Answer,
+  SessionView,
+} from '../session-api.js'
+
+import type { z } from 'zod'
+import type { createSessionSchema, newRuleSchema } from './schemas.js'
+
+/** What starting a session takes (POST /api/sessions). */
+export type NewSession = z.input<typeof createSessionSchema>
+/** What making an "always allow" rule takes (POST /api/rules). */
+export type NewRule = z.input<typeof newRuleSchema>
+
+/**
+ * The assistant text being written, before its line arrives: `text` goes at offset `at` of what is
+ * shown; `at` 0 replaces it (and an empty text at 0 means nothing is being written).
+ */
+export interface PartialPiece {
+  at: number
+  text: string
+}
+
+/** A driven session finished a turn (its `result` line): what a notification says of it. */
+export interface TurnRow {
+  session: string
+  /** The turn's final text, if any. */
+  text: string | null
+  costUsd: number | null
+  /** Why the turn failed or stopped early; null when it succeeded. */
+  error: string | null
+}
+
+/** A decision waiting for a person (or just answered, in the stream). */
+export interface DecisionRow {
+  id: string
+  code: string
+  kind: 'permission' | 'question' | 'plan' | 'pairing'
+  /** The session (driven: `ses_…`; a channel: its subscriber name) or the pending sender. */
+  owner: string
+  status: 'open' | 'answered' | 'expired' | 'cancelled'
+  request: Record<string, unknown>
+  answer: Record<string, unknown> | null
+  answeredBy: string | null
+  createdAt: number
+}
+
+export interface SignedIn {
+  key: string
+  name: string
+  expiresAt: number
+}
+
+/** Who the page is: an operator may answer and drive; a viewer was demoted and may only sign out. */
+export interface Me {
+  name: string
+  operator: boolean
+  expiresAt: number | null
+}
+
+export interface BrowserRow {
+  name: string
+  /** The browser's user agent when it signed in. */
+  displayName: string | null
+  status: 'allowed' | 'pending' | 'blocked'
+  operator: boolean
+  createdAt: number
+  expiresAt: number | null
+  /** The browser asking. */
+  current: boolean
+}
+
+export interface RuleRow {
+  id: string
+  toolName: string
+  /** The exact input it allows. */
+  input: Record<string, unknown>
+  scope: 'session' | 'folder' | 'everywhere'
+  /** The session id or the folder; null for everywhere. */
+  scopeValue: string | null
+  expiresAt: number | null
+  createdBy: string
+  createdAt: number
+  /** Prompts it answered. */
+  uses: number
+}
+
+export interface ChannelRow {
+  name: string
+  connected: boolean
+  /** `channel` (notifications) or `message` (a hook feeds it). */
+  rung: string | null
+  /** Events waiting for it. */
+  pending: number
+  topics: string[]
+}
+
+export interface SenderRow {
+  name: string
+  displayName: string | null
+  status: 'allowed' | 'pending' | 'blocked'
+  operator: boolean
+  kind: 'token' | 'browser'
+  createdAt: number
+}
+
+export interface ChatReply {
+  chat_id: string
+  text: string
+  /** The session that replied. */
+  from: string
+  at: number
+}
+
+/**
+ * What flows through the hub:
+ * GET /api/events?q=<text>&source=<name>&before=<seq> → { events: EventRow[] } (50, newest first)
+ * GET /api/sources → { sources: SourceRow[] } (never their secrets)
+ * GET /api/outbound → { webhooks: OutboundRow[] }; GET /api/outbound/:name/log → { log: OutboundLogRow[] }
+ * GET /api/peers → { peers: { name, aliases, live, rooms, pending }[] }
+ */
+export interface EventRow {
+  seq: number
+  id: string
+  topic: string
+  source: string
+  sender: string | null
+  content: string
+  meta: Record<string, string>
+  createdAt: number
+}
+
+export interface SourceRow {
+  name: string
+  topic: string
+  preset: string
+  deliveryHeader: string | null
+  createdAt: number
+  /** When its last event came, if any is kept. */
+  lastEventAt: number | null
+}
+
+/** One delivery attempt of an outbound webhook. */
+export interface OutboundLogRow {
+  webhook: string
+  eventId: string
+  attempt: number
+  /** The receiver's HTTP status, or null when it could not be reached. */
+  status: number | null
+  error: string | null
+  at: number
+}
+
+/** Something that could not be delivered: a message to a name no peer holds, a webhook that kept failing. */
+export interface DeadLetterRow {
+  id: number
+  kind: string
+  target: string
+  payload: Record<string, unknown>
+  reason: string
+  createdAt: number
+}

@@ -1,0 +1,151 @@
+// What each route of the hub takes: its JSON body and its query, as zod schemas the hub checks every
+// request with (hub/http/define.ts), the OpenAPI document is generated from, and the clients' types
+// are inferred from (the page imports this file for types only).
+import { z } from 'zod'
+import { claudeOptionsSchema } from '../../core/claude-options.js'
+import { subscriberNameSchema, topicSchema } from '../hub-protocol.js'
+import { linesQuerySchema, respondSchema, sessionSetupSchema } from '../session-api.js'
+
+const folder = z.string().min(1, 'choose a folder').startsWith('/', 'the folder is an absolute path')
+
+export const createSessionSchema = z
+  .object({
+    prompt: z.string().min(1, 'say what the session should do'),
+    options: claudeOptionsSchema.extend({ cwd: folder }),
+    /** Events on these topics are written into the session as `<channel>` messages. */
+    topics: z.array(topicSchema).optional(),
+    /** How the hub runs its CLI (another binary, the --sdk-url transport): the admin token's only. */
+    setup: sessionSetupSchema.optional(),
+    /** Other sessions may message this one (peers): off unless asked for. */
+    peer: z.boolean().optional(),
+  })
+  .strict()
+
+export const sendMessageSchema = z
+  .object({ text: z.string().min(1, 'the message is empty'), fork: z.boolean().optional() })
+  .strict()
+
+export const respondBodySchema = z.object({ decision: z.string().min(1), answer: respondSchema }).strict()
+
+export const modelSchema = z.object({ model: z.string().min(1) }).strict()
+
+export const permissionModeBodySchema = z
+  .object({ mode: claudeOptionsSchema.shape.permissionMode.unwrap() })
+  .strict()
+
+/** An IDE by its port or its name, as `switchboard ide list` shows them. */
+export const ideSchema = z.object({ ide: z.string().min(1, 'name the IDE: its port or its name') }).strict()
+
+export const sessionQuerySchema = z.object({
+  /** Seconds to wait for the session to need someone (or end its turn), at most 300. */
+  wait: z.coerce.number().min(0).max(300).default(0),
+})
+
+export const historyQuerySchema = z.object({ cwd: z.string().min(1).optional() })
+
+export { linesQuerySchema }
+
+/** An answer to a decision: allow (with edited input, or a question's answers), or deny with a message. */
+export const answerSchema = respondSchema
+
+export const signinSchema = z.object({ token: z.string().min(1).max(200) }).strict()
+
+export const senderChangeSchema = z
+  .object({ status: z.enum(['allowed', 'blocked']).optional(), operator: z.boolean().optional() })
+  .strict()
+
+/**
+ * "Always allow": a rule made from a decision, for the same tool with the same input, in a session, a
+ * folder or everywhere, until it expires or is revoked. The hub applies it before a prompt is shown
+ * and records the answer as given by the rule; making it also approves the decision.
+ */
+export const newRuleSchema = z
+  .object({
+    decision: z.string().min(1, 'the decision to make the rule from'),
+    scope: z.enum(['session', 'folder', 'everywhere']),
+    /** null or absent: until revoked. */
+    expiresInMinutes: z
+      .number()
+      .int()
+      .min(1)
+      .max(60 * 24 * 365)
+      .nullable()
+      .optional(),
+  })
+  .strict()
+
+export const chatMessageSchema = z
+  .object({
+    text: z.string().min(1, 'the message is empty').max(60_000),
+    /** One session by name; all that take chat when absent. */
+    to: z.string().min(1).max(100).optional(),
+  })
+  .strict()
+
+export const eventsQuerySchema = z.object({
+  /** Text the events hold (the first 200 characters count). */
+  q: z
+    .string()
+    .transform((q) => q.slice(0, 200) || undefined)
+    .optional(),
+  source: z
+    .string()
+    .transform((s) => s || undefined)
+    .optional(),
+  /** A seq: events before it (the next page); anything else is the first page. */
+  before: z.coerce.number().int().positive().optional().catch(undefined),
+})
+
+export const peerMessageSchema = z
+  .object({
+    from: z.string().min(1).max(100).default('cli'),
+    to: subscriberNameSchema,
+    text: z.string().min(1),
+  })
+  .strict()
+
+export const deadLettersQuerySchema = z.object({ kind: z.string().min(1).max(40).optional() })
+
+export const subscribeSchema = z
+  .object({
+    url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }),
+    topics: z.array(topicSchema).min(1).default(['*']),
+    maxAttempts: z.number().int().min(1).max(50).default(8),
+    backoffMs: z.number().int().min(10).max(3_600_000).default(1_000),
+  })
+  .strict()
+
+export const hookTakeSchema = z.object({ subscriber: subscriberNameSchema }).strict()
+
+export const messageBodySchema = z
+  .object({
+    text: z.string().min(1, 'text must not be empty').max(32_000),
+    to: subscriberNameSchema.optional(),
+  })
+  .strict()
+
+export const healthQuerySchema = z.object({ challenge: z.string().optional() })
+
+/** Each route's inputs, by route name: what the hub checks and the clients are typed from. */
+export const INPUTS = {
+  health: { query: healthQuerySchema },
+  signin: { body: signinSchema },
+  changeSender: { body: senderChangeSchema },
+  events: { query: eventsQuerySchema },
+  sendToPeer: { body: peerMessageSchema },
+  deadLetters: { query: deadLettersQuerySchema },
+  subscribe: { body: subscribeSchema },
+  hookTake: { body: hookTakeSchema },
+  answer: { body: answerSchema },
+  makeRule: { body: newRuleSchema },
+  history: { query: historyQuerySchema },
+  createSession: { body: createSessionSchema },
+  session: { query: sessionQuerySchema },
+  sendMessage: { body: sendMessageSchema },
+  respond: { body: respondBodySchema },
+  setModel: { body: modelSchema },
+  setPermissionMode: { body: permissionModeBodySchema },
+  bindIde: { body: ideSchema },
+  sessionLines: { query: linesQuerySchema },
+  chat: { body: chatMessageSchema },
+} as const

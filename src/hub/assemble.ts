@@ -1,0 +1,173 @@
+// The hub put together, once: the core (events, access, decisions, leases), driven sessions, chat
+// bridges, outbound webhooks, the dashboard's sign-in and feeds, and what the one app needs of them
+// (hub/http/parts.ts). server.ts serves it; what runs on one hub at a time is given to the leases.
+import { readlinkSync } from 'node:fs'
+import { WebSocketServer } from 'ws'
+import { claudeEnv } from '../claude/env.js'
+import { readAdminToken } from '../core/admin-token.js'
+import { dialHost, type HubConfig } from '../core/config.js'
+import { pinText } from '../core/fingerprint.js'
+import { isLoopback } from '../core/hub-dial.js'
+import type { HubStatus } from '../core/hub-protocol.js'
+import type { Logger } from '../core/log.js'
+import { reachableAt } from '../core/network.js'
+import { VERSION } from '../core/version.js'
+import type { Store } from '../store/store.js'
+import { BridgeManager } from './bridges/manager.js'
+import { ChatReplies } from './core/chat-replies.js'
+import { Hub } from './core/hub.js'
+import { readHubId } from './core/hub-id.js'
+import { clusterHubs, LeaseKeeper } from './core/lease-keeper.js'
+import { followOtherHubs } from './core/other-hubs.js'
+import { OutboundWebhooks } from './core/outbound.js'
+import { startRetention } from './core/retention.js'
+import { DecisionFeed } from './core/views.js'
+import { WebSignin } from './core/web-signin.js'
+import type { Forwarding } from './http/forward.js'
+import { ForwardVerifier } from './http/forward-signature.js'
+import type { HubParts } from './http/parts.js'
+import { SenderStreams } from './http/sender-streams.js'
+import type { HubTls } from './net/tls.js'
+import { SessionManager } from './sessions/session-manager.js'
+
+const SWEEP_MS = 60_000
+
+export interface Assembled extends HubParts {
+  /** The TCP port is bound (its number, when the config said 0). */
+  listening(port: number): void
+  listeningOnSocket(path: string): void
+  /** Where other hubs reach this one, its certificate pinned. */
+  advertised(): string
+  /** What runs in the background for the hub's lifetime: sweeps, and hearing other hubs. */
+  startBackground(): { stop(): void }
+}
+
+/** Where this process's logs go: SWITCHBOARD_LOG_FILE, or the file stderr was opened on (autostart). */
+function logDestination(): string {
+  if (process.env.SWITCHBOARD_LOG_FILE) return process.env.SWITCHBOARD_LOG_FILE
+  try {
+    const target = readlinkSync('/proc/self/fd/2')
+    return target.startsWith('/') && !target.startsWith('/dev/') ? target : 'stderr'
+  } catch {
+    return 'stderr'
+  }
+}
+
+export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubTls | null): Assembled {
+  let port = config.port
+  let socket: string | null = null
+  const startedAt = Date.now()
+  const logFile = logDestination()
+  // The other hubs pin the certificate named with the address, once this hub has proved itself on it.
+  const advertised = () =>
+    `${config.advertise ?? reachableAt(config.host, port)}${tls ? `#${pinText(tls.fingerprint)}` : ''}`
+  const leases = new LeaseKeeper(store, readHubId(config.home), log, advertised, config.leaseMs)
+  const hub = new Hub(store, log, leases)
+  const adminToken = readAdminToken(config.home)
+
+  const streams = new SenderStreams(store)
+  hub.outbox.listen(async (item) => {
+    await streams.show(item)
+    return undefined
+  })
+  hub.outbox.onCatchUp(() => streams.catchUp())
+  const sessions = new SessionManager(
+    store,
+    hub,
+    log,
+    adminToken,
+    { env: claudeEnv(process.env, config) },
+    config.sessionIdleMinutes,
+  )
+  const bridges = new BridgeManager(hub, sessions, config.home, log)
+  const outbound = new OutboundWebhooks(hub, log)
+  const signin = new WebSignin(store)
+  const inClear = !tls && !isLoopback(config.host)
+  const forwarding: Forwarding = {
+    key: adminToken,
+    hubId: leases.hubId,
+    inClear,
+    maxBodyBytes: 16 * 1024 * 1024,
+  }
+
+  leases.source(outbound.work())
+  leases.source(sessions.work())
+  leases.exclusive('bridges', { start: () => bridges.start(), stop: () => bridges.stop() })
+  let retention: { stop(): void } | null = null
+  leases.exclusive('retention', {
+    start: async () => {
+      retention = startRetention(store, config.retentionDays, log)
+    },
+    stop: async () => retention?.stop(),
+  })
+
+  const status = async (): Promise<HubStatus> => {
+    const subscribers = new Map((await store.listSubscribers()).map((s) => [s.name, s.pending]))
+    return {
+      version: VERSION,
+      pid: process.pid,
+      home: config.home,
+      host: config.host,
+      port,
+      socket,
+      logFile,
+      startedAt,
+      connected: [...hub.connections.keys()]
+        .sort()
+        .map((name) => ({ name, pending: subscribers.get(name) ?? 0 })),
+      bridges: bridges.status(),
+      operators: await store.countOperators(),
+      // A sign-in link not yet used waits for no one.
+      openDecisions: (await store.listDecisions({ status: 'open' })).filter((d) => d.kind !== 'signin')
+        .length,
+      liveSessions: sessions.liveCount(),
+      database: config.databaseUrl ? 'postgres' : 'sqlite',
+      hubs: await clusterHubs(store, leases.hubId),
+      fingerprint: tls?.fingerprint ?? null,
+      inClear,
+    }
+  }
+
+  return {
+    hub,
+    sessions,
+    signin,
+    feed: new DecisionFeed(hub),
+    replies: new ChatReplies(hub),
+    streams,
+    outbound,
+    creds: { adminToken, store, verifier: new ForwardVerifier(adminToken, () => leases.hubId) },
+    forwarding,
+    log,
+    maxBodyBytes: config.maxBodyBytes,
+    hostRules: () => ({ bound: config.host, port, allowedHosts: config.allowedHosts }),
+    status,
+    async signinLink() {
+      const { token, expiresAt } = await signin.createLink()
+      return { url: `http://${dialHost(config.host)}:${port}/signin?token=${token}`, expiresAt }
+    },
+    wss: new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 }),
+    listening(bound) {
+      port = bound
+      sessions.listeningOn(config.host, bound)
+    },
+    listeningOnSocket(path) {
+      socket = path
+    },
+    advertised,
+    startBackground() {
+      const sweep = setInterval(() => {
+        hub.access.dropExpiredPairings().catch((err) => log.error({ err }, 'sweep failed'))
+        store.dropExpiredSenders(Date.now()).catch((err) => log.error({ err }, 'sweep failed'))
+      }, SWEEP_MS)
+      sweep.unref()
+      const otherHubs = followOtherHubs(hub, log)
+      return {
+        stop() {
+          clearInterval(sweep)
+          otherHubs.stop()
+        },
+      }
+    },
+  }
+}

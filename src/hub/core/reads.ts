@@ -1,0 +1,83 @@
+// What the hub's API reads of the store, as rows (core/api/rows.ts): channels and their backlog, the
+// event log, webhook sources, outbound webhooks and their log, dead letters.
+import type {
+  ChannelRow,
+  DeadLetterRow,
+  EventRow,
+  OutboundLogRow,
+  OutboundWebhookInfo,
+  SourceRow,
+} from '../../core/api/rows.js'
+import type { Hub } from './hub.js'
+
+const EVENTS_PAGE = 50
+
+/** Channel sessions: every subscriber but driven sessions and outbound webhooks. */
+export async function channelRows(hub: Hub): Promise<ChannelRow[]> {
+  return (await hub.store.listSubscribers())
+    .filter((s) => !s.name.startsWith('session:') && !s.name.startsWith('webhook:'))
+    .map((s) => ({
+      name: s.name,
+      connected: hub.isConnected(s.name),
+      rung: hub.connections.get(s.name)?.rung ?? null,
+      pending: s.pending,
+      topics: s.topics,
+    }))
+}
+
+export async function eventRows(
+  hub: Hub,
+  filter: { q?: string; source?: string; before?: number },
+): Promise<EventRow[]> {
+  const events = await hub.store.searchEvents({
+    text: filter.q,
+    source: filter.source,
+    beforeSeq: filter.before,
+    limit: EVENTS_PAGE,
+  })
+  return events.map((e) => ({
+    seq: e.seq,
+    id: e.id,
+    topic: e.topic,
+    source: e.source,
+    sender: e.sender,
+    content: e.content,
+    meta: e.meta,
+    createdAt: e.created_at,
+  }))
+}
+
+/** Webhook sources, never their secrets, with when each last sent an event. */
+export async function sourceRows(hub: Hub): Promise<SourceRow[]> {
+  return Promise.all(
+    (await hub.store.listSources()).map(async (s) => ({
+      name: s.name,
+      topic: s.topic,
+      preset: s.preset ?? 'generic',
+      deliveryHeader: s.deliveryHeader,
+      createdAt: s.createdAt,
+      lastEventAt: (await hub.store.searchEvents({ source: s.name, limit: 1 }))[0]?.created_at ?? null,
+    })),
+  )
+}
+
+export async function outboundRows(hub: Hub): Promise<OutboundWebhookInfo[]> {
+  const subscribers = new Map((await hub.store.listSubscribers()).map((s) => [s.name, s]))
+  return (await hub.store.listOutboundWebhooks()).map((w) => ({
+    name: w.name,
+    url: w.url,
+    topics: subscribers.get(w.name)?.topics ?? [],
+    pending: subscribers.get(w.name)?.pending ?? 0,
+    maxAttempts: w.maxAttempts,
+    backoffMs: w.backoffMs,
+    createdAt: w.createdAt,
+  }))
+}
+
+export async function outboundLog(hub: Hub, name: string): Promise<OutboundLogRow[]> {
+  return hub.store.outboundLog(name, 200)
+}
+
+export async function deadLetterRows(hub: Hub, kind?: string): Promise<DeadLetterRow[]> {
+  return hub.store.listDeadLetters(kind)
+}

@@ -1,0 +1,56 @@
+// The hub's one HTTP application: every route (webhooks, senders, the sockets, the API of the CLI and
+// the dashboard, the page, the OpenAPI document) in one Hono app made of one sub-app per area, behind
+// one guard (Host and Origin over TCP), with one way to answer a failure. Routes come from the
+// contract (core/api/routes.ts); who may call each is checked where it is defined (define.ts).
+import { Hono } from 'hono'
+import { ROUTES } from '../../core/api/routes.js'
+import { DomainError } from '../../core/errors.js'
+import { chatRoutes } from './chat.js'
+import { decisionRoutes } from './decisions.js'
+import type { HubEnv } from './env.js'
+import { onError, statusOf } from './errors.js'
+import { passOnToItsHub } from './forward.js'
+import { PAGE_PATHS, pageRoutes, securityHeaders } from './page.js'
+import type { HubParts } from './parts.js'
+import { peopleRoutes } from './people.js'
+import { checkHostAndOrigin } from './request-guard.js'
+import { senderRoutes } from './senders.js'
+import { sessionRoutes } from './sessions.js'
+import { stateRoutes } from './state.js'
+import { systemRoutes } from './system.js'
+import { webhookRoutes } from './webhooks.js'
+
+/** A path of the contract as a pattern, to tell "no such path" (404) from "not with this method" (405). */
+const PATTERNS = Object.values(ROUTES).map((route) => ({
+  method: route.method as string,
+  pattern: new RegExp(`^${route.path.replace(/:[a-zA-Z]+/g, '[^/]+')}$`),
+}))
+
+export function createApp(parts: HubParts): Hono<HubEnv> {
+  const app = new Hono<HubEnv>()
+  // The home's socket is reachable only through the home's permissions: no browser gets there.
+  app.use('*', async (c, next) => {
+    if (!c.env.local) checkHostAndOrigin(c.env.incoming, parts.hostRules())
+    await next()
+  })
+  for (const path of PAGE_PATHS) app.use(path, securityHeaders)
+  app.route('/', systemRoutes(parts))
+  app.route('/', webhookRoutes(parts))
+  app.route('/', senderRoutes(parts))
+  app.route('/', peopleRoutes(parts))
+  app.route('/', stateRoutes(parts))
+  app.route('/', decisionRoutes(parts))
+  app.route('/', sessionRoutes(parts, passOnToItsHub(parts.hub.store, parts.forwarding)))
+  app.route('/', chatRoutes(parts))
+  app.route('/', pageRoutes())
+  app.notFound((c) => {
+    const path = c.req.path
+    const methods = PATTERNS.filter((r) => r.pattern.test(path)).map((r) => r.method)
+    const err = methods.length
+      ? new DomainError('not_found', `${c.req.method} is not allowed on ${path} (${methods.join(', ')} is)`)
+      : new DomainError('not_found', `no such path: ${path}`)
+    return c.json({ error: err.message, kind: err.kind }, methods.length ? 405 : (statusOf(err) as 404))
+  })
+  app.onError(onError(parts.log))
+  return app
+}

@@ -1,0 +1,83 @@
+// Decisions waiting for a person, answered from here by id or code, the live feed every page of the
+// dashboard follows, and the "always allow" rules made from them.
+import { Hono } from 'hono'
+import { streamSSE } from 'hono/streaming'
+import { conflict, notFound } from '../../core/errors.js'
+import { answerDecision } from '../core/answer.js'
+import { decisionRow, turnRow } from '../core/views.js'
+import { defineRoute } from './define.js'
+import type { HubEnv } from './env.js'
+import type { HubParts } from './parts.js'
+import { nameOf } from './principal.js'
+import { holdOpen, stillOperator } from './sse.js'
+
+export function decisionRoutes(parts: HubParts): Hono<HubEnv> {
+  const app = new Hono<HubEnv>()
+  const { hub, creds, feed, sessions, log } = parts
+
+  defineRoute(app, creds, 'decisions', async () => ({ decisions: await feed.open() }))
+
+  defineRoute(app, creds, 'answer', async (_c, { params, body, who }) => ({
+    decision: decisionRow(await answerDecision(hub, params.ref, body, nameOf(who))),
+  }))
+
+  /**
+   * What every page follows, whichever it shows: decisions opened, answered or cancelled, and driven
+   * sessions' turn ends (for notifications). One stream for both: a browser opens at most six
+   * connections to a host, and a session's page holds its transcript's too.
+   */
+  defineRoute(app, creds, 'feed', (c, { who }) => {
+    const mayStillSee = stillOperator(hub.store, who)
+    return streamSSE(c, async (stream) => {
+      // A prompt goes out only to one who may answer it now, in the order the feed gave them.
+      let writing = Promise.resolve()
+      const offDecisions = feed.subscribe((row) => {
+        writing = writing.then(async () => {
+          if (await mayStillSee()) await stream.writeSSE({ event: 'changed', data: JSON.stringify(row) })
+          else await stream.close()
+        })
+      })
+      const offTurns = sessions.onLine((id, _seq, line) => {
+        const turn = turnRow(id, line)
+        if (turn) void stream.writeSSE({ event: 'turn', data: JSON.stringify(turn) })
+      })
+      stream.onAbort(() => {
+        offDecisions()
+        offTurns()
+      })
+      await holdOpen(stream, mayStillSee)
+    })
+  })
+
+  defineRoute(app, creds, 'rules', async () => ({ rules: await hub.decisions.rules.list() }))
+
+  /** A rule made from an open prompt, which it then answers: "allow, and always". */
+  defineRoute(app, creds, 'makeRule', async (_c, { body, who }) => {
+    const by = nameOf(who)
+    const decision = await hub.store.getDecision(body.decision)
+    if (!decision) throw notFound('no such decision')
+    if (decision.status !== 'open')
+      throw conflict(`already ${decision.status}${decision.answeredBy ? ` by ${decision.answeredBy}` : ''}`)
+    const folder = decision.owner.startsWith('ses_')
+      ? await sessions.view(decision.owner).then(
+          (v) => v.cwd,
+          () => null,
+        )
+      : null
+    const rule = await hub.decisions.rules.fromDecision(decision, body.scope, {
+      folder,
+      expiresInMinutes: body.expiresInMinutes ?? null,
+      by,
+    })
+    log.info({ rule: rule.id, tool: rule.toolName, scope: rule.scope, by }, 'always-allow rule made')
+    await hub.decisions.answer(decision, { behavior: 'allow' }, by).catch(() => {})
+    return { rule }
+  })
+
+  defineRoute(app, creds, 'revokeRule', async (_c, { params, who }) => {
+    if (!(await hub.decisions.rules.revoke(params.id))) throw notFound('no such rule')
+    log.info({ rule: params.id, by: nameOf(who) }, 'always-allow rule revoked')
+    return { ok: true as const }
+  })
+  return app
+}

@@ -1,0 +1,30 @@
+// What every route of the one app has at hand: Node's own request and response (the webhook and the
+// sender streams write to them directly, bench:router), how the request came (the home's socket or
+// TCP; an upgrade), and who is asking once the route's guard has looked.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import type { Sender } from '../../store/store.js'
+
+export interface HubBindings {
+  incoming: IncomingMessage
+  outgoing: ServerResponse
+  /** Came over the home's Unix socket (reachable only through the home's permissions). */
+  local?: boolean
+  /** A WebSocket upgrade: the socket to hand over, and what came after the headers. */
+  upgrade?: { socket: Duplex; head: Buffer }
+}
+
+export type HubEnv = { Bindings: HubBindings; Variables: { principal: Principal } }
+
+/** Who sent a request (principal.ts). */
+export type Principal =
+  /** `presented`: a token came, but nobody holds it. */
+  | { kind: 'nobody'; presented?: boolean }
+  /**
+   * `as`: what the local process calls itself (`cli`, `mcp`, `hook`: the X-Switchboard-Client header),
+   * the name its answers are recorded under; `passedOnBy`: the hub that authenticated the client and
+   * passed the request on.
+   */
+  | { kind: 'admin'; as: string; passedOnBy?: string }
+  | { kind: 'sender'; sender: Sender }
+  | { kind: 'browser'; sender: Sender; passedOnBy?: string }

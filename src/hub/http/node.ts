@@ -1,0 +1,69 @@
+// The one app on Node's servers: every request (over TCP or the home's socket) and every WebSocket
+// upgrade goes through app.fetch. An upgrade route takes the socket itself (wss.handleUpgrade) and
+// answers upgraded(); any other answer to an upgrade is written back as a bare status line.
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Duplex } from 'node:stream'
+import { getRequestListener } from '@hono/node-server'
+import type { Hono } from 'hono'
+import type { Logger } from '../../core/log.js'
+import type { HubBindings, HubEnv } from './env.js'
+
+const UPGRADED_HEADER = 'x-switchboard-upgraded'
+
+/** What an upgrade route answers once the socket is the WebSocket server's (a Response cannot be a 101). */
+export function upgraded(): Response {
+  return new Response(null, { status: 200, headers: { [UPGRADED_HEADER]: '1' } })
+}
+
+export function requestListener(
+  app: Hono<HubEnv>,
+  local: boolean,
+): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
+  return getRequestListener((request, env) => app.fetch(request, { ...(env as HubBindings), local }))
+}
+
+const REASONS: Record<number, string> = {
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  403: 'Forbidden',
+  404: 'Not Found',
+  500: 'Internal Server Error',
+}
+
+export function upgradeListener(app: Hono<HubEnv>, local: boolean, log: Logger) {
+  return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', (err) => log.debug({ err: err.message }, 'upgrade socket error'))
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(req.headers))
+      if (typeof value === 'string') headers.set(name, value)
+    let url: URL
+    try {
+      url = new URL(req.url ?? '/', 'http://hub')
+    } catch {
+      refuse(socket, 400)
+      return
+    }
+    const env = {
+      incoming: req,
+      outgoing: undefined as unknown as ServerResponse,
+      local,
+      upgrade: { socket, head },
+    }
+    Promise.resolve(app.fetch(new Request(url, { headers }), env))
+      .then((answer) => {
+        if (!answer.headers.has(UPGRADED_HEADER)) refuse(socket, answer.status)
+      })
+      .catch((err) => {
+        log.error({ err }, 'upgrade failed')
+        refuse(socket, 500)
+      })
+  }
+}
+
+/** Ends an upgrade the hub will not take, with a status and nothing more. */
+function refuse(socket: Duplex, status: number): void {
+  if (socket.destroyed) return
+  socket.end(
+    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+  )
+}

@@ -1,0 +1,72 @@
+// The hub's HTTP API as an OpenAPI 3.1 document, generated from the contract the hub routes with
+// (core/api/routes.ts) and the zod schemas it checks each body and query with (core/api/schemas.ts):
+// nothing in it is written by hand, so it cannot drift from what the hub does.
+import { z } from 'zod'
+import { type Auth, ROUTES, type RouteDef } from '../../core/api/routes.js'
+import { INPUTS, messageBodySchema } from '../../core/api/schemas.js'
+import { VERSION } from '../../core/version.js'
+
+const SECURITY: Record<Auth, Record<string, string[]>[] | undefined> = {
+  none: undefined,
+  source: [{ source: [] }],
+  sender: [{ sender: [] }],
+  browser: [{ browser: [] }, { admin: [] }],
+  operator: [{ browser: [] }, { admin: [] }],
+  admin: [{ admin: [] }],
+}
+
+const jsonOf = (schema: z.ZodType) => ({
+  'application/json': { schema: z.toJSONSchema(schema, { io: 'input' }) },
+})
+
+function parametersOf(route: RouteDef, query: z.ZodType | undefined): Record<string, unknown>[] {
+  const inPath = [...route.path.matchAll(/:([a-zA-Z]+)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }))
+  if (!(query instanceof z.ZodObject)) return inPath
+  const shape =
+    (z.toJSONSchema(query, { io: 'input' }) as { properties?: Record<string, unknown> }).properties ?? {}
+  return [...inPath, ...Object.entries(shape).map(([name, schema]) => ({ name, in: 'query', schema }))]
+}
+
+export function openApiDocument(): Record<string, unknown> {
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const [name, route] of Object.entries(ROUTES) as [string, RouteDef][]) {
+    const inputs = (INPUTS as Record<string, { body?: z.ZodType; query?: z.ZodType }>)[name] ?? {}
+    const body = name === 'message' ? messageBodySchema : inputs.body
+    const path = route.path.replace(/:([a-zA-Z]+)/g, '{$1}')
+    paths[path] ??= {}
+    ;(paths[path] as Record<string, unknown>)[route.method.toLowerCase()] = {
+      operationId: name,
+      summary: route.summary,
+      ...(SECURITY[route.auth] ? { security: SECURITY[route.auth] } : {}),
+      parameters: parametersOf(route, inputs.query),
+      ...(body ? { requestBody: { content: jsonOf(body) } } : {}),
+      responses: {
+        [String(route.stream === 'upgrade' ? 101 : ('status' in route && route.status) || 200)]: {
+          description: route.stream === 'sse' ? 'text/event-stream' : route.summary,
+        },
+      },
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: { title: 'Switchboard hub', version: VERSION },
+    components: {
+      securitySchemes: {
+        admin: { type: 'http', scheme: 'bearer', description: 'the home’s admin-token' },
+        browser: {
+          type: 'http',
+          scheme: 'bearer',
+          description: 'a signed-in browser’s key (POST /api/signin)',
+        },
+        sender: { type: 'http', scheme: 'bearer', description: 'a sender’s token' },
+        source: { type: 'http', scheme: 'bearer', description: 'a webhook source’s secret (or a signature)' },
+      },
+    },
+    paths,
+  }
+}

@@ -1,0 +1,35 @@
+// What the routes of the one app work with: the hub's parts, put together once (hub/assemble.ts).
+import type { WebSocketServer } from 'ws'
+import type { HubStatus } from '../../core/hub-protocol.js'
+import type { Logger } from '../../core/log.js'
+import type { ChatReplies } from '../core/chat-replies.js'
+import type { Hub } from '../core/hub.js'
+import type { OutboundWebhooks } from '../core/outbound.js'
+import type { DecisionFeed } from '../core/views.js'
+import type { WebSignin } from '../core/web-signin.js'
+import type { SessionManager } from '../sessions/session-manager.js'
+import type { Forwarding } from './forward.js'
+import type { Credentials } from './principal.js'
+import type { HostRules } from './request-guard.js'
+import type { SenderStreams } from './sender-streams.js'
+
+export interface HubParts {
+  hub: Hub
+  sessions: SessionManager
+  signin: WebSignin
+  feed: DecisionFeed
+  replies: ChatReplies
+  streams: SenderStreams
+  outbound: OutboundWebhooks
+  creds: Credentials
+  forwarding: Forwarding
+  log: Logger
+  maxBodyBytes: number
+  /** What a TCP request's Host and Origin must name (the socket skips the check). */
+  hostRules(): HostRules
+  status(): Promise<HubStatus>
+  /** A one-time sign-in link for the dashboard, on this hub's address. */
+  signinLink(): Promise<{ url: string; expiresAt: number }>
+  /** Takes the WebSocket upgrades (the hub socket, --sdk-url CLIs). */
+  wss: WebSocketServer
+}

@@ -1,0 +1,31 @@
+// Server-sent event streams of the one app: held open while the one reading may still see them (a
+// browser blocked, demoted, signed out or expired from any surface ends its streams within a second),
+// with a comment now and then so no proxy closes them.
+import type { SSEStreamingApi } from 'hono/streaming'
+import type { Store } from '../../store/store.js'
+import { standing } from '../core/web-signin.js'
+import type { Principal } from './principal.js'
+
+const KEEPALIVE_MS = 15_000
+/** How often an open stream asks whether its reader may still see it. */
+const RECHECK_MS = 1_000
+
+export async function holdOpen(stream: SSEStreamingApi, mayStillSee: () => Promise<boolean>): Promise<void> {
+  let quiet = 0
+  while (!stream.aborted && !stream.closed) {
+    await stream.sleep(RECHECK_MS)
+    if (stream.aborted || stream.closed) return
+    if (!(await mayStillSee())) return void (await stream.close())
+    quiet += RECHECK_MS
+    if (quiet >= KEEPALIVE_MS) {
+      quiet = 0
+      await stream.write(': keepalive\n\n')
+    }
+  }
+}
+
+/** Whether `who` may still see an operator's stream: the admin token always; a browser while it is an operator. */
+export function stillOperator(store: Pick<Store, 'senderById'>, who: Principal): () => Promise<boolean> {
+  if (who.kind !== 'browser') return async () => true
+  return async () => standing(await store.senderById(who.sender.id)) === 'operator'
+}

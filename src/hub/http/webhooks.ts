@@ -1,0 +1,54 @@
+// Webhooks in: POST /hooks/<source>, verified by the source's secret or signature, each body made
+// into events by the source's preset, answered 202 once committed (200: every one a duplicate). The
+// hot path of the hub: it reads and answers on Node's own request and response (bench:router).
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
+import { Hono } from 'hono'
+import { notFound } from '../../core/errors.js'
+import { isReservedSource } from '../../core/sources.js'
+import { verifyWebhook, webhookEvents } from '../../sources/webhook/index.js'
+import { defineRoute } from './define.js'
+import type { HubEnv } from './env.js'
+import { readBody, sendJson } from './node-io.js'
+import type { HubParts } from './parts.js'
+import { SourceCache } from './source-cache.js'
+
+export function webhookRoutes(parts: HubParts): Hono<HubEnv> {
+  const app = new Hono<HubEnv>()
+  const { hub } = parts
+  const sources = new SourceCache(hub.store)
+
+  defineRoute(app, parts.creds, 'webhook', async (c, { params }) => {
+    const req = c.env.incoming
+    const res = c.env.outgoing
+    const name = params.source
+    // Read before anything awaits: the body has usually arrived with the headers, and a reader in
+    // place now gets it as it is parsed instead of a few event-loop turns later.
+    const reading = readBody(req, parts.maxBodyBytes)
+    const source = isReservedSource(name) ? null : (sources.cached(name) ?? (await sources.get(name)))
+    if (!source) {
+      reading.catch(() => {}) // the 404 says enough
+      throw notFound(`unknown source "${name}" (create it with: switchboard source add ${name})`)
+    }
+    const body = await reading
+    const query = new URL(req.url ?? '/', 'http://hub').searchParams
+    const proof = verifyWebhook(source, req.headers, body)
+    const outcome = webhookEvents(source, req.headers, body, query, proof)
+    if ('ignored' in outcome) {
+      sendJson(res, 200, { events: [], ignored: outcome.ignored })
+      return RESPONSE_ALREADY_SENT
+    }
+    const [only, ...more] = outcome.events
+    if (only && more.length === 0) {
+      const result = await hub.publish(only)
+      sendJson(res, result.duplicate ? 200 : 202, { id: result.event.id, duplicate: result.duplicate })
+      return RESPONSE_ALREADY_SENT
+    }
+    // Several events (an alert group's firing and resolved alerts): published in order, in one commit.
+    const results = await Promise.all(outcome.events.map((event) => hub.publish(event)))
+    sendJson(res, results.every((r) => r.duplicate) ? 200 : 202, {
+      events: results.map((r) => ({ id: r.event.id, duplicate: r.duplicate })),
+    })
+    return RESPONSE_ALREADY_SENT
+  })
+  return app
+}
