@@ -313,7 +313,7 @@ it('counts no unused sign-in link as an open decision, in status or on the Hub p
     body: JSON.stringify({ token: link.searchParams.get('token') }),
   })
   const { key } = (await signedIn.json()) as { key: string }
-  const health = await fetch(`${link.origin}/api/health`, { headers: { authorization: `Bearer ${key}` } })
+  const health = await fetch(`${link.origin}/api/status`, { headers: { authorization: `Bearer ${key}` } })
   expect(((await health.json()) as { openDecisions: number }).openDecisions).toBe(0)
 })
 

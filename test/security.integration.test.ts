@@ -192,7 +192,7 @@ describe('7. Host and Origin', () => {
     expect(host).toMatch(/^HTTP\/1.1 403/)
     expect(host).not.toMatch(/"code"/)
     expect((await post('/pair', '', { origin: 'https://evil.example' })).status).toBe(403)
-    const admin = await fetch(`${world.home.url}/peers`, {
+    const admin = await fetch(`${world.home.url}/api/peers`, {
       headers: { authorization: `Bearer ${adminToken()}`, origin: 'https://evil.example' },
     })
     expect(admin.status).toBe(403)
@@ -238,7 +238,7 @@ describe('10. lesser findings', () => {
     const token = await world.home.addSender('alice')
     await channel()
     expect((await post(`/messages?token=${token}`, 'hi')).status).toBe(401)
-    expect((await fetch(`${world.home.url}/peers?token=${adminToken()}`)).status).toBe(401)
+    expect((await fetch(`${world.home.url}/api/peers?token=${adminToken()}`)).status).toBe(401)
     expect(await upgrade(`/hub?token=${adminToken()}`, {})).toBe(401)
     const events = await fetch(`${world.home.url}/events?token=${token}`)
     expect(events.status).toBe(200)

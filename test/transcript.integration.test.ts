@@ -1,5 +1,5 @@
-// A transcript of tens of MB (a webhook sender can inflate one) served by the hub: through the admin
-// API (/sessions/<id>/lines, /events) and the dashboard's (/api/sessions/<id>/lines, /stream). Every
+// A transcript of tens of MB (a webhook sender can inflate one) served by the hub's one API
+// (/api/sessions/<id>/lines and /stream), to the admin token and to a signed-in browser. Every
 // line arrives, in order, while the hub's memory (its RSS, read from /proc) grows by a bound per view,
 // not by the transcript: each view used to cost it four to six times the transcript.
 import { type ChildProcess, spawn } from 'node:child_process'
@@ -52,7 +52,7 @@ beforeAll(async () => {
   browser = await signInWith(link)
   started = rss()
   // The first view takes the hub's heap to its working size, whatever the transcript's.
-  expect((await pageThrough('/sessions/ses_big', false)).seqs).toEqual(inOrder)
+  expect((await pageThrough('/api/sessions/ses_big', false)).seqs).toEqual(inOrder)
 }, 300_000)
 
 afterAll(async () => {
@@ -109,7 +109,7 @@ it('pages /lines with a cursor: every line once, in order, over-long ones cut, t
 }, async () => {
   expect(transcriptBytes).toBeGreaterThan(40 * 1024 * 1024)
   for (const [base, dashboard] of [
-    ['/sessions/ses_big', false],
+    ['/api/sessions/ses_big', false],
     ['/api/sessions/ses_big', true],
   ] as const) {
     const before = rss()
@@ -124,7 +124,7 @@ it('replays the SSE streams page by page: every line once, in order, the hub’s
   timeout: 300_000,
 }, async () => {
   for (const [path, dashboard] of [
-    ['/sessions/ses_big/events', false],
+    ['/api/sessions/ses_big/stream', false],
     ['/api/sessions/ses_big/stream', true],
   ] as const) {
     const before = rss()

@@ -56,14 +56,14 @@ async function bare(): Promise<number> {
 /** Through the hub: POST /sessions, then its SSE stream until the first assistant line. */
 async function throughHub(): Promise<{ ms: number; id: string }> {
   const t0 = performance.now()
-  const res = await fetch(`${home.url}/sessions`, {
+  const res = await fetch(`${home.url}/api/sessions`, {
     method: 'POST',
     headers,
     body: JSON.stringify({ prompt: 'hello', options: { cwd: claude.cwd } }),
   })
   const { id } = (await res.json()) as { id: string }
   const controller = new AbortController()
-  const stream = await fetch(`${home.url}/sessions/${id}/events`, { headers, signal: controller.signal })
+  const stream = await fetch(`${home.url}/api/sessions/${id}/events`, { headers, signal: controller.signal })
   const decoder = new TextDecoder()
   let buffer = ''
   for await (const chunk of stream.body as ReadableStream<Uint8Array>) {

@@ -13,6 +13,7 @@ export const ERROR_KINDS = [
   'too_large',
   'rate_limited',
   'unavailable',
+  'upstream',
 ] as const
 export type ErrorKind = (typeof ERROR_KINDS)[number]
 
@@ -39,6 +40,8 @@ export const tooLarge = (message: string) => new DomainError('too_large', messag
 export const rateLimited = (message: string) => new DomainError('rate_limited', message)
 /** Something it depends on does not answer (a hub, a CLI, another hub, a platform). */
 export const unavailable = (message: string) => new DomainError('unavailable', message)
+/** Another hub this one passes a request on to failed it: it does not answer or prove itself. */
+export const upstream = (message: string) => new DomainError('upstream', message)
 
 export function isDomainError(err: unknown): err is DomainError {
   return err instanceof DomainError
@@ -68,7 +71,7 @@ const KIND_OF_STATUS: Record<number, ErrorKind> = {
   409: 'conflict',
   413: 'too_large',
   429: 'rate_limited',
-  502: 'unavailable',
+  502: 'upstream',
   503: 'unavailable',
 }
 

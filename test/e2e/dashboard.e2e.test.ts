@@ -136,7 +136,7 @@ it('takes a decision answered elsewhere off the page, saying who answered', asyn
       ? { text: 'ok' }
       : { tool: 'Bash', input: { command: 'touch answered-elsewhere' } },
   )
-  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+  const created = await adminCall<{ id: string }>(world, 'POST', '/api/sessions', {
     prompt: 'go',
     options: { cwd: world.claude.cwd },
   })
@@ -146,7 +146,7 @@ it('takes a decision answered elsewhere off the page, saying who answered', asyn
   const view = await adminCall<{ pendingInputs: { code: string }[] }>(
     world,
     'GET',
-    `/sessions/${created.json.id}`,
+    `/api/sessions/${created.json.id}`,
   )
   const code = view.json.pendingInputs[0]?.code as string
   // Answered at the terminal.
@@ -175,7 +175,7 @@ it('answers a question by its option, and sends a plan back with a comment', asy
       return { tool: 'ExitPlanMode', input: { plan: '1. paint the shed' } }
     return { tool: 'AskUserQuestion', input: question }
   })
-  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+  const created = await adminCall<{ id: string }>(world, 'POST', '/api/sessions', {
     prompt: 'ask me',
     options: { cwd: world.claude.cwd, permissionMode: 'default' },
   })
@@ -186,14 +186,14 @@ it('answers a question by its option, and sends a plan back with a comment', asy
   await waitFor(
     async () =>
       (
-        await adminCall<{ lastResult: string | null }>(world, 'GET', `/sessions/${id}`)
+        await adminCall<{ lastResult: string | null }>(world, 'GET', `/api/sessions/${id}`)
       ).json.lastResult?.includes('blue') === true,
     30_000,
     'the answer to reach Claude',
   )
 
-  await adminCall(world, 'POST', `/sessions/${id}/permission-mode`, { mode: 'plan' })
-  await adminCall(world, 'POST', `/sessions/${id}/messages`, { text: 'now make a plan' })
+  await adminCall(world, 'POST', `/api/sessions/${id}/permission-mode`, { mode: 'plan' })
+  await adminCall(world, 'POST', `/api/sessions/${id}/messages`, { text: 'now make a plan' })
   await page.getByRole('button', { name: 'Send back' }).waitFor({ timeout: 30_000 })
   await shot(page, 'inbox-plan-desktop')
   await page.getByLabel('Comment').fill('paint the house instead')
@@ -213,7 +213,7 @@ it('resumes a transcript after a reload mid-turn, with no line missing or shown 
       ? { slowText: 'once upon a time there was a hub that never lost a line', delayMs: 150 }
       : { text: 'ok' },
   )
-  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+  const created = await adminCall<{ id: string }>(world, 'POST', '/api/sessions', {
     prompt: 'tell a long story',
     options: { cwd: world.claude.cwd },
   })
@@ -251,7 +251,7 @@ it('shows the reply as it is written at the bottom of a long transcript, then th
       ? { text: whole, pause: { at: first.length, until: released } }
       : { text: long },
   )
-  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+  const created = await adminCall<{ id: string }>(world, 'POST', '/api/sessions', {
     prompt: 'start with a long answer',
     options: { cwd: world.claude.cwd },
   })
@@ -259,7 +259,7 @@ it('shows the reply as it is written at the bottom of a long transcript, then th
   await page.goto(`${world.home.url}/#/sessions/${id}`)
   const transcript = page.getByRole('region', { name: 'Transcript' })
   await transcript.getByText(/Turn finished/).waitFor({ timeout: 30_000 })
-  await adminCall(world, 'POST', `/sessions/${id}/messages`, { text: 'write it slowly' })
+  await adminCall(world, 'POST', `/api/sessions/${id}/messages`, { text: 'write it slowly' })
 
   // The model is held mid-message: what it wrote so far shows, in view, and nothing of the rest.
   const writing = transcript.getByText(first, { exact: true })
@@ -289,7 +289,7 @@ it('shows the reply as it is written at the bottom of a long transcript, then th
   const lines = await adminCall<{ lines: { line: { type: string } }[] }>(
     world,
     'GET',
-    `/sessions/${id}/lines?after=0`,
+    `/api/sessions/${id}/lines?after=0`,
   )
   expect(lines.json.lines.some((l) => l.line.type === 'stream_event')).toBe(false)
 })
@@ -320,7 +320,7 @@ it('notifies a finished turn from any page, naming the session, and the notifica
     )
   world.fake.respond(() => ({ text: 'all done over here' }))
   await page.getByRole('link', { name: /Inbox/ }).click()
-  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+  const created = await adminCall<{ id: string }>(world, 'POST', '/api/sessions', {
     prompt: 'finish a turn',
     options: { cwd: world.claude.cwd },
   })
@@ -343,7 +343,7 @@ it('makes an "always allow" rule from a prompt, lets the next identical call pas
     turn += 1
     return { tool: 'Bash', input: { command: 'touch always-allowed && ls', description: 'Make a file' } }
   })
-  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+  const created = await adminCall<{ id: string }>(world, 'POST', '/api/sessions', {
     prompt: 'first',
     options: { cwd: world.claude.cwd },
   })
@@ -357,7 +357,7 @@ it('makes an "always allow" rule from a prompt, lets the next identical call pas
   const idle = (n: number) =>
     waitFor(
       async () =>
-        (await adminCall<{ lastResult: string | null }>(world, 'GET', `/sessions/${id}`)).json.lastResult ===
+        (await adminCall<{ lastResult: string | null }>(world, 'GET', `/api/sessions/${id}`)).json.lastResult ===
         `turn ${n} done`,
       30_000,
       `turn ${n} to finish`,
@@ -365,7 +365,7 @@ it('makes an "always allow" rule from a prompt, lets the next identical call pas
   await idle(1)
 
   // The same call again: no prompt, the rule answers, and it is recorded as the rule's answer.
-  await adminCall(world, 'POST', `/sessions/${id}/messages`, { text: 'again' })
+  await adminCall(world, 'POST', `/api/sessions/${id}/messages`, { text: 'again' })
   await idle(2)
   await page.getByRole('link', { name: 'Rules' }).click()
   await page.getByText('touch always-allowed && ls').first().waitFor()
@@ -385,7 +385,7 @@ it('makes an "always allow" rule from a prompt, lets the next identical call pas
     .first()
     .click()
   await page.getByText(/No rules/).waitFor()
-  await adminCall(world, 'POST', `/sessions/${id}/messages`, { text: 'once more' })
+  await adminCall(world, 'POST', `/api/sessions/${id}/messages`, { text: 'once more' })
   await page.getByRole('link', { name: /Inbox/ }).click()
   await page.getByText('touch always-allowed && ls').first().waitFor({ timeout: 30_000 })
 })
@@ -393,7 +393,7 @@ it('makes an "always allow" rule from a prompt, lets the next identical call pas
 it('picks the transcript up where it was after the hub restarts, without a line twice', async () => {
   const page = await signedIn()
   world.fake.respond((r) => ({ text: latestTurn(r).includes('second') ? 'answer two' : 'answer one' }))
-  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+  const created = await adminCall<{ id: string }>(world, 'POST', '/api/sessions', {
     prompt: 'first',
     options: { cwd: world.claude.cwd },
   })
@@ -402,7 +402,7 @@ it('picks the transcript up where it was after the hub restarts, without a line 
   // The hub goes away and comes back; the page's stream reconnects by itself, from its last line.
   await world.home.stopHub()
   await startDrivingHub(world)
-  await adminCall(world, 'POST', `/sessions/${created.json.id}/messages`, { text: 'second' })
+  await adminCall(world, 'POST', `/api/sessions/${created.json.id}/messages`, { text: 'second' })
   await page.getByText('answer two').first().waitFor({ timeout: 30_000 })
   expect(await page.getByText('answer one').count()).toBe(1)
   expect(await page.getByText('first', { exact: true }).count()).toBe(1)
@@ -466,7 +466,7 @@ it('approves identical prompts of two sessions at once', async () => {
     toolResults(r).length ? { text: 'done' } : { tool: 'Bash', input: { command: 'touch batch-ok && ls' } },
   )
   for (const dir of ['a', 'b'])
-    await adminCall(world, 'POST', '/sessions', { prompt: `go ${dir}`, options: { cwd: world.claude.cwd } })
+    await adminCall(world, 'POST', '/api/sessions', { prompt: `go ${dir}`, options: { cwd: world.claude.cwd } })
   await page.getByRole('link', { name: /Inbox/ }).click()
   const batch = page.getByRole('button', { name: 'Approve all 2 identical' })
   await batch.waitFor({ timeout: 30_000 })
@@ -474,7 +474,7 @@ it('approves identical prompts of two sessions at once', async () => {
   await batch.click()
   await waitFor(
     async () => {
-      const { json } = await adminCall<{ sessions: { status: string }[] }>(world, 'GET', '/sessions')
+      const { json } = await adminCall<{ sessions: { status: string }[] }>(world, 'GET', '/api/sessions')
       return json.sessions.filter((s) => s.status === 'idle').length === 2
     },
     30_000,

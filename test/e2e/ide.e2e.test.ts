@@ -65,7 +65,7 @@ async function cli(...args: string[]) {
 /** A session the hub drives with `claudePath` (the CLI that takes an IDE from outside), once idle. */
 async function idleSession(claudePath?: string): Promise<string> {
   world.fake.respond(() => ({ text: 'ready' }))
-  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+  const created = await adminCall<{ id: string }>(world, 'POST', '/api/sessions', {
     prompt: 'hello',
     options: { cwd: world.claude.cwd },
     ...(claudePath ? { setup: { claudePath } } : {}),

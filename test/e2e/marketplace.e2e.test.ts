@@ -61,21 +61,21 @@ it('keeps the channel the plugin starts inside a driven session off the hub: no 
   await startDrivingHub(world)
   world.fake.respond(() => ({ text: 'ready' }))
   type Line = { line: { type: string; subtype?: string; mcp_servers?: { name: string; status: string }[] } }
-  const { json } = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+  const { json } = await adminCall<{ id: string }>(world, 'POST', '/api/sessions', {
     prompt: 'get ready',
     options: { cwd: world.claude.cwd },
   })
   const idle = () =>
     waitFor(
       async () =>
-        (await adminCall<{ status: string }>(world, 'GET', `/sessions/${json.id}`)).json.status === 'idle',
+        (await adminCall<{ status: string }>(world, 'GET', `/api/sessions/${json.id}`)).json.status === 'idle',
       60_000,
       'the turn to end',
     )
   await idle()
   // Claude Code connects plugin servers beside the first turn: a later turn's init says it is up.
   const pluginUp = async () => {
-    const { lines } = (await adminCall<{ lines: Line[] }>(world, 'GET', `/sessions/${json.id}/lines`)).json
+    const { lines } = (await adminCall<{ lines: Line[] }>(world, 'GET', `/api/sessions/${json.id}/lines`)).json
     return lines.some(
       ({ line }) =>
         line.subtype === 'init' &&
@@ -86,11 +86,11 @@ it('keeps the channel the plugin starts inside a driven session off the hub: no 
   }
   for (let turn = 0; !(await pluginUp()); turn++) {
     expect(turn, 'the plugin server to be connected').toBeLessThan(10)
-    await adminCall(world, 'POST', `/sessions/${json.id}/messages`, { text: 'again' })
+    await adminCall(world, 'POST', `/api/sessions/${json.id}/messages`, { text: 'again' })
     await idle()
   }
   // The session itself is the hub's subscriber; its CLI's channel is none.
   expect(await world.home.subscribers()).toEqual([`session:${json.id}`])
-  const status = await adminCall<{ connected: { name: string }[] }>(world, 'GET', '/status')
+  const status = await adminCall<{ connected: { name: string }[] }>(world, 'GET', '/api/status')
   expect(status.json.connected.map((c) => c.name)).toEqual([`session:${json.id}`])
 })

@@ -64,7 +64,7 @@ async function twoHubs() {
     let view: View | undefined
     await waitFor(
       async () => {
-        view = (await call(url, token, 'GET', `/sessions/${id}`)).json
+        view = (await call(url, token, 'GET', `/api/sessions/${id}`)).json
         return done(view)
       },
       60_000,
@@ -79,7 +79,7 @@ it('answers for a session from any hub, and resumes it on another once its hub i
   const { token, hubA, a, b, until } = await twoHubs()
   let answer = 'first answer'
   world.fake.respond(() => ({ text: answer }))
-  const created = await call(a, token, 'POST', '/sessions', {
+  const created = await call(a, token, 'POST', '/api/sessions', {
     prompt: 'hello',
     options: { cwd: world.claude.cwd },
   })
@@ -89,10 +89,10 @@ it('answers for a session from any hub, and resumes it on another once its hub i
 
   // Asked on b, answered by a, where the CLI runs.
   answer = 'second answer'
-  expect((await call(b, token, 'POST', `/sessions/${id}/messages`, { text: 'again' })).status).toBe(202)
+  expect((await call(b, token, 'POST', `/api/sessions/${id}/messages`, { text: 'again' })).status).toBe(202)
   await until(b, id, (v) => v.lastResult === 'second answer' && v.turns === 2, 'the second answer via b')
   const live = async (url: string) =>
-    (await call<{ liveSessions: number }>(url, token, 'GET', '/status')).json.liveSessions
+    (await call<{ liveSessions: number }>(url, token, 'GET', '/api/status')).json.liveSessions
   expect([await live(a), await live(b)]).toEqual([1, 0]) // one CLI, a's, never a second one on b
 
   hubA.kill('SIGKILL')
@@ -101,7 +101,7 @@ it('answers for a session from any hub, and resumes it on another once its hub i
   expect(orphan.reason).toMatch(/hub/)
 
   answer = 'third answer'
-  const resume = await call(b, token, 'POST', `/sessions/${id}/messages`, { text: 'still there?' })
+  const resume = await call(b, token, 'POST', `/api/sessions/${id}/messages`, { text: 'still there?' })
   expect(resume.status).toBe(202)
   const resumed = await until(b, id, (v) => v.lastResult === 'third answer', 'the answer after resuming on b')
   expect(resumed.turns).toBe(3)
@@ -114,7 +114,7 @@ it('runs a session’s Bash call once a person allows it at the terminal of anot
   world.fake.respond((r) =>
     toolResults(r).length ? { text: 'done' } : { tool: 'Bash', input: { command: `touch ${marker}` } },
   )
-  const created = await call(a, token, 'POST', '/sessions', {
+  const created = await call(a, token, 'POST', '/api/sessions', {
     prompt: 'make the file',
     options: { cwd: world.claude.cwd },
   })

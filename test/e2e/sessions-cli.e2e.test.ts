@@ -43,7 +43,7 @@ async function until(id: string, done: (v: View) => boolean, what: string): Prom
 }
 
 async function createSession(prompt: string): Promise<string> {
-  const created = await adminCall<{ id: string }>(world, 'POST', '/sessions', {
+  const created = await adminCall<{ id: string }>(world, 'POST', '/api/sessions', {
     prompt,
     options: { cwd: world.claude.cwd },
   })
@@ -91,7 +91,7 @@ it('stops a CLI that sits idle, and its next message resumes it', async () => {
   })
 
   world.fake.respond(() => ({ text: 'answered after a rest' }))
-  await adminCall(world, 'POST', `/sessions/${id}/messages`, { text: 'again' })
+  await adminCall(world, 'POST', `/api/sessions/${id}/messages`, { text: 'again' })
   await until(id, (v) => v.lastResult === 'answered after a rest', 'the resumed turn')
 })
 
@@ -111,7 +111,7 @@ it('an interrupt while a permission prompt is open withdraws the prompt', async 
   world.fake.respond(() => ({ tool: 'Bash', input: { command: 'touch never' } }))
   const id = await createSession('make the file')
   await until(id, (v) => v.status === 'waiting_for_input', 'the permission prompt')
-  await adminCall(world, 'POST', `/sessions/${id}/interrupt`)
+  await adminCall(world, 'POST', `/api/sessions/${id}/interrupt`)
   const after = await until(
     id,
     (v) => v.status !== 'waiting_for_input' && v.status !== 'running',

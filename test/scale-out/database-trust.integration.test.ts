@@ -62,7 +62,7 @@ it('resumes no session whose stored settings were written outside Switchboard, a
   const hub = world.cluster.hub(0)
   await hub.start()
   const claude = fakeClaude()
-  const created = await api(hub.url, 'POST', '/sessions', {
+  const created = await api(hub.url, 'POST', '/api/sessions', {
     prompt: 'hello',
     options: { cwd: claude.dir },
     setup: { claudePath: claude.bin },
@@ -70,20 +70,20 @@ it('resumes no session whose stored settings were written outside Switchboard, a
   expect(created.status).toBe(201)
   const id = created.json.id as string
   await waitFor(
-    async () => (await api(hub.url, 'GET', `/sessions/${id}`)).json.claudeSessionId !== null,
+    async () => (await api(hub.url, 'GET', `/api/sessions/${id}`)).json.claudeSessionId !== null,
     10_000,
     'the session id from the CLI',
   )
-  expect((await api(hub.url, 'POST', `/sessions/${id}/stop`)).status).toBe(200)
+  expect((await api(hub.url, 'POST', `/api/sessions/${id}/stop`)).status).toBe(200)
   // What the API set is honoured: the session resumes with its own CLI.
-  expect((await api(hub.url, 'POST', `/sessions/${id}/resume`)).status).toBe(200)
+  expect((await api(hub.url, 'POST', `/api/sessions/${id}/resume`)).status).toBe(200)
   expect(claude.runs()).toHaveLength(2)
   expect(claude.runs()[1]).toContain('--resume 5d0b7a52-7e31-4f36-9d47-6f4f0c2a9d11')
-  expect((await api(hub.url, 'POST', `/sessions/${id}/stop`)).status).toBe(200)
+  expect((await api(hub.url, 'POST', `/api/sessions/${id}/stop`)).status).toBe(200)
 
   const pwned = join(claude.dir, 'pwned')
   const refused = async (session: string) => {
-    const sent = await api(hub.url, 'POST', `/sessions/${session}/messages`, { text: 'carry on' })
+    const sent = await api(hub.url, 'POST', `/api/sessions/${session}/messages`, { text: 'carry on' })
     expect(sent.status).toBe(409)
     expect(sent.json.error).toBe(
       `session ${session} cannot be resumed: its stored settings were changed outside Switchboard`,
@@ -176,21 +176,21 @@ it('sends an address a database writer names as a session’s hub nothing but a 
   const planted = await impostor()
   await plant('ses_x', 'hub_evil', planted.address)
 
-  const asAdmin = await api(a.url, 'GET', '/sessions/ses_x')
+  const asAdmin = await api(a.url, 'GET', '/api/sessions/ses_x')
   expect(asAdmin.status).toBe(502)
   expect(asAdmin.json.error).toBe(
     `the hub running this session (${planted.address}) did not prove it is a hub of this database; nothing was sent to it`,
   )
   // Nobody authenticated: not even a challenge goes out.
   const before = planted.sent.length
-  const anonymous = await fetch(`${a.url}/sessions/ses_x/messages`, { method: 'POST', body: '{"text":"hi"}' })
+  const anonymous = await fetch(`${a.url}/api/sessions/ses_x/messages`, { method: 'POST', body: '{"text":"hi"}' })
   expect(anonymous.status).toBe(401)
   const browser = await fetch(`${a.url}/api/sessions/ses_x`, {
     headers: { authorization: 'Bearer sbw_stolen' },
   })
   expect(browser.status).toBe(401)
   // A client claiming to be a hub passing a request on.
-  const claimed = await fetch(`${a.url}/sessions/ses_x`, { headers: { 'x-switchboard-forwarded': 'e30.00' } })
+  const claimed = await fetch(`${a.url}/api/sessions/ses_x`, { headers: { 'x-switchboard-forwarded': 'e30.00' } })
   expect(claimed.status).toBe(401)
   expect(planted.sent.length).toBe(before)
 
@@ -208,7 +208,7 @@ it('sends a relay placed at a real hub’s address nothing it can use: the hub�
   await Promise.all([a.start(), b.start()])
   await plant('ses_y', await selfId(b), relay.address)
 
-  const asked = await api(a.url, 'POST', '/sessions/ses_y/messages', { text: 'secret plans' })
+  const asked = await api(a.url, 'POST', '/api/sessions/ses_y/messages', { text: 'secret plans' })
   expect(asked.status).toBe(502)
   expect(asked.json.error).toMatch(/did not prove it is a hub of this database; nothing was sent to it$/)
   expect(relay.seen).toMatch(/^GET \/health\?challenge=/)
@@ -221,7 +221,7 @@ it('passes a request for a session another hub runs over TLS, for whom it authen
   await Promise.all([a.start('--host', '0.0.0.0'), b.start('--host', '0.0.0.0')])
   const claude = fakeClaude()
   // Local clients still reach their hub over loopback; the hubs reach each other over TLS.
-  const created = await api(a.url, 'POST', '/sessions', {
+  const created = await api(a.url, 'POST', '/api/sessions', {
     prompt: 'hello',
     options: { cwd: claude.dir },
     setup: { claudePath: claude.bin },
@@ -237,22 +237,22 @@ it('passes a request for a session another hub runs over TLS, for whom it authen
   ])
   expect(hubA?.note).toMatch(/#sha256:[0-9a-f]{64}$/)
 
-  const viaB = await api(b.url, 'GET', `/sessions/${id}`)
+  const viaB = await api(b.url, 'GET', `/api/sessions/${id}`)
   expect(viaB).toMatchObject({ status: 200, json: { id, live: true } })
-  expect((await api(b.url, 'POST', `/sessions/${id}/messages`, { text: 'again' })).status).toBe(202)
+  expect((await api(b.url, 'POST', `/api/sessions/${id}/messages`, { text: 'again' })).status).toBe(202)
   await waitFor(
-    async () => ((await api(a.url, 'GET', `/sessions/${id}/lines`)).json.lines as unknown[]).length >= 3,
+    async () => ((await api(a.url, 'GET', `/api/sessions/${id}/lines`)).json.lines as unknown[]).length >= 3,
     10_000,
     'the second message in the session',
   )
   // Without the admin token, b passes nothing on.
-  expect((await fetch(`${b.url}/sessions/${id}`)).status).toBe(401)
+  expect((await fetch(`${b.url}/api/sessions/${id}`)).status).toBe(401)
 
   // A browser signed in on b sees the session a runs, through b.
   const link = (await b.home.cli('open', '--print')).split('\n')[0] as string
   const page = await fetch(`${b.url}/api/sessions/${id}`, { headers: await signInWith(link) })
   expect(page.status).toBe(200)
   // Live: answered by a, whose CLI it is.
-  expect(await page.json()).toMatchObject({ session: { cwd: claude.dir, live: true } })
+  expect(await page.json()).toMatchObject({ cwd: claude.dir, live: true })
   expect((await fetch(`${b.url}/api/sessions/${id}`)).status).toBe(401)
 })

@@ -3,8 +3,9 @@
 // one guard (Host and Origin over TCP), with one way to answer a failure. Routes come from the
 // contract (core/api/routes.ts); who may call each is checked where it is defined (define.ts).
 import { Hono } from 'hono'
+import { TrieRouter } from 'hono/router/trie-router'
 import { ROUTES } from '../../core/api/routes.js'
-import { DomainError } from '../../core/errors.js'
+import { DomainError, invalid } from '../../core/errors.js'
 import { chatRoutes } from './chat.js'
 import { decisionRoutes } from './decisions.js'
 import type { HubEnv } from './env.js'
@@ -20,17 +21,28 @@ import { stateRoutes } from './state.js'
 import { systemRoutes } from './system.js'
 import { webhookRoutes } from './webhooks.js'
 
-/** A path of the contract as a pattern, to tell "no such path" (404) from "not with this method" (405). */
-const PATTERNS = Object.values(ROUTES).map((route) => ({
-  method: route.method as string,
-  pattern: new RegExp(`^${route.path.replace(/:[a-zA-Z]+/g, '[^/]+')}$`),
-}))
+/** The contract's paths by method, to tell "no such path" (404) from "not with this method" (405). */
+const CONTRACT = new TrieRouter<string>()
+const METHODS = [...new Set(Object.values(ROUTES).map((route) => route.method as string))]
+for (const route of Object.values(ROUTES)) CONTRACT.add(route.method, route.path, route.method)
+
+/** The methods the contract takes on `path`. */
+function methodsOn(path: string): string[] {
+  return METHODS.filter((method) => CONTRACT.match(method, path)[0].length > 0)
+}
 
 export function createApp(parts: HubParts): Hono<HubEnv> {
   const app = new Hono<HubEnv>()
   // The home's socket is reachable only through the home's permissions: no browser gets there.
   app.use('*', async (c, next) => {
     if (!c.env.local) checkHostAndOrigin(c.env.incoming, parts.hostRules())
+    // A broken escape would reach a route as its raw text (Hono keeps what it cannot decode).
+    if (c.req.path.includes('%'))
+      try {
+        decodeURIComponent(c.req.path)
+      } catch {
+        throw invalid(`"${c.req.path.slice(0, 80)}" is not a valid path`)
+      }
     await next()
   })
   for (const path of PAGE_PATHS) app.use(path, securityHeaders)
@@ -45,7 +57,7 @@ export function createApp(parts: HubParts): Hono<HubEnv> {
   app.route('/', pageRoutes())
   app.notFound((c) => {
     const path = c.req.path
-    const methods = PATTERNS.filter((r) => r.pattern.test(path)).map((r) => r.method)
+    const methods = methodsOn(path)
     const err = methods.length
       ? new DomainError('not_found', `${c.req.method} is not allowed on ${path} (${methods.join(', ')} is)`)
       : new DomainError('not_found', `no such path: ${path}`)

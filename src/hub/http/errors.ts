@@ -6,7 +6,7 @@ import { type DomainError, type ErrorKind, isDomainError } from '../../core/erro
 import type { Logger } from '../../core/log.js'
 import type { HubEnv } from './env.js'
 
-export const STATUS_OF_KIND: Record<ErrorKind, 400 | 401 | 403 | 404 | 409 | 413 | 429 | 503> = {
+export const STATUS_OF_KIND: Record<ErrorKind, 400 | 401 | 403 | 404 | 409 | 413 | 429 | 502 | 503> = {
   invalid: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -15,6 +15,7 @@ export const STATUS_OF_KIND: Record<ErrorKind, 400 | 401 | 403 | 404 | 409 | 413
   too_large: 413,
   rate_limited: 429,
   unavailable: 503,
+  upstream: 502,
 }
 
 /** The status a DomainError answers with; an HttpError (transitional) keeps its own. */

@@ -8,7 +8,7 @@ import { type IncomingMessage, request } from 'node:http'
 import { Readable } from 'node:stream'
 import type { Context } from 'hono'
 import { advertisedHub } from '../../core/config.js'
-import { tooLarge, unavailable } from '../../core/errors.js'
+import { tooLarge, upstream } from '../../core/errors.js'
 import { connector, describeTarget, hubTarget, isLoopback, reach, type TcpHub } from '../../core/hub-dial.js'
 import { hostPort } from '../../core/network.js'
 import type { Store } from '../../store/store.js'
@@ -65,11 +65,11 @@ export interface Forwarding {
 function dialOf(other: OtherHub, forwarding: Forwarding): TcpHub {
   const address = advertisedHub(other.advertised)
   if (!address)
-    throw unavailable(
+    throw upstream(
       `the hub running this session gave no usable address ("${other.advertised.slice(0, 100)}")`,
     )
   if (!address.fingerprint && !isLoopback(address.host) && !forwarding.inClear)
-    throw unavailable(
+    throw upstream(
       `the hub running this session (${other.advertised}) speaks plain HTTP beyond loopback; this hub passes requests on over TLS only`,
     )
   return hubTarget(address)
@@ -112,7 +112,7 @@ async function forward(
   const dial = dialOf(other, forwarding)
   const proof = await reach(dial, forwarding.key)
   if (!proof.answered || !proof.proven)
-    throw unavailable(
+    throw upstream(
       `the hub running this session (${describeTarget(dial)}) ${proof.answered ? 'did not prove it is a hub of this database' : 'did not answer'}; nothing was sent to it`,
     )
   const target = proof.target as TcpHub
@@ -133,20 +133,20 @@ async function forward(
     body: body ? bodyDigest(body) : null,
   })
   const answer = await new Promise<IncomingMessage>((resolve, reject) => {
-    const upstream = request(
+    const passed = request(
       { host: target.host, port: target.port, method, path, headers, createConnection: connector(target) },
       resolve,
     )
-    upstream.on('error', (err) =>
+    passed.on('error', (err) =>
       reject(
-        unavailable(
+        upstream(
           `the hub running this session (${describeTarget(target)}) did not answer: ${err.message}`,
         ),
       ),
     )
     // The client left: so does the request on its behalf, a stream included.
-    c.env.outgoing?.on('close', () => upstream.destroy())
-    upstream.end(body ?? undefined)
+    c.env.outgoing?.on('close', () => passed.destroy())
+    passed.end(body ?? undefined)
   })
   const passed = new Headers()
   for (const [name, value] of Object.entries(answer.headers))

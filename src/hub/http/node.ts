@@ -19,7 +19,16 @@ export function requestListener(
   app: Hono<HubEnv>,
   local: boolean,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  return getRequestListener((request, env) => app.fetch(request, { ...(env as HubBindings), local }))
+  const listener = getRequestListener((request, env) => app.fetch(request, { ...(env as HubBindings), local }))
+  return async (req, res) => {
+    // Only origin-form targets: an absolute URL (a proxy request) would name a host the Host guard never saw.
+    if (!req.url?.startsWith('/')) {
+      res.writeHead(400, { 'content-type': 'application/json' })
+      res.end(JSON.stringify({ error: 'the request target must be a path', kind: 'invalid' }))
+      return
+    }
+    await listener(req, res)
+  }
 }
 
 const REASONS: Record<number, string> = {
@@ -37,6 +46,10 @@ export function upgradeListener(app: Hono<HubEnv>, local: boolean, log: Logger) 
     for (const [name, value] of Object.entries(req.headers))
       if (typeof value === 'string') headers.set(name, value)
     let url: URL
+    if (!req.url?.startsWith('/')) {
+      refuse(socket, 400)
+      return
+    }
     try {
       url = new URL(req.url ?? '/', 'http://hub')
     } catch {

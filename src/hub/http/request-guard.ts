@@ -1,4 +1,4 @@
-// What every request over TCP must pass before a route sees it: a target the hub can parse, a Host
+// What every request over TCP must pass before a route sees it: a Host
 // that names this hub (so a page whose name was rebound to 127.0.0.1 gets nowhere), and no foreign
 // browser Origin (so no web page can drive the hub with a visitor's browser).
 import type { IncomingMessage } from 'node:http'
@@ -6,29 +6,6 @@ import { isIP } from 'node:net'
 import { HttpError } from '../../core/errors.js'
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1'])
-
-/**
- * The request's URL. Only origin-form targets (`/path?query`) are served; one that does not parse
- * is the client's mistake, answered 400, never an exception in the hub.
- */
-export function requestUrl(req: IncomingMessage): URL {
-  const target = req.url ?? '/'
-  if (!target.startsWith('/')) throw new HttpError(400, 'the request target must be a path')
-  try {
-    return new URL(`http://hub${target}`)
-  } catch {
-    throw new HttpError(400, 'the request target is not a valid path')
-  }
-}
-
-/** One path segment, percent-decoded; a broken escape is a 400. */
-export function pathSegment(raw: string): string {
-  try {
-    return decodeURIComponent(raw)
-  } catch {
-    throw new HttpError(400, `"${raw.slice(0, 80)}" is not a valid path segment`)
-  }
-}
 
 export interface HostRules {
   /** The address the hub is bound to. */
