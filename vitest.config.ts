@@ -19,6 +19,9 @@ export default defineConfig({
           name: 'fast',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...needsProcesses],
+          // Files share a worker's modules instead of importing zod, pino and the rest again each: the
+          // loop takes a third of the time. So a test puts back what it changes (env, timers, mocks).
+          isolate: false,
           // Read by test/helpers/fast-loop.ts: a helper that would start a process refuses to here.
           env: { SWITCHBOARD_TEST_LOOP: 'fast' },
         },
