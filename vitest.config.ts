@@ -1,11 +1,35 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
+
+// A test file's name says what it needs (README, Tests). `*.integration.test.ts` starts processes of
+// its own (a hub or a channel from dist/, Postgres) and `*.e2e.test.ts` the Claude CLI, Chromium or
+// tmux: only `npm test` runs them, after a build. Every other `*.test.ts` runs inside vitest's worker
+// and needs no build: `npm run test:fast` runs those alone.
+const needsProcesses = ['**/*.integration.test.ts', '**/*.e2e.test.ts']
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 30_000,
     // Integration tests spawn hubs and channels; two cores are shared by every worker.
     maxWorkers: 2,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'fast',
+          include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, ...needsProcesses],
+          // Files share a worker's modules instead of importing zod, pino and the rest again each: the
+          // loop takes a third of the time. So a test puts back what it changes (env, timers, mocks).
+          isolate: false,
+          // Read by test/helpers/fast-loop.ts: a helper that would start a process refuses to here.
+          env: { SWITCHBOARD_TEST_LOOP: 'fast' },
+        },
+      },
+      {
+        extends: true,
+        test: { name: 'processes', include: needsProcesses.map((p) => `{src,test}/${p}`) },
+      },
+    ],
   },
 })

@@ -92,8 +92,16 @@ export function spawnHub(config: HubConfig, extra: string[] = []): number | unde
  * at most once per RESTART_GAP_MS, unless startRefused says otherwise; each new reason is logged
  * once (a stopped hub whose home is then removed says both, in that order).
  */
-export function hubStarter(config: HubConfig, log: Logger): () => void {
-  let lastStart = 0
+export function hubStarter(
+  config: HubConfig,
+  log: Logger,
+  // Tests count the starts on a clock of their own instead of spawning hubs.
+  {
+    start = () => spawnHub(config, ['--unless-stopped']),
+    now = Date.now,
+  }: { start?: () => number | undefined; now?: () => number } = {},
+): () => void {
+  let lastStart = Number.NEGATIVE_INFINITY
   let refusalSaid: string | null = null
   return () => {
     const refused = startRefused(config.home)
@@ -103,11 +111,11 @@ export function hubStarter(config: HubConfig, log: Logger): () => void {
       return
     }
     refusalSaid = null
-    const now = Date.now()
-    if (now - lastStart < RESTART_GAP_MS) return
-    lastStart = now
+    const at = now()
+    if (at - lastStart < RESTART_GAP_MS) return
+    lastStart = at
     // --unless-stopped: a `switchboard stop` between this check and the hub's start still counts.
-    const pid = spawnHub(config, ['--unless-stopped'])
+    const pid = start()
     log.info({ pid, port: config.port }, 'no hub answered; started one')
   }
 }

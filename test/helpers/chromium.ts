@@ -2,10 +2,12 @@
 // (headless, no sandbox as root, none of the background traffic a closed network refuses).
 import { existsSync } from 'node:fs'
 import { type Browser, chromium } from 'playwright-core'
+import { startsProcesses } from './fast-loop.js'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
 export async function launchChromium(): Promise<Browser> {
+  startsProcesses('Chromium')
   if (!existsSync(CHROMIUM))
     throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (.ci/run does)`)
   return chromium.launch({

@@ -4,6 +4,7 @@ import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from 'node:c
 import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { startsProcesses } from './fast-loop.js'
 import { waitFor } from './home.js'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
@@ -45,6 +46,7 @@ export class ClaudeHome {
   readonly bin: string
 
   constructor(options: ClaudeHomeOptions = {}) {
+    startsProcesses('the Claude CLI (a ClaudeHome)')
     this.home = realpathSync(mkdtempSync(join(tmpdir(), 'claude-home-')))
     this.cwd = realpathSync(mkdtempSync(join(tmpdir(), 'claude-project-')))
     this.bin = join(this.home, 'bin')

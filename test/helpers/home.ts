@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { openSqliteStore } from '../../src/store/sqlite/index.js'
+import { startsProcesses } from './fast-loop.js'
 
 export const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js')
 const run = promisify(execFile)
@@ -32,6 +33,7 @@ export class TestHome {
   ) {}
 
   static async create(): Promise<TestHome> {
+    startsProcesses('the switchboard CLI from dist/ (a TestHome)')
     return new TestHome(mkdtempSync(join(tmpdir(), 'switchboard-test-')), await freePort())
   }
 

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
+import { startsProcesses } from './fast-loop.js'
 import { freePort } from './home.js'
 
 const run = promisify(execFile)
@@ -44,6 +45,7 @@ export interface PostgresServer {
 let databases = 0
 
 export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresServer> {
+  startsProcesses('a Postgres server')
   const bin = binDir()
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-pg-'))
   if (process.getuid?.() === 0) await run('chown', ['postgres:postgres', dir])

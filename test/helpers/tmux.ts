@@ -1,6 +1,7 @@
 // Interactive Claude Code under tmux: a private tmux server per session, keys in, screen out.
 import { execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { startsProcesses } from './fast-loop.js'
 import { alive, waitFor } from './home.js'
 
 export class TmuxSession {
@@ -12,6 +13,7 @@ export class TmuxSession {
     command: string[],
     options: { cwd: string; env: Record<string, string>; timeoutSeconds?: number },
   ) {
+    startsProcesses('tmux')
     const env = Object.entries(options.env).map(([k, v]) => `${k}=${v}`)
     const timeout = String(options.timeoutSeconds ?? 120)
     const size = ['-x', '180', '-y', '50']

@@ -2,6 +2,7 @@
 // EventSource cannot send one): events parsed as they arrive, the stream opened again after a break
 // with the last event's id (Last-Event-ID), and given up when the hub says the browser is signed out.
 import { authHeaders, checkSignedIn } from './api.ts'
+import { readEvents } from './sse.ts'
 
 /** How long to wait before opening a stream again: soon after a first break, then less eagerly. */
 const RETRY_MS = [500, 3_000] as const
@@ -82,42 +83,5 @@ export function keepStream(url: () => string, on: StreamHandlers): () => void {
     stopped = true
     controller?.abort()
     clearTimeout(retry)
-  }
-}
-
-/** Reads text/event-stream frames until the body ends, calling `dispatch` for each event with data. */
-async function readEvents(
-  body: ReadableStream<Uint8Array>,
-  dispatch: (name: string, data: string, id: string | null) => void,
-): Promise<void> {
-  const reader = body.getReader()
-  const decoder = new TextDecoder()
-  let buffer = ''
-  let name = ''
-  let data: string[] = []
-  let id: string | null = null
-  for (;;) {
-    const { value, done } = await reader.read()
-    if (done) return
-    buffer += decoder.decode(value, { stream: true })
-    let end = buffer.search(/\r\n|\r|\n/)
-    while (end >= 0) {
-      const line = buffer.slice(0, end)
-      buffer = buffer.slice(end + (buffer.startsWith('\r\n', end) ? 2 : 1))
-      if (line === '') {
-        if (data.length > 0) dispatch(name || 'message', data.join('\n'), id)
-        name = ''
-        data = []
-        id = null
-      } else if (!line.startsWith(':')) {
-        const colon = line.indexOf(':')
-        const field = colon < 0 ? line : line.slice(0, colon)
-        const text = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '')
-        if (field === 'event') name = text
-        else if (field === 'data') data.push(text)
-        else if (field === 'id') id = text
-      }
-      end = buffer.search(/\r\n|\r|\n/)
-    }
   }
 }
