@@ -43,9 +43,9 @@ import { createDashboard } from './web/app.js'
 const SWEEP_MS = 60_000
 const STATUS_TEXT: Record<number, string> = { 400: 'Bad Request', 401: 'Unauthorized', 403: 'Forbidden' }
 
-/** Where this process's logs go: SWITCHBOARD_LOG_FILE, or the file stderr was opened on (autostart). */
-function logDestination(): string {
-  if (process.env.SWITCHBOARD_LOG_FILE) return process.env.SWITCHBOARD_LOG_FILE
+/** Where this process's logs go: the logFile setting, or the file stderr was opened on (autostart). */
+function logDestination(config: HubConfig): string {
+  if (config.logFile) return config.logFile
   try {
     const target = readlinkSync('/proc/self/fd/2')
     return target.startsWith('/') && !target.startsWith('/dev/') ? target : 'stderr'
@@ -83,7 +83,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   // Before anything starts: a certificate that cannot be read stops the hub here, in one line.
   const tls = hubTls(config)
   const hub = new Hub(store, log)
-  const adminToken = readAdminToken(config.home)
+  const adminToken = readAdminToken(config)
   const streams = new SenderStreams(store)
   hub.outbox.listen(async (item) => {
     await streams.show(item)
@@ -136,7 +136,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   const sessionApi = adminOnly(sessionRoutes)
   const outbound = new OutboundWebhooks(hub, log)
   const startedAt = Date.now()
-  const logFile = logDestination()
+  const logFile = logDestination(config)
   /** The Unix socket this hub listens on, once it does. */
   let listeningSocket: string | null = null
   const status = async (): Promise<HubStatus> => {
