@@ -3,6 +3,7 @@
 import { z } from 'zod'
 import { normalizeFingerprint } from '../fingerprint.js'
 import { hostPort } from '../network.js'
+import { listOf } from './define.js'
 
 export interface HubAddress {
   host: string
@@ -45,7 +46,7 @@ export function hubAddressText({ host, port, fingerprint }: HubAddress): string 
 }
 
 /** A list of addresses; the first one that is none is the message. */
-export const hubListSchema = z.array(z.string()).transform((list, ctx) => {
+export const hubListSchema = listOf(z.string()).transform((list, ctx) => {
   const hubs: HubAddress[] = []
   for (const raw of list.filter((part) => part.trim())) {
     const parsed = parseHubAddress(raw, ' (hubs are separated by commas)')

@@ -70,6 +70,13 @@ export function numberIn(
   return schema.max(max, { error })
 }
 
+/** A list: an array in config.json, comma-separated in a flag or a variable. */
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.array(item, {
+    error: 'a list: ["…", "…"] in config.json, comma-separated in a flag or a variable',
+  })
+}
+
 export const booleanSchema = z.boolean({
   error: (issue) => `${quoted(issue.input)} is not true or false (1 or 0)`,
 })

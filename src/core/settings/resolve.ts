@@ -168,7 +168,7 @@ function crossChecks(
 /** Each process's command-line settings by home, for settings read again while it runs (live). */
 const startedWith = new Map<string, FlagValues>()
 
-/** Keeps what the command line gave a home's process, for `liveSetting`. */
+/** Keeps what the command line gave a home's process, for `liveSettings`. */
 export function rememberFlags(home: string, flags: FlagValues): void {
   startedWith.set(home, flags)
 }

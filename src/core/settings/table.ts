@@ -13,7 +13,7 @@ import {
   portSchema,
   redactDatabaseUrl,
 } from './addresses.js'
-import { booleanSchema, numberIn, setting, text } from './define.js'
+import { booleanSchema, listOf, numberIn, setting, text } from './define.js'
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
 
@@ -57,7 +57,7 @@ export const SETTINGS = {
     flag: { spec: '--allowed-hosts <names>', on: ON_SERVE },
     inFile: true,
     text: text.list,
-    schema: z.array(z.string().min(1).max(255, 'a host name is at most 255 characters')),
+    schema: listOf(z.string().min(1).max(255, 'a host name is at most 255 characters')),
     default: [] as string[],
     description: 'host names (name or name:port) the hub answers to besides loopback, e.g. behind a proxy',
   }),
@@ -95,7 +95,7 @@ export const SETTINGS = {
     flag: { spec: '--session-env <names>', on: ON_SERVE },
     inFile: true,
     text: text.list,
-    schema: z.array(
+    schema: listOf(
       z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
         error: (issue) => `${JSON.stringify(issue.input)} is not an environment variable name`,
       }),
@@ -108,7 +108,7 @@ export const SETTINGS = {
     flag: { spec: '--reply-file-roots <folders>', on: ON_SERVE },
     inFile: true,
     text: text.list,
-    schema: z.array(z.string().startsWith('/', 'replyFileRoots are absolute paths')),
+    schema: listOf(z.string().startsWith('/', 'replyFileRoots are absolute paths')),
     default: [] as string[],
     description:
       "folders a reply may attach files from, besides the session's and the home's inbox (config.json's is read at each reply)",
@@ -269,7 +269,7 @@ export const SETTINGS = {
     inFile: false,
     why: PER_SESSION,
     text: text.list,
-    schema: z.array(subscriberNameSchema),
+    schema: listOf(subscriberNameSchema),
     default: [] as string[],
     description: 'other names peers may send to a channel by',
   }),
