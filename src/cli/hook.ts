@@ -22,31 +22,30 @@ async function readStdin(): Promise<string> {
 }
 
 export function registerHook(program: Command): void {
-  settingOptions(
-    program
-      .command('hook')
-      .description('for Claude Code hooks: prints the session’s pending events as additional context'),
-  ).action(async (_opts: unknown, command: Command) => {
-    // The hub hands its own sessions their events; taking some here would steal another session's.
-    if (isHubDriven()) return
-    // A hook must never break the session: any problem is said on stderr, and the hook exits 0.
-    try {
-      const input = hookInputSchema.parse(JSON.parse(await readStdin()))
-      const subscriber = configFrom(command).channelName ?? defaultSubscriberName(input.cwd ?? process.cwd())
-      const hub = hubApi(command, 'hook')
-      const { events } = await hub.takeForHook(subscriber)
-      if (events.length === 0) return
-      const additionalContext = [
-        `Switchboard delivered ${events.length} event${events.length === 1 ? '' : 's'} while you worked.`,
-        channelMessage(events),
-      ].join('\n')
-      process.stdout.write(
-        `${JSON.stringify({ hookSpecificOutput: { hookEventName: input.hook_event_name, additionalContext } })}\n`,
-      )
-    } catch (err) {
-      process.stderr.write(`switchboard hook: ${(err as Error).message}\n`)
-    }
-  })
+  settingOptions(program.command('hook'))
+    .description('for Claude Code hooks: prints the session’s pending events as additional context')
+    .action(async (_opts: unknown, command: Command) => {
+      // The hub hands its own sessions their events; taking some here would steal another session's.
+      if (isHubDriven()) return
+      // A hook must never break the session: any problem is said on stderr, and the hook exits 0.
+      try {
+        const input = hookInputSchema.parse(JSON.parse(await readStdin()))
+        const subscriber =
+          configFrom(command).channelName ?? defaultSubscriberName(input.cwd ?? process.cwd())
+        const hub = hubApi(command, 'hook')
+        const { events } = await hub.takeForHook(subscriber)
+        if (events.length === 0) return
+        const additionalContext = [
+          `Switchboard delivered ${events.length} event${events.length === 1 ? '' : 's'} while you worked.`,
+          channelMessage(events),
+        ].join('\n')
+        process.stdout.write(
+          `${JSON.stringify({ hookSpecificOutput: { hookEventName: input.hook_event_name, additionalContext } })}\n`,
+        )
+      } catch (err) {
+        process.stderr.write(`switchboard hook: ${(err as Error).message}\n`)
+      }
+    })
 
   program
     .command('install')
