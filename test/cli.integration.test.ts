@@ -285,11 +285,11 @@ it('names a bad database, lease, admin token, address or hub list in one line, a
   expect(secret.stderr).not.toContain('hunter2')
   const lease = await cli(['serve'], { SWITCHBOARD_LEASE_MS: 'soon' })
   expect(lease.stderr.trim()).toBe(
-    'switchboard: SWITCHBOARD_LEASE_MS "soon": a whole number of milliseconds from 400 to 600000',
+    'switchboard: SWITCHBOARD_LEASE_MS: "soon" is not a whole number of milliseconds from 400 to 600000',
   )
   const weak = await cli(['status'], { SWITCHBOARD_ADMIN_TOKEN: 'hunter2' })
   expect(weak.stderr.trim()).toBe(
-    'switchboard: SWITCHBOARD_ADMIN_TOKEN must be at least 24 characters (openssl rand -hex 24 makes one)',
+    'switchboard: SWITCHBOARD_ADMIN_TOKEN: must be at least 24 characters (openssl rand -hex 24 makes one)',
   )
   const advertise = await cli(['serve'], { SWITCHBOARD_ADVERTISE: 'hub-a' })
   expect(advertise.stderr.trim()).toBe('switchboard: SWITCHBOARD_ADVERTISE: "hub-a" is not host:port')

@@ -30,7 +30,7 @@ function post(path: string, body: string, headers: Record<string, string> = {}) 
 
 /** The home's admin token, made as any Switchboard command would make it. */
 function adminToken(): string {
-  return readAdminToken(world.home.dir)
+  return readAdminToken({ home: world.home.dir, adminToken: null })
 }
 
 /** A request as written on the wire, so nothing normalises its target or headers first. */

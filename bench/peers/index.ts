@@ -57,8 +57,8 @@ try {
   // --- fan-out -------------------------------------------------------------------------------
   const source = await home.cli('source', 'add', 'fan')
   const secret = /secret: (\S+)/.exec(source)?.[1] ?? ''
-  const token = readAdminToken(home.dir)
-  const log = createLogger('bench', '/dev/null')
+  const token = readAdminToken({ home: home.dir, adminToken: null })
+  const log = createLogger('bench', { logFile: '/dev/null', logLevel: 'info' })
   let expectContent = ''
   let remaining = 0
   let done: () => void = () => {}

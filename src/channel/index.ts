@@ -25,7 +25,6 @@ import { CHAT_ACTIONS, channelTools, chatToolArgs, inboxArgs, peerTools, replyAr
 
 export const SERVER_NAME = 'switchboard'
 const HUB_WAIT_MS = 20_000
-const LISTEN_GRACE_MS = Number(process.env.SWITCHBOARD_LISTEN_GRACE_MS ?? 1_000)
 
 export interface ChannelOptions {
   name?: string
@@ -45,7 +44,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   let rung: Rung = 'channel'
   // Claude Code drops channel notifications, silently, until it has set the server up, which ends
   // some time after `initialized` (seen: a notification 10 ms after it was lost, one 1 s after arrived).
-  // Nothing says when; the first delivery waits LISTEN_GRACE_MS.
+  // Nothing says when; the first delivery waits the listenGraceMs setting.
   const ready = deferred()
   let mcp: Server | null = null
 
@@ -54,7 +53,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     target: tcpTarget(config),
     socketPath: localSocket(config),
     hubs: config.hubs,
-    token: readAdminToken(config.home),
+    token: readAdminToken(config),
     subscriber: options.name ?? defaultSubscriberName(process.cwd()),
     topics: options.topics?.length ? options.topics : ['*'],
     rung: () => rung,
@@ -141,10 +140,10 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     },
   )
   mcp.oninitialized = () => {
-    rung = chooseRung(mcp?.getClientVersion()?.name)
+    rung = chooseRung(mcp?.getClientVersion()?.name, config.delivery)
     hub.announceRung(rung)
     log.info({ rung, client: mcp?.getClientVersion()?.name }, 'delivery rung chosen')
-    setTimeout(() => ready.resolve(), LISTEN_GRACE_MS)
+    setTimeout(() => ready.resolve(), config.listenGraceMs)
   }
 
   // --- tools: reply, inbox, and the peer tools -----------------------------------------

@@ -1,7 +1,7 @@
 // Which rung of the delivery ladder this channel can take (shared/DESIGN.md). Claude Code does not
 // say whether channels are on (PROTOCOLS.md §2), so the channel reads what the session shows:
 //
-// 1. SWITCHBOARD_DELIVERY=channel|message decides, when set.
+// 1. The delivery setting (channel|message) decides, when set.
 // 2. A client that is not Claude Code (VS Code, Cursor, …) gets `notifications/message` + `inbox`.
 // 3. Claude Code started with --channels or --dangerously-load-development-channels (its command
 //    line, read from /proc) gets channel notifications; started without either, they would be
@@ -22,9 +22,8 @@ function parentArgv(): string[] | null {
   }
 }
 
-export function chooseRung(clientName: string | undefined, env = process.env, argv = parentArgv()): Rung {
-  if (env.SWITCHBOARD_DELIVERY === 'channel' || env.SWITCHBOARD_DELIVERY === 'message')
-    return env.SWITCHBOARD_DELIVERY
+export function chooseRung(clientName: string | undefined, delivery: Rung | null, argv = parentArgv()): Rung {
+  if (delivery !== null) return delivery
   if (clientName !== 'claude-code') return 'message'
   const isClaude = argv !== null && /(^|\/)claude(\.exe)?$/.test(argv[0] ?? '')
   if (!isClaude) return 'channel'

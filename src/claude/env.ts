@@ -2,6 +2,7 @@
 // its model, named here one by one, and nothing else the hub was started with (a bridge token, a
 // cloud key, whatever sat in the shell that launched it). config.json `sessionEnv` adds names.
 import { DRIVEN_ENV } from '../core/driven.js'
+import { SETTINGS } from '../core/settings/table.js'
 
 const NAMES = new Set([
   'PATH',
@@ -59,8 +60,8 @@ export function claudeEnv(
     if (wanted) env[name] = value
   }
   // A channel inside a driven session finds this hub, not the default one.
-  env.SWITCHBOARD_HOME = hub.home
-  env.SWITCHBOARD_PORT = String(hub.port)
+  env[SETTINGS.home.variable] = hub.home
+  env[SETTINGS.port.variable] = String(hub.port)
   // … and stays off it: the plugin's channel and the hooks it starts do not subscribe (core/driven.ts).
   env[DRIVEN_ENV] = '1'
   return env

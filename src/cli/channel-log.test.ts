@@ -7,8 +7,9 @@ import { channelLogger } from './channel-log.js'
 
 afterEach(() => {
   vi.restoreAllMocks()
-  vi.unstubAllEnvs()
 })
+
+const at = (logLevel: string) => () => channelLogger({ logFile: null, logLevel })
 
 type Call = (log: Logger) => void
 const boom = new Error('boom')
@@ -39,8 +40,7 @@ async function written(make: () => Promise<Logger>): Promise<unknown[]> {
 }
 
 it('writes the lines pino would write', async () => {
-  vi.stubEnv('SWITCHBOARD_LOG_FILE', '')
-  const ours = await written(channelLogger)
+  const ours = await written(at('info'))
   const theirs = await written(async () =>
     pino({ name: 'channel', base: { pid: process.pid } }, { write: (l: string) => process.stderr.write(l) }),
   )
@@ -48,10 +48,7 @@ it('writes the lines pino would write', async () => {
   expect(ours).toHaveLength(4)
 })
 
-it('keeps to SWITCHBOARD_LOG_LEVEL', async () => {
-  vi.stubEnv('SWITCHBOARD_LOG_FILE', '')
-  vi.stubEnv('SWITCHBOARD_LOG_LEVEL', 'error')
-  expect(await written(channelLogger)).toHaveLength(1)
-  vi.stubEnv('SWITCHBOARD_LOG_LEVEL', 'silent')
-  expect(await written(channelLogger)).toHaveLength(0)
+it('keeps to the logLevel setting', async () => {
+  expect(await written(at('error'))).toHaveLength(1)
+  expect(await written(at('silent'))).toHaveLength(0)
 })

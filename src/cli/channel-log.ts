@@ -1,6 +1,6 @@
 // The channel's logger: pino's JSON lines on stderr, written without loading pino, which would add
-// about 10 ms to every session's start (bench/startup). A SWITCHBOARD_LOG_FILE gets pino itself.
-import type { Logger } from '../core/log.js'
+// about 10 ms to every session's start (bench/startup). A logFile gets pino itself.
+import type { Logger, LogSettings } from '../core/log.js'
 
 const LEVELS: Record<string, number> = { trace: 10, debug: 20, info: 30, warn: 40, error: 50, fatal: 60 }
 
@@ -29,9 +29,9 @@ function lineLogger(bindings: Fields, floor: number): Logger {
   return logger as unknown as Logger
 }
 
-export async function channelLogger(): Promise<Logger> {
-  if (process.env.SWITCHBOARD_LOG_FILE) return (await import('../core/log.js')).createLogger('channel')
-  const level = process.env.SWITCHBOARD_LOG_LEVEL ?? 'info'
+export async function channelLogger(settings: LogSettings): Promise<Logger> {
+  if (settings.logFile) return (await import('../core/log.js')).createLogger('channel', settings)
+  const level = settings.logLevel
   const floor = level === 'silent' ? Number.POSITIVE_INFINITY : (LEVELS[level] ?? 30)
   return lineLogger({ pid: process.pid, name: 'channel' }, floor)
 }

@@ -8,7 +8,7 @@ import { isHubDriven } from '../core/driven.js'
 import { UserError } from '../core/errors.js'
 import { defaultSubscriberName } from '../core/subscriber-name.js'
 import { addHooks, HOOK_EVENTS, removeHooks, settingsFile } from './claude-settings.js'
-import { hubApi } from './options.js'
+import { configFrom, hubApi, settingOptions } from './options.js'
 
 /** What Claude Code writes to a hook's stdin; only these fields matter here. */
 const hookInputSchema = z
@@ -22,8 +22,7 @@ async function readStdin(): Promise<string> {
 }
 
 export function registerHook(program: Command): void {
-  program
-    .command('hook')
+  settingOptions(program.command('hook'))
     .description('for Claude Code hooks: prints the session’s pending events as additional context')
     .action(async (_opts: unknown, command: Command) => {
       // The hub hands its own sessions their events; taking some here would steal another session's.
@@ -32,7 +31,7 @@ export function registerHook(program: Command): void {
       try {
         const input = hookInputSchema.parse(JSON.parse(await readStdin()))
         const subscriber =
-          process.env.SWITCHBOARD_CHANNEL_NAME ?? defaultSubscriberName(input.cwd ?? process.cwd())
+          configFrom(command).channelName ?? defaultSubscriberName(input.cwd ?? process.cwd())
         const hub = hubApi(command, 'hook')
         const { events } = await hub.call('hookTake', { body: { subscriber } })
         if (events.length === 0) return

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The `switchboard` command: one file per command group, loaded only when one of its commands runs.
 import { Command, CommanderError } from 'commander'
-import { UserError } from '../core/errors.js'
+import { DomainError } from '../core/errors.js'
 import { VERSION } from '../core/version.js'
 
 type Register = (program: Command) => void
@@ -38,19 +38,22 @@ const commands: Record<string, () => Promise<Register>> = {
   bridge: async () => (await import('./bridge.js')).registerBridge,
   open: async () => (await import('./open.js')).registerOpen,
   answer: async () => (await import('./answer.js')).registerAnswer,
+  config: async () => (await import('./config.js')).registerConfig,
 }
 
 const program = new Command('switchboard')
   .description('Connects Claude Code sessions to webhooks, chat and the people who approve their tools.')
   .version(VERSION)
-  .option('--home <dir>', 'state folder (default: $SWITCHBOARD_HOME or ~/.switchboard)')
-  .option('--port <port>', 'hub port (default: $SWITCHBOARD_PORT or 7420)')
-  .option(
-    '--database-url <url>',
-    'a Postgres database shared by several hubs (default: $SWITCHBOARD_DATABASE_URL, else SQLite in the home)',
-  )
   .showHelpAfterError()
   .exitOverride()
+
+const args = process.argv.slice(2)
+// Without a command, help (or "did you mean …?") lists them all; the version needs none of them.
+const versionOnly = args.length === 1 && (args[0] === '-V' || args[0] === '--version')
+// The settings every command takes (--home, --port, …), declared by the settings table; the version
+// does without it (and its schemas).
+const flags = versionOnly ? null : await import('./flags.js')
+flags?.settingOptions(program)
 
 /** The command the arguments name: the first word that is neither an option nor an option's value. */
 function commandName(args: string[]): string | undefined {
@@ -64,11 +67,8 @@ function commandName(args: string[]): string | undefined {
   return undefined
 }
 
-const args = process.argv.slice(2)
 const name = commandName(args)
 const named = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined
-// Without a command, help (or "did you mean …?") lists them all; the version needs none of them.
-const versionOnly = args.length === 1 && (args[0] === '-V' || args[0] === '--version')
 // Completion describes every command, so it loads them all too.
 const loaders = named && name !== 'completion' ? [named] : versionOnly ? [] : Object.values(commands)
 // A file that declares several commands is registered once.
@@ -85,14 +85,15 @@ try {
   if (err instanceof CommanderError) process.exit(err.exitCode)
   // Imported here: the API client is not something every command loads.
   const { HubApiError } = await import('../client/api-client.js')
-  if (err instanceof UserError || err instanceof HubApiError) {
+  if (err instanceof DomainError || err instanceof HubApiError) {
     process.stderr.write(`switchboard: ${err.message}\n`)
     process.exit(2)
   }
   // Anything else (a file system or SQLite error, a bug) is still one line for a person; the stack
-  // is there for whoever asks for it with SWITCHBOARD_DEBUG=1.
+  // is there for whoever asks for it (--debug, SWITCHBOARD_DEBUG=1, "debug" in config.json).
   const e = err as NodeJS.ErrnoException
   process.stderr.write(`switchboard: ${e.message ?? String(err)}${e.code ? ` (${e.code})` : ''}\n`)
-  if (process.env.SWITCHBOARD_DEBUG) process.stderr.write(`${e.stack}\n`)
+  const { resolveSettings } = await import('../core/settings/resolve.js')
+  if (flags && resolveSettings(flags.flagValues(program)).values.debug) process.stderr.write(`${e.stack}\n`)
   process.exit(1)
 }

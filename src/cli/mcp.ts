@@ -17,7 +17,8 @@ export function registerMcp(program: Command): void {
     .action(
       async (opts: { allowPreApproval?: boolean; allowBypassPermissions?: boolean }, command: Command) => {
         // stdout is the MCP protocol: logs go to stderr.
-        await runMcpServer(configFrom(command), createLogger('mcp'), {
+        const config = configFrom(command)
+        await runMcpServer(config, createLogger('mcp', config), {
           allowPreApproval: opts.allowPreApproval === true || opts.allowBypassPermissions === true,
         })
         process.exit(0)

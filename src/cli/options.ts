@@ -6,14 +6,14 @@ import { openStore } from '../store/open.js'
 import type { Store } from '../store/store.js'
 import { configFrom } from './flags.js'
 
-export { check, configFrom } from './flags.js'
+export { check, configFrom, settingOptions } from './flags.js'
 
 /**
  * The hub's HTTP API for a command, a hub started first when none answers (unless `autostart` is
  * false: commands that report on the hub must not change what they report). Logs go to stderr.
  */
 export function hubApi(command: Command, logName = 'cli', autostart = true): HubApi {
-  return new HubApi(configFrom(command), createCliLogger(logName), autostart, logName)
+  return new HubApi(configFrom(command), createCliLogger(logName, configFrom(command)), autostart, logName)
 }
 
 /** Admin commands work on the store directly, so they work whether or not a hub runs. */

@@ -15,26 +15,21 @@ import { processAlive } from '../core/process-alive.js'
 import { startHub } from '../hub/server.js'
 import { openStore } from '../store/open.js'
 import { banner, bannerJson } from './banner.js'
-import { configFrom } from './options.js'
+import { configFrom, settingOptions } from './options.js'
 
 interface ServeOptions {
-  host?: string
-  tlsCert?: string
-  tlsKey?: string
-  insecure?: boolean
   json?: boolean
   logJson?: boolean
   unlessStopped?: boolean
 }
 
 export function registerServe(program: Command): void {
-  program
-    .command('serve')
-    .description('run the hub: durable store, webhooks, senders, the hub socket for channels')
-    .option('--host <address>', 'address to bind (default 127.0.0.1); beyond loopback the hub speaks TLS')
-    .option('--tls-cert <file>', 'the certificate (PEM) to speak TLS with, instead of one the hub makes')
-    .option('--tls-key <file>', 'the key (PEM) of --tls-cert')
-    .option('--insecure', 'plain HTTP beyond loopback: anyone on the network can read and change it')
+  // --host, --tls-cert, --lease-ms and the hub's other settings come from the settings table.
+  settingOptions(
+    program
+      .command('serve')
+      .description('run the hub: durable store, webhooks, senders, the hub socket for channels'),
+  )
     .option(
       '--json',
       'once the hub runs, one JSON line on stdout (pid, url, home, log) instead of the banner',
@@ -46,14 +41,9 @@ export function registerServe(program: Command): void {
     // Autostart's: a `switchboard stop` that came after the decision to start still wins.
     .addOption(new Option('--unless-stopped').hideHelp())
     .action(async (opts: ServeOptions, command: Command) => {
-      const config = configFrom(command, {
-        ...(opts.host ? { host: opts.host } : {}),
-        tlsCert: opts.tlsCert,
-        tlsKey: opts.tlsKey,
-        insecure: opts.insecure,
-      })
+      let config = configFrom(command)
       if (opts.unlessStopped && stoppedOnPurpose(config.home)) {
-        createLogger('hub').info({ home: config.home }, 'stopped with switchboard stop; not starting')
+        createLogger('hub', config).info({ home: config.home }, 'stopped with switchboard stop; not starting')
         return
       }
       await refuseSecondHub(config)
@@ -62,9 +52,8 @@ export function registerServe(program: Command): void {
       clearStopped(config.home)
       // A person at a terminal reads the banner; the logs go to the home's log file instead.
       const person = !opts.logJson && process.stderr.isTTY === true
-      if (person && !process.env.SWITCHBOARD_LOG_FILE)
-        process.env.SWITCHBOARD_LOG_FILE = rotateHubLog(config.home)
-      const log = createLogger('hub')
+      if (person && !config.logFile) config = { ...config, logFile: rotateHubLog(config.home) }
+      const log = createLogger('hub', config)
       // The hub delivers from its event loop: WAL checkpoints go to a worker thread.
       const store = await openStore(config, {
         checkpoints: 'worker',
@@ -88,7 +77,7 @@ export function registerServe(program: Command): void {
         home: config.home,
         host: config.host,
         port: running.port,
-        log: process.env.SWITCHBOARD_LOG_FILE ?? 'stderr',
+        log: config.logFile ?? 'stderr',
         tls: running.fingerprint !== null,
       }
       if (opts.json) process.stdout.write(bannerJson(shown))
@@ -132,6 +121,6 @@ async function refuseSecondHub(config: HubConfig): Promise<void> {
 
 /** Whether this home's hub answers on `port` (a hub that proves it holds this home's admin token). */
 async function ourHubAnswers(config: HubConfig, port: number): Promise<boolean> {
-  const answer = await reach(tcpTarget({ ...config, port }), readAdminToken(config.home))
+  const answer = await reach(tcpTarget({ ...config, port }), readAdminToken(config))
   return answer.answered && answer.proven
 }

@@ -21,7 +21,7 @@ export function registerStart(program: Command): void {
       ensureHome(config.home)
       clearStopped(config.home)
       // "Started one" is what the banner says anyway.
-      const log = createCliLogger('start').child({}, { level: 'warn' })
+      const log = createCliLogger('start', config).child({}, { level: 'warn' })
       let status: HubStatus
       let already = true
       try {

@@ -32,7 +32,7 @@ export async function stopHub(config: HubConfig): Promise<StopResult> {
   markStopped(config.home)
   let status: HubStatus
   try {
-    status = await new HubApi({ ...config, hubs: [] }, createCliLogger('stop'), false).call('status')
+    status = await new HubApi({ ...config, hubs: [] }, createCliLogger('stop', config), false).call('status')
   } catch (err) {
     // 503: nothing answers; 502: a stranger holds the port, and it is not ours to stop.
     if (err instanceof HubApiError && (err.status === 503 || err.status === 502)) return result

@@ -40,9 +40,8 @@ export class HubApi {
   ) {
     // Reading the token makes the home and the token when they are missing: a command that only
     // reports on the hub leaves a home that does not exist as it is.
-    const tokenless =
-      !autostart && !process.env.SWITCHBOARD_ADMIN_TOKEN && !existsSync(paths.adminToken(config.home))
-    this.token = tokenless ? null : readAdminToken(config.home)
+    const tokenless = !autostart && config.adminToken === null && !existsSync(paths.adminToken(config.home))
+    this.token = tokenless ? null : readAdminToken(config)
     this.call = apiClient(
       async (request) => {
         const target = await this.ensureHub()

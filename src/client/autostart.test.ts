@@ -17,7 +17,7 @@ import { clearStopped, hubStarter, markStopped, rotateHubLog, START_AGAIN } from
 
 function world() {
   const home = mkdtempSync(join(tmpdir(), 'sb-autostart-'))
-  const config: HubConfig = loadConfig({ home, port: 7420 })
+  const config: HubConfig = loadConfig({ home, port: '7420' })
   const said: { level: string; msg: string }[] = []
   const log = pino(
     { level: 'info', formatters: { level: (label) => ({ level: label }) } },

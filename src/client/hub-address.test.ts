@@ -10,7 +10,7 @@ import { localSocket, tcpTarget } from './hub-address.js'
 const PIN = 'cd'.repeat(32)
 
 function config(host: string, home = mkdtempSync(join(tmpdir(), 'sb-address-'))): HubConfig {
-  return loadConfig({ home, port: 7420, host })
+  return loadConfig({ home, port: '7420', host })
 }
 
 describe("dialling the home's hub", () => {

@@ -3,9 +3,16 @@
 import { createServer as createHttpServer, type Server } from 'node:http'
 import { type AddressInfo, connect, createServer as createTcpServer } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { parseHubs } from './config.js'
 import { describeTarget, hubTarget, inClear, reach } from './hub-dial.js'
 import { connectionBinding, hubProof } from './hub-proof.js'
+import { hubListSchema } from './settings/addresses.js'
+
+/** A hub list as the settings read it, its first mistake thrown as the line they print. */
+function parseHubs(text: string, place: string) {
+  const parsed = hubListSchema.safeParse(text.split(','))
+  if (!parsed.success) throw new Error(`${place}: ${parsed.error.issues[0]?.message}`)
+  return parsed.data
+}
 
 const PIN = 'ab'.repeat(32)
 const PIN_WITH_COLONS = Array.from({ length: 32 }, () => 'AB').join(':')

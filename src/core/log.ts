@@ -5,11 +5,16 @@ import { type Logger, pino } from 'pino'
 
 export type { Logger }
 
-/** SWITCHBOARD_LOG_FILE sends logs to a file instead of stderr (Claude Code hides an MCP server's stderr). */
-export function createLogger(name: string, file = process.env.SWITCHBOARD_LOG_FILE): Logger {
-  const level = process.env.SWITCHBOARD_LOG_LEVEL ?? 'info'
-  const destination = pino.destination({ dest: file ? ownerOnly(file) : 2, sync: true })
-  return pino({ name, level, base: { pid: process.pid } }, destination)
+/** The settings a logger keeps to (logFile, logLevel). */
+export interface LogSettings {
+  logFile: string | null
+  logLevel: string
+}
+
+/** A logFile takes the logs instead of stderr (Claude Code hides an MCP server's stderr). */
+export function createLogger(name: string, { logFile, logLevel }: LogSettings): Logger {
+  const destination = pino.destination({ dest: logFile ? ownerOnly(logFile) : 2, sync: true })
+  return pino({ name, level: logLevel, base: { pid: process.pid } }, destination)
 }
 
 /** Logs can quote what senders wrote: the file is the owner's alone, also when it existed before. */
@@ -22,12 +27,14 @@ function ownerOnly(file: string): number {
 
 /**
  * For commands a person runs: what they should know, as plain `switchboard: …` lines on stderr,
- * never JSON. SWITCHBOARD_LOG_FILE still gets the structured lines.
+ * never JSON. A logFile still gets the structured lines.
  */
-export function createCliLogger(name: string): Logger {
-  if (process.env.SWITCHBOARD_LOG_FILE) return createLogger(name)
-  const level = process.env.SWITCHBOARD_LOG_LEVEL ?? 'info'
-  return pino({ name, level }, { write: (line: string) => process.stderr.write(humanLine(line)) })
+export function createCliLogger(name: string, settings: LogSettings): Logger {
+  if (settings.logFile) return createLogger(name, settings)
+  return pino(
+    { name, level: settings.logLevel },
+    { write: (line: string) => process.stderr.write(humanLine(line)) },
+  )
 }
 
 function humanLine(json: string): string {

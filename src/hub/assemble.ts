@@ -42,9 +42,9 @@ export interface Assembled extends HubParts {
   startBackground(): { stop(): void }
 }
 
-/** Where this process's logs go: SWITCHBOARD_LOG_FILE, or the file stderr was opened on (autostart). */
-function logDestination(): string {
-  if (process.env.SWITCHBOARD_LOG_FILE) return process.env.SWITCHBOARD_LOG_FILE
+/** Where this process's logs go: the logFile setting, or the file stderr was opened on (autostart). */
+function logDestination(config: HubConfig): string {
+  if (config.logFile) return config.logFile
   try {
     const target = readlinkSync('/proc/self/fd/2')
     return target.startsWith('/') && !target.startsWith('/dev/') ? target : 'stderr'
@@ -57,13 +57,13 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
   let port = config.port
   let socket: string | null = null
   const startedAt = Date.now()
-  const logFile = logDestination()
+  const logFile = logDestination(config)
   // The other hubs pin the certificate named with the address, once this hub has proved itself on it.
   const advertised = () =>
     `${config.advertise ?? reachableAt(config.host, port)}${tls ? `#${pinText(tls.fingerprint)}` : ''}`
   const leases = new LeaseKeeper(store, readHubId(config.home), log, advertised, config.leaseMs)
   const hub = new Hub(store, log, leases)
-  const adminToken = readAdminToken(config.home)
+  const adminToken = readAdminToken(config)
 
   const streams = new SenderStreams(store)
   hub.outbox.listen(async (item) => {

@@ -1,0 +1,282 @@
+// Every setting Switchboard has, once: its flag, its variable, its config.json key, its schema and its
+// default. Flag > variable > config.json > default (resolve.ts); `switchboard config` shows the result,
+// and the README's "Settings" table is rendered from this one (markdown.ts, checked by a test).
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+import { z } from 'zod'
+import { subscriberNameSchema } from '../hub-protocol.js'
+import {
+  advertiseSchema,
+  type HubAddress,
+  hubAddressText,
+  hubListSchema,
+  portSchema,
+  redactDatabaseUrl,
+} from './addresses.js'
+import { booleanSchema, listOf, numberIn, setting, text } from './define.js'
+
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
+
+const ON_SERVE = ['serve'] as const
+const ON_CHANNEL = ['channel'] as const
+const PER_SESSION = "each session has its own, and config.json is the whole home's"
+
+export const SETTINGS = {
+  home: setting({
+    variable: 'SWITCHBOARD_HOME',
+    flag: { spec: '--home <dir>' },
+    inFile: false,
+    why: 'config.json is in the home, so it cannot say where the home is',
+    text: text.string,
+    schema: z.string().min(1, 'a folder'),
+    default: join(homedir(), '.switchboard'),
+    defaultText: '~/.switchboard',
+    path: true,
+    description: 'the state folder: database, admin token, logs, config.json',
+  }),
+  port: setting({
+    variable: 'SWITCHBOARD_PORT',
+    flag: { spec: '--port <port>' },
+    inFile: true,
+    text: text.string,
+    schema: portSchema,
+    default: 7420,
+    description: 'the port the hub listens on and every client dials',
+  }),
+  host: setting({
+    variable: 'SWITCHBOARD_HOST',
+    flag: { spec: '--host <address>', on: ON_SERVE },
+    inFile: true,
+    text: text.string,
+    schema: z.string().min(1, 'an address to bind, e.g. 0.0.0.0'),
+    default: '127.0.0.1',
+    description: 'the address the hub binds (beyond loopback it speaks TLS) and clients dial',
+  }),
+  allowedHosts: setting({
+    variable: 'SWITCHBOARD_ALLOWED_HOSTS',
+    flag: { spec: '--allowed-hosts <names>', on: ON_SERVE },
+    inFile: true,
+    text: text.list,
+    schema: listOf(z.string().min(1).max(255, 'a host name is at most 255 characters')),
+    default: [] as string[],
+    description: 'host names (name or name:port) the hub answers to besides loopback, e.g. behind a proxy',
+  }),
+  maxBodyBytes: setting({
+    variable: 'SWITCHBOARD_MAX_BODY_BYTES',
+    flag: { spec: '--max-body-bytes <bytes>', on: ON_SERVE },
+    inFile: true,
+    text: text.number,
+    schema: numberIn('a whole number of bytes from 1024 to 16777216', 1024, 16 * 1024 * 1024, {
+      whole: true,
+    }),
+    default: 64 * 1024,
+    description: 'the largest webhook or request body the hub reads',
+  }),
+  retentionDays: setting({
+    variable: 'SWITCHBOARD_RETENTION_DAYS',
+    flag: { spec: '--retention-days <days>', on: ON_SERVE },
+    inFile: true,
+    text: text.number,
+    schema: numberIn('a number of days above 0, at most 36500', 0, 36_500, { above: true }),
+    default: 30,
+    description: 'how long events, replies, answered decisions, session lines and delivery logs are kept',
+  }),
+  sessionIdleMinutes: setting({
+    variable: 'SWITCHBOARD_SESSION_IDLE_MINUTES',
+    flag: { spec: '--session-idle-minutes <minutes>', on: ON_SERVE },
+    inFile: true,
+    text: text.number,
+    schema: numberIn('a number of minutes from 0 to 100000', 0, 100_000),
+    default: 30,
+    description: "minutes a driven session's Claude Code may sit idle before the hub stops it (0: never)",
+  }),
+  sessionEnv: setting({
+    variable: 'SWITCHBOARD_SESSION_ENV',
+    flag: { spec: '--session-env <names>', on: ON_SERVE },
+    inFile: true,
+    text: text.list,
+    schema: listOf(
+      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+        error: (issue) => `${JSON.stringify(issue.input)} is not an environment variable name`,
+      }),
+    ),
+    default: [] as string[],
+    description: 'variables the hub passes to the Claude Code it starts, besides its own list',
+  }),
+  replyFileRoots: setting({
+    variable: 'SWITCHBOARD_REPLY_FILE_ROOTS',
+    flag: { spec: '--reply-file-roots <folders>', on: ON_SERVE },
+    inFile: true,
+    text: text.list,
+    schema: listOf(z.string().startsWith('/', 'replyFileRoots are absolute paths')),
+    default: [] as string[],
+    description:
+      "folders a reply may attach files from, besides the session's and the home's inbox (config.json's is read at each reply)",
+  }),
+  databaseUrl: setting({
+    variable: 'SWITCHBOARD_DATABASE_URL',
+    flag: { spec: '--database-url <url>' },
+    inFile: true,
+    text: text.string,
+    schema: z
+      .string()
+      .regex(/^postgres(ql)?:\/\/\S+$/, 'a database URL starts with postgres:// or postgresql://'),
+    default: null,
+    defaultText: 'SQLite in the home',
+    secret: true,
+    show: (url) => (url === null ? null : redactDatabaseUrl(url)),
+    description: 'a Postgres database several hubs share (postgres://…); its password is never shown',
+  }),
+  hubs: setting({
+    variable: 'SWITCHBOARD_HUBS',
+    flag: { spec: '--hubs <list>' },
+    inFile: true,
+    text: text.list,
+    schema: hubListSchema,
+    default: [] as HubAddress[],
+    defaultText: "the home's own hub",
+    show: (hubs) => hubs.map(hubAddressText),
+    description: 'hubs on one database the CLI and channels use, in order (host:port#sha256:…)',
+  }),
+  leaseMs: setting({
+    variable: 'SWITCHBOARD_LEASE_MS',
+    flag: { spec: '--lease-ms <ms>', on: ON_SERVE },
+    inFile: true,
+    text: text.number,
+    schema: numberIn('a whole number of milliseconds from 400 to 600000', 400, 600_000, { whole: true }),
+    default: 10_000,
+    description: 'how soon another hub on the database takes over the work of one that died',
+  }),
+  advertise: setting({
+    variable: 'SWITCHBOARD_ADVERTISE',
+    flag: { spec: '--advertise <host:port>', on: ON_SERVE },
+    inFile: true,
+    text: text.string,
+    schema: advertiseSchema,
+    default: null,
+    defaultText: "the bind address, or this machine's network address",
+    description: 'where the other hubs on the database reach this one (NAT, a proxy)',
+  }),
+  adminToken: setting({
+    variable: 'SWITCHBOARD_ADMIN_TOKEN',
+    flag: null,
+    inFile: true,
+    why: 'on a command line every user of the machine could read it (ps)',
+    text: text.string,
+    schema: z.string().trim().min(24, 'must be at least 24 characters (openssl rand -hex 24 makes one)'),
+    default: null,
+    defaultText: "the home's admin-token file, made on first use",
+    secret: true,
+    show: (token) => (token === null ? null : '(hidden)'),
+    description: 'the token hubs on one database share; config.json holding it must be 0600',
+  }),
+  tlsCert: setting({
+    variable: 'SWITCHBOARD_TLS_CERT',
+    flag: { spec: '--tls-cert <file>', on: ON_SERVE },
+    inFile: true,
+    text: text.string,
+    schema: z.string().min(1, 'a PEM file'),
+    default: null,
+    defaultText: 'one the hub makes beyond loopback',
+    path: true,
+    description: 'the certificate (PEM) the hub speaks TLS with',
+  }),
+  tlsKey: setting({
+    variable: 'SWITCHBOARD_TLS_KEY',
+    flag: { spec: '--tls-key <file>', on: ON_SERVE },
+    inFile: true,
+    text: text.string,
+    schema: z.string().min(1, 'a PEM file'),
+    default: null,
+    path: true,
+    description: 'the key (PEM) of tlsCert',
+  }),
+  insecure: setting({
+    variable: 'SWITCHBOARD_INSECURE',
+    flag: { spec: '--insecure', on: ON_SERVE },
+    inFile: true,
+    text: text.boolean,
+    schema: booleanSchema,
+    default: false,
+    description: 'plain HTTP beyond loopback: anyone on the network can read and change it',
+  }),
+  logFile: setting({
+    variable: 'SWITCHBOARD_LOG_FILE',
+    flag: { spec: '--log-file <file>' },
+    inFile: true,
+    text: text.string,
+    schema: z.string().min(1, 'a file'),
+    default: null,
+    defaultText: 'stderr; serve at a terminal: logs/hub.log in the home',
+    path: true,
+    description: 'where logs go (0600); Claude Code hides what a channel writes to stderr',
+  }),
+  logLevel: setting({
+    variable: 'SWITCHBOARD_LOG_LEVEL',
+    flag: { spec: '--log-level <level>' },
+    inFile: true,
+    text: text.string,
+    schema: z.enum(LOG_LEVELS, {
+      error: (issue) => `${JSON.stringify(issue.input)} is not one of ${LOG_LEVELS.join(', ')}`,
+    }),
+    default: 'info' as const,
+    description: 'the least a log line must matter to be written',
+  }),
+  debug: setting({
+    variable: 'SWITCHBOARD_DEBUG',
+    flag: { spec: '--debug' },
+    inFile: true,
+    text: text.boolean,
+    schema: booleanSchema,
+    default: false,
+    description: 'an unexpected error prints its stack trace too',
+  }),
+  listenGraceMs: setting({
+    variable: 'SWITCHBOARD_LISTEN_GRACE_MS',
+    flag: { spec: '--listen-grace-ms <ms>', on: ON_CHANNEL },
+    inFile: true,
+    text: text.number,
+    schema: numberIn('a whole number of milliseconds from 0 to 60000', 0, 60_000, { whole: true }),
+    default: 1_000,
+    description: "how long a channel's first delivery waits for Claude Code to finish setting it up",
+  }),
+  delivery: setting({
+    variable: 'SWITCHBOARD_DELIVERY',
+    flag: { spec: '--delivery <rung>', on: ON_CHANNEL },
+    inFile: true,
+    text: text.string,
+    schema: z.enum(['channel', 'message'], {
+      error: (issue) => `${JSON.stringify(issue.input)} is not channel or message`,
+    }),
+    default: null,
+    defaultText: 'chosen from the client and how Claude Code was started',
+    description: 'how a channel delivers: channel notifications, or notifications/message and its inbox',
+  }),
+  channelName: setting({
+    variable: 'SWITCHBOARD_CHANNEL_NAME',
+    flag: { spec: '--name <name>', on: ['channel', 'hook'] },
+    inFile: false,
+    why: PER_SESSION,
+    text: text.string,
+    schema: subscriberNameSchema,
+    default: null,
+    defaultText: "the working folder's name",
+    description: "a channel's subscriber name (a plugin's .mcp.json cannot take per-project flags)",
+  }),
+  channelAliases: setting({
+    variable: 'SWITCHBOARD_CHANNEL_ALIASES',
+    flag: { spec: '--aliases <list>', on: ON_CHANNEL },
+    inFile: false,
+    why: PER_SESSION,
+    text: text.list,
+    schema: listOf(subscriberNameSchema),
+    default: [] as string[],
+    description: 'other names peers may send to a channel by',
+  }),
+}
+
+export type SettingName = keyof typeof SETTINGS
+export type Settings = {
+  [K in SettingName]: (typeof SETTINGS)[K]['default'] | z.output<(typeof SETTINGS)[K]['schema']>
+}
+export const SETTING_NAMES = Object.keys(SETTINGS) as SettingName[]
