@@ -37,8 +37,7 @@ if (script.refuse) {
 }
 
 const resumed = flag('--resume')
-const sessionId =
-  resumed && !argv.includes('--fork-session') ? resumed : (script.sessionId ?? randomUUID())
+const sessionId = resumed && !argv.includes('--fork-session') ? resumed : (script.sessionId ?? randomUUID())
 const partials = argv.includes('--include-partial-messages')
 let model = flag('--model') ?? 'claude-fake'
 let permissionMode = flag('--permission-mode') ?? 'default'
@@ -230,7 +229,8 @@ function streamed(pieces) {
   const event = (e) => out({ type: 'stream_event', event: e, session_id: sessionId })
   event({ type: 'message_start', message: { id: `msg_${randomUUID()}` } })
   event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } })
-  for (const text of pieces) event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })
+  for (const text of pieces)
+    event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })
 }
 
 function result(fields) {
@@ -269,7 +269,8 @@ async function ask(call, mine, aborted) {
     out({ type: 'control_cancel_request', request_id: requestId })
     return
   }
-  const answer = response.subtype === 'success' ? response.response : { behavior: 'deny', message: response.error }
+  const answer =
+    response.subtype === 'success' ? response.response : { behavior: 'deny', message: response.error }
   const allowed = answer.behavior === 'allow'
   out({
     type: 'user',
