@@ -17,7 +17,8 @@
 // Step: {say: text} an assistant line (its stream_events first with --include-partial-messages);
 //   {partial: [pieces]} stream_events only; {ask: {tool, input, description?}} a can_use_tool round
 //   trip and the tool's result; {hold: true} waits for an interrupt; {stderr: text}; {exit: code};
-//   {kill: signal}; {raw: text} printed as it is; {result: fields} the turn's result says these.
+//   {kill: signal}; {raw: text} printed as it is; {result: fields} the turn's result, now, with these
+//   fields (steps after it run after the turn; without one, a plain result ends the turn).
 import { randomUUID } from 'node:crypto'
 import { appendFileSync } from 'node:fs'
 
@@ -37,7 +38,9 @@ if (script.refuse) {
 }
 
 const resumed = flag('--resume')
-const sessionId = resumed && !argv.includes('--fork-session') ? resumed : (script.sessionId ?? randomUUID())
+// A fork is a new session that starts from the resumed one's history.
+const forked = resumed && argv.includes('--fork-session')
+const sessionId = forked ? randomUUID() : (resumed ?? script.sessionId ?? randomUUID())
 const partials = argv.includes('--include-partial-messages')
 let model = flag('--model') ?? 'claude-fake'
 let permissionMode = flag('--permission-mode') ?? 'default'
@@ -188,7 +191,7 @@ async function play(prompt, mine, aborted) {
     claude_code_version: 'fake',
   })
   let said = ''
-  let fields = {}
+  let ended = false
   for (const step of pick(prompt).steps) {
     if (mine.aborted) break
     if ('say' in step) {
@@ -202,7 +205,10 @@ async function play(prompt, mine, aborted) {
     else if ('exit' in step) process.exit(step.exit)
     else if ('kill' in step) process.kill(process.pid, step.kill)
     else if ('raw' in step) write(step.raw)
-    else if ('result' in step) fields = step.result
+    else if ('result' in step) {
+      result({ subtype: 'success', is_error: false, result: said, ...step.result })
+      ended = true
+    }
   }
   if (mine.aborted) {
     assistant([{ type: 'text', text: said }], { aborted: true })
@@ -213,7 +219,7 @@ async function play(prompt, mine, aborted) {
     })
     return result({ subtype: 'error_during_execution', is_error: true, terminal_reason: 'aborted_streaming' })
   }
-  result({ subtype: 'success', is_error: false, result: said, ...fields })
+  if (!ended) result({ subtype: 'success', is_error: false, result: said })
 }
 
 function assistant(content, extra = {}) {

@@ -15,6 +15,7 @@ export type FakeStep =
   | { exit: number }
   | { kill: NodeJS.Signals }
   | { raw: string }
+  /** The turn's result, at this point, with these fields (later steps run after the turn). */
   | { result: Record<string, unknown> }
 
 export interface FakeScript {
