@@ -10,6 +10,28 @@ afterEach(async () => {
 
 const idle = (id: string) => world.until(id, (v) => v.status === 'idle', 'the turn to end')
 
+describe('a running session', () => {
+  it('takes a new model and permission mode: its next turn runs with them', async () => {
+    world = sessionWorld()
+    const { id } = await world.sessions.create('hello', { cwd: world.dir, model: 'haiku' })
+    await idle(id)
+    await world.sessions.setModel(id, 'opus')
+    await world.sessions.setPermissionMode(id, 'plan')
+    await world.sessions.send(id, 'again')
+    await world.until(id, (v) => v.status === 'idle' && v.turns === 2, 'the second turn')
+    const inits = (await world.sessions.lines(id, 0)).lines
+      .map(({ line }) => line)
+      .filter((line) => line.subtype === 'init')
+    expect(inits.map((l) => [l.model, l.permissionMode])).toEqual([
+      ['haiku', 'default'],
+      ['opus', 'plan'],
+    ])
+    expect((await world.sessions.lines(id, 0)).lines.map(({ line }) => line)).toContainEqual(
+      expect.objectContaining({ type: 'system', subtype: 'status', permissionMode: 'plan' }),
+    )
+  })
+})
+
 describe('a session nobody knows', () => {
   it('is not_found to every call that names it', async () => {
     world = sessionWorld()
