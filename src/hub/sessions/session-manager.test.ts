@@ -1,6 +1,7 @@
 // What a caller of the session controller is told when it cannot do what was asked: one kind per
 // failure (core/errors.ts), the same whichever surface asked, so each surface maps it one way.
 import { afterEach, describe, expect, it } from 'vitest'
+import { waitFor } from '../../../test/helpers/home.js'
 import { type SessionWorld, sessionWorld } from '../../../test/helpers/session-world.js'
 
 let world: SessionWorld
@@ -64,6 +65,20 @@ describe('a session whose CLI is not running', () => {
     await expect(world.sessions.setPermissionMode(id, 'plan')).rejects.toMatchObject(notRunning)
     await expect(world.sessions.bindIde(id, null)).rejects.toMatchObject(notRunning)
     await expect(world.sessions.stop(id)).rejects.toMatchObject(notRunning)
+  })
+
+  it('answers an interrupt under way when it stops meanwhile, and is a conflict to interrupt after', async () => {
+    world = sessionWorld({ silent: ['interrupt'], turns: [{ steps: [{ hold: true }] }] })
+    const { id } = await world.sessions.create('hello', { cwd: world.dir })
+    const interrupted = world.sessions.interrupt(id)
+    await waitFor(() => world.fake.got().some((l) => l.type === 'control_request'), 10_000, 'the interrupt')
+    await world.sessions.stop(id)
+    // Nothing runs any more, so nothing is left to interrupt: the caller is not told of a failure.
+    await expect(interrupted).resolves.toMatchObject({ id, live: false })
+    await expect(world.sessions.interrupt(id)).rejects.toMatchObject({
+      kind: 'conflict',
+      message: `session ${id} is not running`,
+    })
   })
 
   it('is a conflict to resume when it never started, with what to do instead', async () => {
