@@ -85,4 +85,20 @@ describe('control channel', () => {
     await expect(waiting).rejects.toBeInstanceOf(ControlClosedError)
     await expect(c.interrupt()).rejects.toBeInstanceOf(ControlClosedError)
   })
+
+  it('names the kind of each failure: silence is unavailable; a refusal or a CLI that is gone, a conflict', async () => {
+    const { c, written } = channel()
+    const refused = c.request('bogus')
+    c.handle({
+      type: 'control_response',
+      response: { subtype: 'error', request_id: idOf(written[0]), error: 'Unsupported' },
+    })
+    await expect(refused).rejects.toMatchObject({ kind: 'conflict', message: 'bogus: Unsupported' })
+    await expect(c.setModel('m1')).rejects.toMatchObject({
+      kind: 'unavailable',
+      message: 'set_model: no answer within 200 ms',
+    })
+    c.close('the CLI exited (1)')
+    await expect(c.interrupt()).rejects.toMatchObject({ kind: 'conflict', message: 'the CLI exited (1)' })
+  })
 })

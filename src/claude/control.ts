@@ -1,6 +1,7 @@
 // The control protocol over stream-json (PROTOCOLS.md §3, seed 001): host → CLI requests with ids,
 // timeouts and typed errors, and the CLI's own requests (`can_use_tool`) answered by the host.
 import { randomUUID } from 'node:crypto'
+import { DomainError } from '../core/errors.js'
 import {
   type CanUseTool,
   type CliLine,
@@ -12,25 +13,32 @@ import {
   type PermissionAnswer,
 } from './messages.js'
 
-/** The CLI answered a control request with an error. */
-export class ControlError extends Error {
+/** The CLI answered a control request with an error: as it is now, it will not do this. */
+export class ControlError extends DomainError {
   override name = 'ControlError'
   constructor(
     readonly subtype: string,
     message: string,
     readonly details: Record<string, unknown> = {},
   ) {
-    super(`${subtype}: ${message}`)
+    super('conflict', `${subtype}: ${message}`)
   }
 }
 
-export class ControlTimeoutError extends Error {
+/** The CLI did not answer in time: something it depends on (or it) is stuck. */
+export class ControlTimeoutError extends DomainError {
   override name = 'ControlTimeoutError'
+  constructor(message: string) {
+    super('unavailable', message)
+  }
 }
 
-/** The process ended (or was never there) while a request waited. */
-export class ControlClosedError extends Error {
+/** The process ended (or was never there) while a request waited: nothing runs to ask. */
+export class ControlClosedError extends DomainError {
   override name = 'ControlClosedError'
+  constructor(message: string) {
+    super('conflict', message)
+  }
 }
 
 export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk' | 'auto'

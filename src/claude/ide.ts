@@ -5,6 +5,7 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { invalid, notFound } from '../core/errors.js'
 import { processAlive } from '../core/process-alive.js'
 
 const lockSchema = z.object({
@@ -71,11 +72,9 @@ export function findIde(ides: Ide[], which: string): Ide {
   const named = ides.filter((i) => i.name.toLowerCase() === which.toLowerCase())
   if (named.length === 1) return named[0] as Ide
   const known = ides.map((i) => `${i.port} (${i.name})`).join(', ') || 'none running'
-  throw new Error(
-    named.length > 1
-      ? `${named.length} IDEs are called "${which}"; name one by its port: ${known}`
-      : `no live IDE "${which}"; live IDEs: ${known}`,
-  )
+  if (named.length > 1)
+    throw invalid(`${named.length} IDEs are called "${which}"; name one by its port: ${known}`)
+  throw notFound(`no live IDE "${which}"; live IDEs: ${known}`)
 }
 
 /** The `ide` entry of `mcp_set_servers` for this IDE. */

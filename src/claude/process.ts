@@ -6,7 +6,9 @@ import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import type { WebSocket } from 'ws'
 import type { ClaudeOptions } from '../core/claude-options.js'
-import { ControlChannel, type ControlHandlers, type PermissionMode } from './control.js'
+import { z } from 'zod'
+import { unavailable } from '../core/errors.js'
+import { ControlChannel, ControlClosedError, type ControlHandlers, type PermissionMode } from './control.js'
 import { type CliLine, checkCliLine, type HostLine, hostLineSchema, type UserInput } from './messages.js'
 import { encodeLine, InvalidLineError, NdjsonReader } from './ndjson.js'
 import { type LineTransport, stdioTransport, webSocketTransport } from './transport.js'
@@ -42,7 +44,7 @@ export function findClaude(env: NodeJS.ProcessEnv = process.env): string {
       // not here
     }
   }
-  throw new Error(
+  throw unavailable(
     'Claude Code CLI not found: install it (npm i -g @anthropic-ai/claude-code) or set CLAUDE_CODE_PATH',
   )
 }
@@ -169,7 +171,7 @@ export class ClaudeProcess extends EventEmitter<ClaudeProcessEvents> {
   }
 
   private write(line: HostLine): Promise<void> {
-    if (!this.alive) return Promise.reject(new Error('the CLI is not running'))
+    if (!this.alive) return Promise.reject(new ControlClosedError('the CLI is not running'))
     const text = encodeLine(hostLineSchema, line)
     return text instanceof InvalidLineError ? Promise.reject(text) : this.transport.write(text)
   }

@@ -17,7 +17,7 @@ export interface LineWriter {
  * written, with the function that stops the live part.
  */
 export async function replayThenLive(
-  sessions: SessionManager,
+  sessions: Pick<SessionManager, 'onLinesOf' | 'lines'>,
   id: string,
   from: number,
   out: LineWriter,
@@ -30,8 +30,7 @@ export async function replayThenLive(
     last = seq
     return out.write(seq, json)
   }
-  const off = sessions.onLine((sid, seq, line) => {
-    if (sid !== id) return
+  const off = sessions.onLinesOf(id, (seq, line) => {
     // Stored before it is announced: the replay's next page has it.
     if (replaying) missed = true
     else void write(seq, lineText(line))

@@ -6,6 +6,7 @@
 import { createHmac } from 'node:crypto'
 import { z } from 'zod'
 import { claudeOptionsSchema } from '../../core/claude-options.js'
+import { conflict, type DomainError } from '../../core/errors.js'
 import { safeEqual } from '../../core/ids.js'
 import { sessionSetupSchema } from '../../core/session-api.js'
 
@@ -51,7 +52,7 @@ export function sealConfig(
 
 /**
  * The stored settings of a session, checked: the schema the API checks, the seal, and the CLI's
- * session id; an error saying so when any of them fails.
+ * session id; a conflict saying so when any of them fails.
  */
 export function openSealed(
   key: string,
@@ -66,6 +67,6 @@ export function openSealed(
   return config
 }
 
-function tampered(id: string): Error {
-  return new Error(`session ${id} cannot be resumed: ${TAMPERED}`)
+function tampered(id: string): DomainError {
+  return conflict(`session ${id} cannot be resumed: ${TAMPERED}`)
 }
