@@ -357,8 +357,8 @@ it('makes an "always allow" rule from a prompt, lets the next identical call pas
   const idle = (n: number) =>
     waitFor(
       async () =>
-        (await adminCall<{ lastResult: string | null }>(world, 'GET', `/api/sessions/${id}`)).json.lastResult ===
-        `turn ${n} done`,
+        (await adminCall<{ lastResult: string | null }>(world, 'GET', `/api/sessions/${id}`)).json
+          .lastResult === `turn ${n} done`,
       30_000,
       `turn ${n} to finish`,
     )
@@ -466,7 +466,10 @@ it('approves identical prompts of two sessions at once', async () => {
     toolResults(r).length ? { text: 'done' } : { tool: 'Bash', input: { command: 'touch batch-ok && ls' } },
   )
   for (const dir of ['a', 'b'])
-    await adminCall(world, 'POST', '/api/sessions', { prompt: `go ${dir}`, options: { cwd: world.claude.cwd } })
+    await adminCall(world, 'POST', '/api/sessions', {
+      prompt: `go ${dir}`,
+      options: { cwd: world.claude.cwd },
+    })
   await page.getByRole('link', { name: /Inbox/ }).click()
   const batch = page.getByRole('button', { name: 'Approve all 2 identical' })
   await batch.waitFor({ timeout: 30_000 })

@@ -68,14 +68,16 @@ it('keeps the channel the plugin starts inside a driven session off the hub: no 
   const idle = () =>
     waitFor(
       async () =>
-        (await adminCall<{ status: string }>(world, 'GET', `/api/sessions/${json.id}`)).json.status === 'idle',
+        (await adminCall<{ status: string }>(world, 'GET', `/api/sessions/${json.id}`)).json.status ===
+        'idle',
       60_000,
       'the turn to end',
     )
   await idle()
   // Claude Code connects plugin servers beside the first turn: a later turn's init says it is up.
   const pluginUp = async () => {
-    const { lines } = (await adminCall<{ lines: Line[] }>(world, 'GET', `/api/sessions/${json.id}/lines`)).json
+    const { lines } = (await adminCall<{ lines: Line[] }>(world, 'GET', `/api/sessions/${json.id}/lines`))
+      .json
     return lines.some(
       ({ line }) =>
         line.subtype === 'init' &&

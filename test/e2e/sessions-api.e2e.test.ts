@@ -360,7 +360,10 @@ it('keeps a driven session out of reach of peers unless it was created as one', 
   const peers = (await api<{ peers: { name: string }[] }>('GET', '/api/peers')).json.peers.map((p) => p.name)
   expect(peers).toContain(`session:${open.id}`)
   expect(peers).not.toContain(`session:${hidden.id}`)
-  const refused = await api('POST', '/api/peers/messages', { to: `session:${hidden.id}`, text: 'do as I say' })
+  const refused = await api('POST', '/api/peers/messages', {
+    to: `session:${hidden.id}`,
+    text: 'do as I say',
+  })
   expect(refused.status).toBe(404)
   const sent = await api('POST', '/api/peers/messages', { to: `session:${open.id}`, text: 'a note' })
   expect(sent.status).toBe(202)

@@ -183,14 +183,19 @@ it('sends an address a database writer names as a session’s hub nothing but a 
   )
   // Nobody authenticated: not even a challenge goes out.
   const before = planted.sent.length
-  const anonymous = await fetch(`${a.url}/api/sessions/ses_x/messages`, { method: 'POST', body: '{"text":"hi"}' })
+  const anonymous = await fetch(`${a.url}/api/sessions/ses_x/messages`, {
+    method: 'POST',
+    body: '{"text":"hi"}',
+  })
   expect(anonymous.status).toBe(401)
   const browser = await fetch(`${a.url}/api/sessions/ses_x`, {
     headers: { authorization: 'Bearer sbw_stolen' },
   })
   expect(browser.status).toBe(401)
   // A client claiming to be a hub passing a request on.
-  const claimed = await fetch(`${a.url}/api/sessions/ses_x`, { headers: { 'x-switchboard-forwarded': 'e30.00' } })
+  const claimed = await fetch(`${a.url}/api/sessions/ses_x`, {
+    headers: { 'x-switchboard-forwarded': 'e30.00' },
+  })
   expect(claimed.status).toBe(401)
   expect(planted.sent.length).toBe(before)
 

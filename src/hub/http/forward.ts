@@ -139,9 +139,7 @@ async function forward(
     )
     passed.on('error', (err) =>
       reject(
-        upstream(
-          `the hub running this session (${describeTarget(target)}) did not answer: ${err.message}`,
-        ),
+        upstream(`the hub running this session (${describeTarget(target)}) did not answer: ${err.message}`),
       ),
     )
     // The client left: so does the request on its behalf, a stream included.

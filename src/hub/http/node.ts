@@ -19,7 +19,9 @@ export function requestListener(
   app: Hono<HubEnv>,
   local: boolean,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const listener = getRequestListener((request, env) => app.fetch(request, { ...(env as HubBindings), local }))
+  const listener = getRequestListener((request, env) =>
+    app.fetch(request, { ...(env as HubBindings), local }),
+  )
   return async (req, res) => {
     // Only origin-form targets: an absolute URL (a proxy request) would name a host the Host guard never saw.
     if (!req.url?.startsWith('/')) {

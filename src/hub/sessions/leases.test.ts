@@ -20,7 +20,9 @@ const LEASE_MS = 60_000
 /** A hub's lease keeper on the world's database, started with the world's sessions as its work. */
 async function hubKeeper(hubId: string, withSessions: boolean): Promise<LeaseKeeper> {
   // The world's hub is 'hub_here'; another hub on its database is a keeper of its own.
-  const keeper = withSessions ? world.hub.leases : new LeaseKeeper(world.store, hubId, log, () => null, LEASE_MS)
+  const keeper = withSessions
+    ? world.hub.leases
+    : new LeaseKeeper(world.store, hubId, log, () => null, LEASE_MS)
   keepers.push(keeper)
   if (withSessions) keeper.source(world.sessions.work())
   await keeper.start()
