@@ -1,6 +1,7 @@
 // The control protocol over stream-json (PROTOCOLS.md §3, seed 001): host → CLI requests with ids,
 // timeouts and typed errors, and the CLI's own requests (`can_use_tool`) answered by the host.
 import { randomUUID } from 'node:crypto'
+import type { PermissionMode } from '../core/permission-modes.js'
 import {
   type CanUseTool,
   type CliLine,
@@ -32,8 +33,6 @@ export class ControlTimeoutError extends Error {
 export class ControlClosedError extends Error {
   override name = 'ControlClosedError'
 }
-
-export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk' | 'auto'
 
 export interface ControlHandlers {
   /** A tool wants to run. The signal aborts when the CLI cancels the request. */

@@ -6,7 +6,8 @@ import { accessSync, constants } from 'node:fs'
 import { delimiter, join } from 'node:path'
 import type { WebSocket } from 'ws'
 import { z } from 'zod'
-import { ControlChannel, type ControlHandlers, type PermissionMode } from './control.js'
+import { type PermissionMode, permissionModes } from '../core/permission-modes.js'
+import { ControlChannel, type ControlHandlers } from './control.js'
 import { type CliLine, checkCliLine, type HostLine, hostLineSchema, type UserInput } from './messages.js'
 import { encodeLine, InvalidLineError, NdjsonReader } from './ndjson.js'
 import { type LineTransport, stdioTransport, webSocketTransport } from './transport.js'
@@ -15,9 +16,7 @@ export const claudeOptionsSchema = z
   .object({
     cwd: z.string().min(1),
     model: z.string().min(1).optional(),
-    permissionMode: z
-      .enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk', 'auto'])
-      .optional(),
+    permissionMode: permissionModes.optional(),
     allowedTools: z.array(z.string().min(1)).optional(),
     disallowedTools: z.array(z.string().min(1)).optional(),
     maxTurns: z.number().int().positive().optional(),
