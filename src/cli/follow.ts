@@ -3,6 +3,7 @@
 import { createInterface, type Interface } from 'node:readline'
 import { contentBlocks, type ResultLine, resultOf } from '../claude/messages.js'
 import type { HubApi } from '../client/api-client.js'
+import { linesAfter } from '../core/replay.js'
 import type { PendingInput, SessionView } from '../core/session-api.js'
 
 const out = (text: string) => process.stdout.write(`${text}\n`)
@@ -10,20 +11,8 @@ const out = (text: string) => process.stdout.write(`${text}\n`)
 /** The seq of the session's last stored line: a turn followed from here shows only its own lines. */
 export async function lastSeq(hub: HubApi, id: string): Promise<number> {
   let last = 0
-  for (let page = await hub.lines(id, 0); ; page = await hub.lines(id, last)) {
-    last = page.lines.at(-1)?.seq ?? last
-    if (page.next === null || page.lines.length === 0) return last
-  }
-}
-
-/** The session's lines after `after`, a page at a time (a transcript is never held whole). */
-async function* linesAfter(hub: HubApi, id: string, after: number) {
-  let last = after
-  for (let page = await hub.lines(id, after); ; page = await hub.lines(id, last)) {
-    for (const entry of page.lines) yield entry
-    last = page.lines.at(-1)?.seq ?? last
-    if (page.next === null || page.lines.length === 0) return
-  }
+  for await (const { seq } of linesAfter((after) => hub.lines(id, after), 0)) last = seq
+  return last
 }
 
 /**
@@ -104,7 +93,7 @@ function ended(id: string, view: SessionView, result: ResultLine | null): number
 }
 
 async function printLines(hub: HubApi, id: string, turn: { printed: number; result: ResultLine | null }) {
-  for await (const { seq, line } of linesAfter(hub, id, turn.printed)) {
+  for await (const { seq, line } of linesAfter((after) => hub.lines(id, after), turn.printed)) {
     turn.printed = seq
     if (line.type === 'assistant')
       for (const block of contentBlocks(line)) {
