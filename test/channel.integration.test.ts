@@ -165,7 +165,11 @@ describe('senders and replies', () => {
       ['constructor', {}, /^unknown tool: constructor$/],
       ['fly', {}, /^unknown tool: fly$/],
       ['reply', { text: 'x' }, /^reply: chat_id: chat_id is required/],
-      ['reply', { chat_id: 'c', text: 'x', files: ['rel/path'] }, /^reply: files\.0: files are absolute paths$/],
+      [
+        'reply',
+        { chat_id: 'c', text: 'x', files: ['rel/path'] },
+        /^reply: files\.0: files are absolute paths$/,
+      ],
       ['react', { chat_id: 'c', message_id: 'm' }, /^react: emoji: emoji is required$/],
       ['send', { to: 'bad name!', text: 'x' }, /^send: to: subscriber name may hold/],
       ['join', {}, /^join: room: /],

@@ -8,7 +8,9 @@ import type { PostgresDb } from './db.js'
 /** Postgres' unique_violation. */
 const UNIQUE_VIOLATION = '23505'
 
-export function postgresSessionLines(db: PostgresDb): Pick<SessionStore, 'appendSessionLine' | 'sessionLines'> {
+export function postgresSessionLines(
+  db: PostgresDb,
+): Pick<SessionStore, 'appendSessionLine' | 'sessionLines'> {
   return {
     async appendSessionLine(id, line) {
       // Lines may come before (or without) the session's row, so there is no row to lock: two hubs

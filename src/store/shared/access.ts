@@ -177,13 +177,20 @@ export function accessStore(sql: Sql): AccessStore {
     async outboxFor(senderId, afterId) {
       const rows =
         afterId === null
-          ? await sql.all('SELECT * FROM outbox WHERE sender_id = $1 AND NOT streamed ORDER BY id', [senderId])
-          : await sql.all('SELECT * FROM outbox WHERE sender_id = $1 AND id > $2 ORDER BY id', [senderId, afterId])
+          ? await sql.all('SELECT * FROM outbox WHERE sender_id = $1 AND NOT streamed ORDER BY id', [
+              senderId,
+            ])
+          : await sql.all('SELECT * FROM outbox WHERE sender_id = $1 AND id > $2 ORDER BY id', [
+              senderId,
+              afterId,
+            ])
       return rows.map(toOutbox)
     },
 
     async lastOutboxId(senderId) {
-      const r = await sql.get('SELECT COALESCE(MAX(id), 0) AS id FROM outbox WHERE sender_id = $1', [senderId])
+      const r = await sql.get('SELECT COALESCE(MAX(id), 0) AS id FROM outbox WHERE sender_id = $1', [
+        senderId,
+      ])
       return Number(r?.id ?? 0)
     },
 
@@ -192,7 +199,10 @@ export function accessStore(sql: Sql): AccessStore {
     },
 
     async markShown(id, receipt) {
-      await sql.run('UPDATE outbox SET streamed = true, receipt = $1 WHERE id = $2', [JSON.stringify(receipt), id])
+      await sql.run('UPDATE outbox SET streamed = true, receipt = $1 WHERE id = $2', [
+        JSON.stringify(receipt),
+        id,
+      ])
     },
 
     async outboxAbout(senderId, ref) {

@@ -20,15 +20,18 @@ export function bridgeMemoryStore(sql: Sql): BridgeMemoryStore {
       )
     },
     async recall(platform, kind, key) {
-      const r = await sql.get('SELECT value FROM bridge_memory WHERE platform = $1 AND kind = $2 AND key = $3', [
+      const r = await sql.get(
+        'SELECT value FROM bridge_memory WHERE platform = $1 AND kind = $2 AND key = $3',
+        [platform, kind, key],
+      )
+      return r ? (JSON.parse(r.value as string) as Record<string, unknown>) : null
+    },
+    async forget(platform, kind, key) {
+      await sql.run('DELETE FROM bridge_memory WHERE platform = $1 AND kind = $2 AND key = $3', [
         platform,
         kind,
         key,
       ])
-      return r ? (JSON.parse(r.value as string) as Record<string, unknown>) : null
-    },
-    async forget(platform, kind, key) {
-      await sql.run('DELETE FROM bridge_memory WHERE platform = $1 AND kind = $2 AND key = $3', [platform, kind, key])
     },
     async countUp(platform, kind, key, now) {
       // The row's lock orders two hubs' upserts: each gets its own count.

@@ -26,7 +26,11 @@ export function peerStore(sql: Sql): PeerStore {
     },
 
     async aliasesOf(name) {
-      return names('SELECT alias FROM peer_aliases WHERE name = $1 ORDER BY alias COLLATE "BINARY"', name, 'alias')
+      return names(
+        'SELECT alias FROM peer_aliases WHERE name = $1 ORDER BY alias COLLATE "BINARY"',
+        name,
+        'alias',
+      )
     },
 
     async joinRoom(room, member) {
@@ -41,7 +45,11 @@ export function peerStore(sql: Sql): PeerStore {
     },
 
     async roomMembers(room) {
-      return names('SELECT member FROM rooms WHERE room = $1 ORDER BY member COLLATE "BINARY"', room, 'member')
+      return names(
+        'SELECT member FROM rooms WHERE room = $1 ORDER BY member COLLATE "BINARY"',
+        room,
+        'member',
+      )
     },
 
     async roomsOf(member) {

@@ -5,7 +5,9 @@ import { CUT_HEAD_CHARS } from '../../core/session-api.js'
 import { type Row, toLinePage } from '../rows.js'
 import type { SessionStore } from '../sessions.js'
 
-export function sqliteSessionLines(db: Database.Database): Pick<SessionStore, 'appendSessionLine' | 'sessionLines'> {
+export function sqliteSessionLines(
+  db: Database.Database,
+): Pick<SessionStore, 'appendSessionLine' | 'sessionLines'> {
   return {
     async appendSessionLine(id, line) {
       return db.transaction(() => {

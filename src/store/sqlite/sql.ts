@@ -37,7 +37,9 @@ export function sqliteSql(db: Database.Database): Sql {
       return statement(text).run(bind(params)).changes
     },
     async batch(statements) {
-      return db.transaction(() => statements.map(([text, params]) => statement(text).run(bind(params)).changes))()
+      return db.transaction(() =>
+        statements.map(([text, params]) => statement(text).run(bind(params)).changes),
+      )()
     },
     async announced(text, params) {
       return (statement(text).get(bind(params)) as Row | undefined) ?? null
