@@ -158,6 +158,33 @@ describe('senders and replies', () => {
     expect(listed).toEqual([expect.objectContaining({ content: 'hello claude', chat_id: chatId })])
   })
 
+  it('answers a tool it does not have, or a bad argument, in one line that names it', async () => {
+    const c = await channel()
+    const cases: [string, Record<string, unknown>, RegExp][] = [
+      ['toString', {}, /^unknown tool: toString$/],
+      ['constructor', {}, /^unknown tool: constructor$/],
+      ['fly', {}, /^unknown tool: fly$/],
+      ['reply', { text: 'x' }, /^reply: chat_id: chat_id is required/],
+      [
+        'reply',
+        { chat_id: 'c', text: 'x', files: ['rel/path'] },
+        /^reply: files\.0: files are absolute paths$/,
+      ],
+      ['react', { chat_id: 'c', message_id: 'm' }, /^react: emoji: emoji is required$/],
+      ['send', { to: 'bad name!', text: 'x' }, /^send: to: subscriber name may hold/],
+      ['join', {}, /^join: room: /],
+      ['inbox', { limit: 0 }, /^inbox: limit: /],
+    ]
+    for (const [tool, args, message] of cases) {
+      const answer = await c.callTool(tool, args)
+      const text = (answer.content as { text: string }[])[0]?.text ?? ''
+      expect({ isError: answer.isError, text }, `${tool} ${JSON.stringify(args)}`).toEqual({
+        isError: true,
+        text: expect.stringMatching(message),
+      })
+    }
+  })
+
   it('keeps a reply for a sender who was away and streams it when they come back', async () => {
     const token = await world.home.addSender('bob')
     const c = await channel()

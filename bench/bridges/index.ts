@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
-import type { Platform } from '../../src/sources/chat/platform.js'
+import { BRIDGE_PLATFORMS, type BridgePlatform } from '../../src/core/bridges.js'
 import { bridgeAddArgs, FAKES, pair, person, spawnHub } from '../../test/helpers/bridge-world.js'
 import { ChannelNotification } from '../../test/helpers/channel-client.js'
 import { CLI, TestHome, waitFor } from '../../test/helpers/home.js'
@@ -13,9 +13,9 @@ import { fmt, summarize } from '../stats.js'
 const MESSAGES = Number(process.env.BENCH_BRIDGE_MESSAGES ?? 300)
 const WARMUP = 30
 const BURST = Number(process.env.BENCH_BRIDGE_BURST ?? 1000)
-const PLATFORMS = (process.env.BENCH_PLATFORMS?.split(',') ?? Object.keys(FAKES)) as Platform[]
+const PLATFORMS = (process.env.BENCH_PLATFORMS?.split(',') ?? BRIDGE_PLATFORMS) as BridgePlatform[]
 
-async function measure(platform: Platform): Promise<string[]> {
+async function measure(platform: BridgePlatform): Promise<string[]> {
   const fake = await FAKES[platform]()
   const home = await TestHome.create()
   await home.cli(...bridgeAddArgs(fake))

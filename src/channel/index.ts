@@ -9,11 +9,19 @@ import { HubClient } from '../client/hub-client.js'
 import { readAdminToken } from '../core/admin-token.js'
 import { type HubConfig, paths } from '../core/config.js'
 import { isHubDriven } from '../core/driven.js'
-import { describeZod } from '../core/errors.js'
 import { eventMeta, type StoredEvent } from '../core/event.js'
-import { chatActionSchema, peerRequestSchema, permissionRequestSchema } from '../core/hub-protocol.js'
+import { type ChatAction, type PeerRequest, permissionRequestSchema } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
 import { defaultSubscriberName } from '../core/subscriber-name.js'
+import {
+  callTool,
+  listTools,
+  type Tool,
+  type ToolSpec,
+  textResult,
+  tool,
+  toolError,
+} from '../core/tool-call.js'
 import { VERSION } from '../core/version.js'
 import { runDrivenChannel } from './driven.js'
 import { Inbox } from './inbox.js'
@@ -21,7 +29,7 @@ import { channelInstructions } from './instructions.js'
 import { recordingShown } from './recording-transport.js'
 import { chooseRung, type Rung } from './rung.js'
 import { ShownLog } from './shown.js'
-import { CHAT_ACTIONS, channelTools, chatToolArgs, inboxArgs, peerTools, replyArgs } from './tools.js'
+import { CHAT_ACTIONS, channelTools, PEER_ACTIONS } from './tools.js'
 
 export const SERVER_NAME = 'switchboard'
 const HUB_WAIT_MS = 20_000
@@ -146,47 +154,45 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     setTimeout(() => ready.resolve(), config.listenGraceMs)
   }
 
-  // --- tools: reply, inbox, and the peer tools -----------------------------------------
-  mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: channelTools }))
-  mcp.setRequestHandler(CallToolRequestSchema, async (req) => {
-    const { name, arguments: args } = req.params
-    if (name === 'reply') {
-      const parsed = replyArgs.safeParse(args ?? {})
-      if (!parsed.success) return toolError(`reply: ${describeZod(parsed.error)}`)
-      const { chat_id, text, reply_to, files } = parsed.data
-      const result = await hub.reply(chat_id, text, { reply_to, files })
-      return result.ok ? { content: [{ type: 'text', text: result.message }] } : toolError(result.message)
-    }
-    if (name in chatToolArgs) {
-      const parsed = chatToolArgs[name as keyof typeof chatToolArgs].safeParse(args ?? {})
-      if (!parsed.success) return toolError(`${name}: ${describeZod(parsed.error)}`)
-      const request = chatActionSchema.parse({ ...parsed.data, action: CHAT_ACTIONS[name] })
-      const result = await hub.chatAction(request)
-      return result.ok ? { content: [{ type: 'text', text: result.message }] } : toolError(result.message)
-    }
-    if (name in peerTools) {
-      const parsed = peerRequestSchema.safeParse({
-        ...(args ?? {}),
-        action: name === 'peers' ? 'list' : name,
-      })
-      if (!parsed.success) return toolError(`${name}: ${describeZod(parsed.error)}`)
-      const result = await hub.peer(parsed.data)
-      return result.ok ? { content: [{ type: 'text', text: result.message }] } : toolError(result.message)
-    }
-    if (name === 'inbox') {
-      const parsed = inboxArgs.safeParse(args ?? {})
-      if (!parsed.success) return toolError(`inbox: ${describeZod(parsed.error)}`)
-      const { events, newlyRead } = inbox.take(parsed.data.limit)
+  // --- tools: the peer tools, reply and the chat tools, inbox ---------------------------
+  const answered = (r: { ok: boolean; message: string }) =>
+    r.ok ? textResult(r.message) : toolError(r.message)
+  const peerTools = Object.entries(PEER_ACTIONS).map(([name, action]) => [
+    name,
+    tool(channelTools[name as keyof typeof PEER_ACTIONS] as ToolSpec, async (a) =>
+      answered(await hub.peer({ ...a, action } as PeerRequest)),
+    ),
+  ])
+  const chatTools = Object.entries(CHAT_ACTIONS).map(([name, action]) => [
+    name,
+    tool(channelTools[name as keyof typeof CHAT_ACTIONS] as ToolSpec, async (a) =>
+      answered(await hub.chatAction({ ...a, action } as ChatAction)),
+    ),
+  ])
+  const tools: Record<string, Tool> = {
+    ...Object.fromEntries(peerTools),
+    reply: tool(channelTools.reply, async ({ chat_id, text, reply_to, files }) =>
+      answered(await hub.reply(chat_id, text, { reply_to, files })),
+    ),
+    ...Object.fromEntries(chatTools),
+    inbox: tool(channelTools.inbox, async ({ limit }) => {
+      const { events, newlyRead } = inbox.take(limit)
       // Read now: recorded first, so a channel started after a crash does not show it again.
       for (const event of newlyRead) {
         shown?.record(event.id)
         hub.handled(event.id)
       }
       const listed = events.map((e) => ({ ...eventMeta(e), content: e.content }))
-      return { content: [{ type: 'text', text: JSON.stringify(listed, null, 2) }] }
-    }
-    return toolError(`unknown tool: ${name}`)
-  })
+      return textResult(JSON.stringify(listed, null, 2))
+    }),
+  }
+  const listed = listTools(channelTools)
+  mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }))
+  mcp.setRequestHandler(CallToolRequestSchema, (req) =>
+    callTool(tools, req.params.name, req.params.arguments, (err, name) =>
+      log.error({ err, tool: name }, 'tool failed'),
+    ),
+  )
 
   // --- permission relay: Claude Code asks, operators answer through the hub -----------
   mcp.setNotificationHandler(PermissionRequestNotification, async ({ params }) => {
@@ -211,10 +217,6 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   await closed.promise
   await hub.close()
   ;(shown as ShownLog | null)?.close()
-}
-
-function toolError(text: string) {
-  return { content: [{ type: 'text' as const, text }], isError: true }
 }
 
 function deferred() {

@@ -1,5 +1,8 @@
-// The channel's tools, as Claude sees them, and the schemas their arguments are checked with.
+// The channel's tools, as Claude sees them: the zod schemas their arguments are checked with, from
+// which tools/list derives the JSON Schema Claude reads (core/tool-call.ts).
 import { z } from 'zod'
+import { type ChatAction, type PeerRequest, peerRequestSchema } from '../core/hub-protocol.js'
+import type { ToolSpec } from '../core/tool-call.js'
 
 const chatId = z
   .string({ error: 'chat_id is required (the chat_id attribute of the <channel> tag)' })
@@ -54,89 +57,79 @@ export const chatToolArgs = {
 } as const
 
 /** The hub's name for each chat tool's action (core/hub-protocol.ts chatActionSchema). */
-export const CHAT_ACTIONS: Record<string, 'react' | 'edit' | 'download' | 'fetch'> = {
+export const CHAT_ACTIONS: Record<keyof typeof chatToolArgs, ChatAction['action']> = {
   react: 'react',
   edit_message: 'edit',
   download_attachment: 'download',
   fetch_messages: 'fetch',
 }
 
-const chatToolDescriptions: Record<keyof typeof chatToolArgs, string> = {
-  react: 'Bridged chats: add an emoji reaction to a message.',
-  edit_message: 'Bridged chats: change the text of a message you sent (no new notification on the phone).',
-  download_attachment:
-    'Bridged chats: download a file someone sent (see attachment_file_id) and get its local path.',
-  fetch_messages: 'Bridged chats (Discord, Slack): read the latest messages of the chat, oldest first.',
-}
-
-/** The JSON Schema Claude sees, derived from the zod schema the arguments are checked with. */
-function inputSchemaOf(schema: z.ZodObject): { type: 'object'; properties: Record<string, unknown> } {
-  return z.toJSONSchema(schema, { target: 'draft-7', io: 'input' }) as {
-    type: 'object'
-    properties: Record<string, unknown>
-  }
-}
-
 export const inboxArgs = z.object({
-  limit: z.number().int().min(1).max(500).default(20),
+  limit: z.number().int().min(1).max(500).default(20).describe('How many (default 20, at most 500)'),
 })
 
-const to = {
-  type: 'string',
-  description: 'The peer’s name (the from attribute of a message you got, or see peers)',
+/** The peer tools' arguments: the hub's peer request (core/hub-protocol.ts) less its action. */
+function peerArgs(action: PeerRequest['action'], described: Record<string, string> = {}): z.ZodObject {
+  const option = peerRequestSchema.options.find((o) => o.shape.action.value === action)
+  if (!option) throw new Error(`no peer request ${action}`)
+  const shape = Object.entries(option.shape).filter(([key]) => key !== 'action')
+  return z.object(Object.fromEntries(shape.map(([key, s]) => [key, s.describe(described[key] ?? key)])))
 }
-const room = { type: 'string', description: 'A room name' }
-const message = { type: 'string', description: 'The message' }
-const object = (properties: Record<string, unknown>, required: string[]) => ({
-  type: 'object' as const,
-  properties,
-  required,
-})
+const to = 'The peer’s name (the from attribute of a message you got, or see peers)'
+const room = 'A room name'
+const text = 'The message'
 
-/** The peer tools and the peer request each one makes. */
-export const peerTools = {
+/** The peer tools, each the action of the peer request it makes. */
+export const PEER_ACTIONS = {
+  peers: 'list',
+  send: 'send',
+  broadcast: 'broadcast',
+  join: 'join',
+  leave: 'leave',
+  send_room: 'send_room',
+} as const satisfies Record<string, PeerRequest['action']>
+
+/** Every tool of the channel as Claude sees it, in the order tools/list gives them. */
+export const channelTools = {
   peers: {
     description:
       'List the other Claude Code sessions reachable through Switchboard (live or not), with their rooms.',
-    inputSchema: object({}, []),
+    args: peerArgs('list'),
   },
   send: {
     description:
       'Send a message to another session. It arrives there as a <channel> event with from="<you>".',
-    inputSchema: object({ to, text: message }, ['to', 'text']),
+    args: peerArgs('send', { to, text }),
   },
-  broadcast: {
-    description: 'Send a message to every other session.',
-    inputSchema: object({ text: message }, ['text']),
-  },
-  join: { description: 'Join a room, to get what is sent to it.', inputSchema: object({ room }, ['room']) },
-  leave: { description: 'Leave a room.', inputSchema: object({ room }, ['room']) },
+  broadcast: { description: 'Send a message to every other session.', args: peerArgs('broadcast', { text }) },
+  join: { description: 'Join a room, to get what is sent to it.', args: peerArgs('join', { room }) },
+  leave: { description: 'Leave a room.', args: peerArgs('leave', { room }) },
   send_room: {
     description: 'Send a message to every other member of a room you joined.',
-    inputSchema: object({ room, text: message }, ['room', 'text']),
+    args: peerArgs('send_room', { room, text }),
   },
-} as const
-
-export const channelTools = [
-  ...Object.entries(peerTools).map(([name, tool]) => ({ name, ...tool })),
-  {
-    name: 'reply',
+  reply: {
     description:
       'Send a message back to the person who wrote in a Switchboard chat. They cannot see the transcript; ' +
       'this is the only way they hear from you.',
-    inputSchema: inputSchemaOf(replyArgs),
+    args: replyArgs,
   },
-  ...Object.entries(chatToolArgs).map(([name, schema]) => ({
-    name,
-    description: chatToolDescriptions[name as keyof typeof chatToolArgs],
-    inputSchema: inputSchemaOf(schema),
-  })),
-  {
-    name: 'inbox',
+  react: { description: 'Bridged chats: add an emoji reaction to a message.', args: chatToolArgs.react },
+  edit_message: {
+    description: 'Bridged chats: change the text of a message you sent (no new notification on the phone).',
+    args: chatToolArgs.edit_message,
+  },
+  download_attachment: {
+    description:
+      'Bridged chats: download a file someone sent (see attachment_file_id) and get its local path.',
+    args: chatToolArgs.download_attachment,
+  },
+  fetch_messages: {
+    description: 'Bridged chats (Discord, Slack): read the latest messages of the chat, oldest first.',
+    args: chatToolArgs.fetch_messages,
+  },
+  inbox: {
     description: 'List the latest events Switchboard delivered to this session, newest first.',
-    inputSchema: {
-      type: 'object' as const,
-      properties: { limit: { type: 'number', description: 'How many (default 20, at most 500)' } },
-    },
+    args: inboxArgs,
   },
-]
+} satisfies Record<string, ToolSpec>

@@ -2,6 +2,7 @@
 // timeouts and typed errors, and the CLI's own requests (`can_use_tool`) answered by the host.
 import { randomUUID } from 'node:crypto'
 import { DomainError } from '../core/errors.js'
+import type { PermissionMode } from '../core/permission-modes.js'
 import {
   type CanUseTool,
   type CliLine,
@@ -40,8 +41,6 @@ export class ControlClosedError extends DomainError {
     super('conflict', message)
   }
 }
-
-export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions' | 'dontAsk' | 'auto'
 
 export interface ControlHandlers {
   /** A tool wants to run. The signal aborts when the CLI cancels the request. */

@@ -1,6 +1,7 @@
 // The stream-json protocol of `claude -p --input-format stream-json --output-format stream-json`
-// (PROTOCOLS.md §3): every line the CLI writes or reads, as zod schemas. Unknown fields and unknown
-// message types are kept (passthrough), because newer CLIs add them all the time.
+// (PROTOCOLS.md §3): every line the CLI writes or reads, as zod schemas. A line is stored and passed on
+// whole, unknown fields and message types too, because newer CLIs add them all the time; the readers
+// below (initOf, resultOf) take from one the fields a surface uses.
 import { z } from 'zod'
 
 const looseObject = z.object({}).passthrough()
@@ -51,39 +52,56 @@ export type HostLine = z.infer<typeof hostLineSchema>
 
 // --- lines the CLI writes to stdout -------------------------------------------------------------
 
-export const systemInitSchema = z
-  .object({
-    type: z.literal('system'),
-    subtype: z.literal('init'),
-    session_id: z.string(),
-    cwd: z.string().optional(),
-    model: z.string().optional(),
-    permissionMode: z.string().optional(),
-    tools: z.array(z.string()).optional(),
-    claude_code_version: z.string().optional(),
-  })
-  .passthrough()
+/** A field of another type than the one read reads as absent: the line is read as far as it goes. */
+const lenient = <T extends z.ZodType>(schema: T) => schema.optional().catch(undefined)
 
-export const assistantSchema = z
-  .object({
-    type: z.literal('assistant'),
-    session_id: z.string().optional(),
-    message: z.object({ id: z.string().optional(), content: z.array(looseObject) }).passthrough(),
-  })
-  .passthrough()
+/** The line that opens a session: Claude Code's own id for it, and what it runs with. */
+export const systemInitSchema = z.object({
+  type: z.literal('system'),
+  subtype: z.literal('init'),
+  session_id: lenient(z.string()),
+  cwd: lenient(z.string()),
+  model: lenient(z.string()),
+  permissionMode: lenient(z.string()),
+  tools: lenient(z.array(z.string())),
+  claude_code_version: lenient(z.string()),
+})
+export type SystemInit = z.output<typeof systemInitSchema>
 
-export const resultSchema = z
-  .object({
-    type: z.literal('result'),
-    subtype: z.string(),
-    is_error: z.boolean().optional(),
-    result: z.string().optional(),
-    session_id: z.string().optional(),
-    num_turns: z.number().optional(),
-    total_cost_usd: z.number().optional(),
-    terminal_reason: z.string().optional(),
-  })
-  .passthrough()
+/** The line that ends a turn: how (`subtype`, `is_error`), its last text, and what it cost. */
+export const resultSchema = z.object({
+  type: z.literal('result'),
+  subtype: lenient(z.string()),
+  is_error: lenient(z.boolean()),
+  result: lenient(z.string()),
+  session_id: lenient(z.string()),
+  num_turns: lenient(z.number()),
+  total_cost_usd: lenient(z.number()),
+  terminal_reason: lenient(z.string()),
+})
+export type ResultLine = z.output<typeof resultSchema>
+
+/** The line read as a session's opening line, or null when it is another. */
+export function initOf(line: Record<string, unknown>): SystemInit | null {
+  return line.type === 'system' && line.subtype === 'init' ? systemInitSchema.parse(line) : null
+}
+
+/** The line read as a turn's end, or null when it is another. */
+export function resultOf(line: Record<string, unknown>): ResultLine | null {
+  return line.type === 'result' ? resultSchema.parse(line) : null
+}
+
+/** The content blocks of a line's message (assistant and user lines carry one): the objects among them. */
+export function contentBlocks(line: Record<string, unknown>): Record<string, unknown>[] {
+  const message = line.message
+  const content =
+    message !== null && typeof message === 'object' ? (message as { content?: unknown }).content : undefined
+  return Array.isArray(content)
+    ? content.filter(
+        (b): b is Record<string, unknown> => b !== null && typeof b === 'object' && !Array.isArray(b),
+      )
+    : []
+}
 
 /** `can_use_tool`: the CLI asks the host whether a tool may run (with --permission-prompt-tool stdio). */
 export const canUseToolSchema = z

@@ -1,38 +1,22 @@
 // One turn of a driven session followed at the terminal (`run`, `sessions send`): its lines as they
 // come, its prompts asked inline while answers from anywhere else also count, and how the turn ended.
 import { createInterface, type Interface } from 'node:readline'
+import { contentBlocks, type ResultLine, resultOf } from '../claude/messages.js'
 import type { HubApi } from '../client/api-client.js'
+import { linesAfter } from '../core/replay.js'
 import type { PendingInput, SessionView } from '../core/session-api.js'
-
-type Line = Record<string, unknown>
 
 const out = (text: string) => process.stdout.write(`${text}\n`)
 
 /** The seq of the session's last stored line: a turn followed from here shows only its own lines. */
 export async function lastSeq(hub: HubApi, id: string): Promise<number> {
   let last = 0
-  for (
-    let page = await hub.call('sessionLines', { params: { id }, query: { after: 0 } });
-    ;
-    page = await hub.call('sessionLines', { params: { id }, query: { after: last } })
-  ) {
-    last = page.lines.at(-1)?.seq ?? last
-    if (page.next === null || page.lines.length === 0) return last
-  }
-}
-
-/** The session's lines after `after`, a page at a time (a transcript is never held whole). */
-async function* linesAfter(hub: HubApi, id: string, after: number) {
-  let last = after
-  for (
-    let page = await hub.call('sessionLines', { params: { id }, query: { after: after } });
-    ;
-    page = await hub.call('sessionLines', { params: { id }, query: { after: last } })
-  ) {
-    for (const entry of page.lines) yield entry
-    last = page.lines.at(-1)?.seq ?? last
-    if (page.next === null || page.lines.length === 0) return
-  }
+  for await (const { seq } of linesAfter(
+    (after) => hub.call('sessionLines', { params: { id }, query: { after } }),
+    0,
+  ))
+    last = seq
+  return last
 }
 
 /**
@@ -59,7 +43,7 @@ export async function followTurn(
   }
   rl.on('SIGINT', interrupt)
   process.once('SIGINT', interrupt)
-  const turn = { printed: after, result: null as Line | null }
+  const turn = { printed: after, result: null as ResultLine | null }
   try {
     for (;;) {
       const view = await hub.call('session', { params: { id }, query: { wait: 2 } })
@@ -99,41 +83,39 @@ export function afterTurn(hub: HubApi, id: string, keep: boolean) {
 }
 
 /** The turn's last word: its status, and why when it failed. */
-function ended(id: string, view: SessionView, result: Line | null): number {
+function ended(id: string, view: SessionView, result: ResultLine | null): number {
   // The CLI answers some failures itself, as a result marked is_error (subtype "success" or not).
   const failed = result?.is_error === true
   const status = failed ? 'error' : view.status
   out(`— ${status}${view.lastResult || failed ? '' : ' (no result)'}`)
   if (view.status === 'idle' && !failed) return 0
   const reason = failed
-    ? typeof result?.result === 'string' && result.result
-      ? result.result
-      : `Claude Code reported an error (${String(result?.subtype)})`
+    ? result?.result || `Claude Code reported an error (${String(result?.subtype)})`
     : `${view.status}${view.reason ? `: ${view.reason}` : ''}`
   process.stderr.write(`switchboard: session ${id}: ${reason}\n`)
   return 1
 }
 
-async function printLines(hub: HubApi, id: string, turn: { printed: number; result: Line | null }) {
-  for await (const { seq, line } of linesAfter(hub, id, turn.printed)) {
+async function printLines(hub: HubApi, id: string, turn: { printed: number; result: ResultLine | null }) {
+  for await (const { seq, line } of linesAfter(
+    (after) => hub.call('sessionLines', { params: { id }, query: { after } }),
+    turn.printed,
+  )) {
     turn.printed = seq
-    const content = (line.message as { content?: unknown } | undefined)?.content
-    if (line.type === 'assistant' && Array.isArray(content)) {
-      for (const block of content as Line[]) {
+    if (line.type === 'assistant')
+      for (const block of contentBlocks(line)) {
         if (block.type === 'text') out(String(block.text))
         if (block.type === 'tool_use') out(`● ${block.name} ${JSON.stringify(block.input)}`)
       }
-    }
     if (line.type === 'system' && line.subtype === 'decision_answered')
       out(
         `(${line.behavior === 'deny' ? 'denied' : 'allowed'} by ${String(line.answered_by)}; nobody was asked)`,
       )
-    if (line.type === 'result') {
-      turn.result = line
+    const result = resultOf(line)
+    if (result) {
+      turn.result = result
       out(
-        line.is_error === true
-          ? `(error, ${line.num_turns ?? 0} turns, $${line.total_cost_usd ?? 0})`
-          : `(${line.subtype}, ${line.num_turns ?? 0} turns, $${line.total_cost_usd ?? 0})`,
+        `(${result.is_error === true ? 'error' : result.subtype}, ${result.num_turns ?? 0} turns, $${result.total_cost_usd ?? 0})`,
       )
     }
   }

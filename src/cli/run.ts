@@ -5,6 +5,7 @@ import type { Command } from 'commander'
 import { z } from 'zod'
 import { claudeOptionsSchema } from '../core/claude-options.js'
 import { UserError } from '../core/errors.js'
+import { PERMISSION_MODES } from '../core/permission-modes.js'
 import { afterTurn, followTurn } from './follow.js'
 import { hubApi } from './options.js'
 
@@ -39,7 +40,7 @@ export function registerRun(program: Command): void {
     )
     .option('--cwd <dir>', 'working folder (default: here)')
     .option('--model <model>', 'model')
-    .option('--permission-mode <mode>', 'default | acceptEdits | plan | bypassPermissions | dontAsk | auto')
+    .option('--permission-mode <mode>', PERMISSION_MODES.join(' | '))
     .option('--allowed-tools <list>', 'comma-separated tools allowed without asking')
     .option('--disallowed-tools <list>', 'comma-separated tools never allowed')
     .option('--max-turns <n>', 'most agentic turns')

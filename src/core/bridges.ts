@@ -52,12 +52,13 @@ export const bridgeConfigSchema = z
   .strict()
 export type BridgeConfig = z.infer<typeof bridgeConfigSchema>
 
+/** One bridge per platform at most. */
 export const bridgesFileSchema = z
-  .object({
-    telegram: bridgeConfigSchema.optional(),
-    discord: bridgeConfigSchema.optional(),
-    slack: bridgeConfigSchema.optional(),
-  })
+  .object(
+    Object.fromEntries(BRIDGE_PLATFORMS.map((p) => [p, bridgeConfigSchema.optional()])) as {
+      [P in BridgePlatform]: z.ZodOptional<typeof bridgeConfigSchema>
+    },
+  )
   .strict()
 export type BridgesFile = z.infer<typeof bridgesFileSchema>
 

@@ -1,14 +1,13 @@
 // What a driven session's Claude Code is started with: the CLI's own flags, as the hub's API takes
 // them (core/api/schemas.ts) and the driver turns them into arguments (claude/process.ts).
 import { z } from 'zod'
+import { PERMISSION_MODES } from './permission-modes.js'
 
 export const claudeOptionsSchema = z
   .object({
     cwd: z.string().min(1),
     model: z.string().min(1).optional(),
-    permissionMode: z
-      .enum(['default', 'acceptEdits', 'plan', 'bypassPermissions', 'dontAsk', 'auto'])
-      .optional(),
+    permissionMode: z.enum(PERMISSION_MODES).optional(),
     allowedTools: z.array(z.string().min(1)).optional(),
     disallowedTools: z.array(z.string().min(1)).optional(),
     maxTurns: z.number().int().positive().optional(),

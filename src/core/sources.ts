@@ -1,6 +1,8 @@
+import { BRIDGE_PLATFORMS } from './bridges.js'
+
 // Names of event sources the hub uses itself: a webhook source by one of these names could pass for
 // chat, a peer or a bridge.
-const RESERVED_SOURCES = new Set([
+const RESERVED_SOURCES = new Set<string>([
   'http',
   'peer',
   'hub',
@@ -11,9 +13,7 @@ const RESERVED_SOURCES = new Set([
   'session',
   'web',
   'webchat',
-  'telegram',
-  'discord',
-  'slack',
+  ...BRIDGE_PLATFORMS,
 ])
 
 export function isReservedSource(name: string): boolean {

@@ -5,6 +5,7 @@ import type { z } from 'zod'
 import { type HubApi, HubApiError } from '../client/api-client.js'
 import type { ClaudeOptions } from '../core/claude-options.js'
 import { UserError } from '../core/errors.js'
+import { unaskedPermissionModes } from '../core/permission-modes.js'
 import type { SessionView } from '../core/session-api.js'
 import { hubAnswer } from './answer.js'
 import { listedResult, sessionResult } from './results.js'
@@ -35,9 +36,6 @@ function folder(dir: string | undefined): string {
   return path
 }
 
-/** Modes in which the CLI runs some tool calls without asking (auto: its classifier decides). */
-const UNASKED_MODES = new Set(['acceptEdits', 'auto', 'bypassPermissions'])
-
 /**
  * Every option by which an agent could let its child run tools with no decision on record: it would
  * approve the calls itself. Options that only restrict (plan, dontAsk, disallowedTools) stay open.
@@ -45,7 +43,7 @@ const UNASKED_MODES = new Set(['acceptEdits', 'auto', 'bypassPermissions'])
  */
 function preApprovals(a: z.output<typeof tools.claude_create_session.args>): string[] {
   const found: string[] = []
-  if (a.permissionMode && UNASKED_MODES.has(a.permissionMode))
+  if (a.permissionMode && unaskedPermissionModes.has(a.permissionMode))
     found.push(`permissionMode ${a.permissionMode}`)
   if (a.allowedTools?.length) found.push('allowedTools')
   if (a.dangerouslySkipPermissions) found.push('dangerouslySkipPermissions')

@@ -6,28 +6,18 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { HubApi, HubApiError } from '../client/api-client.js'
 import type { HubConfig } from '../core/config.js'
-import { describeZod, UserError } from '../core/errors.js'
 import type { Logger } from '../core/log.js'
 import type { RespondInput, SessionView } from '../core/session-api.js'
+import { callTool, type ToolResult, type ToolSpec, tool } from '../core/tool-call.js'
 import { VERSION } from '../core/version.js'
 import { form } from './elicitation.js'
 import { createHandlers } from './handlers.js'
 import { type ToolName, toolList, tools } from './tools.js'
 
-type ToolResult = {
-  content: { type: 'text'; text: string }[]
-  structuredContent?: Record<string, unknown>
-  isError?: boolean
-}
-
 /** The seed's shape as JSON text, for clients that read only content, and as structured content. */
 const success = (value: Record<string, unknown>): ToolResult => ({
   content: [{ type: 'text', text: JSON.stringify(value, null, 2) }],
   structuredContent: value,
-})
-const failure = (message: string): ToolResult => ({
-  content: [{ type: 'text', text: message }],
-  isError: true,
 })
 
 export interface McpServerOptions {
@@ -72,21 +62,19 @@ export async function runMcpServer(
     allowPreApproval: options.allowPreApproval === true,
   })
 
+  const table = Object.fromEntries(
+    Object.entries(tools).map(([name, spec]) => {
+      const handler = handlers[name as ToolName] as (a: unknown) => Promise<Record<string, unknown>>
+      return [name, tool(spec as ToolSpec, async (a) => success(await handler(a)))]
+    }),
+  )
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList }))
-  server.setRequestHandler(CallToolRequestSchema, async (req): Promise<ToolResult> => {
-    const { name, arguments: args } = req.params
-    if (!Object.hasOwn(tools, name)) return failure(`unknown tool: ${name}`)
-    const parsed = tools[name as ToolName].args.safeParse(args ?? {})
-    if (!parsed.success) return failure(`${name}: ${describeZod(parsed.error)}`)
-    const handler = handlers[name as ToolName] as (a: unknown) => Promise<Record<string, unknown>>
-    try {
-      return success(await handler(parsed.data))
-    } catch (err) {
-      if (!(err instanceof UserError || err instanceof HubApiError))
-        log.error({ err, tool: name }, 'tool failed')
-      return failure(`${name}: ${(err as Error).message}`)
-    }
-  })
+  server.setRequestHandler(CallToolRequestSchema, (req) =>
+    callTool(table, req.params.name, req.params.arguments, (err, name) => {
+      // The hub's answer to a call it refused is the caller's to act on, not a fault.
+      if (!(err instanceof HubApiError)) log.error({ err, tool: name }, 'tool failed')
+    }),
+  )
 
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve()

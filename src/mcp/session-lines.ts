@@ -2,6 +2,7 @@
 // a status call fetches from the hub only the lines added since the one before, a page at a time, and
 // keeps no transcript in memory.
 import type { HubApi } from '../client/api-client.js'
+import { linesAfter } from '../core/replay.js'
 import { type Transcript, TranscriptReader } from './transcript.js'
 
 export class SessionLines {
@@ -16,13 +17,13 @@ export class SessionLines {
       known = { after: 0, reader: new TranscriptReader() }
       this.seen.set(id, known)
     }
-    for (;;) {
-      const page = await this.hub.call('sessionLines', { params: { id }, query: { after: known.after } })
-      for (const { seq, line } of page.lines) {
-        known.reader.add(line)
-        known.after = seq
-      }
-      if (page.next === null || page.lines.length === 0) return known.reader.transcript
+    for await (const { seq, line } of linesAfter(
+      (after) => this.hub.call('sessionLines', { params: { id }, query: { after } }),
+      known.after,
+    )) {
+      known.reader.add(line)
+      known.after = seq
     }
+    return known.reader.transcript
   }
 }

@@ -1,9 +1,10 @@
 // The six claude_* tools of `switchboard mcp` with seed 004's arguments (and a few optional extras):
-// one zod schema per tool's arguments and one per its result, and the JSON Schemas tools/list
-// advertises, generated from them.
+// one zod schema per tool's arguments and one per its result, from which tools/list derives the JSON
+// Schemas it advertises (core/tool-call.ts).
 import { z } from 'zod'
 import { claudeOptionsSchema } from '../core/claude-options.js'
 import { topicSchema } from '../core/hub-protocol.js'
+import { listTools, type ToolSpec } from '../core/tool-call.js'
 import { listResultSchema, sessionResultSchema } from './results.js'
 
 const options = claudeOptionsSchema.shape
@@ -120,7 +121,7 @@ export const listArgs = z
   .strict()
 
 function tool<A extends z.ZodObject, R extends z.ZodObject>(description: string, args: A, result: R) {
-  return { description, args, result }
+  return { description, args, result } satisfies ToolSpec
 }
 
 export const tools = {
@@ -158,17 +159,5 @@ export const tools = {
 }
 export type ToolName = keyof typeof tools
 
-type ObjectSchema = { type: 'object'; [key: string]: unknown }
-
-/** Draft-07: what the MCP SDK's own zod conversion emits, and what its client's Ajv compiles as is. */
-function jsonSchema(schema: z.ZodObject, io: 'input' | 'output'): ObjectSchema {
-  return z.toJSONSchema(schema, { target: 'draft-7', io }) as ObjectSchema
-}
-
 /** What tools/list answers. */
-export const toolList = Object.entries(tools).map(([name, t]) => ({
-  name,
-  description: t.description,
-  inputSchema: jsonSchema(t.args, 'input'),
-  outputSchema: jsonSchema(t.result, 'output'),
-}))
+export const toolList = listTools(tools)

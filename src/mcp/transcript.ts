@@ -1,6 +1,7 @@
 // What a session's stored stream-json lines say, for claude_get_status: the text Claude wrote, each
 // tool it called and what became of the call, and the result of the last turn that ended.
 import { z } from 'zod'
+import { contentBlocks, resultOf } from '../claude/messages.js'
 
 export interface StoredLine {
   seq: number
@@ -28,7 +29,6 @@ export interface Transcript {
 type Obj = Record<string, unknown>
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v)
 const objects = (v: unknown): Obj[] => (Array.isArray(v) ? v.filter(isObj) : [])
-const blocks = (line: Obj): Obj[] => (isObj(line.message) ? objects(line.message.content) : [])
 
 /** The most lines of text any answer shows (claude_get_status's outputLines at most). */
 const TEXT_KEPT = 10_000
@@ -45,20 +45,21 @@ export class TranscriptReader {
 
   add(line: Record<string, unknown>): void {
     if (line.type === 'assistant') {
-      for (const b of blocks(line)) {
+      for (const b of contentBlocks(line)) {
         if (b.type === 'text' && typeof b.text === 'string') this.text.push(...b.text.split('\n'))
         if (b.type === 'tool_use' && typeof b.id === 'string' && typeof b.name === 'string')
           this.uses.set(b.id, { toolName: b.name, status: 'running', toolUseId: b.id })
       }
       if (this.text.length > 2 * TEXT_KEPT) this.text = this.text.slice(-TEXT_KEPT)
     } else if (line.type === 'user') {
-      for (const b of blocks(line)) if (b.type === 'tool_result') this.settle(b.tool_use_id, 'completed')
+      for (const b of contentBlocks(line))
+        if (b.type === 'tool_result') this.settle(b.tool_use_id, 'completed')
       // The CLI marks a call it never ran (denied, or cut off by an interrupt) at once; the turn's
       // `permission_denials` say the same only when the turn ends.
       for (const m of objects(line.tool_result_meta)) if (m.non_execution_kind) this.settle(m.id, 'denied')
     } else if (line.type === 'result') {
       for (const d of objects(line.permission_denials)) this.settle(d.tool_use_id, 'denied')
-      this.lastResult = typeof line.result === 'string' ? line.result : undefined
+      this.lastResult = resultOf(line)?.result
       this.turnEnded = true
     }
   }

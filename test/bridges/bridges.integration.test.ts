@@ -5,16 +5,14 @@ import type { ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Platform } from '../../src/sources/chat/platform.js'
+import { BRIDGE_PLATFORMS } from '../../src/core/bridges.js'
 import { openSqliteStore } from '../../src/store/sqlite/index.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
 import { botMessages, bridgeAddArgs, FAKES, LIMITS, pair, person, spawnHub } from '../helpers/bridge-world.js'
 import { ChannelClient } from '../helpers/channel-client.js'
 import { TestHome, waitFor } from '../helpers/home.js'
 
-const PLATFORMS = Object.keys(FAKES) as Platform[]
-
-describe.each(PLATFORMS)('%s bridge', (platform) => {
+describe.each(BRIDGE_PLATFORMS)('%s bridge', (platform) => {
   let fake: FakePlatform
   let home: TestHome
   let hub: ChildProcess

@@ -17,15 +17,13 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Platform } from '../../src/sources/chat/platform.js'
+import { BRIDGE_PLATFORMS } from '../../src/core/bridges.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
 import { botMessages, bridgeAddArgs, FAKES, pair, person, spawnHub } from '../helpers/bridge-world.js'
 import { ChannelClient } from '../helpers/channel-client.js'
 import { TestHome, waitFor } from '../helpers/home.js'
 
-const PLATFORMS = Object.keys(FAKES) as Platform[]
-
-describe.each(PLATFORMS)('%s: files a reply attaches', (platform) => {
+describe.each(BRIDGE_PLATFORMS)('%s: files a reply attaches', (platform) => {
   let fake: FakePlatform
   let home: TestHome
   let hub: ChildProcess

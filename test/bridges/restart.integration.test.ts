@@ -4,7 +4,7 @@
 import type { ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import type { Platform } from '../../src/sources/chat/platform.js'
+import { BRIDGE_PLATFORMS } from '../../src/core/bridges.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
 import {
   botMessages,
@@ -18,9 +18,7 @@ import {
 import { ChannelClient } from '../helpers/channel-client.js'
 import { TestHome } from '../helpers/home.js'
 
-const PLATFORMS = Object.keys(FAKES) as Platform[]
-
-describe.each(PLATFORMS)('%s bridge across a hub restart', (platform) => {
+describe.each(BRIDGE_PLATFORMS)('%s bridge across a hub restart', (platform) => {
   let fake: FakePlatform
   let home: TestHome
   let hub: ChildProcess

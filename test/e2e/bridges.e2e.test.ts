@@ -3,7 +3,7 @@
 // platform as the bot's message.
 import { once } from 'node:events'
 import { expect, it } from 'vitest'
-import type { Platform } from '../../src/sources/chat/platform.js'
+import { BRIDGE_PLATFORMS } from '../../src/core/bridges.js'
 import { textOf, toolResults } from '../fakes/anthropic.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
 import { botMessages, bridgeAddArgs, FAKES, pair, person } from '../helpers/bridge-world.js'
@@ -13,7 +13,7 @@ import { channelBlock, PLUGIN_CHANNEL, REPLY_TOOL } from '../helpers/plugin.js'
 
 const world = e2eWorld({ channelPlugin: 'switchboard' })
 
-it.each(Object.keys(FAKES) as Platform[])(
+it.each(BRIDGE_PLATFORMS)(
   '%s: a DM becomes a turn, and Claude’s reply reaches the platform',
   async (platform) => {
     const fake: FakePlatform = await FAKES[platform]()

@@ -1,7 +1,8 @@
 // What every fake chat platform (telegram.ts, discord.ts, slack.ts) lets a test do: play a person
 // writing to the bot or pressing its buttons, see what the bot sent, and take the platform down.
 // Each fake is a real server on 127.0.0.1 that the platform's real client library talks to.
-import type { Button, Platform, PlatformCredentials } from '../../src/sources/chat/platform.js'
+import type { BridgePlatform } from '../../src/core/bridges.js'
+import type { Button, PlatformCredentials } from '../../src/sources/chat/platform.js'
 
 export interface FakeUser {
   /** The platform's user id (numeric string for Telegram and Discord, `U…` for Slack). */
@@ -28,7 +29,7 @@ export interface FakeMessage {
 }
 
 export interface FakePlatform {
-  readonly platform: Platform
+  readonly platform: BridgePlatform
   /** What `switchboard bridge add` is given to reach this fake (tokens and API URL). */
   readonly credentials: PlatformCredentials
   /** The bot's own user id. */

@@ -2,20 +2,20 @@
 // (`switchboard bridge add …`), and people on the platform paired with it (`switchboard pair`).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import type { Platform } from '../../src/sources/chat/platform.js'
+import type { BridgePlatform } from '../../src/core/bridges.js'
 import type { FakePlatform, FakeUser } from '../fakes/chat-platform.js'
 import { CLI, type TestHome, waitFor } from './home.js'
 
-export const FAKES: Record<Platform, () => Promise<FakePlatform>> = {
+export const FAKES: Record<BridgePlatform, () => Promise<FakePlatform>> = {
   telegram: async () => (await import('../fakes/telegram.js')).startFakeTelegram(),
   discord: async () => (await import('../fakes/discord.js')).startFakeDiscord(),
   slack: async () => (await import('../fakes/slack.js')).startFakeSlack(),
 }
 
-export const LIMITS: Record<Platform, number> = { telegram: 4096, discord: 2000, slack: 4000 }
+export const LIMITS: Record<BridgePlatform, number> = { telegram: 4096, discord: 2000, slack: 4000 }
 
 /** A person on each platform, with an id of the platform's shape. */
-export function person(platform: Platform, n: number, name: string): FakeUser {
+export function person(platform: BridgePlatform, n: number, name: string): FakeUser {
   if (platform === 'slack') return { id: `U0${n}ABCDEF`, name }
   return { id: String(platform === 'discord' ? 100_000_000_000_000_000n + BigInt(n) : 10_000 + n), name }
 }

@@ -5,6 +5,7 @@
 import { ApiError, apiClient, target } from '../../src/core/api/client.ts'
 import type { RouteName } from '../../src/core/api/routes.ts'
 import type { Me, SignedIn } from '../../src/core/api/rows.ts'
+import { DASHBOARD_PERMISSION_MODES, type DashboardPermissionMode } from '../../src/core/permission-modes.ts'
 
 export { ApiError }
 
@@ -25,14 +26,9 @@ export function authHeaders(): Record<string, string> {
   return key ? { authorization: `Bearer ${key}` } : {}
 }
 
-/** The permission modes a session can be switched to from the page. */
-export type PermissionMode = 'default' | 'acceptEdits' | 'plan' | 'bypassPermissions'
-export const PERMISSION_MODES: readonly PermissionMode[] = [
-  'default',
-  'acceptEdits',
-  'plan',
-  'bypassPermissions',
-]
+/** The permission modes a session can be switched to from the page (the API takes them all). */
+export type PermissionMode = DashboardPermissionMode
+export const PERMISSION_MODES = DASHBOARD_PERMISSION_MODES
 
 const signedOutListeners = new Set<() => void>()
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { DecisionRow } from '../../src/core/dashboard-api.ts'
+import type { DecisionRow } from '../../src/core/api/rows.ts'
 import { identicalGroups, stableJson } from './batch.ts'
 
 let n = 0

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { DecisionRow } from '../../src/core/dashboard-api.ts'
+import type { DecisionRow } from '../../src/core/api/rows.ts'
 import { closingText, inputOf, requestText, ruleInputOf, toolOf } from './decision-text.ts'
 
 function decision(over: Partial<DecisionRow> = {}): DecisionRow {

@@ -2,9 +2,7 @@
 // with buttons, edits, reactions and files out. Each platform (telegram/, discord/, slack/) wraps
 // its real client library behind this; the hub's bridge logic (hub/bridges/) knows only this.
 import { z } from 'zod'
-
-export const PLATFORMS = ['telegram', 'discord', 'slack'] as const
-export type Platform = (typeof PLATFORMS)[number]
+import type { BridgePlatform } from '../../core/bridges.js'
 
 /** A file that came with a message; `ref` is what `download` takes back (also after a restart). */
 export const inboundAttachmentSchema = z.object({
@@ -107,8 +105,8 @@ export class PlatformError extends Error {
 }
 
 export interface PlatformAdapter {
-  readonly platform: Platform
-  /** Characters per message the platform takes (Telegram 4096, Discord 2000, Slack 4000). */
+  readonly platform: BridgePlatform
+  /** Characters per message the platform takes (core/bridges.ts TEXT_LIMITS). */
   readonly textLimit: number
   /**
    * Connects with the real client library and starts receiving. Resolves once connected, with the

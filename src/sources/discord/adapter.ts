@@ -11,6 +11,7 @@ import {
   MessageFlags,
   Partials,
 } from 'discord.js'
+import { TEXT_LIMITS } from '../../core/bridges.js'
 import type { Logger } from '../../core/log.js'
 import {
   type BotIdentity,
@@ -127,7 +128,7 @@ export function createDiscordAdapter(credentials: PlatformCredentials, log: Logg
 
   return {
     platform: 'discord',
-    textLimit: 2000,
+    textLimit: TEXT_LIMITS.discord,
 
     async start(given: PlatformHandlers): Promise<BotIdentity> {
       if (handlers) throw new Error('the Discord adapter was already started')

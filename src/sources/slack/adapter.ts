@@ -3,6 +3,7 @@
 // library, whose own reconnect gives up on an HTTP error with an unhandled rejection.
 import { randomUUID } from 'node:crypto'
 import { type App, type Logger as BoltLogger, webApi } from '@slack/bolt'
+import { TEXT_LIMITS } from '../../core/bridges.js'
 import type { Logger } from '../../core/log.js'
 import {
   type BotIdentity,
@@ -38,7 +39,7 @@ export function createSlackAdapter(credentials: PlatformCredentials, log: Logger
 
 class SlackAdapter implements PlatformAdapter {
   readonly platform = 'slack' as const
-  readonly textLimit = 4000
+  readonly textLimit = TEXT_LIMITS.slack
   private readonly apiUrl: string
   private readonly libraryLog: BoltLogger
   private readonly web: webApi.WebClient

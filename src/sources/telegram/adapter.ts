@@ -5,6 +5,7 @@ import { Agent as HttpAgent } from 'node:http'
 import { Agent as HttpsAgent } from 'node:https'
 import { Bot } from 'grammy'
 import type { UserFromGetMe } from 'grammy/types'
+import { TEXT_LIMITS } from '../../core/bridges.js'
 import type { Logger } from '../../core/log.js'
 import {
   type BotIdentity,
@@ -128,7 +129,7 @@ export function createTelegramAdapter(credentials: PlatformCredentials, log: Log
 
   return {
     platform: 'telegram',
-    textLimit: 4096,
+    textLimit: TEXT_LIMITS.telegram,
 
     async start(given: PlatformHandlers): Promise<BotIdentity> {
       handlers = given

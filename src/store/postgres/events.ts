@@ -43,17 +43,6 @@ const WRITE = `WITH u AS (
 /** The subscribers as of a version of them (see WRITE). */
 const SUBSCRIBERS = `SELECT v.version, s.name, s.topics FROM event_seq v LEFT JOIN subscribers s ON true`
 
-/** Retention (see Store.prune): $1 before, $2 limit; parked deliveries go before the events they hold. */
-export const PRUNE_EVENTS = [
-  `DELETE FROM deliveries WHERE subscriber = '' AND seq IN
-     (SELECT seq FROM events WHERE created_at < $1 ORDER BY seq LIMIT $2)`,
-  `DELETE FROM events WHERE seq IN
-     (SELECT e.seq FROM events e WHERE e.created_at < $1
-        AND e.seq < (SELECT max(seq) FROM events)
-        AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.seq = e.seq)
-      ORDER BY e.seq LIMIT $2)`,
-]
-
 const SUBSCRIBER_INFO = `SELECT s.name, s.topics, s.peer,
   (SELECT count(*) FROM deliveries d WHERE d.subscriber = s.name) AS pending FROM subscribers s`
 

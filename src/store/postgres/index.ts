@@ -1,24 +1,33 @@
 // The store for several hubs: one Postgres database, reached with the pg client. This file opens it
-// and applies the schema; each area of the Store is implemented in its own file here, on one pool.
+// and applies the schema; the events area and the session lines are Postgres's own (here), every
+// other area is written once for both stores (store/shared/), on one pool.
 import { newId } from '../../core/ids.js'
 import { combine } from '../combine.js'
+import { accessStore } from '../shared/access.js'
+import { bridgeMemoryStore } from '../shared/bridge-memory.js'
+import { decisionStore } from '../shared/decisions.js'
+import { leaseStore } from '../shared/leases.js'
+import { outboundStore } from '../shared/outbound.js'
+import { peerStore } from '../shared/peers.js'
+import { prune } from '../shared/retention.js'
+import { ruleStore } from '../shared/rules.js'
+import { sessionRecords } from '../shared/sessions.js'
 import type { OtherChange, Store } from '../store.js'
-import { postgresAccessStore } from './access.js'
-import { postgresBridgeMemoryStore } from './bridge-memory.js'
 import { listenForChanges } from './changes.js'
 import { openPool, type PostgresDb } from './db.js'
-import { postgresDecisionStore } from './decisions.js'
 import { postgresEventStore } from './events.js'
-import { postgresLeaseStore } from './leases.js'
 import { migrations } from './migrations.js'
-import { postgresOutboundStore } from './outbound.js'
-import { postgresPeerStore } from './peers.js'
-import { postgresPrune } from './retention.js'
-import { postgresRuleStore } from './rules.js'
-import { postgresSessionStore } from './sessions.js'
+import { postgresSessionLines } from './sessions.js'
+import { postgresSql } from './sql.js'
 
 /** Any constant both processes agree on: hubs starting together migrate one at a time. */
 const MIGRATION_LOCK = 7_420_001
+/**
+ * Every hub prunes on its own timer; two batches deleting the same old rows in different orders
+ * deadlock, so one hub prunes at a time (this lock, first in the prune's transaction) and the next
+ * finds what is left.
+ */
+const PRUNE_LOCK = 7_420_002
 
 /** Every area of the Store, on one Postgres database, its schema brought up to date first. */
 export async function openPostgresStore(url: string): Promise<Store> {
@@ -32,18 +41,20 @@ export async function openPostgresStore(url: string): Promise<Store> {
   // This store among all opened on the database: the wake-ups its own commits send are not for it.
   const instance = newId('store')
   const listeners: (() => Promise<void>)[] = []
+  const sql = postgresSql(db, instance)
   return combine(
     postgresEventStore(db, instance),
-    postgresAccessStore(db, instance),
-    postgresDecisionStore(db, instance),
-    postgresSessionStore(db),
-    postgresPeerStore(db),
-    postgresOutboundStore(db),
-    postgresRuleStore(db),
-    postgresLeaseStore(db, instance),
-    postgresBridgeMemoryStore(db),
+    accessStore(sql),
+    decisionStore(sql),
+    sessionRecords(sql),
+    postgresSessionLines(db),
+    peerStore(sql),
+    outboundStore(sql),
+    ruleStore(sql),
+    leaseStore(sql),
+    bridgeMemoryStore(sql),
     {
-      prune: postgresPrune(db),
+      prune: prune(sql, [['SELECT pg_advisory_xact_lock($1)', [PRUNE_LOCK]]]),
       onOtherChanges(listener: (change: OtherChange) => void) {
         listeners.push(listenForChanges(url, instance, listener))
       },

@@ -198,4 +198,9 @@ export const migrations: string[] = [
   );
   CREATE INDEX bridge_memory_age ON bridge_memory (kind, at);
   `,
+  `
+  -- SQLite's name for byte order, so a statement written once for both stores (store/shared/) can
+  -- sort names alike whatever this database's locale: C's order is the bytes'.
+  CREATE COLLATION IF NOT EXISTS "BINARY" FROM "C";
+  `,
 ]

@@ -12,17 +12,6 @@ import { type Row, toEvent, toSubscriberInfo } from '../rows.js'
  */
 const PARKED = ''
 
-/** Retention (see Store.prune), one batch of each; parked deliveries go before the events they hold. */
-export const PRUNE_EVENTS = [
-  `DELETE FROM deliveries WHERE subscriber = '' AND seq IN
-     (SELECT seq FROM events WHERE created_at < @before ORDER BY seq LIMIT @limit)`,
-  `DELETE FROM events WHERE seq IN
-     (SELECT e.seq FROM events e WHERE e.created_at < @before
-        AND e.seq < (SELECT max(seq) FROM events)
-        AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.seq = e.seq)
-      ORDER BY e.seq LIMIT @limit)`,
-]
-
 const SUBSCRIBER_INFO = `SELECT s.name, s.topics, s.peer,
   (SELECT COUNT(*) FROM deliveries d WHERE d.subscriber = s.name) AS pending FROM subscribers s`
 

@@ -1,22 +1,25 @@
 // The embedded default store: one SQLite file in WAL mode, shared by the hub and the CLI. This file
-// opens it; each area of the Store is implemented in its own file here, on the one database handle.
+// opens it; the events area and the session lines are SQLite's own (here), every other area is
+// written once for both stores (store/shared/), on the one database handle.
 import { chmodSync, existsSync } from 'node:fs'
 import { Worker } from 'node:worker_threads'
 import Database from 'better-sqlite3'
 import { combine } from '../combine.js'
+import { accessStore } from '../shared/access.js'
+import { bridgeMemoryStore } from '../shared/bridge-memory.js'
+import { decisionStore } from '../shared/decisions.js'
+import { leaseStore } from '../shared/leases.js'
+import { outboundStore } from '../shared/outbound.js'
+import { peerStore } from '../shared/peers.js'
+import { prune } from '../shared/retention.js'
+import { ruleStore } from '../shared/rules.js'
+import { sessionRecords } from '../shared/sessions.js'
 import type { Store } from '../store.js'
-import { sqliteAccessStore } from './access.js'
-import { sqliteBridgeMemoryStore } from './bridge-memory.js'
 import type { CheckpointerData } from './checkpointer.js'
-import { sqliteDecisionStore } from './decisions.js'
 import { sqliteEventStore } from './events.js'
-import { sqliteLeaseStore } from './leases.js'
 import { migrations } from './migrations.js'
-import { sqliteOutboundStore } from './outbound.js'
-import { sqlitePeerStore } from './peers.js'
-import { sqlitePrune } from './retention.js'
-import { sqliteRuleStore } from './rules.js'
-import { sqliteSessionStore } from './sessions.js'
+import { sqliteSessionLines } from './sessions.js'
+import { sqliteSql } from './sql.js'
 
 export interface SqliteOptions {
   /** `full` fsyncs every commit (survives power loss); `normal` survives any process crash. */
@@ -45,18 +48,20 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
   migrate(db)
   const checkpointer =
     options.checkpoints === 'worker' && file !== ':memory:' ? startCheckpointer(db, file, options) : null
+  const sql = sqliteSql(db)
   // The areas' own closures become the store's methods: no call goes through a wrapper.
   return combine(
     sqliteEventStore(db),
-    sqliteAccessStore(db),
-    sqliteDecisionStore(db),
-    sqliteSessionStore(db),
-    sqlitePeerStore(db),
-    sqliteOutboundStore(db),
-    sqliteRuleStore(db),
-    sqliteLeaseStore(db),
-    sqliteBridgeMemoryStore(db),
-    { prune: sqlitePrune(db), close: () => close(db, checkpointer) },
+    accessStore(sql),
+    decisionStore(sql),
+    sessionRecords(sql),
+    sqliteSessionLines(db),
+    peerStore(sql),
+    outboundStore(sql),
+    ruleStore(sql),
+    leaseStore(sql),
+    bridgeMemoryStore(sql),
+    { prune: prune(sql), close: () => close(db, checkpointer) },
   )
 }
 

@@ -1,19 +1,24 @@
-// The access area on Postgres: webhook sources, chat senders (found by their hashed token), their chats
-// and their outbox of replies.
+// The access area, on either store: webhook sources, chat senders (found by their hashed token), their
+// chats and their outbox of replies.
 import { newId } from '../../core/ids.js'
 import type { AccessStore, Sender, Source } from '../access.js'
 import { toOutbox, toSender, toSource } from '../rows.js'
-import { announce } from './changes.js'
-import type { PostgresDb } from './db.js'
+import { forEachSlice, type Sql } from './sql.js'
 
 /** Retention (see Store.prune): $1 before, $2 limit; one batch of replies. */
 export const PRUNE_OUTBOX = [
   `DELETE FROM outbox WHERE id IN (SELECT id FROM outbox WHERE created_at < $1 ORDER BY id LIMIT $2)`,
 ]
 
-export function postgresAccessStore(db: PostgresDb, instance: string): AccessStore {
-  async function senderWhere(column: string, value: string): Promise<Sender | null> {
-    const r = await db.row(`SELECT * FROM senders WHERE ${column} = $1`, [value])
+/** Items whose body's "id" is `$2` as JSON: a string id equal to it, never the number 12 for '12'. */
+const OUTBOX_ABOUT = {
+  sqlite: `SELECT * FROM outbox WHERE sender_id = $1 AND json_extract(body, '$.id') = $2 ORDER BY id`,
+  postgres: `SELECT * FROM outbox WHERE sender_id = $1 AND body::jsonb -> 'id' = to_jsonb($2::text) ORDER BY id`,
+}
+
+export function accessStore(sql: Sql): AccessStore {
+  async function senderWhere(column: 'token_hash' | 'name' | 'id', value: string): Promise<Sender | null> {
+    const r = await sql.get(`SELECT * FROM senders WHERE ${column} = $1`, [value])
     return r ? toSender(r) : null
   }
 
@@ -26,7 +31,7 @@ export function postgresAccessStore(db: PostgresDb, instance: string): AccessSto
         fieldMap: s.fieldMap ?? null,
         createdAt: Date.now(),
       }
-      await db.query(
+      await sql.run(
         `INSERT INTO sources (name, topic, secret, delivery_header, preset, field_map, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7)`,
         [
@@ -43,23 +48,20 @@ export function postgresAccessStore(db: PostgresDb, instance: string): AccessSto
     },
 
     async getSource(name) {
-      const r = await db.row('SELECT * FROM sources WHERE name = $1', [name])
+      const r = await sql.get('SELECT * FROM sources WHERE name = $1', [name])
       return r ? toSource(r) : null
     },
 
     async listSources() {
-      // COLLATE "C": SQLite's byte order, whatever the database's locale.
-      return (await db.rows('SELECT * FROM sources ORDER BY name COLLATE "C"')).map(toSource)
+      return (await sql.all('SELECT * FROM sources ORDER BY name COLLATE "BINARY"')).map(toSource)
     },
 
     async removeSource(name) {
-      const { rowCount } = await db.query('DELETE FROM sources WHERE name = $1', [name])
-      return (rowCount ?? 0) > 0
+      return (await sql.run('DELETE FROM sources WHERE name = $1', [name])) > 0
     },
 
     async setSourceSecret(name, secret) {
-      const { rowCount } = await db.query('UPDATE sources SET secret = $1 WHERE name = $2', [secret, name])
-      return (rowCount ?? 0) > 0
+      return (await sql.run('UPDATE sources SET secret = $1 WHERE name = $2', [secret, name])) > 0
     },
 
     // --- senders ---------------------------------------------------------------
@@ -74,7 +76,7 @@ export function postgresAccessStore(db: PostgresDb, instance: string): AccessSto
         expiresAt: input.expiresAt ?? null,
         createdAt: Date.now(),
       }
-      await db.query(
+      await sql.run(
         `INSERT INTO senders (id, name, token_hash, status, operator, display_name, kind, expires_at, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
         [
@@ -105,7 +107,7 @@ export function postgresAccessStore(db: PostgresDb, instance: string): AccessSto
     },
 
     async listSenders() {
-      return (await db.rows('SELECT * FROM senders ORDER BY created_at')).map(toSender)
+      return (await sql.all('SELECT * FROM senders ORDER BY created_at')).map(toSender)
     },
 
     async updateSender(id, change) {
@@ -118,16 +120,15 @@ export function postgresAccessStore(db: PostgresDb, instance: string): AccessSto
       const keys = Object.keys(columns)
       if (keys.length === 0) return
       const set = keys.map((k, i) => `${k} = $${i + 2}`).join(', ')
-      await db.query(`UPDATE senders SET ${set} WHERE id = $1`, [id, ...Object.values(columns)])
+      await sql.run(`UPDATE senders SET ${set} WHERE id = $1`, [id, ...Object.values(columns)])
     },
 
     async removeSender(id) {
-      const { rowCount } = await db.query('DELETE FROM senders WHERE id = $1', [id])
-      return (rowCount ?? 0) > 0
+      return (await sql.run('DELETE FROM senders WHERE id = $1', [id])) > 0
     },
 
     async dropExpiredSenders(now) {
-      const rows = await db.rows(
+      const rows = await sql.all(
         'DELETE FROM senders WHERE expires_at IS NOT NULL AND expires_at <= $1 RETURNING *',
         [now],
       )
@@ -135,27 +136,27 @@ export function postgresAccessStore(db: PostgresDb, instance: string): AccessSto
     },
 
     async countOperators() {
-      const r = await db.row(`SELECT count(*) AS n FROM senders WHERE operator AND status = 'allowed'`)
-      return r?.n as number
+      const r = await sql.get(`SELECT count(*) AS n FROM senders WHERE operator AND status = 'allowed'`)
+      return Number(r?.n)
     },
 
     // --- chats and outbox ------------------------------------------------------
     async chatFor(source, senderId) {
       // Two hubs may meet a new sender at once: the unique (source, sender_id) lets one insert win,
       // and the other reads the winner's row (a new statement, so it sees that commit).
-      const inserted = await db.row(
+      const inserted = await sql.get(
         `INSERT INTO chats (id, source, sender_id, created_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT (source, sender_id) DO NOTHING RETURNING id`,
         [newId('chat'), source, senderId, Date.now()],
       )
       const r =
         inserted ??
-        (await db.row('SELECT id FROM chats WHERE source = $1 AND sender_id = $2', [source, senderId]))
+        (await sql.get('SELECT id FROM chats WHERE source = $1 AND sender_id = $2', [source, senderId]))
       return { id: r?.id as string, source, senderId }
     },
 
     async getChat(id) {
-      const r = await db.row('SELECT * FROM chats WHERE id = $1', [id])
+      const r = await sql.get('SELECT * FROM chats WHERE id = $1', [id])
       return r
         ? { id: r.id as string, source: r.source as string, senderId: (r.sender_id as string | null) ?? null }
         : null
@@ -163,26 +164,23 @@ export function postgresAccessStore(db: PostgresDb, instance: string): AccessSto
 
     async addOutbox(senderId, kind, body) {
       const createdAt = Date.now()
-      const id = await db.tx(async (tx) => {
-        const { rows } = await tx.query(
-          'INSERT INTO outbox (sender_id, kind, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id',
-          [senderId, kind, JSON.stringify(body), createdAt],
-        )
-        const itemId = rows[0]?.id as number
-        // The sender's stream, or the bridge that shows its items, may be on another hub.
-        await announce(tx, instance, { area: 'outbox', senderId, itemId })
-        return itemId
-      })
+      // The sender's stream, or the bridge that shows its items, may be on another hub.
+      const r = await sql.announced(
+        'INSERT INTO outbox (sender_id, kind, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id',
+        [senderId, kind, JSON.stringify(body), createdAt],
+        (row) => ({ area: 'outbox', senderId, itemId: row.id as number }),
+      )
+      const id = r?.id as number
       return { id, senderId, kind, body, receipt: null, createdAt }
     },
 
     async outboxFor(senderId, afterId) {
       const rows =
         afterId === null
-          ? await db.rows('SELECT * FROM outbox WHERE sender_id = $1 AND NOT streamed ORDER BY id', [
+          ? await sql.all('SELECT * FROM outbox WHERE sender_id = $1 AND NOT streamed ORDER BY id', [
               senderId,
             ])
-          : await db.rows('SELECT * FROM outbox WHERE sender_id = $1 AND id > $2 ORDER BY id', [
+          : await sql.all('SELECT * FROM outbox WHERE sender_id = $1 AND id > $2 ORDER BY id', [
               senderId,
               afterId,
             ])
@@ -190,28 +188,25 @@ export function postgresAccessStore(db: PostgresDb, instance: string): AccessSto
     },
 
     async lastOutboxId(senderId) {
-      const r = await db.row('SELECT COALESCE(MAX(id), 0) AS id FROM outbox WHERE sender_id = $1', [senderId])
+      const r = await sql.get('SELECT COALESCE(MAX(id), 0) AS id FROM outbox WHERE sender_id = $1', [
+        senderId,
+      ])
       return Number(r?.id ?? 0)
     },
 
     async markStreamed(ids) {
-      await db.query('UPDATE outbox SET streamed = true WHERE id = ANY($1::bigint[])', [ids])
+      await forEachSlice(sql, ids, (list) => `UPDATE outbox SET streamed = true WHERE id IN (${list})`)
     },
 
     async markShown(id, receipt) {
-      await db.query('UPDATE outbox SET streamed = true, receipt = $1 WHERE id = $2', [
+      await sql.run('UPDATE outbox SET streamed = true, receipt = $1 WHERE id = $2', [
         JSON.stringify(receipt),
         id,
       ])
     },
 
     async outboxAbout(senderId, ref) {
-      // jsonb equality, as json_extract compared: only a string id equal to ref matches, never 12 for '12'.
-      const rows = await db.rows(
-        `SELECT * FROM outbox WHERE sender_id = $1 AND body::jsonb -> 'id' = to_jsonb($2::text) ORDER BY id`,
-        [senderId, ref],
-      )
-      return rows.map(toOutbox)
+      return (await sql.all(OUTBOX_ABOUT[sql.dialect], [senderId, ref])).map(toOutbox)
     },
   }
 }

@@ -1,18 +1,18 @@
-// The outbound area on Postgres: webhooks events are POSTed to, and a log row per delivery attempt.
+// The outbound area, on either store: webhooks events are POSTed to, and a log row per delivery attempt.
 import type { OutboundStore } from '../outbound.js'
 import { toAttempt, toWebhook } from '../rows.js'
-import type { PostgresDb } from './db.js'
+import type { Sql } from './sql.js'
 
 /** Retention (see Store.prune): $1 before, $2 limit; one batch of the delivery log. */
 export const PRUNE_OUTBOUND_LOG = [
   `DELETE FROM outbound_log WHERE id IN (SELECT id FROM outbound_log WHERE at < $1 ORDER BY id LIMIT $2)`,
 ]
 
-export function postgresOutboundStore(db: PostgresDb): OutboundStore {
+export function outboundStore(sql: Sql): OutboundStore {
   return {
     async addOutboundWebhook(input) {
       const createdAt = Date.now()
-      await db.query(
+      await sql.run(
         'INSERT INTO outbound_webhooks (name, url, secret, max_attempts, backoff_ms, created_at) VALUES ($1, $2, $3, $4, $5, $6)',
         [input.name, input.url, input.secret, input.maxAttempts, input.backoffMs, createdAt],
       )
@@ -20,26 +20,26 @@ export function postgresOutboundStore(db: PostgresDb): OutboundStore {
     },
 
     async listOutboundWebhooks() {
-      return (await db.rows('SELECT * FROM outbound_webhooks ORDER BY created_at')).map(toWebhook)
+      return (await sql.all('SELECT * FROM outbound_webhooks ORDER BY created_at')).map(toWebhook)
     },
 
     async removeOutboundWebhook(name) {
-      return db.tx(async (tx) => {
-        await tx.query('DELETE FROM outbound_log WHERE webhook = $1', [name])
-        const { rowCount } = await tx.query('DELETE FROM outbound_webhooks WHERE name = $1', [name])
-        return (rowCount ?? 0) > 0
-      })
+      const [, removed] = await sql.batch([
+        ['DELETE FROM outbound_log WHERE webhook = $1', [name]],
+        ['DELETE FROM outbound_webhooks WHERE name = $1', [name]],
+      ])
+      return (removed ?? 0) > 0
     },
 
     async logOutbound(a) {
-      await db.query(
+      await sql.run(
         'INSERT INTO outbound_log (webhook, event_id, attempt, status, error, at) VALUES ($1, $2, $3, $4, $5, $6)',
         [a.webhook, a.eventId, a.attempt, a.status, a.error, Date.now()],
       )
     },
 
     async outboundLog(webhook, limit) {
-      const rows = await db.rows('SELECT * FROM outbound_log WHERE webhook = $1 ORDER BY id DESC LIMIT $2', [
+      const rows = await sql.all('SELECT * FROM outbound_log WHERE webhook = $1 ORDER BY id DESC LIMIT $2', [
         webhook,
         limit,
       ])
