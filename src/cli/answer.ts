@@ -1,7 +1,7 @@
 // `switchboard answer <id> yes|no`: a prompt waiting for a person, answered at the terminal (any
 // session's permission, question dismissal or plan review; the id every surface shows).
 import type { Command } from 'commander'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 import { hubApi } from './options.js'
 import { printJson } from './output.js'
 
@@ -18,7 +18,7 @@ export function registerAnswer(program: Command): void {
           : /^(n|no|deny)$/i.test(verdict)
             ? 'deny'
             : null
-        if (!behavior) throw new UserError(`verdict "${verdict}": say yes or no`)
+        if (!behavior) throw invalid(`verdict "${verdict}": say yes or no`)
         const answer =
           behavior === 'allow'
             ? { behavior: 'allow' as const }

@@ -13,7 +13,7 @@ import {
   writeBridges,
 } from '../core/bridges.js'
 import { ensureHome } from '../core/config.js'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 import type { BridgeStatus } from '../core/hub-protocol.js'
 import { check, configFrom, hubApi } from './options.js'
 import { printJson } from './output.js'
@@ -71,7 +71,7 @@ function checked(value: unknown): BridgeConfig {
   const key = String(issue?.path[0] ?? '')
   const message =
     issue?.code === 'invalid_value' ? `must be one of ${issue.values.join(', ')}` : issue?.message
-  throw new UserError(`${FLAG_OF[key] ?? key}: ${message ?? 'invalid'}`)
+  throw invalid(`${FLAG_OF[key] ?? key}: ${message ?? 'invalid'}`)
 }
 
 /** The ids of groups and channels as each platform writes them. */
@@ -119,22 +119,22 @@ async function readToken(
   const file = opts[source.file]
   const flag = FLAG_NAME[source.flag] as string
   const fileFlag = FLAG_NAME[source.file] as string
-  if (given !== undefined && file !== undefined) throw new UserError(`give ${flag} or ${fileFlag}, not both`)
+  if (given !== undefined && file !== undefined) throw invalid(`give ${flag} or ${fileFlag}, not both`)
   if (file !== undefined) {
     let read: string
     try {
       read = readFileSync(file, 'utf8').trim()
     } catch (err) {
-      throw new UserError(
+      throw invalid(
         `${fileFlag} ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
       )
     }
-    if (!read) throw new UserError(`${fileFlag} ${file}: the file is empty`)
+    if (!read) throw invalid(`${fileFlag} ${file}: the file is empty`)
     return read
   }
   if (given === '-') {
     const read = (await stdin()).trim()
-    if (!read) throw new UserError(`${flag} -: stdin gave no token`)
+    if (!read) throw invalid(`${flag} -: stdin gave no token`)
     return read
   }
   if (given !== undefined) {
@@ -148,7 +148,7 @@ async function readToken(
 function stdinOnce(): () => Promise<string> {
   let taken = false
   return async () => {
-    if (taken) throw new UserError('only one token can be read from stdin; give the other in a file')
+    if (taken) throw invalid('only one token can be read from stdin; give the other in a file')
     taken = true
     const chunks: Buffer[] = []
     for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
@@ -170,7 +170,7 @@ async function configFromFlags(
     (k) => opts[k] !== undefined && !FLAGS_OF[platform].includes(k),
   )
   if (foreign)
-    throw new UserError(
+    throw invalid(
       `${FLAG_NAME[foreign] ?? foreign} is not a ${platform} option; ${platform} takes ${FLAGS_OF[platform]
         .map((k) => FLAG_NAME[k] ?? `--${k}`)
         .join(', ')}`,
@@ -180,21 +180,21 @@ async function configFromFlags(
   const token = await readToken(sources.bot, opts, stdin, onArgv)
   const appToken = sources.app ? await readToken(sources.app, opts, stdin, onArgv) : undefined
   if (!token)
-    throw new UserError(
+    throw invalid(
       platform === 'slack'
         ? 'slack needs --bot-token <xoxb-…> and --app-token <xapp-…> (or their -file flags, or SWITCHBOARD_SLACK_BOT_TOKEN and SWITCHBOARD_SLACK_APP_TOKEN)'
         : `${platform} needs --token <bot token> (or --token-file, --token - for stdin, or ${sources.bot.variable})`,
     )
   if (platform === 'slack' && !appToken)
-    throw new UserError(
+    throw invalid(
       'slack needs --app-token <xapp-…> for Socket Mode (or --app-token-file, or SWITCHBOARD_SLACK_APP_TOKEN)',
     )
   if (platform === 'telegram' && !/^\d+:[A-Za-z0-9_-]+$/.test(token))
-    throw new UserError('--token: a Telegram bot token looks like 123456:ABC-def… (from @BotFather)')
+    throw invalid('--token: a Telegram bot token looks like 123456:ABC-def… (from @BotFather)')
   if (platform === 'slack' && !token.startsWith('xoxb-'))
-    throw new UserError('--bot-token: a Slack bot token starts with xoxb- (OAuth & Permissions)')
+    throw invalid('--bot-token: a Slack bot token starts with xoxb- (OAuth & Permissions)')
   if (platform === 'slack' && !appToken?.startsWith('xapp-'))
-    throw new UserError('--app-token: a Slack app-level token starts with xapp- (Basic Information)')
+    throw invalid('--app-token: a Slack app-level token starts with xapp- (Basic Information)')
   const flag = API_FLAG[platform]
   const raw = opts[flag]
   const apiUrl = raw === undefined ? undefined : check(urlSchema, raw, FLAG_NAME[flag] as string)
@@ -215,7 +215,7 @@ function platformOf(arg: string): BridgePlatform {
 function bridgeOf(home: string, platform: BridgePlatform) {
   const bridges = readBridges(home)
   const current = bridges[platform]
-  if (!current) throw new UserError(`no ${platform} bridge (see: switchboard bridge list)`)
+  if (!current) throw invalid(`no ${platform} bridge (see: switchboard bridge list)`)
   return { bridges, current }
 }
 
@@ -328,9 +328,7 @@ export function registerBridge(program: Command): void {
       ) => {
         const platform = platformOf(platformArg)
         if (Object.values(opts).every((v) => v === undefined))
-          throw new UserError(
-            'nothing to change: give --policy, --ack-reaction, --chunk-mode or --chunk-limit',
-          )
+          throw invalid('nothing to change: give --policy, --ack-reaction, --chunk-mode or --chunk-limit')
         const { home } = configFrom(command)
         const { bridges, current } = bridgeOf(home, platform)
         let textChunkLimit: number | undefined
@@ -338,7 +336,7 @@ export function registerBridge(program: Command): void {
           textChunkLimit = Number(opts.chunkLimit)
           const most = TEXT_LIMITS[platform]
           if (!Number.isInteger(textChunkLimit) || textChunkLimit < 100 || textChunkLimit > most)
-            throw new UserError(`--chunk-limit: a whole number from 100 to ${most} (${platform}'s limit)`)
+            throw invalid(`--chunk-limit: a whole number from 100 to ${most} (${platform}'s limit)`)
         }
         const { ackReaction: _, ...withoutReaction } = current
         bridges[platform] = checked({
@@ -361,7 +359,7 @@ export function registerBridge(program: Command): void {
     .action((platformArg: string, chatId: string, opts: { mention: boolean }, command: Command) => {
       const platform = platformOf(platformArg)
       const { pattern, example } = GROUP_ID[platform]
-      if (!pattern.test(chatId)) throw new UserError(`chat id "${chatId}": a ${platform} group is ${example}`)
+      if (!pattern.test(chatId)) throw invalid(`chat id "${chatId}": a ${platform} group is ${example}`)
       const { home } = configFrom(command)
       const { bridges, current } = bridgeOf(home, platform)
       const again = current.groups.some((g) => g.id === chatId)
@@ -403,7 +401,7 @@ export function registerBridge(program: Command): void {
       const { home } = configFrom(command)
       const { bridges, current } = bridgeOf(home, platform)
       if (!current.groups.some((g) => g.id === chatId))
-        throw new UserError(`${platform} has no group ${chatId} (see: switchboard bridge group list)`)
+        throw invalid(`${platform} has no group ${chatId} (see: switchboard bridge group list)`)
       bridges[platform] = { ...current, groups: current.groups.filter((g) => g.id !== chatId) }
       writeBridges(home, bridges)
       process.stdout.write(`${platform} group ${chatId} removed\n`)

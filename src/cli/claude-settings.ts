@@ -2,7 +2,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 
 export const HOOK_COMMAND = 'switchboard hook'
 export const HOOK_EVENTS = ['UserPromptSubmit', 'PostToolUse'] as const
@@ -20,7 +20,7 @@ function read(file: string): Settings {
   try {
     return JSON.parse(readFileSync(file, 'utf8')) as Settings
   } catch (err) {
-    throw new UserError(`${file}: not valid JSON (${(err as Error).message}); fix it first`)
+    throw invalid(`${file}: not valid JSON (${(err as Error).message}); fix it first`)
   }
 }
 

@@ -1,7 +1,7 @@
 // `switchboard completion bash|zsh`: a completion script made from the commands as they are declared,
 // so it never falls behind them. Load it with: eval "$(switchboard completion bash)".
 import type { Command } from 'commander'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 
 /** Words that may follow each command path (`''` is the top level): sub-commands and flags. */
 function completions(
@@ -56,6 +56,6 @@ export function registerCompletion(program: Command): void {
       const script = bashScript(program)
       if (shell === 'bash') process.stdout.write(script)
       else if (shell === 'zsh') process.stdout.write(`autoload -U +X bashcompinit && bashcompinit\n${script}`)
-      else throw new UserError(`completion for "${shell}": bash and zsh are supported`)
+      else throw invalid(`completion for "${shell}": bash and zsh are supported`)
     })
 }

@@ -4,7 +4,7 @@
 import { type Command, Option } from 'commander'
 import type { z } from 'zod'
 import { type HubConfig, loadConfig } from '../core/config.js'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 import type { Setting } from '../core/settings/define.js'
 import type { FlagValues } from '../core/settings/resolve.js'
 import { SETTING_NAMES, SETTINGS, type SettingName } from '../core/settings/table.js'
@@ -61,6 +61,6 @@ export function configFrom(command: Command): HubConfig {
 /** Validates one flag's value and names the flag in the error. */
 export function check<T>(schema: z.ZodType<T>, value: string, flag: string): T {
   const parsed = schema.safeParse(value)
-  if (!parsed.success) throw new UserError(`${flag} "${value}": ${parsed.error.issues[0]?.message}`)
+  if (!parsed.success) throw invalid(`${flag} "${value}": ${parsed.error.issues[0]?.message}`)
   return parsed.data
 }

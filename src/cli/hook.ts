@@ -5,7 +5,7 @@ import type { Command } from 'commander'
 import { z } from 'zod'
 import { channelMessage } from '../claude/channel-tag.js'
 import { isHubDriven } from '../core/driven.js'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 import { defaultSubscriberName } from '../core/subscriber-name.js'
 import { addHooks, HOOK_EVENTS, removeHooks, settingsFile } from './claude-settings.js'
 import { configFrom, hubApi, settingOptions } from './options.js'
@@ -56,7 +56,7 @@ export function registerHook(program: Command): void {
     .option('--remove', 'take Switchboard’s hook entries out again, leaving every other hook')
     .option('--project <dir>', 'into <dir>/.claude/settings.json instead of ~/.claude/settings.json')
     .action(async (opts: { hooks?: boolean; remove?: boolean; project?: string }) => {
-      if (!opts.hooks) throw new UserError('say what to install: --hooks')
+      if (!opts.hooks) throw invalid('say what to install: --hooks')
       const file = settingsFile(opts.project)
       if (opts.remove) {
         const removed = removeHooks(file)

@@ -4,7 +4,7 @@
 import type { Command } from 'commander'
 import { z } from 'zod'
 import { claudeOptionsSchema } from '../core/claude-options.js'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
 import { afterTurn, followTurn } from './follow.js'
 import { hubApi } from './options.js'
@@ -52,7 +52,7 @@ export function registerRun(program: Command): void {
       const parsed = runOptions.safeParse(raw)
       if (!parsed.success) {
         const issue = parsed.error.issues[0]
-        throw new UserError(
+        throw invalid(
           `--${String(issue?.path[0] ?? '').replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}: ${issue?.message}`,
         )
       }

@@ -7,7 +7,7 @@ import { clearStopped, rotateHubLog, stoppedOnPurpose } from '../client/autostar
 import { reach, tcpTarget } from '../client/hub-address.js'
 import { readAdminToken } from '../core/admin-token.js'
 import { ensureHome, type HubConfig, paths } from '../core/config.js'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 import { pinText } from '../core/fingerprint.js'
 import { isLoopback } from '../core/hub-dial.js'
 import { createLogger } from '../core/log.js'
@@ -66,7 +66,7 @@ export function registerServe(program: Command): void {
         await store.close()
         if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err
         // Autostart relies on this too: of two hubs started at once, the loser says so and leaves.
-        throw new UserError(
+        throw invalid(
           (await ourHubAnswers(config, config.port))
             ? `this home's hub already answers on ${config.host}:${config.port}; switchboard status says more`
             : `port ${config.port} on ${config.host} is in use by another program; pick another: switchboard serve --port <port> (or "port" in ${config.home}/config.json)`,
@@ -114,7 +114,7 @@ async function refuseSecondHub(config: HubConfig): Promise<void> {
   if (!info.pid || !info.port || !processAlive(info.pid)) return
   // A pid can be reused after a crash: only a hub that answers on its port holds the home.
   if (!(await ourHubAnswers(config, info.port))) return
-  throw new UserError(
+  throw invalid(
     `a hub of ${home} already runs (pid ${info.pid}, port ${info.port}); stop it first, or use another --home`,
   )
 }

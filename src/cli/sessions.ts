@@ -1,7 +1,7 @@
 // `switchboard sessions`: the sessions the hub drives (and the ones it can resume from Claude Code's
 // files): list, show, send, stop, resume, bind to an IDE, prune.
 import type { Command } from 'commander'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 import type { ListedSession, SessionView } from '../core/session-api.js'
 import { afterTurn, followTurn, lastSeq } from './follow.js'
 import { hubApi } from './options.js'
@@ -99,7 +99,7 @@ export function registerSessions(program: Command): void {
         opts: JsonFlag & { unbind?: boolean },
         command: Command,
       ) => {
-        if (!ide && !opts.unbind) throw new UserError('name the IDE (its port or name), or say --unbind')
+        if (!ide && !opts.unbind) throw invalid('name the IDE (its port or name), or say --unbind')
         const api = hubApi(command)
         const view = opts.unbind
           ? await api.call('unbindIde', { params: { id } })

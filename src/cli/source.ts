@@ -2,7 +2,7 @@
 // its secret, remove.
 import type { Command } from 'commander'
 import { z } from 'zod'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import { newSecret } from '../core/ids.js'
 import { isReservedSource } from '../core/sources.js'
@@ -34,11 +34,11 @@ const SETUP: Record<WebhookPreset, (topic: string) => string> = {
 /** `--field name=path` flags into a field map, each checked; a name given twice is a mistake. */
 function fieldMapOf(specs: string[]): FieldMap | null {
   if (specs.length === 0) return null
-  if (specs.length > MAX_FIELDS) throw new UserError(`at most ${MAX_FIELDS} --field flags`)
+  if (specs.length > MAX_FIELDS) throw invalid(`at most ${MAX_FIELDS} --field flags`)
   const map: FieldMap = {}
   for (const spec of specs) {
     const [name, path] = check(fieldSpecSchema, spec, '--field')
-    if (Object.hasOwn(map, name)) throw new UserError(`--field "${spec}": ${name} is mapped twice`)
+    if (Object.hasOwn(map, name)) throw invalid(`--field "${spec}": ${name} is mapped twice`)
     map[name] = path
   }
   return map
@@ -77,20 +77,18 @@ export function registerSources(program: Command): void {
       ) => {
         const name = check(sourceName, rawName, 'source name')
         if (isReservedSource(name))
-          throw new UserError(`source name "${name}" is reserved for Switchboard's own events; pick another`)
+          throw invalid(`source name "${name}" is reserved for Switchboard's own events; pick another`)
         const topic = check(topicSchema, opts.topic ?? name, '--topic')
         const deliveryHeader = opts.deliveryHeader
           ? check(headerName, opts.deliveryHeader, '--delivery-header')
           : null
         const preset = check(presetSchema, opts.preset ?? 'generic', '--preset')
         if (opts.field.length > 0 && preset !== 'generic')
-          throw new UserError(
-            `--field is for the generic preset; the ${preset} preset reads its payload itself`,
-          )
+          throw invalid(`--field is for the generic preset; the ${preset} preset reads its payload itself`)
         const fieldMap = fieldMapOf(opts.field)
         const secret = newSecret('sbw')
         await withStore(command, async (store) => {
-          if (await store.getSource(name)) throw new UserError(`source "${name}" exists already`)
+          if (await store.getSource(name)) throw invalid(`source "${name}" exists already`)
           await store.addSource({ name, topic, secret, deliveryHeader, preset, fieldMap })
         })
         const { host, port } = configFrom(command)
@@ -121,7 +119,7 @@ export function registerSources(program: Command): void {
     .action(async (name: string, opts: { json?: boolean }, command: Command) => {
       const secret = newSecret('sbw')
       const rotated = await withStore(command, (store) => store.setSourceSecret(name, secret))
-      if (!rotated) throw new UserError(`no source named "${name}"`)
+      if (!rotated) throw invalid(`no source named "${name}"`)
       // A hub may have read the old secret a moment ago: once this returns, none accepts it any more.
       await new Promise((r) => setTimeout(r, SOURCE_CACHE_MS))
       if (opts.json) return printJson({ name, secret })
@@ -136,7 +134,7 @@ export function registerSources(program: Command): void {
     .description('delete a webhook source; its URL answers 404 from then on')
     .action(async (name: string, _opts: unknown, command: Command) => {
       const removed = await withStore(command, (store) => store.removeSource(name))
-      if (!removed) throw new UserError(`no source named "${name}"`)
+      if (!removed) throw invalid(`no source named "${name}"`)
       process.stdout.write(`removed source "${name}"\n`)
     })
 }

@@ -6,7 +6,7 @@ import type { Command } from 'commander'
 import { HubApi, HubApiError } from '../client/api-client.js'
 import { markStopped, START_AGAIN } from '../client/autostart.js'
 import type { HubConfig } from '../core/config.js'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import { createCliLogger } from '../core/log.js'
 import { processAlive } from '../core/process-alive.js'
@@ -39,9 +39,7 @@ export async function stopHub(config: HubConfig): Promise<StopResult> {
     throw err
   }
   if (status.home !== config.home)
-    throw new UserError(
-      `the hub on port ${config.port} serves ${status.home}, not ${config.home}; not stopping it`,
-    )
+    throw invalid(`the hub on port ${config.port} serves ${status.home}, not ${config.home}; not stopping it`)
   result.channels = status.connected.map((c) => c.name).filter((name) => !/^(session|webhook):/.test(name))
   try {
     process.kill(status.pid, 'SIGTERM')
@@ -51,7 +49,7 @@ export async function stopHub(config: HubConfig): Promise<StopResult> {
   const deadline = Date.now() + STOP_WAIT_MS
   while (!gone(status.pid)) {
     if (Date.now() > deadline)
-      throw new UserError(
+      throw invalid(
         `the hub (pid ${status.pid}) did not stop within ${STOP_WAIT_MS / 1000} s; end it: kill -9 ${status.pid}`,
       )
     await new Promise((r) => setTimeout(r, 50))

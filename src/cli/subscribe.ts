@@ -1,7 +1,7 @@
 // `switchboard subscribe`: outbound webhooks (add, list, remove) and `deliveries`, their delivery log.
 import type { Command } from 'commander'
 import { z } from 'zod'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import { check, hubApi } from './options.js'
 import { printJson } from './output.js'
@@ -28,7 +28,7 @@ export function registerSubscribe(program: Command): void {
         command: Command,
       ) => {
         if (!opts.url)
-          throw new UserError('say where to POST: subscribe --url <url> (or: subscribe list | remove <name>)')
+          throw invalid('say where to POST: subscribe --url <url> (or: subscribe list | remove <name>)')
         const topics = opts.topics?.split(',').map((t) => check(topicSchema, t.trim(), '--topics'))
         const maxAttempts =
           opts.maxAttempts === undefined
@@ -38,7 +38,7 @@ export function registerSubscribe(program: Command): void {
           opts.backoffMs === undefined
             ? undefined
             : check(whole('--backoff-ms'), opts.backoffMs, '--backoff-ms')
-        if (!/^https?:\/\//.test(opts.url)) throw new UserError(`--url "${opts.url}": must be an http(s) URL`)
+        if (!/^https?:\/\//.test(opts.url)) throw invalid(`--url "${opts.url}": must be an http(s) URL`)
         const hub = hubApi(command)
         const sub = await hub.call('subscribe', { body: { url: opts.url, topics, maxAttempts, backoffMs } })
         process.stdout.write(

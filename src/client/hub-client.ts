@@ -4,7 +4,7 @@
 import { createRequire } from 'node:module'
 import type WebSocket from 'ws'
 import type { HubAddress } from '../core/config.js'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 import type { StoredEvent } from '../core/event.js'
 import { connector, describeTarget, hubTarget, inClear, reach, type TcpHub } from '../core/hub-dial.js'
 import {
@@ -372,7 +372,7 @@ export class HubClient {
    */
   private refuse(reason: string): boolean {
     if (!this.firstWelcome || this.welcome) return false
-    this.firstWelcome.reject(new UserError(reason))
+    this.firstWelcome.reject(invalid(reason))
     this.firstWelcome = null
     this.closing = true
     this.ws?.terminate()

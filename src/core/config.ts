@@ -2,7 +2,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type { z } from 'zod'
-import { invalid, UserError } from './errors.js'
+import { invalid } from './errors.js'
 import { type FlagValues, liveSettings, rememberFlags, resolveSettings } from './settings/resolve.js'
 import { SETTINGS, type Settings } from './settings/table.js'
 
@@ -48,20 +48,20 @@ export function readJsonFile<T extends z.ZodType>(
   try {
     json = JSON.parse(readFileSync(file, 'utf8'))
   } catch (err) {
-    throw new UserError(`${file}: not valid JSON (${(err as Error).message})`)
+    throw invalid(`${file}: not valid JSON (${(err as Error).message})`)
   }
   const parsed = schema.safeParse(json)
   if (!parsed.success) {
     const issue = parsed.error.issues[0]
     const at = issue?.path.length ? issue.path.join('.') : '(top level)'
-    throw new UserError(`${file}: ${at}: ${issue?.message ?? 'invalid'}`)
+    throw invalid(`${file}: ${at}: ${issue?.message ?? 'invalid'}`)
   }
   return parsed.data
 }
 
 export function ensureHome(home: string): void {
   if (existsSync(home) && !statSync(home).isDirectory())
-    throw new UserError(`the Switchboard home ${home} is a file, not a folder (--home or SWITCHBOARD_HOME)`)
+    throw invalid(`the Switchboard home ${home} is a file, not a folder (--home or SWITCHBOARD_HOME)`)
   mkdirSync(home, { recursive: true, mode: 0o700 })
   mkdirSync(join(home, 'logs'), { recursive: true, mode: 0o700 })
   // A home made looser by hand (or by an older version) is tightened again: it holds secrets. A folder

@@ -1,7 +1,8 @@
 // One way to fail: a DomainError names what kind of failure it is, in words a caller can act on.
 // Each surface maps the kind in one place: HTTP statuses (hub/http/errors.ts), MCP tool results
-// (mcp/results.ts), chat replies (hub/bridges), CLI exit codes (cli/main.ts). Anything else thrown
-// is a fault: logged, and shown as "internal error".
+// (core/tool-call.ts), a chat's answer to a button (hub/bridges/verdicts.ts), CLI exit codes
+// (cli/main.ts; the hub's answers carry the kind, so a refusal over HTTP is one too). Anything else
+// thrown is a fault: logged where it happened, and shown without its internals.
 import type { z } from 'zod'
 
 export const ERROR_KINDS = [
@@ -52,35 +53,4 @@ export function describeZod(err: z.ZodError): string {
   const issue = err.issues[0]
   if (!issue) return 'invalid input'
   return issue.path.length ? `${issue.path.join('.')}: ${issue.message}` : issue.message
-}
-
-/** A mistake the user can fix: printed as one line, without a stack trace. */
-export class UserError extends DomainError {
-  override name = 'UserError'
-  constructor(message: string, kind: ErrorKind = 'invalid') {
-    super(kind, message)
-  }
-}
-
-const KIND_OF_STATUS: Record<number, ErrorKind> = {
-  400: 'invalid',
-  401: 'unauthorized',
-  403: 'forbidden',
-  404: 'not_found',
-  405: 'not_found',
-  409: 'conflict',
-  413: 'too_large',
-  429: 'rate_limited',
-  502: 'upstream',
-  503: 'unavailable',
-}
-
-/** Transitional: an error thrown with an HTTP status; its kind follows the status. */
-export class HttpError extends DomainError {
-  constructor(
-    readonly status: number,
-    message: string,
-  ) {
-    super(KIND_OF_STATUS[status] ?? 'invalid', message)
-  }
 }

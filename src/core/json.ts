@@ -1,5 +1,5 @@
 // JSON from outside: parsed, and refused when deeper than anything the hub walks safely.
-import { HttpError } from './errors.js'
+import { invalid } from './errors.js'
 
 /** Deeper than any honest payload, and shallow enough for every recursive walk of it. */
 export const MAX_JSON_DEPTH = 64
@@ -10,10 +10,9 @@ export function parseJson(text: string): unknown {
   try {
     json = JSON.parse(text)
   } catch (err) {
-    throw new HttpError(400, `body is not valid JSON: ${(err as Error).message}`)
+    throw invalid(`body is not valid JSON: ${(err as Error).message}`)
   }
-  if (depthOf(json) > MAX_JSON_DEPTH)
-    throw new HttpError(400, `body is nested deeper than ${MAX_JSON_DEPTH} levels`)
+  if (depthOf(json) > MAX_JSON_DEPTH) throw invalid(`body is nested deeper than ${MAX_JSON_DEPTH} levels`)
   return json
 }
 

@@ -4,7 +4,7 @@ import { resolve } from 'node:path'
 import type { z } from 'zod'
 import { type HubApi, HubApiError } from '../client/api-client.js'
 import type { ClaudeOptions } from '../core/claude-options.js'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 import { unaskedPermissionModes } from '../core/permission-modes.js'
 import type { SessionView } from '../core/session-api.js'
 import { hubAnswer } from './answer.js'
@@ -32,7 +32,7 @@ const OUTPUT_LINES = 50
 function folder(dir: string | undefined): string {
   const path = resolve(dir ?? process.cwd())
   if (!statSync(path, { throwIfNoEntry: false })?.isDirectory())
-    throw new UserError(`workingDirectory: no such folder: ${path}`)
+    throw invalid(`workingDirectory: no such folder: ${path}`)
   return path
 }
 
@@ -56,12 +56,12 @@ function permissionMode(
 ): ClaudeOptions['permissionMode'] {
   const asked = preApprovals(a)
   if (asked.length && !allowPreApproval)
-    throw new UserError(
+    throw invalid(
       `${asked.join(', ')} ${asked.length > 1 ? 'are' : 'is'} refused: tools would run without asking; the owner may start switchboard mcp with --allow-pre-approval`,
     )
   if (!a.dangerouslySkipPermissions) return a.permissionMode
   if (a.permissionMode && a.permissionMode !== 'bypassPermissions')
-    throw new UserError(`dangerouslySkipPermissions: true contradicts permissionMode ${a.permissionMode}`)
+    throw invalid(`dangerouslySkipPermissions: true contradicts permissionMode ${a.permissionMode}`)
   return 'bypassPermissions'
 }
 

@@ -1,5 +1,5 @@
 import { ensureHome, type HubConfig, paths, redactDatabaseUrl } from '../core/config.js'
-import { UserError } from '../core/errors.js'
+import { invalid } from '../core/errors.js'
 import { openSqliteStore, type SqliteOptions } from './sqlite/index.js'
 import type { Store } from './store.js'
 
@@ -18,7 +18,7 @@ export async function openStore(
   try {
     return await openPostgresStore(config.databaseUrl)
   } catch (err) {
-    throw new UserError(
+    throw invalid(
       `cannot use the database ${redactDatabaseUrl(config.databaseUrl)}: ${(err as Error).message || (err as NodeJS.ErrnoException).code}`,
     )
   }

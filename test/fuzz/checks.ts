@@ -3,7 +3,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import { checkCliLine } from '../../src/claude/messages.js'
 import { NdjsonReader } from '../../src/claude/ndjson.js'
-import { describeZod, HttpError } from '../../src/core/errors.js'
+import { describeZod, isDomainError } from '../../src/core/errors.js'
 import { clientMessageSchema } from '../../src/core/hub-protocol.js'
 import { verifyWebhook, webhookEvent } from '../../src/sources/webhook/index.js'
 import type { Source } from '../../src/store/store.js'
@@ -150,7 +150,8 @@ export function checkWebhook(input: HttpInput, source = FUZZ_SOURCE): string | n
       ? `a ${input.body.length}-byte body made a ${size}-byte event (over ${MAX_GROWTH}×)`
       : null
   } catch (err) {
-    if (err instanceof HttpError && err.status >= 400 && err.status < 500) return null
+    // A refusal the sender can act on (a 4xx); anything else would be the hub's fault.
+    if (isDomainError(err)) return null
     return thrown(err)
   }
 }

@@ -1,7 +1,7 @@
 // A prompt answered from a chat, by a button or by typing `yes <id>`: one way for both, and one line
 // back saying how it went: allowed, denied, or why not (answered already and by whom, no longer
 // open, open in several sessions, a failure of its own).
-import { HttpError } from '../../core/errors.js'
+import { isDomainError } from '../../core/errors.js'
 import type { Decision, Sender } from '../../store/store.js'
 import type { BridgeContext } from './context.js'
 import { answerFor, outcomeLine, PROMPT_KINDS, type PressVerb } from './prompts.js'
@@ -62,7 +62,7 @@ export async function answerFromChat(
   try {
     await context.hub.decisions.answer(decision, answer, by)
   } catch (err) {
-    if (err instanceof HttpError && err.status === 409)
+    if (isDomainError(err) && err.kind === 'conflict')
       return (await whyClosed(context, sender, code)) ?? `${code} was answered a moment ago`
     context.log.error({ err, code }, 'answer from a chat not recorded')
     return `${code} was not answered: ${(err as Error).message}`

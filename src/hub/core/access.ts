@@ -1,7 +1,7 @@
 // Who may talk to Claude: senders with tokens, pairing for the ones who have none yet.
 // Used by the hub (authenticating requests) and by the CLI (managing senders).
 import { BRIDGE_PLATFORMS, type BridgePlatform, USER_IDS } from '../../core/bridges.js'
-import { HttpError, UserError } from '../../core/errors.js'
+import { invalid, rateLimited } from '../../core/errors.js'
 import { hashToken, newPairingCode, newSecret } from '../../core/ids.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
 import { promptBody } from './decisions.js'
@@ -18,8 +18,7 @@ const PROMPT_KINDS: readonly Decision['kind'][] = ['permission', 'question', 'pl
 export const SENDER_NAME = /^[A-Za-z0-9._@-]{1,64}$/
 
 export function checkSenderName(name: string): string {
-  if (!SENDER_NAME.test(name))
-    throw new UserError(`sender name "${name}" must be 1-64 letters, digits or . _ @ -`)
+  if (!SENDER_NAME.test(name)) throw invalid(`sender name "${name}" must be 1-64 letters, digits or . _ @ -`)
   return name
 }
 
@@ -33,7 +32,7 @@ export class Access {
 
   async addSender(name: string, operator: boolean): Promise<{ sender: Sender; token: string }> {
     checkSenderName(name)
-    if (await this.store.senderByName(name)) throw new UserError(`a sender named "${name}" exists already`)
+    if (await this.store.senderByName(name)) throw invalid(`a sender named "${name}" exists already`)
     const token = newSecret('sbs')
     const sender = await this.store.addSender({
       name,
@@ -59,8 +58,7 @@ export class Access {
     now = Date.now(),
   ): Promise<{ code: string; token: string; expiresAt: number }> {
     if ((await this.pendingOn('http', now)) >= MAX_PENDING_PAIRINGS)
-      throw new HttpError(
-        429,
+      throw rateLimited(
         `too many pending pairing requests over HTTP (at most ${MAX_PENDING_PAIRINGS}); try later`,
       )
     const code = newPairingCode()
@@ -113,17 +111,17 @@ export class Access {
     const normalized = code.trim().toLowerCase()
     const [decision] = await this.store.openDecisionsByCode('pairing', normalized, Date.now())
     if (!decision)
-      throw new UserError(`no pending pairing request with code "${normalized}" (codes expire after 1 hour)`)
+      throw invalid(`no pending pairing request with code "${normalized}" (codes expire after 1 hour)`)
     if (options.name) {
       checkSenderName(options.name)
       const taken = await this.store.senderByName(options.name)
       if (taken && taken.id !== decision.owner)
-        throw new UserError(`a sender named "${options.name}" exists already`)
+        throw invalid(`a sender named "${options.name}" exists already`)
     }
     const answered = await this.store.answerDecision(decision.id, { approved: true }, options.by)
-    if (!answered) throw new UserError(`pairing request "${normalized}" was answered a moment ago`)
+    if (!answered) throw invalid(`pairing request "${normalized}" was answered a moment ago`)
     const pending = await this.store.senderById(decision.owner)
-    if (!pending) throw new UserError('the paired sender was removed meanwhile')
+    if (!pending) throw invalid('the paired sender was removed meanwhile')
     // A browser's placeholder name gives way; a chat platform's `<platform>:<user id>` is who they are
     // (their bridge finds them by it), so a name given for them is how they are shown instead.
     const placeholder = pending.name.startsWith('pending-')
@@ -175,9 +173,9 @@ export class Access {
   /** A pairing request turned down: the code stops working and the waiting sender is removed. */
   async denyPairing(code: string, by: string): Promise<void> {
     const [decision] = await this.store.openDecisionsByCode('pairing', code.trim().toLowerCase(), Date.now())
-    if (!decision) throw new UserError(`no pending pairing request with code "${code}"`)
+    if (!decision) throw invalid(`no pending pairing request with code "${code}"`)
     if (!(await this.store.answerDecision(decision.id, { approved: false }, by)))
-      throw new UserError(`pairing request "${code}" was answered a moment ago`)
+      throw invalid(`pairing request "${code}" was answered a moment ago`)
     const sender = await this.store.senderById(decision.owner)
     if (sender?.status === 'pending') await this.store.removeSender(sender.id)
   }
@@ -205,7 +203,7 @@ export class Access {
   async setStatus(name: string, status: 'allowed' | 'blocked', operator?: boolean): Promise<Sender> {
     const before =
       (await this.store.senderByName(name)) ?? (status === 'allowed' ? await this.addChatSender(name) : null)
-    if (!before) throw new UserError(`no sender named "${name}" (see: switchboard access list)`)
+    if (!before) throw invalid(`no sender named "${name}" (see: switchboard access list)`)
     await this.store.updateSender(before.id, { status, ...(operator === undefined ? {} : { operator }) })
     const sender = (await this.store.senderById(before.id)) as Sender
     if (status !== 'allowed') return sender
@@ -224,8 +222,7 @@ export class Access {
     if (!BRIDGE_PLATFORMS.includes(platform as BridgePlatform) || userId === undefined || rest.length)
       return null
     const { pattern, example } = USER_IDS[platform as BridgePlatform]
-    if (!pattern.test(userId))
-      throw new UserError(`"${userId}" is not a ${platform} user id: one is ${example}`)
+    if (!pattern.test(userId)) throw invalid(`"${userId}" is not a ${platform} user id: one is ${example}`)
     return this.store.addSender({
       name,
       tokenHash: hashToken(newSecret('sbs')), // never handed out: a bridge sender has no token
@@ -256,7 +253,7 @@ export class Access {
 
   private async requireSender(name: string): Promise<Sender> {
     const sender = await this.store.senderByName(name)
-    if (!sender) throw new UserError(`no sender named "${name}" (see: switchboard access list)`)
+    if (!sender) throw invalid(`no sender named "${name}" (see: switchboard access list)`)
     return sender
   }
 }

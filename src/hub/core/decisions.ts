@@ -2,7 +2,7 @@
 // plan review. Each is stored, put to every operator, and settled by the first answer, wherever it
 // comes from; the answer then goes to whoever waits for it.
 import { randomBytes } from 'node:crypto'
-import { conflict, HttpError } from '../../core/errors.js'
+import { conflict, forbidden, notFound } from '../../core/errors.js'
 import type { Behavior, PermissionRequest, ServerMessage } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
@@ -62,15 +62,12 @@ export class Decisions {
 
   /** An operator's `yes <id>` / `no <id>`. A wrong id changes nothing and says so. */
   async answerPermission(sender: Sender, code: string, behavior: Behavior): Promise<Decision> {
-    if (!sender.operator) throw new HttpError(403, 'only operators may answer permission requests')
+    if (!sender.operator) throw forbidden('only operators may answer permission requests')
     const open = await this.store.openDecisionsByCode('permission', code, Date.now())
     const [decision] = open
-    if (!decision) throw new HttpError(404, `no open permission request "${code}"; nothing was changed`)
+    if (!decision) throw notFound(`no open permission request "${code}"; nothing was changed`)
     if (open.length > 1)
-      throw new HttpError(
-        409,
-        `"${code}" is open in ${open.length} sessions at once; answer it in the terminal`,
-      )
+      throw conflict(`"${code}" is open in ${open.length} sessions at once; answer it in the terminal`)
     return this.answer(decision, { behavior }, sender.name)
   }
 
@@ -95,7 +92,7 @@ export class Decisions {
    */
   async answer(decision: Decision, answer: Record<string, unknown>, by: string): Promise<Decision> {
     const answered = await this.store.answerDecision(decision.id, answer, by)
-    if (!answered) throw new HttpError(409, `"${decision.code}" was answered already`)
+    if (!answered) throw conflict(`"${decision.code}" was answered already`)
     this.log.info({ decision: answered.id, code: answered.code, by }, 'decision answered')
     const resolve = this.resolvers.get(answered.id)
     if (resolve) {

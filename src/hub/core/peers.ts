@@ -1,7 +1,7 @@
 // Sessions talking to each other (seed 002, c2c): every channel and every driven session is a peer,
 // named by its subscriber name. Messages are direct, durable events: one to a peer that is offline
 // waits for it; one to a name nobody holds is refused and kept as a dead letter.
-import { HttpError } from '../../core/errors.js'
+import { forbidden, notFound } from '../../core/errors.js'
 import type { NewEvent } from '../../core/event.js'
 import type { PeerInfo, PeerRequest } from '../../core/hub-protocol.js'
 import type { PublishResult, Store } from '../../store/store.js'
@@ -41,7 +41,7 @@ export class Peers {
         return `left ${request.room}`
       case 'send_room': {
         const members = await this.hub.store.roomMembers(request.room)
-        if (!members.includes(from)) throw new HttpError(403, `join ${request.room} before sending to it`)
+        if (!members.includes(from)) throw forbidden(`join ${request.room} before sending to it`)
         const n = await this.toMany(
           from,
           members.filter((m) => m !== from),
@@ -77,7 +77,7 @@ export class Peers {
         payload: { from, to: toName, text, ...(room ? { room } : {}) },
         reason: 'no peer by that name',
       })
-      throw new HttpError(404, `no peer named "${toName}"; the peers tool lists who is there`)
+      throw notFound(`no peer named "${toName}"; the peers tool lists who is there`)
     }
     const meta: Record<string, string> = { from, to }
     if (room) meta.room = room

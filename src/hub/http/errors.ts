@@ -18,10 +18,9 @@ export const STATUS_OF_KIND: Record<ErrorKind, 400 | 401 | 403 | 404 | 409 | 413
   upstream: 502,
 }
 
-/** The status a DomainError answers with; an HttpError (transitional) keeps its own. */
+/** The status a DomainError answers with. */
 export function statusOf(err: DomainError): number {
-  const own = (err as { status?: unknown }).status
-  return typeof own === 'number' ? own : STATUS_OF_KIND[err.kind]
+  return STATUS_OF_KIND[err.kind]
 }
 
 export function onError(log: Logger) {

@@ -3,7 +3,7 @@
 // browser Origin (so no web page can drive the hub with a visitor's browser).
 import type { IncomingMessage } from 'node:http'
 import { isIP } from 'node:net'
-import { HttpError } from '../../core/errors.js'
+import { forbidden } from '../../core/errors.js'
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1'])
 
@@ -40,16 +40,12 @@ export function hostAllowed(host: string, rules: HostRules): boolean {
 export function checkHostAndOrigin(req: IncomingMessage, rules: HostRules): void {
   const host = req.headers.host
   if (host !== undefined && !hostAllowed(host, rules))
-    throw new HttpError(
-      403,
+    throw forbidden(
       `Host "${host.slice(0, 100)}" is not this hub; add it to allowedHosts in config.json to allow it`,
     )
   const origin = req.headers.origin
   if (origin === undefined) return
   const m = /^https?:\/\/([^/]+)$/i.exec(origin)
   if (!m?.[1] || !hostAllowed(m[1], rules))
-    throw new HttpError(
-      403,
-      `requests from web pages of other origins are refused (Origin ${origin.slice(0, 100)})`,
-    )
+    throw forbidden(`requests from web pages of other origins are refused (Origin ${origin.slice(0, 100)})`)
 }

@@ -6,7 +6,7 @@ import { createPrivateKey, X509Certificate } from 'node:crypto'
 import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { type HubConfig, paths } from '../../core/config.js'
-import { UserError } from '../../core/errors.js'
+import { invalid } from '../../core/errors.js'
 import { fingerprintOf } from '../../core/fingerprint.js'
 import { isLoopback } from '../../core/hub-dial.js'
 import { selfSignedCertificate } from './self-signed.js'
@@ -24,7 +24,7 @@ function read(file: string, flag: string): string {
   try {
     return readFileSync(file, 'utf8')
   } catch (err) {
-    throw new UserError(
+    throw invalid(
       `${flag} ${file}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
     )
   }
@@ -40,15 +40,15 @@ function pair(
   try {
     x509 = new X509Certificate(cert)
   } catch {
-    throw new UserError(`${where.cert}: not a PEM certificate`)
+    throw invalid(`${where.cert}: not a PEM certificate`)
   }
   let matches: boolean
   try {
     matches = x509.checkPrivateKey(createPrivateKey(key))
   } catch {
-    throw new UserError(`${where.key}: not a PEM private key`)
+    throw invalid(`${where.key}: not a PEM private key`)
   }
-  if (!matches) throw new UserError(`${where.key}: not the key of the certificate in ${where.cert}`)
+  if (!matches) throw invalid(`${where.key}: not the key of the certificate in ${where.cert}`)
   return { cert, key }
 }
 

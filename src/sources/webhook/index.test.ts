@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { HttpError } from '../../core/errors.js'
+import { type ErrorKind, isDomainError } from '../../core/errors.js'
 import type { Source } from '../../store/store.js'
 import { verifyWebhook, webhookEvent } from './index.js'
 
@@ -13,29 +13,30 @@ const source: Source = {
 }
 const body = Buffer.from('{"action":"opened"}')
 
-function status(fn: () => unknown): number | null {
+/** The kind of failure `fn` throws (the HTTP layer answers each with its status), or null. */
+function failure(fn: () => unknown): ErrorKind | 'fault' | null {
   try {
     fn()
     return null
   } catch (err) {
-    return err instanceof HttpError ? err.status : -1
+    return isDomainError(err) ? err.kind : 'fault'
   }
 }
 
 describe('webhook verification', () => {
   it('accepts the bearer secret or a signature of the exact body', () => {
-    expect(status(() => verifyWebhook(source, { authorization: 'Bearer s3cret' }, body))).toBeNull()
+    expect(failure(() => verifyWebhook(source, { authorization: 'Bearer s3cret' }, body))).toBeNull()
     const sig = `sha256=${createHmac('sha256', 's3cret').update(body).digest('hex')}`
-    expect(status(() => verifyWebhook(source, { 'x-hub-signature-256': sig }, body))).toBeNull()
+    expect(failure(() => verifyWebhook(source, { 'x-hub-signature-256': sig }, body))).toBeNull()
   })
 
   it('refuses a signature of another body, even with a right bearer beside it', () => {
     const sig = `sha256=${createHmac('sha256', 's3cret').update('other').digest('hex')}`
     expect(
-      status(() =>
+      failure(() =>
         verifyWebhook(source, { 'x-hub-signature-256': sig, authorization: 'Bearer s3cret' }, body),
       ),
-    ).toBe(401)
+    ).toBe('unauthorized')
   })
 })
 
@@ -95,12 +96,12 @@ describe('webhook events', () => {
     expect(e).toMatchObject({ content: '{not json', meta: { a: '1' } })
   })
 
-  it('answers 400 for an empty body and for broken JSON', () => {
-    expect(status(() => webhookEvent(source, {}, Buffer.from('  '), new URLSearchParams(), bySecret))).toBe(
-      400,
+  it('refuses an empty body and broken JSON as invalid (400)', () => {
+    expect(failure(() => webhookEvent(source, {}, Buffer.from('  '), new URLSearchParams(), bySecret))).toBe(
+      'invalid',
     )
     expect(
-      status(() =>
+      failure(() =>
         webhookEvent(
           source,
           { 'content-type': 'application/json' },
@@ -109,6 +110,6 @@ describe('webhook events', () => {
           bySecret,
         ),
       ),
-    ).toBe(400)
+    ).toBe('invalid')
   })
 })

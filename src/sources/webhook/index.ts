@@ -2,7 +2,7 @@
 // events the way the source's preset says (presets/: generic, github, alertmanager, grafana).
 import type { IncomingHttpHeaders } from 'node:http'
 import { z } from 'zod'
-import { HttpError } from '../../core/errors.js'
+import { unauthorized } from '../../core/errors.js'
 import type { NewEvent } from '../../core/event.js'
 import { type Source, WEBHOOK_PRESETS, type WebhookPreset } from '../../store/access.js'
 import { alertmanager } from './presets/alertmanager.js'
@@ -32,9 +32,9 @@ export function webhookEvents(
 ): PresetOutcome {
   const name = source.preset ?? 'generic'
   const preset = Object.hasOwn(PRESETS, name) ? PRESETS[name] : null
-  if (!preset) throw new HttpError(500, `source "${source.name}" has an unknown preset "${name}"`)
+  if (!preset) throw new Error(`source "${source.name}" has an unknown preset "${name}"`)
   if (preset.signatureRequired && proof.kind !== 'signature')
-    throw new HttpError(401, `source "${source.name}" takes ${name} webhooks: ${preset.signatureRequired}`)
+    throw unauthorized(`source "${source.name}" takes ${name} webhooks: ${preset.signatureRequired}`)
   return preset.parse({ source, headers, body: parseBody(headers, body), query, proof })
 }
 

@@ -1,7 +1,7 @@
 // What every webhook preset reads from a request: a header, the body as text or JSON, how the sender
 // proved itself, the retry key.
 import type { IncomingHttpHeaders } from 'node:http'
-import { HttpError } from '../../core/errors.js'
+import { invalid } from '../../core/errors.js'
 import { parseJson } from '../../core/json.js'
 
 const MAX_IDEMPOTENCY_KEY = 200
@@ -22,7 +22,7 @@ export type ParsedBody = { json: unknown } | { text: string }
 export function parseBody(headers: IncomingHttpHeaders, body: Buffer): ParsedBody {
   const type = header(headers, 'content-type') ?? ''
   const text = body.toString('utf8')
-  if (text.trim() === '') throw new HttpError(400, 'empty body')
+  if (text.trim() === '') throw invalid('empty body')
   const looksJson = /json/i.test(type) || (!type.startsWith('text/') && /^\s*[[{]/.test(text))
   if (!looksJson) return { text }
   return { json: parseJson(text) }
@@ -42,6 +42,6 @@ export function retryKey(
   for (const name of deliveryHeaders) if (!key && name) key = header(headers, name)
   if (!key && proof.kind === 'signature') key = proof.signature
   if (key && key.length > MAX_IDEMPOTENCY_KEY)
-    throw new HttpError(400, `Idempotency-Key is longer than ${MAX_IDEMPOTENCY_KEY} characters`)
+    throw invalid(`Idempotency-Key is longer than ${MAX_IDEMPOTENCY_KEY} characters`)
   return key || null
 }

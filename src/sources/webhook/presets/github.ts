@@ -1,7 +1,7 @@
 // The github preset: GitHub's repository and organization webhooks. Each delivery is one event on
 // `<source topic>.<event type>` (github.pull_request) whose content is one line for a person
 // (github-summary.ts); the details are attributes, and X-GitHub-Delivery makes a redelivery one event.
-import { HttpError } from '../../../core/errors.js'
+import { invalid } from '../../../core/errors.js'
 import { header, retryKey } from '../request.js'
 import { envelopeSchema, summarize } from './github-summary.js'
 import { metaOf, type Preset, payload, sourceEvent } from './preset.js'
@@ -16,9 +16,9 @@ export const github: Preset = {
 
   parse({ source, headers, body, proof }) {
     const event = header(headers, 'x-github-event')
-    if (!event) throw new HttpError(400, 'missing X-GitHub-Event header: a GitHub webhook always sends one')
+    if (!event) throw invalid('missing X-GitHub-Event header: a GitHub webhook always sends one')
     if (!EVENT_NAME.test(event))
-      throw new HttpError(400, `X-GitHub-Event "${event.slice(0, 64)}" is not a GitHub event name`)
+      throw invalid(`X-GitHub-Event "${event.slice(0, 64)}" is not a GitHub event name`)
     const envelope = payload(body, envelopeSchema, `github ${event}`)
     // GitHub sends a ping when the webhook is created: an answer is all it wants.
     if (event === 'ping') return { ignored: 'ping: GitHub checked the webhook; nothing was published' }

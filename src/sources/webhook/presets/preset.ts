@@ -2,7 +2,7 @@
 // presets share: reading their payload, and building a source's event.
 import type { IncomingHttpHeaders } from 'node:http'
 import type { z } from 'zod'
-import { describeZod, HttpError } from '../../../core/errors.js'
+import { describeZod, invalid } from '../../../core/errors.js'
 import { type NewEvent, toMeta } from '../../../core/event.js'
 import type { Source } from '../../../store/store.js'
 import type { ParsedBody, Proof } from '../request.js'
@@ -26,14 +26,14 @@ export interface Preset {
 
 /** The JSON body, checked against the preset's schema; another body answers 400 saying what is wrong. */
 export function payload<T>(body: ParsedBody, schema: z.ZodType<T>, what: string): T {
-  if (!('json' in body)) throw new HttpError(400, `${what}: the body is not JSON (send application/json)`)
+  if (!('json' in body)) throw invalid(`${what}: the body is not JSON (send application/json)`)
   return shaped(body.json, schema, what)
 }
 
 /** A JSON value checked against a schema, answering 400 with the first problem. */
 export function shaped<T>(json: unknown, schema: z.ZodType<T>, what: string): T {
   const parsed = schema.safeParse(json)
-  if (!parsed.success) throw new HttpError(400, `${what} payload: ${describeZod(parsed.error)}`)
+  if (!parsed.success) throw invalid(`${what} payload: ${describeZod(parsed.error)}`)
   return parsed.data
 }
 
