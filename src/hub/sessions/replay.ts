@@ -1,7 +1,9 @@
-// A session's lines from any point, then live: what the dashboard's stream and the admin API's SSE
-// give. The stored ones are read a page at a time and each is written before the next is read, the
-// writer waiting while the reader is behind, so a transcript of tens of MB never sits in the hub's
-// memory. Live lines that come meanwhile are read from the store with the rest: none lost, none twice.
+// A session's lines from any point, then live: what the API's stream (GET /api/sessions/:id/stream)
+// gives, through the one replay-then-follow (core/replay.ts). The stored ones are read a page at a
+// time and each is written before the next is read, the writer waiting while the reader is behind,
+// so a transcript of tens of MB never sits in the hub's memory; live lines that come meanwhile are
+// read from the store with the rest: none lost, none twice.
+import { replayThenFollow } from '../../core/replay.js'
 import { lineText } from '../../core/session-api.js'
 import type { SessionManager } from './session-manager.js'
 
@@ -12,43 +14,34 @@ export interface LineWriter {
   gone(): boolean
 }
 
+interface Written {
+  seq: number
+  json: string
+}
+
 /**
  * Replays the lines after `from`, then writes each new one as it comes; resolves once the replay is
  * written, with the function that stops the live part.
  */
-export async function replayThenLive(
+export function replayThenLive(
   sessions: Pick<SessionManager, 'onLinesOf' | 'lines'>,
   id: string,
   from: number,
   out: LineWriter,
 ): Promise<() => void> {
-  let last = from
-  let replaying = true
-  let missed = false
-  const write = (seq: number, json: string): Promise<void> => {
-    if (seq <= last || out.gone()) return Promise.resolve()
-    last = seq
-    return out.write(seq, json)
-  }
-  const off = sessions.onLinesOf(id, (seq, line) => {
-    // Stored before it is announced: the replay's next page has it.
-    if (replaying) missed = true
-    else void write(seq, lineText(line))
-  })
-  try {
-    for (;;) {
-      missed = false
-      const page = await sessions.lines(id, last)
-      for (const { seq, line } of page.lines) {
-        if (out.gone()) return off
-        await write(seq, JSON.stringify(line))
-      }
-      if (page.next === null && !missed) break
-    }
-  } catch (err) {
-    off()
-    throw err
-  }
-  replaying = false
-  return off
+  return replayThenFollow<Written>(
+    {
+      async read(after) {
+        const page = await sessions.lines(id, after)
+        return {
+          items: page.lines.map(({ seq, line }) => ({ seq, json: JSON.stringify(line) })),
+          next: page.next,
+        }
+      },
+      key: (item) => item.seq,
+    },
+    (onItem) => sessions.onLinesOf(id, (seq, line) => onItem({ seq, json: lineText(line) })),
+    from,
+    { write: (item) => out.write(item.seq, item.json), gone: () => out.gone() },
+  )
 }
