@@ -176,7 +176,7 @@ it('3. what the browser holds reaches no other port of this host, and replayed f
       'x-switchboard': '1',
       ...(cookies.length ? { cookie: cookies.join('; ') } : {}),
     },
-    body: JSON.stringify({ cwd: '/', prompt: 'x', permissionMode: 'bypassPermissions' }),
+    body: JSON.stringify({ prompt: 'x', options: { cwd: '/', permissionMode: 'bypassPermissions' } }),
   })
   expect(replay.status).toBe(401)
 })

@@ -60,10 +60,10 @@ it('lets nothing in without signing in, and a sign-in link works once', async ()
       { post?: { requestBody?: { content: Record<string, { schema: { required?: string[] } }> } } }
     >
   }
-  // Generated from the zod schema the hub checks a new session with.
+  // Generated from the zod schema the hub checks a new session with (the CLI's and the page's alike).
   expect(
     openapi.paths['/api/sessions']?.post?.requestBody?.content['application/json']?.schema.required,
-  ).toEqual(['cwd', 'prompt'])
+  ).toEqual(['prompt', 'options'])
   const printed = await world.home.cli('open', '--print')
   const url = new URL(/(http:\/\/\S+)/.exec(printed)?.[1] as string)
   const spend = () =>
@@ -83,7 +83,7 @@ it('lets nothing in without signing in, and a sign-in link works once', async ()
   const forged = await fetch(`${world.home.url}/api/sessions`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ cwd: world.claude.cwd, prompt: 'x' }),
+    body: JSON.stringify({ prompt: 'x', options: { cwd: world.claude.cwd } }),
   })
   expect(forged.status).toBe(403)
   // Revoked at the terminal: the browser is a sender.
