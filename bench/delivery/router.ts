@@ -1,33 +1,43 @@
-// bench/delivery/router.ts (npm run bench:router): what moving the webhook route onto Hono would cost
-// its hot path. One process holds one Hub on one SQLite store and serves the same webhook handler
-// (createRoutes().webhook, src/hub/transport/routes.ts) three ways, each on a port of its own:
-//   node:http — as the hub serves it: parse the target, check Host and Origin, call the route;
-//   Hono      — the same check as middleware and the same route, in a Hono app through
-//               @hono/node-server, handed Node's request and response (the cheapest Hono can be);
-//   Hono, web — the route written the Hono way: the body read from the web Request, the answer a
-//               web Response (what a port of the route to Hono would look like).
-// A sender process (sender.ts) POSTs and times each answer (202 after the commit): one at a time, the
-// three ways taking turns request by request, so a slow stretch of the machine falls on all of them
-// alike; then 32 at a time for throughput, the ways taking turns in rounds.
+// bench/delivery/router.ts (npm run bench:router): what serving every route from one Hono app (issue
+// 21) costs the hub's hot path, a webhook POST, against the build before it and against nothing. One
+// process serves `POST /hooks/bench` (bearer secret, answered 202 after the commit) three ways, each
+// on a port and a SQLite store of its own:
+//   app    — the one app as `switchboard serve` builds it: assemble() on a config from loadConfig(),
+//            createApp(), through requestListener() (src/hub/server.ts, without the leases, bridges
+//            and sweeps a webhook does not touch);
+//   before — the build before issue 21 (its dist in BENCH_BEFORE_DIST, e.g. a checkout of 429b697
+//            built): its hand-made node:http dispatch, as its server.ts served a webhook over TCP,
+//            calling its createRoutes().webhook;
+//   bare   — the floor: a node:http handler doing only the webhook's own work with this build's core
+//            (the source, verifyWebhook, webhookEvents, hub.publish), no guard, no routing.
+// A sender process (sender.ts) POSTs and times each answer: one at a time, the ways taking turns
+// request by request, so a slow stretch of the machine falls on all of them alike; then 32 at a time
+// for throughput, the ways taking turns in rounds, with this process's CPU time per request (what a
+// busy machine's noise distorts least). BENCH_ROUTER_N and BENCH_ROUTER_THROUGHPUT_N shorten a run.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { getRequestListener } from '@hono/node-server'
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
-import { Hono } from 'hono'
+import { pathToFileURL } from 'node:url'
 import { pino } from 'pino'
-import { HttpError } from '../../src/core/errors.js'
+import { dialHost, type HubConfig, loadConfig } from '../../src/core/config.js'
+import { isDomainError, notFound } from '../../src/core/errors.js'
+import type { Logger } from '../../src/core/log.js'
 import { isReservedSource } from '../../src/core/sources.js'
+import { assemble } from '../../src/hub/assemble.js'
 import { Hub } from '../../src/hub/core/hub.js'
-import { sendError } from '../../src/hub/transport/http-util.js'
-import { checkHostAndOrigin, type HostRules, requestUrl } from '../../src/hub/transport/request-guard.js'
-import { createRoutes } from '../../src/hub/transport/routes.js'
-import { SenderStreams } from '../../src/hub/transport/sender-streams.js'
-import { SourceCache } from '../../src/hub/transport/source-cache.js'
+import { LeaseKeeper } from '../../src/hub/core/lease-keeper.js'
+import { createApp } from '../../src/hub/http/app.js'
+import { statusOf } from '../../src/hub/http/errors.js'
+import { requestListener } from '../../src/hub/http/node.js'
+import { readBody, sendJson } from '../../src/hub/http/node-io.js'
+import { SourceCache } from '../../src/hub/http/source-cache.js'
 import { verifyWebhook, webhookEvents } from '../../src/sources/webhook/index.js'
+import { openStore } from '../../src/store/open.js'
 import { openSqliteStore } from '../../src/store/sqlite/index.js'
+import type { Store } from '../../src/store/store.js'
+import { freePort } from '../../test/helpers/home.js'
 import { fmt, summarize } from '../stats.js'
 import { type SenderKind, senderKinds } from './sender.js'
 import { startSender } from './sender-process.js'
@@ -37,148 +47,276 @@ const ROUNDS = 10
 const WARMUP = 500
 const THROUGHPUT_N = Number(process.env.BENCH_ROUTER_THROUGHPUT_N ?? 20000)
 const IN_FLIGHT = 32
-const MAX_BODY = 64 * 1024
 const SECRET = 'whsec_router_bench'
+const BEFORE_DIST = process.env.BENCH_BEFORE_DIST || null
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
-
-async function listen(handler: Handler): Promise<{ server: Server; port: number }> {
-  const server = createServer(handler)
-  server.keepAliveTimeout = 65_000
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { server, port: (server.address() as AddressInfo).port }
+interface Way {
+  name: string
+  url: string
+  close(): Promise<void>
 }
 
 const dir = mkdtempSync(join(tmpdir(), 'switchboard-router-bench-'))
-const store = openSqliteStore(join(dir, 'switchboard.db'), { checkpoints: 'worker' })
-await store.addSource({ name: 'bench', topic: 'bench', secret: SECRET, deliveryHeader: null })
-const hub = new Hub(store, pino({ level: 'warn' }))
-const routes = createRoutes(hub, new SenderStreams(store), MAX_BODY, 'admin-token-unused')
-const sources = new SourceCache(store)
-const rules = (port: number): HostRules => ({ bound: '127.0.0.1', port, allowedHosts: [] })
-const ports: Record<string, number> = {}
+const log: Logger = pino({ level: 'warn' })
+const source = { name: 'bench', topic: 'bench', secret: SECRET, deliveryHeader: null }
 
-// node:http, as src/hub/server.ts serves a webhook.
-const plain = await listen((req, res) => {
-  const fail = (err: unknown) => {
+async function listen(server: Server, port: number, host: string): Promise<number> {
+  server.keepAliveTimeout = 65_000
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => resolve())
+  })
+  return (server.address() as AddressInfo).port
+}
+
+async function shut(server: Server): Promise<void> {
+  const closed = new Promise((resolve) => server.close(resolve))
+  server.closeAllConnections()
+  await closed
+}
+
+/** The one app, put together as startHub does it (src/hub/server.ts). */
+async function serveApp(config: HubConfig): Promise<Way> {
+  if (config.databaseUrl)
+    throw new Error('bench:router compares SQLite stores: unset SWITCHBOARD_DATABASE_URL')
+  const store = await openStore(config, { checkpoints: 'worker' })
+  await store.addSource(source)
+  const parts = assemble(config, store, log, null)
+  const server = createServer(requestListener(createApp(parts), false))
+  parts.listening(await listen(server, config.port, config.host))
+  return {
+    name: 'app',
+    url: `http://${dialHost(config.host)}:${config.port}/hooks/bench`,
+    async close() {
+      await shut(server)
+      parts.streams.closeAll()
+      await store.close()
+    },
+  }
+}
+
+/** What the build before issue 21 exports and this bench uses of it. */
+type BeforeRoute = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<void>
+interface BeforeStore {
+  addSource(s: typeof source): Promise<unknown>
+  close(): Promise<void>
+}
+interface BeforeBuild {
+  createRoutes(
+    hub: unknown,
+    streams: unknown,
+    maxBodyBytes: number,
+    adminToken: string,
+  ): { webhook: BeforeRoute }
+  requestUrl(req: IncomingMessage): URL
+  checkHostAndOrigin(
+    req: IncomingMessage,
+    rules: { bound: string; port: number; allowedHosts: string[] },
+  ): void
+  sendError(res: ServerResponse, err: unknown): void
+  SenderStreams: new (
+    store: BeforeStore,
+  ) => { show(item: unknown): Promise<void>; catchUp(): void; closeAll(): void }
+  /** Two arguments in that build: the leases were set on it later, by startHub. */
+  Hub: new (
+    store: BeforeStore,
+    log: Logger,
+  ) => { outbox: { listen(f: (item: unknown) => Promise<undefined>): void; onCatchUp(f: () => void): void } }
+  openSqliteStore(file: string, options: { checkpoints: 'worker' }): BeforeStore
+  HttpError: abstract new (...args: never[]) => Error
+  FORWARDED: string
+}
+
+async function loadBefore(dist: string): Promise<BeforeBuild> {
+  const from = (path: string) => import(pathToFileURL(join(dist, path)).href) as Promise<object>
+  const modules = await Promise.all(
+    [
+      'hub/transport/routes.js',
+      'hub/transport/request-guard.js',
+      'hub/transport/http-util.js',
+      'hub/transport/sender-streams.js',
+      'hub/transport/forward.js',
+      'hub/core/hub.js',
+      'store/sqlite/index.js',
+      'core/errors.js',
+    ].map(from),
+  )
+  return Object.assign({}, ...modules) as BeforeBuild
+}
+
+/** The build before issue 21: what its server.ts did with a webhook over TCP (serve, then dispatch). */
+async function serveBefore(dist: string, config: HubConfig): Promise<Way> {
+  const b = await loadBefore(dist)
+  const store = b.openSqliteStore(join(dir, 'before.db'), { checkpoints: 'worker' })
+  await store.addSource(source)
+  const hub = new b.Hub(store, log)
+  const streams = new b.SenderStreams(store)
+  hub.outbox.listen(async (item) => {
+    await streams.show(item)
+    return undefined
+  })
+  hub.outbox.onCatchUp(() => streams.catchUp())
+  const routes = b.createRoutes(hub, streams, config.maxBodyBytes, 'admin-token-unused')
+  const port = await freePort()
+  const rules = { bound: config.host, port, allowedHosts: config.allowedHosts }
+  const isDashboard = (path: string) =>
+    ['/', '/signin', '/favicon.ico', '/openapi.json'].includes(path) || /^\/(api|assets)\//.test(path)
+  const failing = (req: IncomingMessage, res: ServerResponse, path: string) => (err: unknown) => {
+    if (!(err instanceof b.HttpError)) log.error({ err, path }, 'request failed')
     req.resume()
-    sendError(res, err)
+    b.sendError(res, err)
   }
-  try {
-    const url = requestUrl(req)
-    checkHostAndOrigin(req, rules(ports['node:http'] as number))
-    if (!url.pathname.startsWith('/hooks/') || req.method !== 'POST') throw new HttpError(404, 'no such path')
-    routes.webhook(req, res, url).catch(fail)
-  } catch (err) {
-    fail(err)
+  const serve: Handler = (req, res) => {
+    let fail = failing(req, res, '(unparsed)')
+    try {
+      const url = b.requestUrl(req)
+      fail = failing(req, res, url.pathname)
+      b.checkHostAndOrigin(req, rules)
+      // Passed on by another hub, or a session another hub runs: neither here (one hub, on SQLite).
+      if (req.headers[b.FORWARDED] !== undefined) throw new Error('no request is passed on in this bench')
+      const methods = url.pathname.startsWith('/hooks/') ? { POST: routes.webhook } : undefined
+      const isSessions = url.pathname === '/sessions' || url.pathname.startsWith('/sessions/')
+      const isAdmin = /^\/(peers|dead-letters|subscriptions|hook|status|web-links|decisions)(\/|$)/.test(
+        url.pathname,
+      )
+      const route = isDashboard(url.pathname) || isSessions || isAdmin ? undefined : methods?.POST
+      if (!route || req.method !== 'POST') throw new Error(`not in this bench: ${req.method} ${url.pathname}`)
+      route(req, res, url).catch(fail)
+    } catch (err) {
+      fail(err)
+    }
   }
-})
-ports['node:http'] = plain.port
+  const server = createServer(serve)
+  await listen(server, port, config.host)
+  return {
+    name: 'before',
+    url: `http://${dialHost(config.host)}:${port}/hooks/bench`,
+    async close() {
+      await shut(server)
+      streams.closeAll()
+      await store.close()
+    },
+  }
+}
 
-// Hono, with the same guard and the same route on Node's objects.
-type NodeEnv = { Bindings: { incoming: IncomingMessage; outgoing: ServerResponse } }
-const onNode = new Hono<NodeEnv>()
-onNode.use('*', async (c, next) => {
-  checkHostAndOrigin(c.env.incoming, rules(ports.Hono as number))
-  await next()
-})
-onNode.post('/hooks/:name', async (c) => {
-  await routes.webhook(c.env.incoming, c.env.outgoing, new URL(c.req.url))
-  return RESPONSE_ALREADY_SENT
-})
-onNode.onError((err, c) => {
-  c.env.incoming.resume()
-  sendError(c.env.outgoing, err)
-  return RESPONSE_ALREADY_SENT
-})
-const hono = await listen(getRequestListener(onNode.fetch))
-ports.Hono = hono.port
+/** The floor: the webhook's own work on this build's core, reached without a guard or a router. */
+async function serveBare(config: HubConfig): Promise<Way> {
+  const store: Store = openSqliteStore(join(dir, 'bare.db'), { checkpoints: 'worker' })
+  await store.addSource(source)
+  const hub = new Hub(store, log, new LeaseKeeper(store, 'bench-bare', log, () => null, config.leaseMs))
+  const sources = new SourceCache(store)
+  const fail = (req: IncomingMessage, res: ServerResponse) => (err: unknown) => {
+    req.resume()
+    if (isDomainError(err)) sendJson(res, statusOf(err), { error: err.message, kind: err.kind })
+    else sendJson(res, 500, { error: String(err) })
+  }
+  const webhook = async (req: IncomingMessage, res: ServerResponse) => {
+    const reading = readBody(req, config.maxBodyBytes)
+    const target = req.url ?? '/'
+    const name = target.slice('/hooks/'.length).split('?', 1)[0] ?? ''
+    const found = isReservedSource(name) ? null : (sources.cached(name) ?? (await sources.get(name)))
+    if (!found) throw notFound(`unknown source "${name}"`)
+    const body = await reading
+    const query = new URL(target, 'http://hub').searchParams
+    const outcome = webhookEvents(found, req.headers, body, query, verifyWebhook(found, req.headers, body))
+    if ('ignored' in outcome) return sendJson(res, 200, { events: [], ignored: outcome.ignored })
+    const results = await Promise.all(outcome.events.map((event) => hub.publish(event)))
+    const [only] = results
+    if (results.length === 1 && only)
+      return sendJson(res, only.duplicate ? 200 : 202, { id: only.event.id, duplicate: only.duplicate })
+    sendJson(res, 202, { events: results.map((r) => ({ id: r.event.id, duplicate: r.duplicate })) })
+  }
+  const server = createServer((req, res) => void webhook(req, res).catch(fail(req, res)))
+  const port = await listen(server, 0, config.host)
+  return {
+    name: 'bare',
+    url: `http://${dialHost(config.host)}:${port}/hooks/bench`,
+    async close() {
+      await shut(server)
+      await store.close()
+    },
+  }
+}
 
-// Hono, the route written against the web Request and Response.
-const onWeb = new Hono<NodeEnv>()
-onWeb.use('*', async (c, next) => {
-  checkHostAndOrigin(c.env.incoming, rules(ports['Hono, web'] as number))
-  await next()
-})
-onWeb.post('/hooks/:name', async (c) => {
-  const name = c.req.param('name')
-  const source = isReservedSource(name) ? null : (sources.cached(name) ?? (await sources.get(name)))
-  if (!source) return c.json({ error: `unknown source "${name}"` }, 404)
-  const body = Buffer.from(await c.req.arrayBuffer())
-  if (body.length > MAX_BODY) return c.json({ error: 'body over the limit' }, 413)
-  const url = new URL(c.req.url)
-  const proof = verifyWebhook(source, c.env.incoming.headers, body)
-  const outcome = webhookEvents(source, c.env.incoming.headers, body, url.searchParams, proof)
-  if ('ignored' in outcome) return c.json({ events: [], ignored: outcome.ignored })
-  const results = await Promise.all(outcome.events.map((event) => hub.publish(event)))
-  const [only] = results
-  if (results.length === 1 && only) return c.json({ id: only.event.id, duplicate: only.duplicate }, 202)
-  return c.json({ events: results.map((r) => ({ id: r.event.id, duplicate: r.duplicate })) }, 202)
-})
-onWeb.onError((err, c) =>
-  err instanceof HttpError
-    ? c.json({ error: err.message }, err.status as 400)
-    : c.json({ error: 'internal error' }, 500),
-)
-const web = await listen(getRequestListener(onWeb.fetch))
-ports['Hono, web'] = web.port
+const config = loadConfig({ home: join(dir, 'home'), port: String(await freePort()) })
+const ways: Way[] = [await serveApp(config)]
+if (BEFORE_DIST) ways.push(await serveBefore(BEFORE_DIST, config))
+ways.push(await serveBare(config))
+const names = ways.map((w) => w.name)
 
-const names = Object.keys(ports)
 const sender = startSender()
-const target = (name: string) => ({
-  url: `http://127.0.0.1:${ports[name]}/hooks/bench`,
+const target = (way: Way) => ({
+  url: way.url,
   headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'text/plain' },
 })
 /** `count` POSTs to each way, request by request in turn: each way's times to its answer. */
 const time = async (kind: SenderKind, count: number, tag: string) =>
-  (await sender.ask({ op: 'time', kind, targets: names.map(target), prefix: `${tag}-`, count })).samples ?? []
+  (await sender.ask({ op: 'time', kind, targets: ways.map(target), prefix: `${tag}-`, count })).samples ?? []
 
 console.log(
-  `bench/delivery/router — webhook POST → 202 (after the commit), one handler served three ways in one ` +
-    `process (${N} sequential per way after ${WARMUP} warm-up, the ways in turn request by request; ` +
-    `${THROUGHPUT_N} with ${IN_FLIGHT} in flight, in ${ROUNDS} alternating rounds)`,
+  `bench/delivery/router — webhook POST → 202 (after the commit), served ${ways.length} ways in one process, ` +
+    `a SQLite store each (${N} sequential per way after ${WARMUP} warm-up, the ways in turn request by ` +
+    `request; ${THROUGHPUT_N} with ${IN_FLIGHT} in flight, in ${ROUNDS} alternating rounds)`,
 )
+if (!BEFORE_DIST)
+  console.log(
+    '  (no `before`: set BENCH_BEFORE_DIST to the dist of the build before issue 21, e.g. a checkout of ' +
+      '429b697 after npm run build: BENCH_BEFORE_DIST=/path/to/it/dist npm run bench:router)',
+  )
 try {
   for (const kind of senderKinds) {
     await time(kind, WARMUP, `${kind}-warm`)
     const samples = await time(kind, N, `${kind}-latency`)
     const seconds = new Map<string, number>(names.map((n) => [n, 0]))
+    /** This process's CPU time (µs) while each way was flooded: its cost per request, whatever the load. */
+    const cpu = new Map<string, number>(names.map((n) => [n, 0]))
     for (let round = 0; round < ROUNDS; round++)
-      for (const name of names) {
+      for (const way of ways) {
         const started = process.hrtime.bigint()
+        const used = process.cpuUsage()
         await sender.ask({
           op: 'flood',
           kind,
-          target: target(name),
-          prefix: `${kind}-tp-${round}-${name}-`,
+          target: target(way),
+          prefix: `${kind}-tp-${round}-${way.name}-`,
           count: THROUGHPUT_N / ROUNDS,
           inFlight: IN_FLIGHT,
         })
-        seconds.set(name, (seconds.get(name) ?? 0) + Number(process.hrtime.bigint() - started) / 1e9)
+        seconds.set(way.name, (seconds.get(way.name) ?? 0) + Number(process.hrtime.bigint() - started) / 1e9)
+        const { user, system } = process.cpuUsage(used)
+        cpu.set(way.name, (cpu.get(way.name) ?? 0) + user + system)
       }
-    const rows = names.map((name, i) => ({
-      name,
-      ...summarize(samples[i] ?? []),
-      perSecond: THROUGHPUT_N / (seconds.get(name) ?? Number.NaN),
-    }))
-    const [base, ...others] = rows
-    if (!base) throw new Error('no node:http row')
+    const rows = new Map(
+      names.map((name, i) => [
+        name,
+        {
+          name,
+          ...summarize(samples[i] ?? []),
+          perSecond: THROUGHPUT_N / (seconds.get(name) ?? Number.NaN),
+          cpuPerRequest: (cpu.get(name) ?? Number.NaN) / THROUGHPUT_N,
+        },
+      ]),
+    )
     console.log(`\nsender: ${kind === 'http' ? 'node:http keep-alive agent' : 'fetch'}`)
-    for (const r of rows)
+    for (const r of rows.values())
       console.log(
-        `  ${r.name.padEnd(10)} p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms  ${fmt(r.perSecond, 0).padStart(6)} requests/s`,
+        `  ${r.name.padEnd(8)} p50 ${fmt(r.p50)} ms  p99 ${fmt(r.p99)} ms  ${fmt(r.perSecond, 0).padStart(6)} requests/s  ` +
+          `${fmt(r.cpuPerRequest, 1).padStart(6)} µs CPU/request`,
       )
-    for (const r of others)
+    const app = rows.get('app')
+    for (const base of [rows.get('before'), rows.get('bare')]) {
+      if (!app || !base) continue
       console.log(
-        `  ${`${r.name} / node:http`.padEnd(22)} p50 ${fmt(r.p50 / base.p50, 3)}x (${fmt((r.p50 - base.p50) * 1000, 1)} µs)  ` +
-          `p99 ${fmt(r.p99 / base.p99, 3)}x  throughput ${fmt(r.perSecond / base.perSecond, 3)}x`,
+        `  ${`app / ${base.name}`.padEnd(14)} p50 ${fmt(app.p50 / base.p50, 3)}x (${fmt((app.p50 - base.p50) * 1000, 1)} µs)  ` +
+          `p99 ${fmt(app.p99 / base.p99, 3)}x  throughput ${fmt(app.perSecond / base.perSecond, 3)}x  ` +
+          `CPU/request ${fmt(app.cpuPerRequest / base.cpuPerRequest, 3)}x (${fmt(app.cpuPerRequest - base.cpuPerRequest, 1)} µs)`,
       )
+    }
   }
 } finally {
   sender.stop()
-  for (const s of [plain, hono, web]) s.server.closeAllConnections()
-  await Promise.all([plain, hono, web].map((s) => new Promise((r) => s.server.close(r))))
-  await store.close()
+  await Promise.all(ways.map((w) => w.close()))
   rmSync(dir, { recursive: true, force: true })
 }
 process.exit(0)
