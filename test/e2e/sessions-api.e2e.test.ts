@@ -69,7 +69,7 @@ it('creates a session that answers, and refuses the API without the admin token'
   })
   expect(bad).toMatchObject({
     status: 400,
-    json: { error: expect.stringMatching(/prompt must not be empty/) },
+    json: { error: expect.stringMatching(/^prompt: must not be empty$/) },
   })
 })
 

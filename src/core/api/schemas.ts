@@ -10,7 +10,7 @@ const folder = z.string().min(1, 'choose a folder').startsWith('/', 'the folder 
 
 export const createSessionSchema = z
   .object({
-    prompt: z.string().min(1, 'say what the session should do'),
+    prompt: z.string().min(1, 'must not be empty'),
     options: claudeOptionsSchema.extend({ cwd: folder }),
     /** Events on these topics are written into the session as `<channel>` messages. */
     topics: z.array(topicSchema).optional(),

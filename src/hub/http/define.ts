@@ -62,7 +62,9 @@ export function defineRoute<N extends RouteName>(
     if (elsewhere) return elsewhere
     const input = {
       params: c.req.param() as unknown as ParamsOf<N>,
-      query: parse<ParsedQueryOf<N>>(schemas.query, c.req.query()),
+      query: schemas.query
+        ? parse<ParsedQueryOf<N>>(schemas.query, c.req.query())
+        : (undefined as ParsedQueryOf<N>),
       body: schemas.body
         ? parse<ParsedBodyOf<N>>(schemas.body, await jsonBody(c))
         : (undefined as ParsedBodyOf<N>),

@@ -23,11 +23,16 @@ export function statusOf(err: DomainError): number {
   return STATUS_OF_KIND[err.kind]
 }
 
+/** A refusal as the app answers every one: its status, and `{ error, kind }`. */
+export function refusal(err: DomainError): Response {
+  return Response.json({ error: err.message, kind: err.kind }, { status: statusOf(err) })
+}
+
 export function onError(log: Logger) {
   return (err: Error, c: Context<HubEnv>) => {
     // Whatever the client had still to send is read and dropped: the connection stays usable.
     c.env?.incoming?.resume()
-    if (isDomainError(err)) return c.json({ error: err.message, kind: err.kind }, statusOf(err) as 400)
+    if (isDomainError(err)) return refusal(err)
     if (err instanceof HTTPException) return c.json({ error: err.message }, err.status)
     log.error({ err, path: c.req.path }, 'request failed')
     return c.json({ error: 'internal error; see the hub log', kind: null }, 500)

@@ -4,9 +4,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { getRequestListener } from '@hono/node-server'
-import type { Hono } from 'hono'
 import type { Logger } from '../../core/log.js'
-import type { HubBindings, HubEnv } from './env.js'
+import type { HubApp } from './app.js'
+import type { HubBindings } from './env.js'
 
 const UPGRADED_HEADER = 'x-switchboard-upgraded'
 
@@ -16,21 +16,15 @@ export function upgraded(): Response {
 }
 
 export function requestListener(
-  app: Hono<HubEnv>,
+  app: HubApp,
   local: boolean,
 ): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  const listener = getRequestListener((request, env) =>
-    app.fetch(request, { ...(env as HubBindings), local }),
-  )
-  return async (req, res) => {
-    // Only origin-form targets: an absolute URL (a proxy request) would name a host the Host guard never saw.
-    if (!req.url?.startsWith('/')) {
-      res.writeHead(400, { 'content-type': 'application/json' })
-      res.end(JSON.stringify({ error: 'the request target must be a path', kind: 'invalid' }))
-      return
-    }
-    await listener(req, res)
-  }
+  return getRequestListener((request, env) => {
+    // The adapter's own env object, one per request: marked rather than copied.
+    const bindings = env as HubBindings
+    bindings.local = local
+    return app.fetch(request, bindings)
+  })
 }
 
 const REASONS: Record<number, string> = {
@@ -41,17 +35,13 @@ const REASONS: Record<number, string> = {
   500: 'Internal Server Error',
 }
 
-export function upgradeListener(app: Hono<HubEnv>, local: boolean, log: Logger) {
+export function upgradeListener(app: HubApp, local: boolean, log: Logger) {
   return (req: IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', (err) => log.debug({ err: err.message }, 'upgrade socket error'))
     const headers = new Headers()
     for (const [name, value] of Object.entries(req.headers))
       if (typeof value === 'string') headers.set(name, value)
     let url: URL
-    if (!req.url?.startsWith('/')) {
-      refuse(socket, 400)
-      return
-    }
     try {
       url = new URL(req.url ?? '/', 'http://hub')
     } catch {

@@ -1,9 +1,11 @@
-// What every request over TCP must pass before a route sees it: a Host
-// that names this hub (so a page whose name was rebound to 127.0.0.1 gets nowhere), and no foreign
-// browser Origin (so no web page can drive the hub with a visitor's browser).
+// What every request must pass before a route sees it: a target that is a path (an absolute URL
+// would name a host the Host check never saw) with no broken escape (Hono would hand a route the raw
+// text); and over TCP, a Host that names this hub (so a page whose name was rebound to 127.0.0.1
+// gets nowhere) and no foreign browser Origin (so no web page can drive the hub with a visitor's
+// browser).
 import type { IncomingMessage } from 'node:http'
 import { isIP } from 'node:net'
-import { forbidden } from '../../core/errors.js'
+import { forbidden, invalid } from '../../core/errors.js'
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '::1'])
 
@@ -48,4 +50,17 @@ export function checkHostAndOrigin(req: IncomingMessage, rules: HostRules): void
   const m = /^https?:\/\/([^/]+)$/i.exec(origin)
   if (!m?.[1] || !hostAllowed(m[1], rules))
     throw forbidden(`requests from web pages of other origins are refused (Origin ${origin.slice(0, 100)})`)
+}
+
+/** Throws `invalid` unless the request's target is a path whose escapes all decode. */
+export function checkTarget(target: string | undefined): void {
+  if (!target?.startsWith('/')) throw invalid('the request target must be a path')
+  if (!target.includes('%')) return
+  const query = target.indexOf('?')
+  const path = query === -1 ? target : target.slice(0, query)
+  try {
+    decodeURIComponent(path)
+  } catch {
+    throw invalid(`"${path.slice(0, 80)}" is not a valid path`)
+  }
 }

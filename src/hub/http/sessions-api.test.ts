@@ -132,7 +132,7 @@ describe('a session over the API', () => {
     ).rejects.toMatchObject({
       status: 400,
       kind: 'invalid',
-      message: 'prompt: say what the session should do',
+      message: 'prompt: must not be empty',
     })
     expect(await call('sessions')).toEqual({ sessions: [] })
     expect(world.fake.runs()).toEqual([])

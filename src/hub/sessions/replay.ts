@@ -14,14 +14,17 @@ export interface LineWriter {
   gone(): boolean
 }
 
-interface Written {
+/** A stored line is written as it is stored; a live one as lineText cuts it. */
+interface Item {
   seq: number
-  json: string
+  line: unknown
+  text?: string
 }
 
 /**
  * Replays the lines after `from`, then writes each new one as it comes; resolves once the replay is
- * written, with the function that stops the live part.
+ * written, with the function that stops the live part. A stored line becomes text only as it is
+ * written: a page's lines are never all text at once.
  */
 export function replayThenLive(
   sessions: Pick<SessionManager, 'onLinesOf' | 'lines'>,
@@ -29,19 +32,16 @@ export function replayThenLive(
   from: number,
   out: LineWriter,
 ): Promise<() => void> {
-  return replayThenFollow<Written>(
+  return replayThenFollow<Item>(
     {
       async read(after) {
         const page = await sessions.lines(id, after)
-        return {
-          items: page.lines.map(({ seq, line }) => ({ seq, json: JSON.stringify(line) })),
-          next: page.next,
-        }
+        return { items: page.lines, next: page.next }
       },
       key: (item) => item.seq,
     },
-    (onItem) => sessions.onLinesOf(id, (seq, line) => onItem({ seq, json: lineText(line) })),
+    (onItem) => sessions.onLinesOf(id, (seq, line) => onItem({ seq, line, text: lineText(line) })),
     from,
-    { write: (item) => out.write(item.seq, item.json), gone: () => out.gone() },
+    { write: (item) => out.write(item.seq, item.text ?? JSON.stringify(item.line)), gone: () => out.gone() },
   )
 }
