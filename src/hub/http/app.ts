@@ -8,7 +8,7 @@ import { ROUTES } from '../../core/api/routes.js'
 import { DomainError, isDomainError } from '../../core/errors.js'
 import { chatRoutes } from './chat.js'
 import { decisionRoutes } from './decisions.js'
-import type { HubBindings, HubEnv } from './env.js'
+import type { HubApp, HubEnv } from './env.js'
 import { onError, refusal, statusOf } from './errors.js'
 import { passOnToItsHub } from './forward.js'
 import { PAGE_PATHS, pageRoutes, securityHeaders } from './page.js'
@@ -29,11 +29,6 @@ for (const route of Object.values(ROUTES)) CONTRACT.add(route.method, route.path
 /** The methods the contract takes on `path`. */
 function methodsOn(path: string): string[] {
   return METHODS.filter((method) => CONTRACT.match(method, path)[0].length > 0)
-}
-
-/** The app as Node's listeners (node.ts) and the in-process tests call it. */
-export interface HubApp {
-  fetch(request: Request, env: HubBindings): Response | Promise<Response>
 }
 
 export function createApp(parts: HubParts): HubApp {

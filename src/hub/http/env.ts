@@ -14,6 +14,11 @@ export interface HubBindings {
   upgrade?: { socket: Duplex; head: Buffer }
 }
 
+/** The app as Node's listeners (node.ts) and the in-process tests call it. */
+export interface HubApp {
+  fetch(request: Request, env: HubBindings): Response | Promise<Response>
+}
+
 export type HubEnv = { Bindings: HubBindings; Variables: { principal: Principal } }
 
 /** Who sent a request (principal.ts). */

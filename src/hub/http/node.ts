@@ -5,8 +5,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { getRequestListener } from '@hono/node-server'
 import type { Logger } from '../../core/log.js'
-import type { HubApp } from './app.js'
-import type { HubBindings } from './env.js'
+import type { HubApp, HubBindings } from './env.js'
 
 const UPGRADED_HEADER = 'x-switchboard-upgraded'
 
