@@ -23,18 +23,26 @@ function install(): void {
   expect(claudeCommand(world.claude, ['plugin', 'list'])).toMatch(/switchboard@switchboard[\s\S]*enabled/)
 }
 
-it('installs from the marketplace entry and delivers events through the installed plugin', async () => {
-  install()
-  const shown = await webhookShown(
-    world,
-    ['--channels', 'plugin:switchboard@switchboard'],
-    {},
-    'disk almost full on db-1',
-  )
-  expect(shown).toMatch(SHOWN)
-})
+// Installing runs the real CLI three times, synchronously, before the session does: on a loaded
+// machine that alone can take most of vitest's default 30 s.
+const INSTALL_AND_RUN = { timeout: 90_000 }
 
-it('delivers through the installed plugin when no switchboard is on PATH', async () => {
+it(
+  'installs from the marketplace entry and delivers events through the installed plugin',
+  INSTALL_AND_RUN,
+  async () => {
+    install()
+    const shown = await webhookShown(
+      world,
+      ['--channels', 'plugin:switchboard@switchboard'],
+      {},
+      'disk almost full on db-1',
+    )
+    expect(shown).toMatch(SHOWN)
+  },
+)
+
+it('delivers through the installed plugin when no switchboard is on PATH', INSTALL_AND_RUN, async () => {
   install()
   // The installed copy is the plugin folder alone, in ~/.claude/plugins/cache: the launcher finds the
   // checkout through the marketplace Claude Code recorded.
