@@ -153,6 +153,28 @@ describe('a prompt nobody can answer any more', () => {
     })
   })
 
+  it('is withdrawn even when telling the operators fails: the failure is the call’s, never left unhandled', async () => {
+    world = sessionWorld(script)
+    const unhandled: unknown[] = []
+    const hear = (reason: unknown) => unhandled.push(reason)
+    process.on('unhandledRejection', hear)
+    try {
+      const { id } = await world.sessions.create('clean up', { cwd: world.dir })
+      const [pending] = (await waiting(id)).pendingInputs
+      // The store goes away under the hub as the prompt is withdrawn (a hub closing, a database lost).
+      world.store.listSenders = () => Promise.reject(new Error('The database connection is not open'))
+      await world.sessions.interrupt(id)
+      await world.until(id, (v) => v.status === 'interrupted', 'the interrupt')
+      expect(await world.store.getDecision(pending?.decision ?? '')).toMatchObject({ status: 'cancelled' })
+      // Whatever was left to settle has settled: a rejection nobody handled is reported by now.
+      await new Promise((resolve) => setImmediate(resolve))
+      await new Promise((resolve) => setImmediate(resolve))
+      expect(unhandled).toEqual([])
+    } finally {
+      process.off('unhandledRejection', hear)
+    }
+  })
+
   it('is cancelled when its CLI is stopped', async () => {
     world = sessionWorld(script)
     const { id } = await world.sessions.create('clean up', { cwd: world.dir })

@@ -59,12 +59,13 @@ export class Prompts {
     }
     live.pending.set(decision.id, { decision: decision.id, code: decision.code, kind, ...request })
     await this.recorder.setStatus(id, 'waiting_for_input')
-    // The CLI withdrew the request (an interrupt): nobody is asked any more, and nothing waits.
-    const withdrawn = new Promise<null>((resolve) =>
+    // The CLI withdrew the request (an interrupt): nobody is asked any more, and nothing waits. The
+    // cancel is part of the answer, so a store that fails it fails this call (the control channel
+    // reports it) rather than going unheard.
+    const withdrawn = new Promise<null>((resolve, reject) =>
       signal.addEventListener('abort', () => {
         live.pending.delete(decision.id)
-        void this.decisions.cancelAwaited([decision.id])
-        resolve(null)
+        this.decisions.cancelAwaited([decision.id]).then(() => resolve(null), reject)
       }),
     )
     const done = await Promise.race([answered, withdrawn])
