@@ -58,7 +58,7 @@ function random(seed: number): () => number {
 
 const FILES = [
   'src/hub/server.ts',
-  'src/hub/web/app.ts',
+  'src/hub/http/app.ts',
   'src/store/sqlite/sessions.ts',
   'src/claude/process.ts',
   'src/cli/open.ts',

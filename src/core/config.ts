@@ -13,7 +13,7 @@ export const MAX_SOCKET_PATH = 100
 
 /** What every command runs with: the settings, resolved (settings/table.ts says what each is). */
 export type HubConfig = Settings & {
-  /** tlsCert and tlsKey together; null: see hub/transport/tls.ts. */
+  /** tlsCert and tlsKey together; null: see hub/net/tls.ts. */
   tls: { cert: string; key: string } | null
 }
 
