@@ -55,6 +55,8 @@ function logDestination(config: HubConfig): string {
 
 export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubTls | null): Assembled {
   let port = config.port
+  // One object per port, not one per request: the guard reads it on every request.
+  let hostRules = { bound: config.host, port, allowedHosts: config.allowedHosts }
   let socket: string | null = null
   const startedAt = Date.now()
   const logFile = logDestination(config)
@@ -140,7 +142,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
     forwarding,
     log,
     maxBodyBytes: config.maxBodyBytes,
-    hostRules: () => ({ bound: config.host, port, allowedHosts: config.allowedHosts }),
+    hostRules: () => hostRules,
     status,
     async signinLink() {
       const { token, expiresAt } = await signin.createLink()
@@ -149,6 +151,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
     wss: new WebSocketServer({ noServer: true, maxPayload: 4 * 1024 * 1024 }),
     listening(bound) {
       port = bound
+      hostRules = { bound: config.host, port, allowedHosts: config.allowedHosts }
       sessions.listeningOn(config.host, bound)
     },
     listeningOnSocket(path) {

@@ -57,7 +57,6 @@ export function defineRoute<N extends RouteName>(
         ? { kind: 'nobody' }
         : await identify(c, creds, name === 'senderEvents')
     authorize(c, route.auth, who)
-    c.set('principal', who)
     const elsewhere = before ? await before(c, name, who) : null
     if (elsewhere) return elsewhere
     const input = {

@@ -19,7 +19,7 @@ export interface HubApp {
   fetch(request: Request, env: HubBindings): Response | Promise<Response>
 }
 
-export type HubEnv = { Bindings: HubBindings; Variables: { principal: Principal } }
+export type HubEnv = { Bindings: HubBindings }
 
 /** Who sent a request (principal.ts). */
 export type Principal =
