@@ -11,23 +11,15 @@ import { promisify } from 'node:util'
 import { afterEach, expect, it } from 'vitest'
 import { fingerprintOf } from '../src/core/fingerprint.js'
 import { CLAUDE_BIN } from './helpers/claude.js'
-import { CLI } from './helpers/home.js'
+import { CLI, runCli } from './helpers/home.js'
 import { homePerTest } from './helpers/home-per-test.js'
 
 const world = homePerTest()
 const run = promisify(execFile)
 
 /** Runs the CLI with this test's home, and HOME pointed at a throwaway folder; never throws. */
-async function cli(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      env: { ...world.home.env, HOME: userHome(), ...env },
-    })
-    return { code: 0, stdout, stderr }
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
+function cli(args: string[], env: Record<string, string> = {}) {
+  return runCli(args, { ...world.home.env, HOME: userHome(), ...env })
 }
 
 let home: string | undefined

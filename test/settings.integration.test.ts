@@ -1,32 +1,22 @@
 // Settings as a person meets them: each one given as a flag, a variable or a config.json key, one
 // order between them, `switchboard config` saying what is in effect and where it came from, every
 // mistake one line naming the setting and its place, and secrets never printed.
-import { execFile, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { chmodSync, existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
 import type { Setting } from '../src/core/settings/define.js'
 import { flagName } from '../src/core/settings/resolve.js'
 import { SETTING_NAMES, SETTINGS, type SettingName } from '../src/core/settings/table.js'
-import { CLI } from './helpers/home.js'
+import { CLI, runCli } from './helpers/home.js'
 import { homePerTest } from './helpers/home-per-test.js'
 
 const world = homePerTest()
-const run = promisify(execFile)
 
 /** The CLI with this test's home in the environment (unless `env` says otherwise); never throws. */
-async function cli(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      env: { ...world.home.env, ...env },
-    })
-    return { code: 0, stdout, stderr }
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
+function cli(args: string[], env: Record<string, string> = {}) {
+  return runCli(args, { ...world.home.env, ...env })
 }
 
 interface Shown {

@@ -1,33 +1,19 @@
-// Stopping the hub on purpose, as a person at a terminal does it: `switchboard stop` ends it, a
-// channel that was connected waits for it without starting it again (and says so once), `start`
-// brings it back; a hub that merely died is still started again; `status` makes no home.
-import { execFile } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
 import { ChannelClient } from './helpers/channel-client.js'
-import { alive, CLI, waitFor } from './helpers/home.js'
+import { alive, runCli, waitFor } from './helpers/home.js'
 import { homePerTest } from './helpers/home-per-test.js'
 
 const world = homePerTest()
-const run = promisify(execFile)
 
 async function cli(...args: string[]) {
   return cliWith({}, ...args)
 }
 
-async function cliWith(env: Record<string, string>, ...args: string[]) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      env: { ...world.home.env, ...env },
-    })
-    return { code: 0, stdout, stderr }
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
+function cliWith(env: Record<string, string>, ...args: string[]) {
+  return runCli(args, { ...world.home.env, ...env })
 }
 
 const answers = async () => (await fetch(`${world.home.url}/health`).catch(() => null))?.ok === true

@@ -2,39 +2,28 @@
 // once (or was given), plain HTTP only over loopback or when its owner said --insecure; and a client
 // that sends the admin token only over a connection on which the hub proved it holds the token, so a
 // relay in the middle (with or without a certificate of its own) gets nothing it can use.
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { readFileSync, statSync, writeFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'
 import { connect } from 'node:tls'
-import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
 import { fingerprintOf } from '../src/core/fingerprint.js'
 import { selfSignedCertificate } from '../src/hub/net/self-signed.js'
-import { CLI } from './helpers/home.js'
+import { CLI, runCli } from './helpers/home.js'
 import { homePerTest } from './helpers/home-per-test.js'
 import { Relay } from './helpers/relay.js'
 
 const world = homePerTest()
-const run = promisify(execFile)
 
 /** This machine's first network address, if it has one (the tests then talk to it as a stranger would). */
 const lan = Object.values(networkInterfaces())
   .flat()
   .find((a) => a && !a.internal && a.family === 'IPv4')?.address
 
-async function cli(args: string[], env: Record<string, string> = {}) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], {
-      env: { ...world.home.env, ...env },
-      timeout: 30_000,
-    })
-    return { code: 0, stdout, stderr }
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
+function cli(args: string[], env: Record<string, string> = {}) {
+  return runCli(args, { ...world.home.env, ...env }, { timeout: 30_000 })
 }
 
 /** `switchboard serve` with these flags; its stderr kept. The home's clean-up stops it. */

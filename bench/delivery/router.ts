@@ -29,7 +29,7 @@ import { assemble } from '../../src/hub/assemble.js'
 import { Hub } from '../../src/hub/core/hub.js'
 import { LeaseKeeper } from '../../src/hub/core/lease-keeper.js'
 import { createApp } from '../../src/hub/http/app.js'
-import { statusOf } from '../../src/hub/http/errors.js'
+import { STATUS_OF_KIND } from '../../src/hub/http/errors.js'
 import { requestListener } from '../../src/hub/http/node.js'
 import { readBody, sendJson } from '../../src/hub/http/node-io.js'
 import { SourceCache } from '../../src/hub/http/source-cache.js'
@@ -208,7 +208,7 @@ async function serveBare(config: HubConfig): Promise<Way> {
   const sources = new SourceCache(store)
   const fail = (req: IncomingMessage, res: ServerResponse) => (err: unknown) => {
     req.resume()
-    if (isDomainError(err)) sendJson(res, statusOf(err), { error: err.message, kind: err.kind })
+    if (isDomainError(err)) sendJson(res, STATUS_OF_KIND[err.kind], { error: err.message, kind: err.kind })
     else sendJson(res, 500, { error: String(err) })
   }
   const webhook = async (req: IncomingMessage, res: ServerResponse) => {

@@ -23,6 +23,11 @@ import {
 /** A route answered with an error, or no hub could be reached (503) or trusted (502). */
 export { ApiError as HubApiError }
 
+/** No hub answered: nothing was sent. */
+const noHub = (message: string) => new ApiError(503, 'unavailable', message)
+/** What answered is not a hub this client trusts with the admin token: nothing was sent to it. */
+const notTheHub = (message: string) => new ApiError(502, 'upstream', message)
+
 export class HubApi {
   /** Null: this home has no admin token yet, so no hub of it ever ran (and none is started). */
   private readonly token: string | null
@@ -46,9 +51,7 @@ export class HubApi {
       async (request) => {
         const target = await this.ensureHub()
         if (inClear(target))
-          throw new ApiError(
-            502,
-            'unavailable',
+          throw notTheHub(
             `${describeTarget(target)} is beyond loopback and speaks no TLS: the admin token is not sent there`,
           )
         return call(target, request.method, request.path, request.headers, request.body)
@@ -82,7 +85,7 @@ export class HubApi {
    */
   private ensureHub(): Promise<HubTarget> {
     const token = this.token
-    if (token === null) return Promise.reject(new ApiError(503, 'unavailable', this.notRunning()))
+    if (token === null) return Promise.reject(noHub(this.notRunning()))
     if (this.config.hubs.length) return this.firstHubAnswering(token)
     this.ready ??= (async () => {
       const start = this.autostart ? hubStarter(this.config, this.log) : () => {}
@@ -94,28 +97,20 @@ export class HubApi {
         const overTcp = await reach(tcp, token)
         if (overTcp.answered && overTcp.proven) return overTcp.target
         if (overTcp.answered)
-          throw new ApiError(
-            502,
-            'unavailable',
+          throw notTheHub(
             overTcp.problem ??
               `the server on ${describeTarget(tcp)} is not this home's hub (it could not prove it holds ${this.config.home}/admin-token); nothing was sent to it`,
           )
         if (!this.autostart) break
         if (stoppedOnPurpose(this.config.home)) {
           this.ready = null
-          throw new ApiError(
-            503,
-            'unavailable',
-            `the hub of ${this.config.home} was stopped with switchboard stop; ${START_AGAIN}`,
-          )
+          throw noHub(`the hub of ${this.config.home} was stopped with switchboard stop; ${START_AGAIN}`)
         }
         start()
         await new Promise((r) => setTimeout(r, 100))
       }
       this.ready = null
-      throw new ApiError(
-        503,
-        'unavailable',
+      throw noHub(
         this.autostart
           ? `no hub of ${this.config.home} answered on ${describeTarget(tcp)} within 20 s`
           : this.notRunning(),
@@ -146,11 +141,11 @@ async function firstProven(hubs: HubAddress[], token: string): Promise<HubTarget
       )
   }
   // 503 when none answered; when one did and could not prove itself, that is no hub "not running".
-  throw new ApiError(
-    problems.length ? 502 : 503,
-    'unavailable',
-    problems.length
-      ? `no hub in SWITCHBOARD_HUBS proved it holds this admin token, so nothing was sent: ${problems.join('; ')}`
-      : `none of the hubs in SWITCHBOARD_HUBS answered: ${hubs.map((h) => describeTarget(hubTarget(h))).join(', ')}`,
-  )
+  throw problems.length
+    ? notTheHub(
+        `no hub in SWITCHBOARD_HUBS proved it holds this admin token, so nothing was sent: ${problems.join('; ')}`,
+      )
+    : noHub(
+        `none of the hubs in SWITCHBOARD_HUBS answered: ${hubs.map((h) => describeTarget(hubTarget(h))).join(', ')}`,
+      )
 }

@@ -2,16 +2,15 @@
 // while answers from elsewhere (an operator's phone, a rule) also count; a turn Claude Code reports as
 // an error fails the command; the session's CLI ends with the command unless --keep, and
 // `sessions send` continues the session.
-import { type ChildProcessWithoutNullStreams, execFile, spawn } from 'node:child_process'
+import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { beforeEach, expect, it } from 'vitest'
 import { API_HEADER } from '../../src/core/api/routes.js'
 import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
 import { signInWith } from '../helpers/dashboard.js'
 import { drivingEnv, e2eWorld } from '../helpers/e2e.js'
-import { alive, CLI, waitFor } from '../helpers/home.js'
+import { alive, CLI, runCli, waitFor } from '../helpers/home.js'
 import { SseReader } from '../helpers/sse.js'
 
 const world = e2eWorld()
@@ -86,17 +85,9 @@ it('refuses a bad flag with a clear message', async () => {
   expect(err).toMatch(/--max-turns/)
 })
 
-const execCli = promisify(execFile)
-
 /** The CLI as a person runs it, in the world's environment; never throws. */
-async function cli(...args: string[]) {
-  try {
-    const { stdout, stderr } = await execCli(process.execPath, [CLI, ...args], { env: drivingEnv(world) })
-    return { code: 0, stdout, stderr }
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
+function cli(...args: string[]) {
+  return runCli(args, drivingEnv(world))
 }
 
 /** The Claude Code processes the hub runs now (what `ps --ppid <hub>` shows). */

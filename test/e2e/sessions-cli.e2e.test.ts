@@ -1,26 +1,18 @@
 // `switchboard sessions` and `run` with real Claude Code sessions: list, show, stop, resume, prune,
 // an idle CLI stopped and resumed by its next message, and a CLI that cannot start said so.
-import { execFile, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
-import { CLI, waitFor } from '../helpers/home.js'
+import { CLI, runCli, waitFor } from '../helpers/home.js'
 
-const execCli = promisify(execFile)
 const world = e2eWorld()
 const startHub = (env: Record<string, string> = {}) => startDrivingHub(world, env)
 
 /** The CLI as a person runs it; never throws. */
-async function cli(...args: string[]) {
-  try {
-    const { stdout, stderr } = await execCli(process.execPath, [CLI, ...args], { env: world.home.env })
-    return { code: 0, stdout, stderr }
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
+function cli(...args: string[]) {
+  return runCli(args, world.home.env)
 }
 
 type View = { id: string; status: string; live: boolean; reason: string | null; lastResult: string | null }

@@ -1,18 +1,11 @@
-// `switchboard uninstall` after the README's install with the real Claude Code CLI: the plugin from
-// the marketplace, MCP servers added with `claude mcp add`, the hooks, a running hub. Each step is one
-// line, a second run finds nothing to do, and Claude Code itself no longer lists any of it, whether
-// the removal went through `claude` (on PATH) or through its files (no `claude` on PATH).
-import { execFile } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { expect, it } from 'vitest'
 import { CLAUDE_BIN, claudeCommand, ROOT } from '../helpers/claude.js'
 import { e2eWorld } from '../helpers/e2e.js'
-import { CLI } from '../helpers/home.js'
+import { runCli } from '../helpers/home.js'
 
 const world = e2eWorld()
-const run = promisify(execFile)
 
 /** PATH with Claude Code on it (or not), and the system's folders. */
 function path(withClaude: boolean): string {
@@ -30,13 +23,7 @@ async function switchboard(withClaude: boolean, ...args: string[]) {
     SWITCHBOARD_PORT: String(world.home.port),
     PATH: path(withClaude),
   }
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env })
-    return { code: 0, stdout, stderr }
-  } catch (err) {
-    const e = err as { code: number; stdout: string; stderr: string }
-    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
-  }
+  return runCli(args, env)
 }
 
 /** The README's set-up: marketplace and plugin, the channel and the driver as MCP servers, hooks, a hub. */

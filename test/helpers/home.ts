@@ -11,6 +11,28 @@ import { startsProcesses } from './fast-loop.js'
 export const CLI = resolve(import.meta.dirname, '../../dist/cli/main.js')
 const run = promisify(execFile)
 
+/** What a CLI run left: its exit code and both streams. */
+export interface CliRun {
+  code: number
+  stdout: string
+  stderr: string
+}
+
+/** `switchboard <args>` in `env`, as a person runs it; never throws (a failure is its code and stderr). */
+export async function runCli(
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { timeout?: number } = {},
+): Promise<CliRun> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env, ...options })
+    return { code: 0, stdout, stderr }
+  } catch (err) {
+    const e = err as CliRun
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr }
+  }
+}
+
 export async function freePort(): Promise<number> {
   return new Promise((res, rej) => {
     const srv = createServer()

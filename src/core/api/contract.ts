@@ -99,27 +99,20 @@ type ParamsOfPath<P extends string> = P extends `${string}:${infer Key}/${infer 
 export type ParamsOf<N extends RouteName> = ParamsOfPath<(typeof ROUTES)[N]['path']>
 
 type Inputs = typeof INPUTS
-export type BodyOf<N extends RouteName> = N extends keyof Inputs
-  ? Inputs[N] extends { body: infer S extends z.ZodType }
-    ? z.input<S>
+/** The zod schema of a route's body or query, if it has one. */
+type SchemaOf<N extends RouteName, Part extends 'body' | 'query'> = N extends keyof Inputs
+  ? Inputs[N] extends { [P in Part]: infer S extends z.ZodType }
+    ? S
     : undefined
   : undefined
-export type QueryOf<N extends RouteName> = N extends keyof Inputs
-  ? Inputs[N] extends { query: infer S extends z.ZodType }
-    ? z.input<S>
-    : undefined
-  : undefined
+type Sent<S> = S extends z.ZodType ? z.input<S> : undefined
+type Checked<S> = S extends z.ZodType ? z.output<S> : undefined
+
+export type BodyOf<N extends RouteName> = Sent<SchemaOf<N, 'body'>>
+export type QueryOf<N extends RouteName> = Sent<SchemaOf<N, 'query'>>
 /** The body and query as the hub has them once checked (defaults filled in). */
-export type ParsedBodyOf<N extends RouteName> = N extends keyof Inputs
-  ? Inputs[N] extends { body: infer S extends z.ZodType }
-    ? z.output<S>
-    : undefined
-  : undefined
-export type ParsedQueryOf<N extends RouteName> = N extends keyof Inputs
-  ? Inputs[N] extends { query: infer S extends z.ZodType }
-    ? z.output<S>
-    : undefined
-  : undefined
+export type ParsedBodyOf<N extends RouteName> = Checked<SchemaOf<N, 'body'>>
+export type ParsedQueryOf<N extends RouteName> = Checked<SchemaOf<N, 'query'>>
 
 // Stream events, for their readers.
 export type { ChatReply, DecisionRow }

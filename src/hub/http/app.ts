@@ -5,11 +5,11 @@
 import { Hono } from 'hono'
 import { TrieRouter } from 'hono/router/trie-router'
 import { ROUTES } from '../../core/api/routes.js'
-import { DomainError, isDomainError } from '../../core/errors.js'
+import { isDomainError, notFound } from '../../core/errors.js'
 import { chatRoutes } from './chat.js'
 import { decisionRoutes } from './decisions.js'
 import type { HubApp, HubEnv } from './env.js'
-import { onError, refusal, statusOf } from './errors.js'
+import { onError, refusal } from './errors.js'
 import { passOnToItsHub } from './forward.js'
 import { PAGE_PATHS, pageRoutes, securityHeaders } from './page.js'
 import type { HubParts } from './parts.js'
@@ -47,10 +47,10 @@ export function createApp(parts: HubParts): HubApp {
   app.notFound((c) => {
     const path = c.req.path
     const methods = methodsOn(path)
-    const err = methods.length
-      ? new DomainError('not_found', `${c.req.method} is not allowed on ${path} (${methods.join(', ')} is)`)
-      : new DomainError('not_found', `no such path: ${path}`)
-    return c.json({ error: err.message, kind: err.kind }, methods.length ? 405 : (statusOf(err) as 404))
+    if (!methods.length) return refusal(notFound(`no such path: ${path}`))
+    // No kind says "wrong method": the path is there, not with this method.
+    const error = `${c.req.method} is not allowed on ${path} (${methods.join(', ')} is)`
+    return c.json({ error, kind: 'not_found' }, 405)
   })
   app.onError(onError(parts.log))
   return {

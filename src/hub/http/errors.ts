@@ -18,14 +18,9 @@ export const STATUS_OF_KIND: Record<ErrorKind, 400 | 401 | 403 | 404 | 409 | 413
   upstream: 502,
 }
 
-/** The status a DomainError answers with. */
-export function statusOf(err: DomainError): number {
-  return STATUS_OF_KIND[err.kind]
-}
-
 /** A refusal as the app answers every one: its status, and `{ error, kind }`. */
 export function refusal(err: DomainError): Response {
-  return Response.json({ error: err.message, kind: err.kind }, { status: statusOf(err) })
+  return Response.json({ error: err.message, kind: err.kind }, { status: STATUS_OF_KIND[err.kind] })
 }
 
 export function onError(log: Logger) {

@@ -1,7 +1,7 @@
 // The one app on Node's servers: every request (over TCP or the home's socket) and every WebSocket
 // upgrade goes through app.fetch. An upgrade route takes the socket itself (wss.handleUpgrade) and
 // answers upgraded(); any other answer to an upgrade is written back as a bare status line.
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { getRequestListener } from '@hono/node-server'
 import type { Logger } from '../../core/log.js'
@@ -24,14 +24,6 @@ export function requestListener(
     bindings.local = local
     return app.fetch(request, bindings)
   })
-}
-
-const REASONS: Record<number, string> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  500: 'Internal Server Error',
 }
 
 export function upgradeListener(app: HubApp, local: boolean, log: Logger) {
@@ -68,6 +60,6 @@ export function upgradeListener(app: HubApp, local: boolean, log: Logger) {
 function refuse(socket: Duplex, status: number): void {
   if (socket.destroyed) return
   socket.end(
-    `HTTP/1.1 ${status} ${REASONS[status] ?? 'Error'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
+    `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`,
   )
 }

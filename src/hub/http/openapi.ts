@@ -32,7 +32,15 @@ function parametersOf(route: RouteDef, query: z.ZodType | undefined): Record<str
   return [...inPath, ...Object.entries(shape).map(([name, schema]) => ({ name, in: 'query', schema }))]
 }
 
+let document: Record<string, unknown> | null = null
+
+/** Built once: the contract does not change while the hub runs. */
 export function openApiDocument(): Record<string, unknown> {
+  document ??= build()
+  return document
+}
+
+function build(): Record<string, unknown> {
   const paths: Record<string, Record<string, unknown>> = {}
   for (const [name, route] of Object.entries(ROUTES) as [string, RouteDef][]) {
     const inputs = (INPUTS as Record<string, { body?: z.ZodType; query?: z.ZodType }>)[name] ?? {}

@@ -83,8 +83,8 @@ export function sessionRoutes(parts: HubParts, elsewhere: Before): Hono<HubEnv> 
       const partial = (piece: PartialPiece) =>
         stream.writeSSE({ event: 'partial', data: JSON.stringify(piece) })
       // Pieces during the replay are left out: the text so far follows it.
-      const offPartial = sessions.onPartial((sid, piece) => {
-        if (sid === view.id && !replaying) void partial(piece)
+      const offPartial = sessions.onPartialOf(view.id, (piece) => {
+        if (!replaying) void partial(piece)
       })
       stream.onAbort(offPartial)
       const offLines = await replayThenLive(sessions, view.id, from, {

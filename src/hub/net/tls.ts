@@ -3,12 +3,13 @@
 // once and keeps in the home (key and certificate in one 0600 file), whose fingerprint clients pin.
 // Plain HTTP beyond loopback only with --insecure.
 import { createPrivateKey, X509Certificate } from 'node:crypto'
-import { chmodSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, readFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { type HubConfig, paths } from '../../core/config.js'
 import { invalid } from '../../core/errors.js'
 import { fingerprintOf } from '../../core/fingerprint.js'
 import { isLoopback } from '../../core/hub-dial.js'
+import { readOrMakeSecretFile } from '../../core/secret-file.js'
 import { selfSignedCertificate } from './self-signed.js'
 
 export interface HubTls {
@@ -52,23 +53,15 @@ function pair(
   return { cert, key }
 }
 
-/** The home's own certificate, made the first time: written aside, then linked, so a racing start sees all or nothing. */
+/** The home's own certificate and its key, in one file, made the first time (not at every start). */
 function ownCertificate(home: string): { cert: string; key: string } {
   const file = paths.tlsPem(home)
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
   chmodSync(dirname(file), 0o700)
-  const draft = `${file}.${process.pid}.tmp`
-  try {
+  const pem = readOrMakeSecretFile(file, () => {
     const made = selfSignedCertificate()
-    writeFileSync(draft, `${made.key}${made.cert}`, { mode: 0o600 })
-    linkSync(draft, file)
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err
-  } finally {
-    rmSync(draft, { force: true })
-  }
-  chmodSync(file, 0o600)
-  const pem = readFileSync(file, 'utf8')
+    return `${made.key}${made.cert}`
+  })
   const cert = /-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----\n?/.exec(pem)?.[0] ?? ''
   return pair(cert, pem.replace(cert, ''), { cert: file, key: file })
 }
