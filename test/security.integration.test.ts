@@ -80,6 +80,12 @@ describe('1. no request kills the hub', () => {
     )
     expect(sdk).toMatch(/^HTTP\/1.1 4\d\d/)
     expect(await hubAnswers()).toBe(true)
+    const absolute = await raw(
+      `GET https://a:b@c/d?e#f HTTP/1.1\r\n${host}\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n` +
+        'Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    )
+    expect(absolute).toMatch(/^HTTP\/1.1 400/)
+    expect(await hubAnswers()).toBe(true)
     const hook = await post('/hooks/%E0', 'x')
     expect(hook.status).toBe(400)
     expect(await hubAnswers()).toBe(true)

@@ -6,6 +6,7 @@ import type { Duplex } from 'node:stream'
 import { getRequestListener } from '@hono/node-server'
 import type { Logger } from '../../core/log.js'
 import type { HubApp, HubBindings } from './env.js'
+import { checkTarget } from './request-guard.js'
 
 const UPGRADED_HEADER = 'x-switchboard-upgraded'
 
@@ -32,9 +33,12 @@ export function upgradeListener(app: HubApp, local: boolean, log: Logger) {
     const headers = new Headers()
     for (const [name, value] of Object.entries(req.headers))
       if (typeof value === 'string') headers.set(name, value)
-    let url: URL
+    let request: Request
     try {
-      url = new URL(req.url ?? '/', 'http://hub')
+      // The target is checked before anything is built from it: an absolute URL (with credentials,
+      // say) cannot make a Request, and that must be a 400, never an exception in the hub.
+      checkTarget(req.url)
+      request = new Request(new URL(req.url ?? '/', 'http://hub'), { headers })
     } catch {
       refuse(socket, 400)
       return
@@ -45,7 +49,7 @@ export function upgradeListener(app: HubApp, local: boolean, log: Logger) {
       local,
       upgrade: { socket, head },
     }
-    Promise.resolve(app.fetch(new Request(url, { headers }), env))
+    Promise.resolve(app.fetch(request, env))
       .then((answer) => {
         if (!answer.headers.has(UPGRADED_HEADER)) refuse(socket, answer.status)
       })
