@@ -2,7 +2,8 @@
 // against the pinned CLI offline: `-p` and interactive under tmux, no channel, no flag, hooks of
 // `type: "http"` aimed at a tiny server here. A CLI upgrade that changes one of them fails here first.
 // The payloads are kept, normalized, in test/fixtures/claude-hooks/; CAPTURE_HOOK_FIXTURES=1 rewrites
-// them from what the CLI sends, otherwise each payload must still carry every key of its fixture.
+// them from what the CLI sends (then `npx biome format --write test/fixtures/claude-hooks`); otherwise
+// each payload must still carry every key of its fixture.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -107,7 +108,7 @@ async function terminalTurn(prompt: string, mode: 'default' | 'plan' = 'default'
   closers.push(() => terminal.kill())
   await terminal.waitForScreen(/❯/)
   terminal.keys('-l', prompt)
-  await terminal.waitForScreen(new RegExp(`❯ ${prompt}`))
+  await terminal.waitForScreen(new RegExp(`❯\\s${prompt}`))
   terminal.keys('Enter')
   return terminal
 }
@@ -447,6 +448,7 @@ describe('interactive under tmux, no channel', () => {
     pinned('permission-request.exit-plan-mode', call?.body)
     // Answered at once, yet the dialog is still open seconds later: it sends its Notification.
     await called('/notification')
+    expect(target.on('/notification')[0]?.body.notification_type).toBe('permission_prompt')
     expect(call?.answered).toBe(true)
     await terminal.waitForScreen(/Exit plan mode\?/)
     expect(theToolResult()).toBeUndefined()
