@@ -83,7 +83,7 @@ async function serveApp(config: HubConfig): Promise<Way> {
   const store = await openStore(config, { checkpoints: 'worker' })
   await store.addSource(source)
   const parts = assemble(config, store, log, null)
-  const server = createServer(requestListener(createApp(parts), false))
+  const server = createServer(requestListener(createApp(parts), false, log))
   parts.listening(await listen(server, config.port, config.host))
   return {
     name: 'app',
