@@ -5,9 +5,9 @@
 import { once } from 'node:events'
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import type { Logger } from '../../core/log.js'
-import type { HubApp, HubBindings } from './env.js'
+import type { HubApp } from './env.js'
+import { ANSWERED_ON_NODE } from './node-io.js'
 import { requestFrom } from './node-request.js'
 import { checkTarget } from './request-guard.js'
 
@@ -42,7 +42,7 @@ export function requestListener(
 
 /** A web Response onto Node's: headers and a whole body at once, an event stream as it comes. */
 async function write(answer: Response, outgoing: ServerResponse): Promise<void> {
-  if (answer === RESPONSE_ALREADY_SENT) return
+  if (answer === ANSWERED_ON_NODE) return
   const headers: Record<string, string | string[]> = {}
   answer.headers.forEach((value, name) => {
     headers[name] = value
