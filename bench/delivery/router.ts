@@ -13,7 +13,7 @@
 // A sender process (sender.ts) POSTs and times each answer: one at a time, the ways taking turns
 // request by request, so a slow stretch of the machine falls on all of them alike; then 32 at a time
 // for throughput, the ways taking turns in rounds, with this process's CPU time per request (what a
-// busy machine's noise distorts least). BENCH_ROUTER_N and BENCH_ROUTER_THROUGHPUT_N shorten a run.
+// busy machine's noise distorts least). BENCH_ROUTER_N and BENCH_ROUTER_THROUGHPUT_N shorten a run; BENCH_ROUTER_ROUNDS (10) cuts the flood into more turns, which a machine busy with other work needs.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -43,7 +43,7 @@ import { type SenderKind, senderKinds } from './sender.js'
 import { startSender } from './sender-process.js'
 
 const N = Number(process.env.BENCH_ROUTER_N ?? 10000)
-const ROUNDS = 10
+const ROUNDS = Number(process.env.BENCH_ROUTER_ROUNDS ?? 10)
 const WARMUP = 500
 const THROUGHPUT_N = Number(process.env.BENCH_ROUTER_THROUGHPUT_N ?? 20000)
 const IN_FLIGHT = 32
@@ -83,7 +83,7 @@ async function serveApp(config: HubConfig): Promise<Way> {
   const store = await openStore(config, { checkpoints: 'worker' })
   await store.addSource(source)
   const parts = assemble(config, store, log, null)
-  const server = createServer(requestListener(createApp(parts), false))
+  const server = createServer(requestListener(createApp(parts), false, log))
   parts.listening(await listen(server, config.port, config.host))
   return {
     name: 'app',

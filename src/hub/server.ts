@@ -35,8 +35,8 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   const parts = assemble(config, store, log, tls)
   const app = createApp(parts)
 
-  const plain = createServer(requestListener(app, false))
-  const secure = tls && createSecureServer({ cert: tls.cert, key: tls.key }, requestListener(app, false))
+  const plain = createServer(requestListener(app, false, log))
+  const secure = tls && createSecureServer({ cert: tls.cert, key: tls.key }, requestListener(app, false, log))
   const servers: Server[] = secure ? [plain, secure] : [plain]
   for (const s of servers) {
     s.keepAliveTimeout = 65_000
@@ -58,7 +58,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
 
   // The TCP port is the lock: only the hub that bound it gets to the socket, so a leftover file is stale.
   const socketPath = paths.hubSocket(config.home, port)
-  const local = createServer(requestListener(app, true))
+  const local = createServer(requestListener(app, true, log))
   local.on('upgrade', upgradeListener(app, true, log))
   if (socketPath.length <= MAX_SOCKET_PATH) {
     rmSync(socketPath, { force: true })

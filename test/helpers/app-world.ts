@@ -14,6 +14,7 @@ import { type HubConfig, loadConfig } from '../../src/core/config.js'
 import { type Assembled, assemble } from '../../src/hub/assemble.js'
 import { createApp } from '../../src/hub/http/app.js'
 import type { HubBindings } from '../../src/hub/http/env.js'
+import { ANSWERED_ON_NODE } from '../../src/hub/http/node-io.js'
 import { openSqliteStore } from '../../src/store/sqlite/index.js'
 import { type FakeClaude, type FakeScript, fakeClaude } from './fake-claude.js'
 
@@ -154,7 +155,7 @@ export function appWorld(script: FakeScript = {}, settings: Partial<HubConfig> =
       env,
     )
     // The route answered on Node's response itself.
-    if (answer.headers.get('x-hono-already-sent'))
+    if (answer === ANSWERED_ON_NODE)
       return answerOf(outgoing.statusCode, outgoing.headers, outgoing.written.join(''), () => outgoing.end())
     return answerOf(answer.status, answer.headers, await answer.text(), () => {
       void answer.body?.cancel()

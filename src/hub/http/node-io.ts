@@ -3,6 +3,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { invalid, tooLarge } from '../../core/errors.js'
 
+/**
+ * What a route returns once it has answered on Node's response itself: the Node listener (node.ts)
+ * then writes nothing more.
+ */
+export const ANSWERED_ON_NODE: Response = new Response(null, { status: 204 })
+
 export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0)
   if (declared > limit) {

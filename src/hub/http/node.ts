@@ -1,11 +1,14 @@
 // The one app on Node's servers: every request (over TCP or the home's socket) and every WebSocket
 // upgrade goes through app.fetch. An upgrade route takes the socket itself (wss.handleUpgrade) and
 // answers upgraded(); any other answer to an upgrade is written back as a bare status line.
+
+import { once } from 'node:events'
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { getRequestListener } from '@hono/node-server'
 import type { Logger } from '../../core/log.js'
-import type { HubApp, HubBindings } from './env.js'
+import type { HubApp } from './env.js'
+import { ANSWERED_ON_NODE } from './node-io.js'
+import { requestFrom } from './node-request.js'
 import { checkTarget } from './request-guard.js'
 
 const UPGRADED_HEADER = 'x-switchboard-upgraded'
@@ -18,13 +21,57 @@ export function upgraded(): Response {
 export function requestListener(
   app: HubApp,
   local: boolean,
-): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
-  return getRequestListener((request, env) => {
-    // The adapter's own env object, one per request: marked rather than copied.
-    const bindings = env as HubBindings
-    bindings.local = local
-    return app.fetch(request, bindings)
+  log: Logger,
+): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
+  return (incoming, outgoing) => {
+    const fail = (err: unknown) => {
+      // The app's onError answers everything a route throws; this is a fault in writing the answer.
+      log.error({ err }, 'answer failed')
+      if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' })
+      outgoing.end()
+    }
+    try {
+      const answer = app.fetch(requestFrom(incoming, outgoing), { incoming, outgoing, local })
+      if (answer instanceof Promise) answer.then((a) => write(a, outgoing)).catch(fail)
+      else write(answer, outgoing).catch(fail)
+    } catch (err) {
+      fail(err)
+    }
+  }
+}
+
+/** A web Response onto Node's: headers and a whole body at once, an event stream as it comes. */
+async function write(answer: Response, outgoing: ServerResponse): Promise<void> {
+  if (answer === ANSWERED_ON_NODE) return
+  const headers: Record<string, string | string[]> = {}
+  answer.headers.forEach((value, name) => {
+    headers[name] = value
   })
+  const cookies = answer.headers.getSetCookie()
+  if (cookies.length) headers['set-cookie'] = cookies
+  const body = answer.body
+  if (!body) {
+    outgoing.writeHead(answer.status, headers).end()
+    return
+  }
+  if (!headers['content-type']?.includes('text/event-stream')) {
+    const bytes = Buffer.from(await answer.arrayBuffer())
+    headers['content-length'] = String(bytes.length)
+    outgoing.writeHead(answer.status, headers).end(bytes)
+    return
+  }
+  // An event stream: its headers now, each event as it is written, and the writer told when the
+  // client goes away (the stream's abort handlers unsubscribe it).
+  outgoing.writeHead(answer.status, headers)
+  outgoing.flushHeaders()
+  const reader = body.getReader()
+  outgoing.once('close', () => void reader.cancel().catch(() => {}))
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done || outgoing.destroyed) break
+    if (!outgoing.write(value)) await once(outgoing, 'drain').catch(() => {})
+  }
+  outgoing.end()
 }
 
 export function upgradeListener(app: HubApp, local: boolean, log: Logger) {

@@ -1,6 +1,5 @@
 // People and programs that chat with sessions over HTTP: a message (or a verdict, `yes <id>`) in, the
 // sender's stream of replies and prompts out, and pairing for a device that has no token yet.
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import { Hono } from 'hono'
 import { messageBodySchema } from '../../core/api/schemas.js'
 import { describeZod, invalid, rateLimited } from '../../core/errors.js'
@@ -10,7 +9,7 @@ import type { Sender } from '../../store/store.js'
 import { chatFromSender } from '../core/sender-chat.js'
 import { defineRoute } from './define.js'
 import type { HubEnv } from './env.js'
-import { header, readBody } from './node-io.js'
+import { ANSWERED_ON_NODE, header, readBody } from './node-io.js'
 import type { HubParts } from './parts.js'
 import { RateLimit } from './rate-limit.js'
 import { MAX_STREAMS_PER_SENDER } from './sender-streams.js'
@@ -77,7 +76,7 @@ export function senderRoutes(parts: HubParts): Hono<HubEnv> {
       clearInterval(keepalive)
       clearInterval(recheck)
     })
-    return RESPONSE_ALREADY_SENT
+    return ANSWERED_ON_NODE
   })
 
   defineRoute(app, creds, 'pair', async (c) => {

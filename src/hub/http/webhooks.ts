@@ -1,14 +1,13 @@
 // Webhooks in: POST /hooks/<source>, verified by the source's secret or signature, each body made
 // into events by the source's preset, answered 202 once committed (200: every one a duplicate). The
 // hot path of the hub: it reads and answers on Node's own request and response (bench:router).
-import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import { Hono } from 'hono'
 import { notFound } from '../../core/errors.js'
 import { isReservedSource } from '../../core/sources.js'
 import { verifyWebhook, webhookEvents } from '../../sources/webhook/index.js'
 import { defineRoute } from './define.js'
 import type { HubEnv } from './env.js'
-import { readBody, sendJson } from './node-io.js'
+import { ANSWERED_ON_NODE, readBody, sendJson } from './node-io.js'
 import type { HubParts } from './parts.js'
 import { SourceCache } from './source-cache.js'
 
@@ -35,20 +34,20 @@ export function webhookRoutes(parts: HubParts): Hono<HubEnv> {
     const outcome = webhookEvents(source, req.headers, body, query, proof)
     if ('ignored' in outcome) {
       sendJson(res, 200, { events: [], ignored: outcome.ignored })
-      return RESPONSE_ALREADY_SENT
+      return ANSWERED_ON_NODE
     }
     const [only, ...more] = outcome.events
     if (only && more.length === 0) {
       const result = await hub.publish(only)
       sendJson(res, result.duplicate ? 200 : 202, { id: result.event.id, duplicate: result.duplicate })
-      return RESPONSE_ALREADY_SENT
+      return ANSWERED_ON_NODE
     }
     // Several events (an alert group's firing and resolved alerts): published in order, in one commit.
     const results = await Promise.all(outcome.events.map((event) => hub.publish(event)))
     sendJson(res, results.every((r) => r.duplicate) ? 200 : 202, {
       events: results.map((r) => ({ id: r.event.id, duplicate: r.duplicate })),
     })
-    return RESPONSE_ALREADY_SENT
+    return ANSWERED_ON_NODE
   })
   return app
 }
