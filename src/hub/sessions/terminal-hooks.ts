@@ -52,7 +52,8 @@ const SEEN_WRITE_MS = 30_000
 /** The longest last message a notice carries. */
 const NOTICE_TEXT = 1_500
 
-type Ending = { answered: Decision } | { closed: string }
+/** How a wait ended: answered, or closed for a reason (`via`: what said so, for the log). */
+type Ending = { answered: Decision } | { closed: string; via: string }
 
 interface Waiting {
   tool: string
@@ -230,7 +231,8 @@ export class TerminalHooks {
       // Answered between the look and the watch: the watch came too late to hear it.
       const now = await this.hub.store.getDecision(twin.id)
       if (now?.status === 'answered') onAnswer(now)
-      else if (now?.status !== 'open') settle({ closed: ANSWERED_AT_TERMINAL })
+      else if (now?.status !== 'open')
+        settle({ closed: ANSWERED_AT_TERMINAL, via: 'the channel’s prompt closed' })
       this.log.info({ session, decision: twin.code }, 'hook waits on its channel’s prompt')
     } else {
       decision = await decisions.openAwaited(
@@ -253,9 +255,13 @@ export class TerminalHooks {
     }
     const waits = this.waiting.get(session) ?? new Map<string, Waiting>()
     this.waiting.set(session, waits)
-    waits.set(decision.id, { tool, input: toolInput, close: (reason) => settle({ closed: reason }) })
-    const timer = setTimeout(() => settle({ closed: NOT_IN_TIME }), waitMs)
-    const aborted = () => settle({ closed: ANSWERED_AT_TERMINAL })
+    waits.set(decision.id, {
+      tool,
+      input: toolInput,
+      close: (reason) => settle({ closed: reason, via: 'the session’s next hook' }),
+    })
+    const timer = setTimeout(() => settle({ closed: NOT_IN_TIME, via: 'the deadline' }), waitMs)
+    const aborted = () => settle({ closed: ANSWERED_AT_TERMINAL, via: 'Claude Code closed the request' })
     call.signal.addEventListener('abort', aborted)
     const ending = await ended
     clearTimeout(timer)
@@ -269,7 +275,10 @@ export class TerminalHooks {
     if (ending.closed === ANSWERED_AT_TERMINAL) this.active(session)
     if (twin) decisions.unwatch(twin.id, onAnswer)
     else await decisions.cancelAwaited([decision.id], ending.closed)
-    this.log.info({ session, tool, decision: decision.code, why: ending.closed }, 'hook stopped waiting')
+    this.log.info(
+      { session, tool, decision: decision.code, why: ending.closed, via: ending.via },
+      'hook stopped waiting',
+    )
     return null
   }
 
