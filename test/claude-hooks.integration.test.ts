@@ -458,3 +458,19 @@ async function storedOpen() {
     await store.close()
   }
 }
+
+it('leaves a question to the terminal at once while its person is there (questionWaitSeconds 0)', async () => {
+  await start({ SWITCHBOARD_PRESENCE_SECONDS: '600' })
+  await hook('UserPromptSubmit', input('UserPromptSubmit', { prompt: 'go', source: 'user' }))
+  const ask = input('PreToolUse', {
+    tool_name: 'AskUserQuestion',
+    tool_input: { questions: [{ question: 'Which?', options: [{ label: 'A' }, { label: 'B' }] }] },
+    tool_use_id: 'toolu_3',
+  })
+  expect(await hook('PreToolUse', ask, { timeout: 330 })).toEqual({ status: 200, json: {} })
+  // The next prompt operators are sent is the permission after it: the question never went out.
+  const waiting = hook('PermissionRequest', input('PermissionRequest', bash), { timeout: 6 })
+  await promptOfKind('permission')
+  expect(operator.messages.filter((m) => m.event !== 'ready').map((m) => m.event)[0]).toBe('permission')
+  expect((await waiting).json).toEqual({})
+})

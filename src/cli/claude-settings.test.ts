@@ -63,6 +63,12 @@ it('installs an HTTP hook for every event beside the person’s own, and removes
     timeout: 330,
   })
   expect(settings.hooks.Stop[1].hooks[0].timeout).toBe(10)
+  // A session's start is the command that starts the hub when none runs.
+  expect(settings.hooks.SessionStart[0].hooks[0]).toEqual({
+    type: 'command',
+    command: 'switchboard hook SessionStart',
+    timeout: 30,
+  })
   expect(Object.keys(installedHooks(file)).sort()).toEqual([...CLAUDE_HOOK_EVENTS].sort())
   // Installed again (another port): still one entry per event, the new one.
   addHooks(file, { ...target, hubUrl: 'http://127.0.0.1:7999' })

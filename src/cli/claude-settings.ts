@@ -22,6 +22,8 @@ export const HOOK_COMMAND = 'switchboard hook'
 const ROUTE_PATH = '/api/claude-hooks/'
 /** Seconds a hook that only reports (not a dialog) may take before Claude Code gives up on it. */
 const REPORT_TIMEOUT = 10
+/** Seconds SessionStart's command may take: it may start the hub. */
+const START_TIMEOUT = 30
 /** A dialog's hook times out this long after the hub's own deadline (the hub answers first). */
 const DIALOG_MARGIN = 30
 
@@ -103,6 +105,10 @@ export function installedHooks(file: string): Partial<Record<string, Hook>> {
 export function hookFor(event: ClaudeHookEvent, target: HookTarget): Hook {
   const dialog = event === 'PermissionRequest' || event === 'PreToolUse'
   const timeout = dialog ? target.waitSeconds + DIALOG_MARGIN : REPORT_TIMEOUT
+  // A session's start is a command: it starts the hub when none runs (an HTTP hook cannot), once a
+  // session, so the hooks after it find one.
+  if (event === 'SessionStart')
+    return { type: 'command', command: `${HOOK_COMMAND} ${event}`, timeout: START_TIMEOUT }
   if (target.hubUrl === null) return { type: 'command', command: `${HOOK_COMMAND} ${event}`, timeout }
   return {
     type: 'http',

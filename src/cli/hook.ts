@@ -51,7 +51,8 @@ export function registerHook(program: Command): void {
           throw invalid(`"${event}" is not one of ${CLAUDE_HOOK_EVENTS.join(', ')}`)
         const input = hookInputSchema.parse(JSON.parse(await readStdin()))
         const name = configFrom(command).channelName
-        const output = await hubApi(command, 'hook', false).call('claudeHook', {
+        // A session's start starts the hub when none runs; any later hook leaves that to it.
+        const output = await hubApi(command, 'hook', event === 'SessionStart').call('claudeHook', {
           params: { event },
           body: input,
           headers: name ? { [HOOK_HEADERS.name]: name } : {},
