@@ -2,7 +2,7 @@
 // person, answered at the terminal (any session's permission, plan review or question; the code every
 // surface shows), on any hub of the database.
 import type { Command } from 'commander'
-import { notFound } from '../core/errors.js'
+import { conflict, notFound } from '../core/errors.js'
 import { answerFor } from './answer-values.js'
 import { hubApi } from './options.js'
 import { printJson } from './output.js'
@@ -25,7 +25,12 @@ export function registerAnswer(program: Command): void {
         const api = hubApi(command)
         const ref = code.trim().toLowerCase()
         const { decisions } = await api.call('decisions')
-        const open = decisions.find((d) => d.code === ref || d.id === ref)
+        const named = decisions.filter((d) => d.code === ref || d.id === ref)
+        if (named.length > 1)
+          throw conflict(
+            `"${ref}" is open in ${named.length} sessions at once; answer it by its decision id (switchboard decisions --json)`,
+          )
+        const [open] = named
         if (!open)
           throw notFound(`no open prompt "${ref}"; nothing was changed (switchboard decisions lists them)`)
         const answer = answerFor(open, values, opts.message)
