@@ -263,6 +263,8 @@ export class TerminalHooks {
     const timer = setTimeout(() => settle({ closed: NOT_IN_TIME, via: 'the deadline' }), waitMs)
     const aborted = () => settle({ closed: ANSWERED_AT_TERMINAL, via: 'Claude Code closed the request' })
     call.signal.addEventListener('abort', aborted)
+    // Closed while the decision was being opened: the listener came too late to hear it.
+    if (call.signal.aborted) aborted()
     const ending = await ended
     clearTimeout(timer)
     call.signal.removeEventListener('abort', aborted)
