@@ -8,11 +8,12 @@ import { promisify } from 'node:util'
 import { findClaude } from '../claude/process.js'
 import { HubApiError } from '../client/api-client.js'
 import { START_COMMAND, stoppedOnPurpose } from '../client/autostart.js'
+import { CLAUDE_HOOK_EVENTS } from '../core/claude-hooks.js'
 import { type HubConfig, paths, redactDatabaseUrl } from '../core/config.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import { openStore } from '../store/open.js'
 import type { Store } from '../store/store.js'
-import { installedHookEvents, settingsFile } from './claude-settings.js'
+import { installedHooks, settingsFile } from './claude-settings.js'
 
 /** `problem`: something does not work until fixed (non-zero exit); `warn`: works, with less. */
 export type Verdict = 'ok' | 'warn' | 'problem'
@@ -249,18 +250,41 @@ export function checkPluginLaunch(home: string): Check[] {
   ]
 }
 
-export function checkHooks(): Check[] {
+/**
+ * Switchboard's hooks in Claude Code's user settings: every event there, pointed at this home's hub,
+ * with this home's hook token (a hook to another hub, or with an old token, is refused or lost).
+ */
+export function checkHooks(config: HubConfig, hubUrl: string, hookToken: string | null): Check[] {
   const file = settingsFile()
-  const events = installedHookEvents(file)
+  const found = installedHooks(file)
+  const events = Object.keys(found)
+  const fix = 'switchboard install claude --hooks'
+  if (!events.length)
+    return [
+      {
+        name: 'hooks',
+        verdict: 'ok',
+        detail: 'not installed (sessions without channels then reach no one)',
+        fix,
+      },
+    ]
+  const missing = CLAUDE_HOOK_EVENTS.filter((e) => !found[e])
+  const http = Object.values(found).filter((h) => h?.type === 'http')
+  const elsewhere = http.filter((h) => !h?.url?.startsWith(`${hubUrl}/`))
+  const badToken = http.filter(
+    (h) => hookToken === null || h?.headers?.authorization !== `Bearer ${hookToken}`,
+  )
+  const problems = [
+    missing.length ? `missing for ${missing.join(', ')} (an older install)` : null,
+    elsewhere.length
+      ? `they call ${elsewhere[0]?.url?.replace(/\/api\/.*$/, '')}, not this hub (${hubUrl})`
+      : null,
+    badToken.length ? `their token is not ${paths.hookToken(config.home)}'s` : null,
+  ].filter((p): p is string => p !== null)
+  if (problems.length)
+    return [{ name: 'hooks', verdict: 'problem', detail: `in ${file}: ${problems.join('; ')}`, fix }]
   return [
-    events.length
-      ? { name: 'hooks', verdict: 'ok', detail: `installed in ${file} (${events.join(', ')})` }
-      : {
-          name: 'hooks',
-          verdict: 'ok',
-          detail: 'not installed (needed only for sessions that run without channels)',
-          fix: 'switchboard install claude --hooks',
-        },
+    { name: 'hooks', verdict: 'ok', detail: `installed in ${file}, to ${hubUrl} (${events.length} events)` },
   ]
 }
 

@@ -1,6 +1,6 @@
 // `switchboard doctor`: is this machine set up for Switchboard? Every problem comes with the command
 // that fixes it; the exit code is 0 only when nothing is a problem (warnings allowed).
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { type HubConfig, paths } from '../core/config.js'
 import { openStore } from '../store/open.js'
@@ -15,6 +15,7 @@ import {
   checkOperators,
   checkPluginLaunch,
 } from './doctor-checks.js'
+import { hookHubUrl } from './hook.js'
 import { configFrom, hubApi } from './options.js'
 import { printJson } from './output.js'
 
@@ -41,7 +42,7 @@ export function registerDoctor(program: Command): void {
         ...(await checkClaude()),
         ...checkChannelRegistered(process.cwd()),
         ...checkPluginLaunch(config.home),
-        ...checkHooks(),
+        ...checkHooks(config, hookHubUrl(config), hookTokenOf(config.home)),
       )
       checks.push(...checkOperators(operators))
       const healthy = checks.every((c) => c.verdict !== 'problem')
@@ -68,4 +69,10 @@ async function operatorsInStore(config: HubConfig): Promise<number | null> {
   } finally {
     await store.close()
   }
+}
+
+/** The home's hook token, if it has one (doctor makes none). */
+function hookTokenOf(home: string): string | null {
+  const file = paths.hookToken(home)
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : null
 }

@@ -38,6 +38,7 @@ const commands: Record<string, () => Promise<Register>> = {
   bridge: async () => (await import('./bridge.js')).registerBridge,
   open: async () => (await import('./open.js')).registerOpen,
   answer: async () => (await import('./answer.js')).registerAnswer,
+  decisions: async () => (await import('./decisions.js')).registerDecisions,
   config: async () => (await import('./config.js')).registerConfig,
 }
 

@@ -1,6 +1,7 @@
 // `switchboard sessions`: the sessions the hub drives (and the ones it can resume from Claude Code's
 // files): list, show, send, stop, resume, bind to an IDE, prune.
 import type { Command } from 'commander'
+import type { TerminalSessionRow } from '../core/api/rows.js'
 import { invalid } from '../core/errors.js'
 import type { ListedSession, SessionView } from '../core/session-api.js'
 import { afterTurn, followTurn, lastSeq } from './follow.js'
@@ -14,6 +15,20 @@ const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(
 function listLine(s: ListedSession): string {
   const summary = (s.summary ?? '').replace(/\s+/g, ' ').slice(0, 60)
   return [s.id, s.status, when(s.lastActivity), s.cwd ?? '-', summary].join('\t')
+}
+
+/** A session at a terminal, as its hooks told the hub. */
+function terminalLine(s: TerminalSessionRow): string {
+  return [
+    s.sessionId,
+    s.status,
+    s.name,
+    s.branch ?? '-',
+    s.model ?? '-',
+    s.channel ? 'channel' : '-',
+    when(s.lastSeenAt),
+    s.folder,
+  ].join('\t')
 }
 
 function describe(v: SessionView): string {
@@ -41,10 +56,27 @@ export function registerSessions(program: Command): void {
     .option('--cwd <dir>', 'only sessions of this folder')
     .option('--json', 'JSON, for scripts')
     .action(async (opts: JsonFlag & { cwd?: string }, command: Command) => {
-      const { sessions: list } = await hubApi(command).call('history', { query: { cwd: opts.cwd } })
+      const api = hubApi(command)
+      const { sessions: list } = await api.call('history', { query: { cwd: opts.cwd } })
       if (opts.json) return printJson(list)
       if (list.length === 0) process.stdout.write('no sessions\n')
       for (const s of list) process.stdout.write(`${listLine(s)}\n`)
+      const running = (await api.call('terminalSessions')).sessions.filter(
+        (s) => s.status === 'running' && (!opts.cwd || s.folder === opts.cwd),
+      )
+      if (running.length) process.stdout.write('at terminals (switchboard sessions terminals):\n')
+      for (const s of running) process.stdout.write(`${terminalLine(s)}\n`)
+    })
+
+  sessions
+    .command('terminals')
+    .description('Claude Code sessions at terminals, as their hooks told the hub (install claude --hooks)')
+    .option('--json', 'JSON, for scripts')
+    .action(async (opts: JsonFlag, command: Command) => {
+      const { sessions: list } = await hubApi(command).call('terminalSessions')
+      if (opts.json) return printJson(list)
+      if (list.length === 0) process.stdout.write('no terminal sessions have been heard of\n')
+      for (const s of list) process.stdout.write(`${terminalLine(s)}\n`)
     })
 
   const one = (

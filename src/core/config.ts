@@ -75,6 +75,8 @@ export function ensureHome(home: string): void {
 export const paths = {
   database: (home: string) => join(home, 'switchboard.db'),
   adminToken: (home: string) => join(home, 'admin-token'),
+  /** What Claude Code's hooks show the hub: written into settings.json, so it opens the hook route only. */
+  hookToken: (home: string) => join(home, 'hook-token'),
   hubInfo: (home: string) => join(home, 'hub.json'),
   hubId: (home: string) => join(home, 'hub-id'),
   hubLog: (home: string) => join(home, 'logs', 'hub.log'),

@@ -7,6 +7,7 @@ import { claudeEnv } from '../claude/env.js'
 import { readAdminToken } from '../core/admin-token.js'
 import { dialHost, type HubConfig } from '../core/config.js'
 import { pinText } from '../core/fingerprint.js'
+import { readHookToken } from '../core/hook-token.js'
 import { isLoopback } from '../core/hub-dial.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
@@ -29,6 +30,7 @@ import type { HubParts } from './http/parts.js'
 import { SenderStreams } from './http/sender-streams.js'
 import type { HubTls } from './net/tls.js'
 import { SessionManager } from './sessions/session-manager.js'
+import { TerminalHooks } from './sessions/terminal-hooks.js'
 
 const SWEEP_MS = 60_000
 
@@ -81,6 +83,12 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
     { env: claudeEnv(process.env, config) },
     config.sessionIdleMinutes,
   )
+  const terminalHooks = new TerminalHooks(hub, log, () => ({
+    hookWaitSeconds: config.hookWaitSeconds,
+    questionWaitSeconds: config.questionWaitSeconds,
+    presenceSeconds: config.presenceSeconds,
+    escalateSeconds: config.escalateSeconds,
+  }))
   const bridges = new BridgeManager(hub, sessions, config.home, log)
   const outbound = new OutboundWebhooks(hub, log)
   const signin = new WebSignin(store)
@@ -133,12 +141,18 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
   return {
     hub,
     sessions,
+    terminalHooks,
     signin,
     feed: new DecisionFeed(hub),
     replies: new ChatReplies(hub),
     streams,
     outbound,
-    creds: { adminToken, store, verifier: new ForwardVerifier(adminToken, () => leases.hubId) },
+    creds: {
+      adminToken,
+      hookToken: readHookToken(config.home),
+      store,
+      verifier: new ForwardVerifier(adminToken, () => leases.hubId),
+    },
     forwarding,
     log,
     maxBodyBytes: config.maxBodyBytes,
@@ -169,6 +183,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
         stop() {
           clearInterval(sweep)
           otherHubs.stop()
+          terminalHooks.close()
         },
       }
     },

@@ -10,6 +10,7 @@ import type { OutboundAttempt, OutboundWebhook } from './outbound.js'
 import type { DeadLetter } from './peers.js'
 import type { Rule, RuleScope } from './rules.js'
 import type { LinePageSize, SessionLinePage, SessionRecord, SessionStatus } from './sessions.js'
+import type { TerminalSession } from './terminal-sessions.js'
 
 /** A row as the database client returns it, before a mapper below turns it into the Store's type. */
 export type Row = Record<string, unknown>
@@ -162,3 +163,17 @@ export function toLinePage(rows: Iterable<Row>, size: LinePageSize): SessionLine
   }
   return { lines, more: false }
 }
+
+export const toTerminalSession = (r: Row): TerminalSession => ({
+  sessionId: r.session_id as string,
+  folder: r.folder as string,
+  name: r.name as string,
+  branch: (r.branch as string | null) ?? null,
+  model: (r.model as string | null) ?? null,
+  channel: flag(r.channel),
+  status: r.status as TerminalSession['status'],
+  startedAt: Number(r.started_at),
+  lastSeenAt: Number(r.last_seen_at),
+  endedAt: r.ended_at === null || r.ended_at === undefined ? null : Number(r.ended_at),
+  endReason: (r.end_reason as string | null) ?? null,
+})

@@ -10,6 +10,7 @@ import type { OutboundStore } from './outbound.js'
 import type { PeerStore } from './peers.js'
 import type { RuleStore } from './rules.js'
 import type { SessionStore } from './sessions.js'
+import type { TerminalSessionStore } from './terminal-sessions.js'
 
 export interface Store
   extends EventStore,
@@ -20,7 +21,8 @@ export interface Store
     OutboundStore,
     RuleStore,
     LeaseStore,
-    BridgeMemoryStore {
+    BridgeMemoryStore,
+    TerminalSessionStore {
   close(): Promise<void>
   /**
    * Deletes up to `limit` rows per kind older than `before` (ms since epoch) that nothing needs any
@@ -69,3 +71,8 @@ export type { OutboundAttempt, OutboundStore, OutboundWebhook } from './outbound
 export type { DeadLetter, PeerStore } from './peers.js'
 export type { Rule, RuleScope, RuleStore } from './rules.js'
 export type { SessionLine, SessionRecord, SessionStatus, SessionStore } from './sessions.js'
+export type {
+  TerminalSession,
+  TerminalSessionSeen,
+  TerminalSessionStore,
+} from './terminal-sessions.js'

@@ -1,5 +1,6 @@
-// Rung 3 with the real CLI, channels off: `switchboard install claude --hooks` sets the hooks up; an
-// event published while the session works reaches the model after the next tool call, once.
+// Rung 3 with the real CLI, channels off: `switchboard install claude --hooks` sets the hooks up (HTTP
+// hooks to the hub); an event published while the session works reaches the model after the next tool
+// call, once.
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -22,7 +23,16 @@ it('hands an event published mid-turn to the model after the next tool call, exa
   }
   execFileSync(process.execPath, [CLI, 'install', 'claude', '--hooks'], { env })
   const settings = JSON.parse(readFileSync(join(world.claude.home, '.claude', 'settings.json'), 'utf8'))
-  expect(Object.keys(settings.hooks)).toEqual(['UserPromptSubmit', 'PostToolUse'])
+  expect(Object.keys(settings.hooks)).toEqual([
+    'PermissionRequest',
+    'PreToolUse',
+    'Notification',
+    'Stop',
+    'SessionStart',
+    'SessionEnd',
+    'UserPromptSubmit',
+    'PostToolUse',
+  ])
   execFileSync(process.execPath, [CLI, 'install', 'claude', '--hooks'], { env }) // twice: still one entry each
   expect(
     JSON.parse(readFileSync(join(world.claude.home, '.claude', 'settings.json'), 'utf8')).hooks.PostToolUse,

@@ -1,5 +1,5 @@
 // `#/`: the sessions the hub drives (refreshed every few seconds) and the form to start one, the
-// channel sessions (subscribers) with their backlog, and the history of Claude Code sessions on this
+// channel sessions (subscribers) with their backlog, the sessions at terminals their hooks told of, and the history of Claude Code sessions on this
 // machine, each resumable or forkable. One "Filter" narrows all three lists.
 import { useCallback, useId, useState } from 'react'
 import type { SessionView } from '../../src/core/api/rows.ts'
@@ -11,6 +11,7 @@ import { HistoryList, type Resuming, rowKey } from './HistoryList.tsx'
 import { NewSessionForm } from './NewSessionForm.tsx'
 import { href, navigate } from './router.ts'
 import { SessionList } from './SessionList.tsx'
+import { TerminalList } from './TerminalList.tsx'
 import { usePoll } from './usePoll.ts'
 
 const POLL_MS = 5_000
@@ -31,6 +32,10 @@ export function SessionsPage() {
     useCallback(async () => (await call('channels')).channels, []),
     POLL_MS,
   )
+  const terminals = usePoll(
+    useCallback(async () => (await call('terminalSessions')).sessions, []),
+    POLL_MS,
+  )
   const history = usePoll(
     useCallback(async () => (await call('history')).sessions, []),
     HISTORY_POLL_MS,
@@ -40,6 +45,9 @@ export function SessionsPage() {
 
   const driven = sessions.data?.filter((s) => matchesFilter(filter, [s.id, s.cwd]))
   const subscribers = channels.data?.filter((c) => matchesFilter(filter, [c.name, ...c.topics]))
+  const atTerminals = terminals.data?.filter((t) =>
+    matchesFilter(filter, [t.sessionId, t.folder, t.name, t.branch ?? '']),
+  )
   const past = history.data?.filter((h) => matchesFilter(filter, [h.id, h.claudeSessionId, h.cwd, h.summary]))
   // A form whose row the filter (or a refresh) took away is not open.
   const resumingShown = resuming && past?.some((h) => rowKey(h) === resuming.key) ? resuming : null
@@ -78,6 +86,16 @@ export function SessionsPage() {
         {subscribers ? (
           <ChannelList channels={subscribers} filtered={filtered} />
         ) : channels.error ? null : (
+          <p className="muted">Loading…</p>
+        )}
+      </section>
+
+      <section aria-labelledby="terminals-heading">
+        <h2 id="terminals-heading">Terminal sessions</h2>
+        <ErrorLine error={terminals.error} />
+        {atTerminals ? (
+          <TerminalList sessions={atTerminals} filtered={filtered} />
+        ) : terminals.error ? null : (
           <p className="muted">Loading…</p>
         )}
       </section>

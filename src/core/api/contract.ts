@@ -23,6 +23,7 @@ import type {
   SessionView,
   SignedIn,
   SourceRow,
+  TerminalSessionRow,
 } from './rows.js'
 import type { INPUTS } from './schemas.js'
 
@@ -63,6 +64,9 @@ export interface Responses {
   unsubscribe: { removed: string }
   subscriptionLog: { log: OutboundLogRow[] }
   hookTake: { events: StoredEvent[] }
+  /** The JSON output Claude Code expects for the event; `{}` leaves the dialog to the terminal. */
+  claudeHook: Record<string, unknown>
+  terminalSessions: { sessions: TerminalSessionRow[] }
   decisions: { decisions: DecisionRow[] }
   answer: { decision: DecisionRow }
   feed: never

@@ -10,9 +10,11 @@
  * - `sender`: a sender's token (a person or program chatting with sessions);
  * - `browser`: a signed-in browser, operator or not (to see who it is, and to sign out);
  * - `operator`: the admin token, or a browser whose sender is an operator;
- * - `admin`: the admin token only (local processes: the CLI, channels, `switchboard mcp`, hooks).
+ * - `admin`: the admin token only (local processes: the CLI, channels, `switchboard mcp`, hooks);
+ * - `hook`: the admin token, or the hook token (`<home>/hook-token`) Claude Code's settings carry to
+ *   the hub's hook route: settings.json is no secret store, so what it holds can do only what hooks do.
  */
-export type Auth = 'none' | 'source' | 'sender' | 'browser' | 'operator' | 'admin'
+export type Auth = 'none' | 'source' | 'sender' | 'browser' | 'operator' | 'admin' | 'hook'
 
 export interface RouteDef {
   method: 'GET' | 'POST' | 'DELETE'
@@ -180,6 +182,19 @@ export const ROUTES = {
     path: '/api/hook/take',
     auth: 'admin',
     summary: "a session's pending events, for the hook to hand over",
+  },
+  claudeHook: {
+    method: 'POST',
+    path: '/api/claude-hooks/:event',
+    auth: 'hook',
+    summary:
+      "a Claude Code hook's input as Claude Code sends it; answers the hook's output ({} leaves the dialog to the terminal)",
+  },
+  terminalSessions: {
+    method: 'GET',
+    path: '/api/terminal-sessions',
+    auth: 'operator',
+    summary: 'Claude Code sessions at terminals, as their hooks told the hub (newest first)',
   },
 
   // --- decisions and rules ----------------------------------------------------------------------

@@ -166,3 +166,21 @@ export interface DeadLetterRow {
   reason: string
   createdAt: number
 }
+
+/** A Claude Code session at a terminal, as its hooks told the hub (SessionStart, SessionEnd, any hook). */
+export interface TerminalSessionRow {
+  /** Claude Code's own session id. */
+  sessionId: string
+  folder: string
+  /** The subscriber name a message to it goes to (its hooks take it with the next prompt or tool call). */
+  name: string
+  branch: string | null
+  model: string | null
+  /** Its channel was connected to the hub too. */
+  channel: boolean
+  status: 'running' | 'ended'
+  startedAt: number
+  lastSeenAt: number
+  endedAt: number | null
+  endReason: string | null
+}

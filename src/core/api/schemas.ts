@@ -2,6 +2,7 @@
 // request with (hub/http/define.ts), the OpenAPI document is generated from, and the clients' types
 // are inferred from (the page imports this file for types only).
 import { z } from 'zod'
+import { hookInputSchema } from '../../core/claude-hooks.js'
 import { claudeOptionsSchema } from '../../core/claude-options.js'
 import { subscriberNameSchema, topicSchema } from '../hub-protocol.js'
 import { linesQuerySchema, respondSchema, sessionSetupSchema } from '../session-api.js'
@@ -136,6 +137,7 @@ export const INPUTS = {
   deadLetters: { query: deadLettersQuerySchema },
   subscribe: { body: subscribeSchema },
   hookTake: { body: hookTakeSchema },
+  claudeHook: { body: hookInputSchema },
   answer: { body: answerSchema },
   makeRule: { body: newRuleSchema },
   history: { query: historyQuerySchema },

@@ -231,6 +231,46 @@ export const SETTINGS = {
     default: false,
     description: 'an unexpected error prints its stack trace too',
   }),
+  hookWaitSeconds: setting({
+    variable: 'SWITCHBOARD_HOOK_WAIT_SECONDS',
+    flag: { spec: '--hook-wait-seconds <s>', on: ON_SERVE },
+    inFile: true,
+    text: text.number,
+    schema: numberIn('a whole number of seconds from 0 to 3600', 0, 3600, { whole: true }),
+    default: 300,
+    description:
+      "how long a terminal session's permission dialog waits for a remote answer (the installed hooks' timeout is this and a margin)",
+  }),
+  questionWaitSeconds: setting({
+    variable: 'SWITCHBOARD_QUESTION_WAIT_SECONDS',
+    flag: { spec: '--question-wait-seconds <s>', on: ON_SERVE },
+    inFile: true,
+    text: text.number,
+    schema: numberIn('a whole number of seconds from 0 to 3600', 0, 3600, { whole: true }),
+    default: 0,
+    description:
+      'how long a question or plan waits for a remote answer while the person is at the terminal (away: hookWaitSeconds), since the terminal shows nothing meanwhile',
+  }),
+  presenceSeconds: setting({
+    variable: 'SWITCHBOARD_PRESENCE_SECONDS',
+    flag: { spec: '--presence-seconds <s>', on: ON_SERVE },
+    inFile: true,
+    text: text.number,
+    schema: numberIn('a whole number of seconds from 0 to 86400', 0, 86_400, { whole: true }),
+    default: 120,
+    description:
+      'a person who typed or answered at a terminal this recently is there: no notice goes to the phone',
+  }),
+  escalateSeconds: setting({
+    variable: 'SWITCHBOARD_ESCALATE_SECONDS',
+    flag: { spec: '--escalate-seconds <s>', on: ON_SERVE },
+    inFile: true,
+    text: text.number,
+    schema: numberIn('a whole number of seconds from 0 to 86400', 0, 86_400, { whole: true }),
+    default: 300,
+    description:
+      'a terminal session left waiting this long is told to the operators even if its person was there (0: never)',
+  }),
   listenGraceMs: setting({
     variable: 'SWITCHBOARD_LISTEN_GRACE_MS',
     flag: { spec: '--listen-grace-ms <ms>', on: ON_CHANNEL },

@@ -9,7 +9,7 @@ import type { BridgeContext } from './context.js'
 
 const HELP = [
   'Switchboard commands:',
-  '/sessions — the sessions that take this chat',
+  '/sessions — the sessions that take this chat (with a channel, or at a terminal with the hooks)',
   '/to <session> — send this chat’s next messages to one session (/to alone: to all)',
   '/status — the driven sessions (operators)',
   '/new <folder> <prompt> — start a session in a folder on the hub’s machine (operators)',
@@ -119,11 +119,22 @@ export async function runCommand(
   }
 }
 
-/** Live subscribers whose topics take this chat (channels with `*`, sessions started for it). */
+/**
+ * Live subscribers whose topics take this chat (channels with `*`, sessions started for it), and the
+ * sessions at terminals whose hooks take their messages with the next prompt or tool call.
+ */
 async function sessionsTaking(context: BridgeContext, topic: string): Promise<string[]> {
   const { hub } = context
+  const atTerminals = new Set(
+    (await hub.store.listTerminalSessions()).filter((t) => t.status === 'running').map((t) => t.name),
+  )
   return (await hub.store.listSubscribers())
-    .filter((s) => hub.isConnected(s.name) && !s.name.startsWith('webhook:') && topicMatches(s.topics, topic))
+    .filter(
+      (s) =>
+        (hub.isConnected(s.name) || atTerminals.has(s.name)) &&
+        !s.name.startsWith('webhook:') &&
+        topicMatches(s.topics, topic),
+    )
     .map((s) => s.name)
     .sort()
 }

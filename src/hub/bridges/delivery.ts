@@ -136,6 +136,12 @@ export class Delivery {
       return { chat, messages: [message], text }
     }
     if (item.kind === 'decision') return this.showOutcome(sender, item)
+    // A terminal session waits or finished (its hooks said so): a line to the operator, no buttons.
+    if (item.kind === 'notice') {
+      const chat = await this.dmOf(sender)
+      const text = cut(String(body.text), textLimit(this.context))
+      return { chat, messages: [await this.adapter().send(chat, { text })] }
+    }
     return { skipped: item.kind }
   }
 
@@ -195,7 +201,8 @@ export class Delivery {
     if (!prompt?.receipt) return { skipped: 'no prompt shown' }
     const { chat, messages, text } = prompt.receipt as { chat: string; messages: string[]; text?: string }
     const by = item.body.status === 'cancelled' ? null : String(item.body.answered_by)
-    const line = outcomeLine(item.body.answer as Record<string, unknown> | undefined, by)
+    const reason = typeof item.body.reason === 'string' ? item.body.reason : undefined
+    const line = outcomeLine(item.body.answer as Record<string, unknown> | undefined, by, reason)
     const edited = cut(`${text ?? ''}\n\n${line}`, textLimit(this.context))
     for (const message of messages) await this.adapter().edit(chat, message, edited, [])
     return { chat, edited: messages }

@@ -135,8 +135,13 @@ export function answerFor(
 }
 
 /** One line saying how a decision ended and who ended it, for the edited prompt. */
-export function outcomeLine(answer: Record<string, unknown> | undefined, by: string | null): string {
-  if (by === null) return '⏹ No longer open: its session ended or withdrew it'
+export function outcomeLine(
+  answer: Record<string, unknown> | undefined,
+  by: string | null,
+  /** Why a cancelled prompt closed, when its session said (e.g. "answered at the terminal"). */
+  reason?: string,
+): string {
+  if (by === null) return `⏹ No longer open: ${reason ?? 'its session ended or withdrew it'}`
   const answers = answer?.answers as Record<string, string> | undefined
   if (answers) return `✅ Answered "${Object.values(answers).join(', ')}" by ${by}`
   return answer?.behavior === 'allow' ? `✅ Allowed by ${by}` : `❌ Denied by ${by}`

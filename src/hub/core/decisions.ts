@@ -6,7 +6,7 @@ import { conflict, forbidden, notFound } from '../../core/errors.js'
 import type { Behavior, PermissionRequest, ServerMessage } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
-import { inputOf, Rules } from './rules.js'
+import { canonicalJson, inputOf, Rules } from './rules.js'
 import type { SenderOutbox } from './sender-outbox.js'
 import { promptText, toolCallText } from './tool-call-text.js'
 
@@ -18,6 +18,8 @@ export interface VerdictSink {
 export class Decisions {
   /** In-process waiters (driven sessions), by decision id. */
   private readonly resolvers = new Map<string, (d: Decision) => void>()
+  /** Others told of an answer besides its waiter (a terminal's hook waiting on its channel's prompt). */
+  private readonly watchers = new Map<string, Set<(d: Decision) => void>>()
   readonly rules: Rules
 
   constructor(
@@ -48,13 +50,21 @@ export class Decisions {
       (d) => d.owner === subscriber,
     )
     if (again) return again // the channel re-sent it after a reconnect
+    const hooked = await this.hookTwin(subscriber, request)
     const decision = await this.store.openDecision({
       kind: 'permission',
       code: request.request_id,
       owner: subscriber,
-      request: { ...request },
+      request: { ...request, ...(hooked ? { twin: hooked.id } : {}) },
       expiresAt: null,
     })
+    if (hooked) {
+      // The session's hook put this very dialog to operators already: its answer is this one's too.
+      this.watch(hooked.id, (d) => {
+        if (d.answer) this.answer(decision, d.answer, d.answeredBy ?? 'hook').catch(() => {})
+      })
+      return decision
+    }
     if (await this.answeredByRule(decision, null)) return decision
     await this.toOperators('permission', promptBody(decision))
     return decision
@@ -101,6 +111,7 @@ export class Decisions {
     } else if (answered.kind === 'permission') {
       await this.relayVerdict(answered)
     }
+    this.tellWatchers(answered)
     await this.toOperators('decision', {
       id: answered.code,
       kind: answered.kind,
@@ -117,7 +128,13 @@ export class Decisions {
     input: {
       kind: Decision['kind']
       owner: string
-      request: { tool_name: string; input: Record<string, unknown>; description?: string }
+      /** The call (and whatever else operators are shown of it: a terminal session's folder, say). */
+      request: {
+        tool_name: string
+        input: Record<string, unknown>
+        description?: string
+        [more: string]: unknown
+      }
       /** Where the session works: a rule for a folder applies there. */
       folder?: string | null
     },
@@ -142,10 +159,11 @@ export class Decisions {
    * is connected here is relayed to it. `id` null: anything may have been answered (a missed notice).
    */
   async answeredElsewhere(id: string | null): Promise<void> {
-    const ids = id === null ? [...this.resolvers.keys()] : [id]
+    const ids = id === null ? [...new Set([...this.resolvers.keys(), ...this.watchers.keys()])] : [id]
     for (const decisionId of ids) {
       const decision = await this.store.getDecision(decisionId)
       if (decision?.status !== 'answered') continue
+      this.tellWatchers(decision)
       const resolve = this.resolvers.get(decisionId)
       if (resolve) {
         this.resolvers.delete(decisionId)
@@ -156,21 +174,81 @@ export class Decisions {
     if (id === null) for (const name of this.connections.keys()) await this.relayPendingVerdicts(name)
   }
 
-  /** Stops waiting for decisions whose asker went away. */
-  async cancelAwaited(ids: string[]): Promise<void> {
+  /** `tell` hears the decision's answer, besides whoever waits for it. */
+  watch(id: string, tell: (d: Decision) => void): void {
+    const set = this.watchers.get(id) ?? new Set()
+    set.add(tell)
+    this.watchers.set(id, set)
+  }
+
+  unwatch(id: string, tell: (d: Decision) => void): void {
+    const set = this.watchers.get(id)
+    set?.delete(tell)
+    if (set && !set.size) this.watchers.delete(id)
+  }
+
+  private tellWatchers(decision: Decision): void {
+    const set = this.watchers.get(decision.id)
+    if (!set) return
+    this.watchers.delete(decision.id)
+    for (const tell of set) tell(decision)
+  }
+
+  /**
+   * The open prompt a session's channel relayed for the same call a hook of that session now asks
+   * about (a session running both): the hook waits on it rather than putting it to operators again.
+   */
+  async channelTwin(
+    subscriber: string,
+    tool: string,
+    input: Record<string, unknown>,
+  ): Promise<Decision | null> {
+    const open = await this.store.listDecisions({ kind: 'permission', status: 'open' })
+    return (
+      open.find(
+        (d) =>
+          d.owner === subscriber &&
+          Date.now() - d.createdAt < TWIN_WINDOW_MS &&
+          sameCall(d.request, tool, input),
+      ) ?? null
+    )
+  }
+
+  /** The other way round: the hook of the channel's session asked first. */
+  private async hookTwin(subscriber: string, request: PermissionRequest): Promise<Decision | null> {
+    const open = await this.store.listDecisions({ kind: 'permission', status: 'open' })
+    return (
+      open.find(
+        (d) =>
+          d.request.source === 'hook' &&
+          d.request.name === subscriber &&
+          Date.now() - d.createdAt < TWIN_WINDOW_MS &&
+          sameCall(request, String(d.request.tool_name), inputOf(d.request) ?? {}),
+      ) ?? null
+    )
+  }
+
+  /** Stops waiting for decisions whose asker went away; `reason`, what operators' copies then say. */
+  async cancelAwaited(ids: string[], reason?: string): Promise<void> {
     for (const id of ids) this.resolvers.delete(id)
     if (!ids.length) return
     const open = (await Promise.all(ids.map((id) => this.store.getDecision(id)))).filter(
       (d): d is Decision => d?.status === 'open',
     )
     await this.store.cancelDecisions(ids)
-    await this.announceCancelled(open)
+    await this.announceCancelled(open, reason)
   }
 
   /** Operators' copies of a prompt nobody can answer any more say so (a chat edits its buttons away). */
-  private async announceCancelled(decisions: Decision[]): Promise<void> {
+  private async announceCancelled(decisions: Decision[], reason?: string): Promise<void> {
     for (const d of decisions)
-      await this.toOperators('decision', { id: d.code, kind: d.kind, session: d.owner, status: 'cancelled' })
+      await this.toOperators('decision', {
+        id: d.code,
+        kind: d.kind,
+        session: d.owner,
+        status: 'cancelled',
+        ...(reason ? { reason } : {}),
+      })
   }
 
   private async freeCode(): Promise<string> {
@@ -205,7 +283,7 @@ export class Decisions {
     await this.announceCancelled(open)
   }
 
-  private async toOperators(kind: string, body: Record<string, unknown>): Promise<void> {
+  async toOperators(kind: string, body: Record<string, unknown>): Promise<void> {
     const operators = (await this.store.listSenders()).filter((s) => s.operator && s.status === 'allowed')
     for (const op of operators) await this.outbox.send(op.id, kind, body)
   }
@@ -244,6 +322,30 @@ export function promptBody(decision: Decision): Record<string, unknown> {
     ...request,
     text: `${owner}: ${promptText({ tool_name: tool, input, description })}${reply}`,
   }
+}
+
+/** How far apart a channel's and a hook's copy of one dialog may come. */
+const TWIN_WINDOW_MS = 60_000
+
+/**
+ * A channel's relayed prompt and a hook's call are the same call: the same tool, and the channel's
+ * preview of the input (JSON, perhaps cut short) is the input's, or its beginning.
+ */
+export function sameCall(
+  relayed: Record<string, unknown>,
+  tool: string,
+  input: Record<string, unknown>,
+): boolean {
+  if (relayed.tool_name !== tool) return false
+  const preview = typeof relayed.input_preview === 'string' ? relayed.input_preview : null
+  if (preview === null) return false
+  const exact = inputOf(relayed)
+  if (exact) return canonicalJson(exact) === canonicalJson(input)
+  const head = preview.replace(/(…|\.\.\.)$/u, '')
+  return (
+    head.length > 0 &&
+    (JSON.stringify(input).startsWith(head) || JSON.stringify(input, null, 2).startsWith(head))
+  )
 }
 
 /** Five letters a–z without l, like Claude Code's own request ids, so `yes <id>` reads the same. */

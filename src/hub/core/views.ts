@@ -75,10 +75,15 @@ export class DecisionFeed {
   async open(): Promise<DecisionRow[]> {
     const open = await this.hub.store.listDecisions({ status: 'open' })
     const now = Date.now()
-    return open
-      .filter((d) => SHOWN_KINDS.has(d.kind) && (d.expiresAt === null || d.expiresAt > now))
-      .sort((a, b) => a.createdAt - b.createdAt)
-      .map(decisionRow)
+    return (
+      open
+        // A channel's copy of a dialog its session's hook put to operators already is not shown twice.
+        .filter(
+          (d) => SHOWN_KINDS.has(d.kind) && (d.expiresAt === null || d.expiresAt > now) && !d.request.twin,
+        )
+        .sort((a, b) => a.createdAt - b.createdAt)
+        .map(decisionRow)
+    )
   }
 
   subscribe(listener: (row: DecisionRow) => void): () => void {

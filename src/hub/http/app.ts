@@ -7,6 +7,7 @@ import { TrieRouter } from 'hono/router/trie-router'
 import { ROUTES } from '../../core/api/routes.js'
 import { isDomainError, notFound } from '../../core/errors.js'
 import { chatRoutes } from './chat.js'
+import { claudeHookRoutes } from './claude-hooks.js'
 import { decisionRoutes } from './decisions.js'
 import type { HubApp, HubEnv } from './env.js'
 import { onError, refusal } from './errors.js'
@@ -40,6 +41,7 @@ export function createApp(parts: HubParts): HubApp {
   app.route('/', senderRoutes(parts))
   app.route('/', peopleRoutes(parts))
   app.route('/', stateRoutes(parts))
+  app.route('/', claudeHookRoutes(parts))
   app.route('/', decisionRoutes(parts))
   app.route('/', sessionRoutes(parts, passOnToItsHub(parts.hub.store, parts.forwarding)))
   app.route('/', chatRoutes(parts))

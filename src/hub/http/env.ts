@@ -31,5 +31,7 @@ export type Principal =
    * passed the request on.
    */
   | { kind: 'admin'; as: string; passedOnBy?: string }
+  /** The hook token: Claude Code's hooks, which may call the hook route only. */
+  | { kind: 'hook' }
   | { kind: 'sender'; sender: Sender }
   | { kind: 'browser'; sender: Sender; passedOnBy?: string }

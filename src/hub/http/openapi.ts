@@ -13,6 +13,7 @@ const SECURITY: Record<Auth, Record<string, string[]>[] | undefined> = {
   browser: [{ browser: [] }, { admin: [] }],
   operator: [{ browser: [] }, { admin: [] }],
   admin: [{ admin: [] }],
+  hook: [{ hook: [] }, { admin: [] }],
 }
 
 const jsonOf = (schema: z.ZodType) => ({
@@ -72,6 +73,7 @@ function build(): Record<string, unknown> {
           description: 'a signed-in browser’s key (POST /api/signin)',
         },
         sender: { type: 'http', scheme: 'bearer', description: 'a sender’s token' },
+        hook: { type: 'http', scheme: 'bearer', description: 'the home’s hook-token (Claude Code’s hooks)' },
         source: { type: 'http', scheme: 'bearer', description: 'a webhook source’s secret (or a signature)' },
       },
     },

@@ -8,6 +8,7 @@ import type { OutboundWebhooks } from '../core/outbound.js'
 import type { DecisionFeed } from '../core/views.js'
 import type { WebSignin } from '../core/web-signin.js'
 import type { SessionManager } from '../sessions/session-manager.js'
+import type { TerminalHooks } from '../sessions/terminal-hooks.js'
 import type { Forwarding } from './forward.js'
 import type { Credentials } from './principal.js'
 import type { HostRules } from './request-guard.js'
@@ -16,6 +17,8 @@ import type { SenderStreams } from './sender-streams.js'
 export interface HubParts {
   hub: Hub
   sessions: SessionManager
+  /** Sessions at terminals, through Claude Code's hooks. */
+  terminalHooks: TerminalHooks
   signin: WebSignin
   feed: DecisionFeed
   replies: ChatReplies

@@ -16,6 +16,8 @@ export type { Principal } from './env.js'
 
 export interface Credentials {
   adminToken: string
+  /** The token Claude Code's settings carry for the hook route (`<home>/hook-token`). */
+  hookToken?: string
   store: Pick<Store, 'senderByToken' | 'senderByName'>
   verifier: ForwardVerifier
 }
@@ -37,6 +39,7 @@ export async function identify(
   const token = bearer(c, queryToken)
   if (!token) return { kind: 'nobody' }
   if (safeEqual(token, creds.adminToken)) return { kind: 'admin', as: clientName(c) }
+  if (creds.hookToken && safeEqual(token, creds.hookToken)) return { kind: 'hook' }
   const sender = await creds.store.senderByToken(hashToken(token))
   if (!sender) return { kind: 'nobody', presented: true }
   return sender.kind === 'browser' ? { kind: 'browser', sender } : { kind: 'sender', sender }
@@ -66,6 +69,10 @@ export function authorize(c: Context<HubEnv>, auth: Auth, who: Principal): void 
   if (auth === 'sender') {
     allowedSender(who)
     return
+  }
+  if (auth === 'hook') {
+    if (who.kind === 'admin' || who.kind === 'hook') return
+    throw unauthorized('this route needs the hook token (Authorization: Bearer <home>/hook-token)')
   }
   if (auth === 'admin') {
     if (who.kind === 'admin') return
@@ -108,6 +115,7 @@ function clientName(c: Context<HubEnv>): string {
 /** The name a principal's answers are recorded under. */
 export function nameOf(who: Principal): string {
   if (who.kind === 'sender' || who.kind === 'browser') return who.sender.name
+  if (who.kind === 'hook') return 'hook'
   return who.kind === 'admin' ? who.as : 'nobody'
 }
 

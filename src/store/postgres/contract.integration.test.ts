@@ -13,6 +13,7 @@ import { describePeerStoreContract } from '../peers.contract.js'
 import { describeRetentionContract } from '../retention.contract.js'
 import { describeRuleStoreContract } from '../rules.contract.js'
 import { describeSessionStoreContract } from '../sessions.contract.js'
+import { describeTerminalSessionStoreContract } from '../terminal-sessions.contract.js'
 import { openPostgresStore } from './index.js'
 
 let server: PostgresServer
@@ -47,3 +48,4 @@ describeRetentionContract(openPostgres)
 describeRuleStoreContract(openPostgres)
 describeLeaseStoreContract(openPostgres)
 describeBridgeMemoryStoreContract(openPostgres)
+describeTerminalSessionStoreContract(openPostgres)

@@ -12,6 +12,7 @@ import { peerStore } from '../shared/peers.js'
 import { prune } from '../shared/retention.js'
 import { ruleStore } from '../shared/rules.js'
 import { sessionRecords } from '../shared/sessions.js'
+import { terminalSessionStore } from '../shared/terminal-sessions.js'
 import type { OtherChange, Store } from '../store.js'
 import { listenForChanges } from './changes.js'
 import { openPool, type PostgresDb } from './db.js'
@@ -53,6 +54,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     ruleStore(sql),
     leaseStore(sql),
     bridgeMemoryStore(sql),
+    terminalSessionStore(sql),
     {
       prune: prune(sql, [['SELECT pg_advisory_xact_lock($1)', [PRUNE_LOCK]]]),
       onOtherChanges(listener: (change: OtherChange) => void) {

@@ -203,4 +203,21 @@ export const migrations: string[] = [
   -- sort names alike whatever this database's locale: C's order is the bytes'.
   CREATE COLLATION IF NOT EXISTS "BINARY" FROM "C";
   `,
+  `
+  -- Claude Code sessions at terminals, as their hooks tell the hub (see store/terminal-sessions.ts).
+  CREATE TABLE terminal_sessions (
+    session_id TEXT PRIMARY KEY,
+    folder TEXT NOT NULL,
+    name TEXT NOT NULL,
+    branch TEXT,
+    model TEXT,
+    channel BOOLEAN NOT NULL DEFAULT false,
+    status TEXT NOT NULL,
+    started_at BIGINT NOT NULL,
+    last_seen_at BIGINT NOT NULL,
+    ended_at BIGINT,
+    end_reason TEXT
+  );
+  CREATE INDEX terminal_sessions_seen ON terminal_sessions (last_seen_at);
+  `,
 ]

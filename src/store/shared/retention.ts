@@ -9,6 +9,7 @@ import { PRUNE_OUTBOUND_LOG } from './outbound.js'
 import { PRUNE_DEAD_LETTERS } from './peers.js'
 import { PRUNE_SESSION_LINES } from './sessions.js'
 import type { Sql, Statement } from './sql.js'
+import { PRUNE_TERMINAL_SESSIONS } from './terminal-sessions.js'
 
 /** The events area's batch: parked deliveries go before the events they hold. */
 const PRUNE_EVENTS = [
@@ -29,6 +30,7 @@ const PRUNE = [
   ...PRUNE_OUTBOUND_LOG,
   ...PRUNE_DEAD_LETTERS,
   ...PRUNE_BRIDGE_MEMORY,
+  ...PRUNE_TERMINAL_SESSIONS,
 ]
 
 /**

@@ -13,6 +13,7 @@ import { describePeerStoreContract } from '../peers.contract.js'
 import { describeRetentionContract } from '../retention.contract.js'
 import { describeRuleStoreContract } from '../rules.contract.js'
 import { describeSessionStoreContract } from '../sessions.contract.js'
+import { describeTerminalSessionStoreContract } from '../terminal-sessions.contract.js'
 import { openSqliteStore } from './index.js'
 
 const openSqlite: OpenStore = async () => {
@@ -43,3 +44,4 @@ describeRetentionContract(openSqlite)
 describeRuleStoreContract(openSqlite)
 describeLeaseStoreContract(openSqlite)
 describeBridgeMemoryStoreContract(openSqlite)
+describeTerminalSessionStoreContract(openSqlite)

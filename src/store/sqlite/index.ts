@@ -14,6 +14,7 @@ import { peerStore } from '../shared/peers.js'
 import { prune } from '../shared/retention.js'
 import { ruleStore } from '../shared/rules.js'
 import { sessionRecords } from '../shared/sessions.js'
+import { terminalSessionStore } from '../shared/terminal-sessions.js'
 import type { Store } from '../store.js'
 import type { CheckpointerData } from './checkpointer.js'
 import { sqliteEventStore } from './events.js'
@@ -61,6 +62,7 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
     ruleStore(sql),
     leaseStore(sql),
     bridgeMemoryStore(sql),
+    terminalSessionStore(sql),
     { prune: prune(sql), close: () => close(db, checkpointer) },
   )
 }

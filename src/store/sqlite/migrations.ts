@@ -231,4 +231,21 @@ export const migrations: string[] = [
   );
   CREATE INDEX bridge_memory_age ON bridge_memory (kind, at);
   `,
+  `
+  -- Claude Code sessions at terminals, as their hooks tell the hub (see store/terminal-sessions.ts).
+  CREATE TABLE terminal_sessions (
+    session_id TEXT PRIMARY KEY,
+    folder TEXT NOT NULL,
+    name TEXT NOT NULL,
+    branch TEXT,
+    model TEXT,
+    channel INTEGER NOT NULL DEFAULT 0,
+    status TEXT NOT NULL,
+    started_at INTEGER NOT NULL,
+    last_seen_at INTEGER NOT NULL,
+    ended_at INTEGER,
+    end_reason TEXT
+  );
+  CREATE INDEX terminal_sessions_seen ON terminal_sessions (last_seen_at);
+  `,
 ]

@@ -1,0 +1,106 @@
+// Claude Code's settings.json as `install claude --hooks` leaves it: every event's hook in, once, and
+// `--remove` taking out exactly that, so the file is byte for byte what it was.
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { CLAUDE_HOOK_EVENTS } from '../core/claude-hooks.js'
+import { addHooks, hookFor, installedHooks, removeHooks } from './claude-settings.js'
+
+let dir: string
+let file: string
+const target = { hubUrl: 'http://127.0.0.1:7420', token: 'sbh_test', waitSeconds: 300 }
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'claude-settings-'))
+  file = join(dir, 'settings.json')
+})
+afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+/** A person's settings: other hooks on the same events, other keys, a tab-indented file. */
+const THEIRS = `${JSON.stringify(
+  {
+    model: 'opus',
+    hooks: {
+      PreToolUse: [{ matcher: 'Bash', hooks: [{ type: 'command', command: 'audit-bash' }] }],
+      Stop: [{ hooks: [{ type: 'command', command: 'say done', timeout: 5 }] }],
+      PostToolUse: [{ matcher: 'Edit', hooks: [{ type: 'command', command: 'prettier --write' }] }],
+    },
+    permissions: { allow: ['Bash(ls:*)'] },
+  },
+  null,
+  '\t',
+)}\n`
+
+it('installs an HTTP hook for every event beside the person’s own, and removes exactly those', () => {
+  writeFileSync(file, THEIRS)
+  addHooks(file, target)
+  const settings = JSON.parse(readFileSync(file, 'utf8'))
+  expect(Object.keys(settings.hooks)).toEqual([
+    'PreToolUse',
+    'Stop',
+    'PostToolUse',
+    'PermissionRequest',
+    'Notification',
+    'SessionStart',
+    'SessionEnd',
+    'UserPromptSubmit',
+  ])
+  expect(settings.hooks.PreToolUse).toEqual([
+    { matcher: 'Bash', hooks: [{ type: 'command', command: 'audit-bash' }] },
+    { matcher: 'AskUserQuestion|ExitPlanMode', hooks: [hookFor('PreToolUse', target)] },
+  ])
+  expect(settings.hooks.PermissionRequest[0].hooks[0]).toEqual({
+    type: 'http',
+    url: 'http://127.0.0.1:7420/api/claude-hooks/PermissionRequest',
+    headers: {
+      authorization: 'Bearer sbh_test',
+      'x-switchboard-timeout': '330',
+      'x-switchboard-name': '$SWITCHBOARD_CHANNEL_NAME',
+      'x-switchboard-driven': '$SWITCHBOARD_DRIVEN',
+    },
+    allowedEnvVars: ['SWITCHBOARD_CHANNEL_NAME', 'SWITCHBOARD_DRIVEN'],
+    timeout: 330,
+  })
+  expect(settings.hooks.Stop[1].hooks[0].timeout).toBe(10)
+  // A session's start is the command that starts the hub when none runs.
+  expect(settings.hooks.SessionStart[0].hooks[0]).toEqual({
+    type: 'command',
+    command: 'switchboard hook SessionStart',
+    timeout: 30,
+  })
+  expect(Object.keys(installedHooks(file)).sort()).toEqual([...CLAUDE_HOOK_EVENTS].sort())
+  // Installed again (another port): still one entry per event, the new one.
+  addHooks(file, { ...target, hubUrl: 'http://127.0.0.1:7999' })
+  const again = JSON.parse(readFileSync(file, 'utf8'))
+  expect(again.hooks.PreToolUse).toHaveLength(2)
+  expect(again.hooks.PreToolUse[1].hooks[0].url).toBe('http://127.0.0.1:7999/api/claude-hooks/PreToolUse')
+
+  expect(removeHooks(file)).toBe(CLAUDE_HOOK_EVENTS.length)
+  expect(readFileSync(file, 'utf8')).toBe(THEIRS)
+  expect(removeHooks(file)).toBe(0)
+})
+
+it('takes a file with no hooks back to what it was, and the older command entries out too', () => {
+  const plain = '{\n    "model": "sonnet"\n}'
+  writeFileSync(file, plain)
+  addHooks(file, { ...target, hubUrl: null })
+  expect(JSON.parse(readFileSync(file, 'utf8')).hooks.Notification[0].hooks[0]).toEqual({
+    type: 'command',
+    command: 'switchboard hook Notification',
+    timeout: 10,
+  })
+  removeHooks(file)
+  expect(readFileSync(file, 'utf8')).toBe(plain)
+
+  const old = { hooks: { UserPromptSubmit: [{ hooks: [{ type: 'command', command: 'switchboard hook' }] }] } }
+  writeFileSync(file, JSON.stringify(old))
+  expect(removeHooks(file)).toBe(1)
+  expect(readFileSync(file, 'utf8')).toBe('{}')
+})
+
+it('refuses a settings file that is not JSON, and changes nothing', () => {
+  writeFileSync(file, '{ "model": ')
+  expect(() => addHooks(file, target)).toThrow(/not valid JSON/)
+  expect(readFileSync(file, 'utf8')).toBe('{ "model": ')
+})

@@ -1,0 +1,52 @@
+// `switchboard decisions`: the prompts waiting for a person, on any hub of the database: code,
+// session, kind, tool, what it would do, and how long it has waited.
+import type { Command } from 'commander'
+import type { DecisionRow } from '../core/api/rows.js'
+import { hubApi } from './options.js'
+import { printJson } from './output.js'
+
+function age(ms: number): string {
+  const s = Math.max(0, Math.round(ms / 1000))
+  if (s < 60) return `${s}s`
+  if (s < 3600) return `${Math.floor(s / 60)}m`
+  return `${Math.floor(s / 3600)}h`
+}
+
+/** Where a prompt comes from: a terminal session's folder and id, or the session's name. */
+function sessionOf(d: DecisionRow): string {
+  const project = typeof d.request.project === 'string' ? d.request.project : null
+  return project ? `${project}/${d.owner.slice(0, 8)}` : d.owner
+}
+
+/** One line of what the call would do. */
+export function inputSummary(d: DecisionRow, width = 60): string {
+  const input = (d.request.input ?? null) as Record<string, unknown> | null
+  const preview = typeof d.request.input_preview === 'string' ? d.request.input_preview : null
+  let text: string
+  if (d.kind === 'question' && Array.isArray(input?.questions))
+    text = input.questions.map((q) => String((q as { question?: unknown })?.question ?? '')).join(' / ')
+  else if (d.kind === 'plan' && typeof input?.plan === 'string') text = input.plan
+  else if (typeof input?.command === 'string') text = `$ ${input.command}`
+  else if (typeof input?.file_path === 'string') text = input.file_path
+  else text = input ? JSON.stringify(input) : (preview ?? String(d.request.description ?? ''))
+  const flat = text.replace(/\s+/g, ' ').trim()
+  return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat
+}
+
+export function registerDecisions(program: Command): void {
+  program
+    .command('decisions')
+    .description('the prompts waiting for a person (answer them with switchboard answer <code> …)')
+    .option('--json', 'JSON, for scripts')
+    .action(async (opts: { json?: boolean }, command: Command) => {
+      const { decisions } = await hubApi(command).call('decisions')
+      const prompts = decisions.filter((d) => d.kind !== 'pairing')
+      if (opts.json) return printJson(prompts)
+      if (!prompts.length) return void process.stdout.write('nothing waits for an answer\n')
+      const now = Date.now()
+      for (const d of prompts)
+        process.stdout.write(
+          `${[d.code, sessionOf(d), d.kind, String(d.request.tool_name ?? '-'), inputSummary(d), age(now - d.createdAt)].join('\t')}\n`,
+        )
+    })
+}

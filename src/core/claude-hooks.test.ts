@@ -1,0 +1,50 @@
+// The outputs the hub answers Claude Code's hooks with, in the shapes the pinned CLI's schemas take.
+import { expect, it } from 'vitest'
+import { contextOutput, hookInputSchema, permissionOutput, preToolUseOutput } from './claude-hooks.js'
+
+it('answers a permission dialog: allow, allow with the edited input, deny with its message', () => {
+  expect(permissionOutput({ behavior: 'allow' })).toEqual({
+    hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+  })
+  expect(permissionOutput({ behavior: 'allow', updatedInput: { command: 'ls' } })).toEqual({
+    hookSpecificOutput: {
+      hookEventName: 'PermissionRequest',
+      decision: { behavior: 'allow', updatedInput: { command: 'ls' } },
+    },
+  })
+  expect(permissionOutput({ behavior: 'deny', message: 'no' })).toEqual({
+    hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'deny', message: 'no' } },
+  })
+})
+
+it('answers a question with its answers in the input, and a plan sent back with the reason', () => {
+  const input = { questions: [{ question: 'Which?', options: [{ label: 'A' }] }] }
+  expect(preToolUseOutput(input, { behavior: 'allow', answers: { 'Which?': 'A' } })).toEqual({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'allow',
+      updatedInput: { ...input, answers: { 'Which?': 'A' } },
+    },
+  })
+  expect(preToolUseOutput({ plan: 'p' }, { behavior: 'deny', message: 'add tests' })).toEqual({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: 'add tests',
+    },
+  })
+  expect(contextOutput('PostToolUse', 'x')).toEqual({
+    hookSpecificOutput: { hookEventName: 'PostToolUse', additionalContext: 'x' },
+  })
+})
+
+it('takes a hook input with what every hook sends, keeping the rest, and names what is missing', () => {
+  const parsed = hookInputSchema.parse({
+    session_id: 's',
+    hook_event_name: 'Stop',
+    cwd: '/w',
+    stop_hook_active: false,
+  })
+  expect(parsed.stop_hook_active).toBe(false)
+  expect(hookInputSchema.safeParse({ hook_event_name: 'Stop', cwd: '/w' }).success).toBe(false)
+})

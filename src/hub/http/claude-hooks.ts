@@ -1,0 +1,35 @@
+// Claude Code's hooks, one route for every event (POST /api/claude-hooks/:event): the hook's input as
+// Claude Code sends it in, the output it expects for that event back. The hook token or the admin
+// token; what the session's environment says comes as headers (core/claude-hooks.ts HOOK_HEADERS).
+import { Hono } from 'hono'
+import { HOOK_HEADERS } from '../../core/claude-hooks.js'
+import { invalid } from '../../core/errors.js'
+import { subscriberNameSchema } from '../../core/hub-protocol.js'
+import { defineRoute } from './define.js'
+import type { HubEnv } from './env.js'
+import type { HubParts } from './parts.js'
+
+export function claudeHookRoutes(parts: HubParts): Hono<HubEnv> {
+  const app = new Hono<HubEnv>()
+  const { hub, creds, terminalHooks } = parts
+
+  defineRoute(app, creds, 'claudeHook', (c, { params, body }) => {
+    if (body.hook_event_name !== params.event)
+      throw invalid(`the path names ${params.event}, the input's hook_event_name ${body.hook_event_name}`)
+    const timeout = Number(c.req.header(HOOK_HEADERS.timeout) ?? '')
+    // An unset variable reaches the header as nothing: no name, the folder's is taken.
+    const name = subscriberNameSchema.safeParse(c.req.header(HOOK_HEADERS.name) ?? '')
+    return terminalHooks.handle(params.event, body, {
+      // Aborted when Claude Code closes the request: the dialog was answered at the terminal.
+      signal: c.req.raw.signal,
+      timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : null,
+      name: name.success ? name.data : null,
+      driven: c.req.header(HOOK_HEADERS.driven) === '1',
+    })
+  })
+
+  defineRoute(app, creds, 'terminalSessions', async () => ({
+    sessions: await hub.store.listTerminalSessions(),
+  }))
+  return app
+}

@@ -1,0 +1,366 @@
+// Sessions at terminals, reached through Claude Code's hooks (POST /api/claude-hooks/:event): a
+// permission dialog, a question or a plan becomes a decision every operator may answer while the hook
+// waits; "waiting for you" and "finished" become notices unless the person is at that terminal; each
+// session is registered, and takes the events waiting for it with the prompt or after a tool call.
+// Whatever goes wrong, or takes too long, the answer is `{}`: the dialog stays the terminal's, and a
+// hook never allows on its own.
+import { basename } from 'node:path'
+import { channelMessage } from '../../claude/channel-tag.js'
+import {
+  contextOutput,
+  type HookInput,
+  type HookOutput,
+  NOTHING,
+  permissionOutput,
+  preToolUseOutput,
+} from '../../core/claude-hooks.js'
+import type { Logger } from '../../core/log.js'
+import { type RespondInput, respondSchema } from '../../core/session-api.js'
+import { defaultSubscriberName } from '../../core/subscriber-name.js'
+import type { Decision } from '../../store/store.js'
+import { gitBranch } from '../core/git-branch.js'
+import type { Hub } from '../core/hub.js'
+import { canonicalJson } from '../core/rules.js'
+
+/** The settings that time the hooks (core/settings/table.ts), read at each hook. */
+export interface HookTimes {
+  hookWaitSeconds: number
+  questionWaitSeconds: number
+  presenceSeconds: number
+  escalateSeconds: number
+}
+
+/** One hook call as it reached the hub. */
+export interface HookCall {
+  /** Aborted when Claude Code stops waiting: the dialog was answered at the terminal, or the session ended. */
+  signal: AbortSignal
+  /** The hook's own timeout as installed, in seconds (the hub answers before it); null: not said. */
+  timeoutSeconds: number | null
+  /** The session's subscriber name, when its environment names one (SWITCHBOARD_CHANNEL_NAME). */
+  name: string | null
+  /** A session the hub drives: its dialogs reach the hub through the control protocol already. */
+  driven: boolean
+}
+
+/** The hub answers this long before the hook's own timeout, so Claude Code never times it out. */
+export const HOOK_MARGIN_MS = 5_000
+export const ANSWERED_AT_TERMINAL = 'answered at the terminal'
+const NOT_IN_TIME = 'not answered in time; the dialog stays at the terminal'
+const SESSION_ENDED = 'its session ended'
+/** A session heard from this recently is not written again for each hook (PostToolUse comes often). */
+const SEEN_WRITE_MS = 30_000
+/** The longest last message a notice carries. */
+const NOTICE_TEXT = 1_500
+
+/** How a wait ended: answered, or closed for a reason (`via`: what said so, for the log). */
+type Ending = { answered: Decision } | { closed: string; via: string }
+
+interface Waiting {
+  tool: string
+  input: Record<string, unknown>
+  close(reason: string): void
+}
+
+export class TerminalHooks {
+  /** When the person last typed or answered at each session's terminal. */
+  private readonly lastActive = new Map<string, number>()
+  /** A "waiting for you" held back while the person was there, told if they do not come back in time. */
+  private readonly escalations = new Map<string, NodeJS.Timeout>()
+  /** A turn's end was told and nobody has been active since: the idle reminder after it is not. */
+  private readonly finishedTold = new Set<string>()
+  /** The dialogs each session's hooks wait on here, by decision id. */
+  private readonly waiting = new Map<string, Map<string, Waiting>>()
+  private readonly written = new Map<string, number>()
+
+  constructor(
+    private readonly hub: Hub,
+    private readonly log: Logger,
+    private readonly times: () => HookTimes,
+  ) {}
+
+  async handle(event: string, input: HookInput, call: HookCall): Promise<HookOutput> {
+    // A session the hub drives asks through the control protocol; its hooks would ask twice.
+    if (call.driven || (await this.hub.store.getSession(input.session_id))) return NOTHING
+    const name = call.name ?? defaultSubscriberName(input.cwd)
+    await this.saw(event, input, name)
+    switch (event) {
+      case 'PermissionRequest':
+        return this.permission(input, call, name)
+      case 'PreToolUse':
+        return this.questionOrPlan(input, call)
+      case 'Notification':
+        await this.waitingNotice(input)
+        return NOTHING
+      case 'Stop':
+        this.settleAll(input.session_id, ANSWERED_AT_TERMINAL)
+        await this.finishedNotice(input)
+        return NOTHING
+      case 'SessionEnd':
+        await this.ended(input)
+        return NOTHING
+      case 'UserPromptSubmit':
+        if (input.source === undefined || input.source === 'user') this.active(input.session_id)
+        this.settleAll(input.session_id, ANSWERED_AT_TERMINAL)
+        return this.context(event, name)
+      case 'PostToolUse':
+        this.settleCall(input)
+        return this.context(event, name)
+      default:
+        return NOTHING
+    }
+  }
+
+  /** The person is at this terminal now. */
+  private active(session: string): void {
+    this.lastActive.set(session, Date.now())
+    this.finishedTold.delete(session)
+    const timer = this.escalations.get(session)
+    if (timer) clearTimeout(timer)
+    this.escalations.delete(session)
+  }
+
+  private present(session: string): boolean {
+    const at = this.lastActive.get(session)
+    return at !== undefined && Date.now() - at < this.times().presenceSeconds * 1000
+  }
+
+  /** Registers the session (SessionStart: with what it runs), and refreshes it now and then. */
+  private async saw(event: string, input: HookInput, name: string): Promise<void> {
+    if (event === 'SessionEnd') return
+    const now = Date.now()
+    const starting = event === 'SessionStart'
+    if (!starting && now - (this.written.get(input.session_id) ?? 0) < SEEN_WRITE_MS) return
+    this.written.set(input.session_id, now)
+    await this.hub.store.sawTerminalSession(
+      {
+        sessionId: input.session_id,
+        folder: input.cwd,
+        name,
+        branch: gitBranch(input.cwd),
+        model: input.model ?? null,
+        channel: this.hub.isConnected(name),
+      },
+      now,
+    )
+    // A message to the session waits for its next prompt or tool call (the hook rung).
+    if (starting && !(await this.hub.store.hasSubscriber(name)))
+      await this.hub.store.registerSubscriber(name, ['*'])
+  }
+
+  private async ended(input: HookInput): Promise<void> {
+    const session = input.session_id
+    this.settleAll(session, SESSION_ENDED)
+    const timer = this.escalations.get(session)
+    if (timer) clearTimeout(timer)
+    this.escalations.delete(session)
+    this.lastActive.delete(session)
+    this.finishedTold.delete(session)
+    this.written.delete(session)
+    await this.hub.store.endTerminalSession(session, input.reason ?? 'ended', Date.now())
+  }
+
+  /** The events waiting for the session, as text the model is given; none: nothing to say. */
+  private async context(event: string, name: string): Promise<HookOutput> {
+    const events = await this.hub.takeForHook(name)
+    if (!events.length) return NOTHING
+    const text = [
+      `Switchboard delivered ${events.length} event${events.length === 1 ? '' : 's'} while you worked.`,
+      channelMessage(events),
+    ].join('\n')
+    return contextOutput(event, text)
+  }
+
+  private permission(input: HookInput, call: HookCall, name: string): Promise<HookOutput> {
+    const tool = input.tool_name ?? ''
+    const toolInput = input.tool_input ?? {}
+    return this.ask('permission', input, call, name, this.times().hookWaitSeconds, (answer) =>
+      permissionOutput(answer),
+    )
+      .then((output) => output ?? NOTHING)
+      .catch((err) => this.failed(err, input, tool, toolInput))
+  }
+
+  /** AskUserQuestion and ExitPlanMode: while the hook waits, the terminal shows nothing, so a person there is asked there. */
+  private async questionOrPlan(input: HookInput, call: HookCall): Promise<HookOutput> {
+    const tool = input.tool_name
+    if (tool !== 'AskUserQuestion' && tool !== 'ExitPlanMode') return NOTHING
+    const times = this.times()
+    const seconds = this.present(input.session_id) ? times.questionWaitSeconds : times.hookWaitSeconds
+    const toolInput = input.tool_input ?? {}
+    return this.ask(tool === 'AskUserQuestion' ? 'question' : 'plan', input, call, null, seconds, (answer) =>
+      preToolUseOutput(toolInput, answer),
+    )
+      .then((output) => output ?? NOTHING)
+      .catch((err) => this.failed(err, input, tool, toolInput))
+  }
+
+  private failed(err: unknown, input: HookInput, tool: string, toolInput: unknown): HookOutput {
+    this.log.error({ err, session: input.session_id, tool, input: toolInput }, 'hook decision failed')
+    return NOTHING
+  }
+
+  /**
+   * A decision operators answer while the hook waits, within the hook's deadline. `name`: the
+   * session's subscriber name, when its channel may relay the same dialog (one decision, never two).
+   */
+  private async ask(
+    kind: 'permission' | 'question' | 'plan',
+    input: HookInput,
+    call: HookCall,
+    name: string | null,
+    configuredSeconds: number,
+    output: (answer: RespondInput) => HookOutput,
+  ): Promise<HookOutput | null> {
+    const waitMs = deadline(configuredSeconds, call.timeoutSeconds)
+    if (waitMs <= 0 || call.signal.aborted) return null
+    const session = input.session_id
+    const tool = input.tool_name ?? ''
+    const toolInput = input.tool_input ?? {}
+    const decisions = this.hub.decisions
+    let settle: (ending: Ending) => void = () => {}
+    const ended = new Promise<Ending>((resolve) => {
+      settle = resolve
+    })
+    const onAnswer = (d: Decision) => settle({ answered: d })
+    // The session's channel relayed this very dialog already: its prompt stands for both.
+    const twin = name ? await decisions.channelTwin(name, tool, toolInput) : null
+    let decision: Decision
+    if (twin) {
+      decision = twin
+      decisions.watch(twin.id, onAnswer)
+      // Answered between the look and the watch: the watch came too late to hear it.
+      const now = await this.hub.store.getDecision(twin.id)
+      if (now?.status === 'answered') onAnswer(now)
+      else if (now?.status !== 'open')
+        settle({ closed: ANSWERED_AT_TERMINAL, via: 'the channel’s prompt closed' })
+      this.log.info({ session, decision: twin.code }, 'hook waits on its channel’s prompt')
+    } else {
+      decision = await decisions.openAwaited(
+        {
+          kind,
+          owner: session,
+          request: {
+            tool_name: tool,
+            input: toolInput,
+            cwd: input.cwd,
+            project: basename(input.cwd),
+            session,
+            source: 'hook',
+            ...(name ? { name } : {}),
+          },
+          folder: input.cwd,
+        },
+        onAnswer,
+      )
+    }
+    const waits = this.waiting.get(session) ?? new Map<string, Waiting>()
+    this.waiting.set(session, waits)
+    waits.set(decision.id, {
+      tool,
+      input: toolInput,
+      close: (reason) => settle({ closed: reason, via: 'the session’s next hook' }),
+    })
+    const timer = setTimeout(() => settle({ closed: NOT_IN_TIME, via: 'the deadline' }), waitMs)
+    const aborted = () => settle({ closed: ANSWERED_AT_TERMINAL, via: 'Claude Code closed the request' })
+    call.signal.addEventListener('abort', aborted)
+    // Closed while the decision was being opened: the listener came too late to hear it.
+    if (call.signal.aborted) aborted()
+    const ending = await ended
+    clearTimeout(timer)
+    call.signal.removeEventListener('abort', aborted)
+    waits.delete(decision.id)
+    if (!waits.size) this.waiting.delete(session)
+    if ('answered' in ending) {
+      const answer = respondSchema.safeParse(ending.answered.answer ?? {})
+      return answer.success ? output(answer.data) : null
+    }
+    if (ending.closed === ANSWERED_AT_TERMINAL) this.active(session)
+    if (twin) decisions.unwatch(twin.id, onAnswer)
+    else await decisions.cancelAwaited([decision.id], ending.closed)
+    this.log.info(
+      { session, tool, decision: decision.code, why: ending.closed, via: ending.via },
+      'hook stopped waiting',
+    )
+    return null
+  }
+
+  /**
+   * A tool ran (PostToolUse) that a dialog here waited on: it was answered at the terminal, whether or
+   * not Claude Code told the waiting hook.
+   */
+  private settleCall(input: HookInput): void {
+    const waits = this.waiting.get(input.session_id)
+    if (!waits) return
+    const call = canonicalJson(input.tool_input ?? {})
+    for (const w of waits.values())
+      if (w.tool === input.tool_name && canonicalJson(w.input) === call) w.close(ANSWERED_AT_TERMINAL)
+  }
+
+  /** The session went on (a prompt, the turn's end, its end): no dialog of it is open any more. */
+  private settleAll(session: string, reason: string): void {
+    for (const w of this.waiting.get(session)?.values() ?? []) w.close(reason)
+  }
+
+  private async waitingNotice(input: HookInput): Promise<void> {
+    const session = input.session_id
+    // Operators have its prompt already; and after a turn's end was told, the idle reminder is not news.
+    if (this.waiting.get(session)?.size) return
+    if (input.notification_type === 'idle_prompt' && this.finishedTold.has(session)) return
+    const text = `${basename(input.cwd)}: Claude is waiting for you`
+    if (!this.present(session)) return this.notice(input, 'waiting', text, input.message)
+    const seconds = this.times().escalateSeconds
+    if (seconds <= 0 || this.escalations.has(session)) return
+    // The person was there a moment ago: they are told only if the session still waits on them later.
+    const timer = setTimeout(() => {
+      this.escalations.delete(session)
+      this.notice(input, 'waiting', text, input.message).catch((err) =>
+        this.log.error({ err, session }, 'escalation not sent'),
+      )
+    }, seconds * 1000)
+    timer.unref()
+    this.escalations.set(session, timer)
+  }
+
+  private async finishedNotice(input: HookInput): Promise<void> {
+    if (this.present(input.session_id)) return
+    this.finishedTold.add(input.session_id)
+    await this.notice(
+      input,
+      'finished',
+      `${basename(input.cwd)}: Claude finished its turn`,
+      input.last_assistant_message,
+    )
+  }
+
+  private async notice(
+    input: HookInput,
+    kind: 'waiting' | 'finished',
+    headline: string,
+    message: string | undefined,
+  ): Promise<void> {
+    const said = message?.trim()
+    const cut = said && said.length > NOTICE_TEXT ? `${said.slice(0, NOTICE_TEXT - 1)}…` : said
+    await this.hub.decisions.toOperators('notice', {
+      id: `${kind}:${input.session_id}`,
+      kind,
+      session: input.session_id,
+      project: basename(input.cwd),
+      cwd: input.cwd,
+      text: cut ? `${headline}\n\n${cut}` : headline,
+      ...(said ? { message: said } : {}),
+    })
+  }
+
+  /** The hub stops: nothing is told later. */
+  close(): void {
+    for (const timer of this.escalations.values()) clearTimeout(timer)
+    this.escalations.clear()
+  }
+}
+
+/** How long the hub may wait: the configured time, ended before the hook's own timeout. */
+export function deadline(configuredSeconds: number, hookTimeoutSeconds: number | null): number {
+  const configured = configuredSeconds * 1000
+  if (hookTimeoutSeconds === null) return configured
+  return Math.max(0, Math.min(configured, hookTimeoutSeconds * 1000 - HOOK_MARGIN_MS))
+}

@@ -1,0 +1,476 @@
+// Claude Code's hooks as the hub takes them, from Claude Code's side: real hook inputs POSTed to a
+// spawned hub's hook route with the hook token, answered from the CLI, the API or nowhere, and what
+// the operators see on their stream meanwhile.
+import { type ChildProcess, spawn } from 'node:child_process'
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { readAdminToken } from '../src/core/admin-token.js'
+import { readHookToken } from '../src/core/hook-token.js'
+import { openSqliteStore } from '../src/store/sqlite/index.js'
+import { ChannelClient } from './helpers/channel-client.js'
+import { CLI, runCli, TestHome, waitFor } from './helpers/home.js'
+import { SseReader } from './helpers/sse.js'
+
+let home: TestHome
+let hub: ChildProcess
+let operator: SseReader
+let project: string
+const opened: { close(): unknown }[] = []
+
+/** A hub with these settings, an operator following its stream, and a project folder on a git branch. */
+async function start(env: Record<string, string> = {}): Promise<void> {
+  Object.assign(home.extraEnv, env)
+  hub = spawn(process.execPath, [CLI, 'serve'], { env: home.env, stdio: 'ignore' })
+  await home.waitForHub()
+  operator = await SseReader.open(home.url, await home.addSender('phone', true))
+  opened.push(operator)
+}
+
+beforeEach(async () => {
+  home = await TestHome.create()
+  project = realpathSync(mkdtempSync(join(tmpdir(), 'hooked-project-')))
+  mkdirSync(join(project, '.git'))
+  writeFileSync(join(project, '.git', 'HEAD'), 'ref: refs/heads/feature/hooks\n')
+})
+
+afterEach(async () => {
+  for (const thing of opened.splice(0)) await thing.close()
+  hub?.kill()
+  await home.cleanup()
+  rmSync(project, { recursive: true, force: true })
+})
+
+const SESSION = '5f0c1a2e-0000-4000-8000-000000000001'
+
+function input(event: string, extra: Record<string, unknown> = {}, session = SESSION) {
+  return {
+    session_id: session,
+    transcript_path: `/tmp/${session}.jsonl`,
+    cwd: project,
+    permission_mode: 'default',
+    hook_event_name: event,
+    ...extra,
+  }
+}
+
+/** POSTs a hook's input as Claude Code's HTTP hook does. */
+async function hook(
+  event: string,
+  body: Record<string, unknown>,
+  options: { timeout?: number; signal?: AbortSignal; token?: string; headers?: Record<string, string> } = {},
+): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`${home.url}/api/claude-hooks/${event}`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${options.token ?? readHookToken(home.dir)}`,
+      ...(options.timeout ? { 'x-switchboard-timeout': String(options.timeout) } : {}),
+      ...options.headers,
+    },
+    body: JSON.stringify(body),
+    signal: options.signal,
+  })
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> }
+}
+
+type Prompt = { id: string; session: string; tool_name: string; [k: string]: unknown }
+
+/** The next prompt of this kind the operator was sent. */
+async function promptOfKind(kind: string, after = 0): Promise<Prompt> {
+  let found: Prompt | undefined
+  await waitFor(
+    () => {
+      found = operator.messages.slice(after).find((m) => m.event === kind)?.data as Prompt | undefined
+      return found !== undefined
+    },
+    10_000,
+    `a ${kind} prompt on the operator's stream`,
+  )
+  return found as Prompt
+}
+
+const bash = { tool_name: 'Bash', tool_input: { command: 'echo hi', description: 'say hi' } }
+
+it('puts a permission dialog to the operators and answers the hook with the first answer: allow, then deny with its message', async () => {
+  await start()
+  const allowed = hook('PermissionRequest', input('PermissionRequest', bash), { timeout: 330 })
+  const prompt = await promptOfKind('permission')
+  expect(prompt).toMatchObject({
+    session: SESSION,
+    tool_name: 'Bash',
+    input: bash.tool_input,
+    project: basename(project),
+    cwd: project,
+  })
+  const listed = await runCli(['decisions'], home.env)
+  expect(listed.stdout).toContain(`${prompt.id}\t${basename(project)}/5f0c1a2e\tpermission\tBash\t$ echo hi`)
+  expect((await runCli(['answer', prompt.id, 'yes'], home.env)).stdout).toMatch(/^allowed /)
+  expect((await allowed).json).toEqual({
+    hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+  })
+
+  const denied = hook('PermissionRequest', input('PermissionRequest', bash), { timeout: 330 })
+  const second = await promptOfKind(
+    'permission',
+    operator.messages.indexOf(operator.messages.find((m) => m.event === 'permission') as never) + 1,
+  )
+  await runCli(['answer', second.id, 'no', '--message', 'not on a Friday'], home.env)
+  expect((await denied).json).toEqual({
+    hookSpecificOutput: {
+      hookEventName: 'PermissionRequest',
+      decision: { behavior: 'deny', message: 'not on a Friday' },
+    },
+  })
+})
+
+it('returns an input edited by the operator as the updated input', async () => {
+  await start()
+  const answered = hook('PermissionRequest', input('PermissionRequest', bash), { timeout: 330 })
+  const prompt = await promptOfKind('permission')
+  const res = await fetch(`${home.url}/api/decisions/${prompt.id}/answer`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${readAdminToken({ home: home.dir, adminToken: null })}` },
+    body: JSON.stringify({ behavior: 'allow', updatedInput: { command: 'echo edited' } }),
+  })
+  expect(res.status).toBe(200)
+  expect((await answered).json).toEqual({
+    hookSpecificOutput: {
+      hookEventName: 'PermissionRequest',
+      decision: { behavior: 'allow', updatedInput: { command: 'echo edited' } },
+    },
+  })
+})
+
+it('answers every question of an AskUserQuestion call, by number, label or in words, as the updated input', async () => {
+  await start()
+  const questions = [
+    {
+      question: 'Which database?',
+      header: 'DB',
+      multiSelect: false,
+      options: [
+        { label: 'SQLite', description: 'one file' },
+        { label: 'Postgres', description: 'a server' },
+      ],
+    },
+    {
+      question: 'Which port?',
+      header: 'Port',
+      multiSelect: false,
+      options: [
+        { label: '7420', description: 'the default' },
+        { label: '8080', description: 'another' },
+      ],
+    },
+  ]
+  const toolInput = { questions }
+  const answered = hook(
+    'PreToolUse',
+    input('PreToolUse', { tool_name: 'AskUserQuestion', tool_input: toolInput, tool_use_id: 'toolu_1' }),
+    { timeout: 330 },
+  )
+  const prompt = await promptOfKind('question')
+  expect(prompt.input).toEqual(toolInput)
+  expect((await runCli(['answer', prompt.id, 'one'], home.env)).stderr).toMatch(
+    /asks 2 questions: give one answer each, in order \(got 1\)/,
+  )
+  await runCli(['answer', prompt.id, '2', 'port 9000 please'], home.env)
+  expect((await answered).json).toEqual({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'allow',
+      updatedInput: {
+        questions,
+        answers: { 'Which database?': 'Postgres', 'Which port?': 'port 9000 please' },
+      },
+    },
+  })
+})
+
+it('sends a plan back with the comment as the reason the model is given, and approves one with yes', async () => {
+  await start()
+  const plan = {
+    tool_name: 'ExitPlanMode',
+    tool_input: { plan: '1. add the table\n2. ship' },
+    tool_use_id: 'toolu_2',
+  }
+  const back = hook('PreToolUse', input('PreToolUse', plan), { timeout: 330 })
+  const prompt = await promptOfKind('plan')
+  await runCli(['answer', prompt.id, 'no', '--message', 'add tests first'], home.env)
+  expect((await back).json).toEqual({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'deny',
+      permissionDecisionReason: 'add tests first',
+    },
+  })
+  const approved = hook('PreToolUse', input('PreToolUse', plan), { timeout: 330 })
+  await waitFor(
+    () => operator.messages.filter((m) => m.event === 'plan').length === 2,
+    10_000,
+    'a second plan',
+  )
+  const again = operator.messages.filter((m) => m.event === 'plan')[1]?.data as Prompt
+  await runCli(['answer', again.id, 'yes'], home.env)
+  expect((await approved).json).toMatchObject({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'allow',
+      updatedInput: plan.tool_input,
+    },
+  })
+})
+
+it('leaves the dialog to the terminal when no answer comes before the hook’s deadline: {} and the prompt cancelled', async () => {
+  await start()
+  // The hook's own timeout is 6 s: the hub answers 5 s before it, whatever hookWaitSeconds says.
+  const answer = await hook('PermissionRequest', input('PermissionRequest', bash), { timeout: 6 })
+  expect(answer).toEqual({ status: 200, json: {} })
+  const prompt = await promptOfKind('permission')
+  await waitFor(
+    () => operator.messages.some((m) => m.event === 'decision' && (m.data as Prompt).id === prompt.id),
+    10_000,
+    'the prompt cancelled',
+  )
+  expect(operator.messages.find((m) => m.event === 'decision')?.data).toMatchObject({
+    id: prompt.id,
+    status: 'cancelled',
+    reason: 'not answered in time; the dialog stays at the terminal',
+  })
+  expect((await runCli(['decisions', '--json'], home.env)).stdout.trim()).toBe('[]')
+})
+
+it('cancels the prompt and tells the operators when Claude Code stops waiting (answered at the terminal)', async () => {
+  await start()
+  const controller = new AbortController()
+  const waiting = hook('PermissionRequest', input('PermissionRequest', bash), {
+    timeout: 330,
+    signal: controller.signal,
+  }).catch((err: Error) => err.name)
+  const prompt = await promptOfKind('permission')
+  controller.abort()
+  expect(await waiting).toBe('AbortError')
+  await waitFor(() => operator.messages.some((m) => m.event === 'decision'), 10_000, 'the prompt cancelled')
+  expect(operator.messages.find((m) => m.event === 'decision')?.data).toMatchObject({
+    id: prompt.id,
+    status: 'cancelled',
+    reason: 'answered at the terminal',
+  })
+  expect((await runCli(['answer', prompt.id, 'yes'], home.env)).stderr).toMatch(/no open prompt/)
+})
+
+it('opens the hook route to the hook token only, and nothing else to it', async () => {
+  await start()
+  const hookToken = readHookToken(home.dir)
+  expect((await hook('Stop', input('Stop'), { token: 'sbh_wrong' })).status).toBe(401)
+  const decisions = await fetch(`${home.url}/api/decisions`, {
+    headers: { authorization: `Bearer ${hookToken}` },
+  })
+  expect(decisions.status).toBe(401)
+  // The path and the input must name the same event.
+  const mismatch = await hook('Stop', input('Notification', { message: 'hi', notification_type: 'x' }))
+  expect(mismatch.status).toBe(400)
+  expect((await hook('Stop', { hook_event_name: 'Stop' })).json.error).toMatch(/session_id/)
+})
+
+it('tells operators a session waits or finished only while its person is away, and escalates a wait they leave', async () => {
+  await start({ SWITCHBOARD_PRESENCE_SECONDS: '600', SWITCHBOARD_ESCALATE_SECONDS: '0' })
+  const away = '5f0c1a2e-0000-4000-8000-0000000000aa'
+  // Someone typed at SESSION a moment ago: neither its wait nor its turn's end goes to the phone.
+  await hook('UserPromptSubmit', input('UserPromptSubmit', { prompt: 'go', source: 'user' }))
+  await hook(
+    'Notification',
+    input('Notification', {
+      message: 'Claude needs your permission',
+      notification_type: 'permission_prompt',
+    }),
+  )
+  await hook('Stop', input('Stop', { stop_hook_active: false, last_assistant_message: 'done here' }))
+  await hook(
+    'Stop',
+    input('Stop', { stop_hook_active: false, last_assistant_message: 'All 12 tests pass.' }, away),
+  )
+  await waitFor(() => operator.messages.some((m) => m.event === 'notice'), 10_000, 'a notice')
+  await hook(
+    'Notification',
+    input(
+      'Notification',
+      { message: 'Claude is waiting for your input', notification_type: 'permission_prompt' },
+      away,
+    ),
+  )
+  await waitFor(
+    () => operator.messages.filter((m) => m.event === 'notice').length === 2,
+    10_000,
+    'two notices',
+  )
+  const notices = operator.messages.filter((m) => m.event === 'notice').map((m) => m.data)
+  expect(notices).toEqual([
+    expect.objectContaining({
+      session: away,
+      kind: 'finished',
+      text: `${basename(project)}: Claude finished its turn\n\nAll 12 tests pass.`,
+    }),
+    expect.objectContaining({
+      session: away,
+      kind: 'waiting',
+      text: `${basename(project)}: Claude is waiting for you\n\nClaude is waiting for your input`,
+    }),
+  ])
+})
+
+it('escalates a wait the person at the terminal leaves unanswered', async () => {
+  await start({ SWITCHBOARD_PRESENCE_SECONDS: '600', SWITCHBOARD_ESCALATE_SECONDS: '1' })
+  await hook('UserPromptSubmit', input('UserPromptSubmit', { prompt: 'go', source: 'user' }))
+  await hook(
+    'Notification',
+    input('Notification', {
+      message: 'Claude needs your permission',
+      notification_type: 'permission_prompt',
+    }),
+  )
+  await waitFor(() => operator.messages.some((m) => m.event === 'notice'), 10_000, 'the escalated notice')
+  expect(operator.messages.find((m) => m.event === 'notice')?.data).toMatchObject({
+    session: SESSION,
+    kind: 'waiting',
+  })
+})
+
+it('registers a terminal session from its hooks, lists it, and hands it a message with its next prompt', async () => {
+  await start()
+  await hook('SessionStart', input('SessionStart', { source: 'startup', model: 'claude-opus-4' }))
+  const admin = readAdminToken({ home: home.dir, adminToken: null })
+  const list = async () =>
+    (await (
+      await fetch(`${home.url}/api/terminal-sessions`, { headers: { authorization: `Bearer ${admin}` } })
+    ).json()) as {
+      sessions: Record<string, unknown>[]
+    }
+  const name = basename(project)
+  expect((await list()).sessions).toEqual([
+    expect.objectContaining({
+      sessionId: SESSION,
+      folder: project,
+      name,
+      branch: 'feature/hooks',
+      model: 'claude-opus-4',
+      channel: false,
+      status: 'running',
+    }),
+  ])
+  expect((await runCli(['sessions', 'terminals'], home.env)).stdout).toContain(
+    `${SESSION}\trunning\t${name}\tfeature/hooks`,
+  )
+  const secret = await home.addSource('ci')
+  const sent = await fetch(`${home.url}/hooks/ci`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}` },
+    body: 'also update the changelog',
+  })
+  expect(sent.status).toBe(202)
+  const context = await hook('UserPromptSubmit', input('UserPromptSubmit', { prompt: 'go', source: 'user' }))
+  expect(context.json).toMatchObject({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit' } })
+  expect(JSON.stringify(context.json)).toContain('also update the changelog')
+  await hook('SessionEnd', input('SessionEnd', { reason: 'prompt_input_exit' }))
+  expect((await list()).sessions[0]).toMatchObject({ status: 'ended', endReason: 'prompt_input_exit' })
+})
+
+it('shows a dialog that both the channel and the hooks of one session relay to operators once', async () => {
+  const log = join(home.dir, 'hub-test.log')
+  await start({ SWITCHBOARD_LOG_FILE: log })
+  const name = 'both-ways'
+  const channel = await ChannelClient.start(home, ['--name', name])
+  opened.push(channel)
+  const open = async () => (await openDecisions()).length
+  // The channel relays the dialog first; then the session's hook asks about the same call.
+  await channel.sendPermissionRequest({
+    request_id: 'abcde',
+    tool_name: 'Bash',
+    description: 'say hi',
+    input_preview: JSON.stringify(bash.tool_input),
+  })
+  await promptOfKind('permission')
+  const answered = hook('PermissionRequest', input('PermissionRequest', bash), {
+    timeout: 330,
+    headers: { 'x-switchboard-name': name },
+  })
+  await waitFor(
+    () => existsSync(log) && readFileSync(log, 'utf8').includes('hook waits on its channel'),
+    10_000,
+    'the hook waiting on the channel’s prompt',
+  )
+  expect(await open()).toBe(1)
+  await runCli(['answer', 'abcde', 'yes'], home.env)
+  expect((await answered).json).toMatchObject({ hookSpecificOutput: { decision: { behavior: 'allow' } } })
+  await waitFor(() => channel.verdicts.length === 1, 10_000, 'the channel’s verdict')
+
+  // The other way round: the hook asks first, the channel relays the same dialog after it.
+  const second = hook(
+    'PermissionRequest',
+    input('PermissionRequest', { tool_name: 'Bash', tool_input: { command: 'ls' } }),
+    { timeout: 330, headers: { 'x-switchboard-name': name } },
+  )
+  await waitFor(
+    () => operator.messages.filter((m) => m.event === 'permission').length === 2,
+    10_000,
+    'the hook’s prompt',
+  )
+  const hooked = operator.messages.filter((m) => m.event === 'permission')[1]?.data as Prompt
+  await channel.sendPermissionRequest({
+    request_id: 'fghij',
+    tool_name: 'Bash',
+    description: 'list',
+    input_preview: '{"command":"ls"}',
+  })
+  await waitFor(
+    async () => (await storedOpen()).some((d) => d.code === 'fghij'),
+    10_000,
+    'the channel’s copy stored',
+  )
+  expect(await open()).toBe(1)
+  await runCli(['answer', hooked.id, 'yes'], home.env)
+  expect((await second).json).toMatchObject({ hookSpecificOutput: { decision: { behavior: 'allow' } } })
+  await waitFor(() => channel.verdicts.length === 2, 10_000, 'the channel’s second verdict')
+  expect(channel.verdicts[1]).toEqual({ request_id: 'fghij', behavior: 'allow' })
+  expect(operator.messages.filter((m) => m.event === 'permission')).toHaveLength(2)
+})
+
+async function openDecisions(): Promise<unknown[]> {
+  return JSON.parse((await runCli(['decisions', '--json'], home.env)).stdout) as unknown[]
+}
+
+/** The open decisions as stored, twins included. */
+async function storedOpen() {
+  const store = openSqliteStore(join(home.dir, 'switchboard.db'))
+  try {
+    return await store.listDecisions({ status: 'open' })
+  } finally {
+    await store.close()
+  }
+}
+
+it('leaves a question to the terminal at once while its person is there (questionWaitSeconds 0)', async () => {
+  await start({ SWITCHBOARD_PRESENCE_SECONDS: '600' })
+  await hook('UserPromptSubmit', input('UserPromptSubmit', { prompt: 'go', source: 'user' }))
+  const ask = input('PreToolUse', {
+    tool_name: 'AskUserQuestion',
+    tool_input: { questions: [{ question: 'Which?', options: [{ label: 'A' }, { label: 'B' }] }] },
+    tool_use_id: 'toolu_3',
+  })
+  expect(await hook('PreToolUse', ask, { timeout: 330 })).toEqual({ status: 200, json: {} })
+  // The next prompt operators are sent is the permission after it: the question never went out.
+  const waiting = hook('PermissionRequest', input('PermissionRequest', bash), { timeout: 6 })
+  await promptOfKind('permission')
+  expect(operator.messages.filter((m) => m.event !== 'ready').map((m) => m.event)[0]).toBe('permission')
+  expect((await waiting).json).toEqual({})
+})
