@@ -309,6 +309,8 @@ export class TerminalHooks {
     const text = `${basename(input.cwd)}: Claude is waiting for you`
     if (!this.present(session)) return this.notice(input, 'waiting', text, input.message)
     const seconds = this.times().escalateSeconds
+    // Said in the log, so an operator who got no ping can see why.
+    this.log.info({ session, escalateSeconds: seconds }, 'wait not told: its person is at the terminal')
     if (seconds <= 0 || this.escalations.has(session)) return
     // The person was there a moment ago: they are told only if the session still waits on them later.
     const timer = setTimeout(() => {
@@ -322,7 +324,10 @@ export class TerminalHooks {
   }
 
   private async finishedNotice(input: HookInput): Promise<void> {
-    if (this.present(input.session_id)) return
+    if (this.present(input.session_id)) {
+      this.log.info({ session: input.session_id }, 'turn end not told: its person is at the terminal')
+      return
+    }
     this.finishedTold.add(input.session_id)
     await this.notice(
       input,
