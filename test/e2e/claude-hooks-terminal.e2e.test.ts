@@ -305,7 +305,15 @@ describe('a terminal session with the channel and the hooks', () => {
     await claude.waitForScreen(/Channels \(experimental\)/)
     await registered(world)
     modelRuns(world, 'touch once-only')
-    await type(claude, 'make the file')
+    // Claude Code relays a dialog to its channel in a turn a channel message started (2.1.330: a typed
+    // prompt's dialog reaches the hook only), so the turn comes from the chat.
+    const carol = await world.home.addSender('carol')
+    const posted = await fetch(`${world.home.url}/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${carol}` },
+      body: 'make the file',
+    })
+    expect(posted.status).toBe(202)
 
     // Both the channel's relay and the hook's request reached the hub: two records, one shown.
     const db = join(world.home.dir, 'switchboard.db')
@@ -317,7 +325,15 @@ describe('a terminal session with the channel and the hooks', () => {
         await store.close()
       }
     }
-    await waitFor(async () => (await stored()).length === 2, 60_000, 'both copies of the dialog at the hub')
+    await waitFor(
+      async () => (await stored()).length === 2,
+      60_000,
+      'both copies of the dialog at the hub',
+    ).catch(async (err: Error) => {
+      throw new Error(
+        `${err.message}\n${JSON.stringify(await stored(), null, 1)}\n--- screen:\n${claude.screen()}\n--- log:\n${readFileSync(h.log, 'utf8').slice(-4000)}`,
+      )
+    })
     const copies = await stored()
     expect(copies.filter((d) => d.request.twin)).toHaveLength(1)
     expect(copies.filter((d) => d.request.source === 'hook')).toHaveLength(1)
@@ -338,7 +354,12 @@ describe('a terminal session with the channel and the hooks', () => {
       () => h.telegram.sent().find((m) => m.messageId === prompt.messageId && /Allowed by olga/.test(m.text)),
       'the prompt edited to say who allowed it',
     )
+    await waitFor(
+      () => world.fake.requests.some((r) => toolResults(r).length > 0),
+      30_000,
+      'the tool result to reach the model',
+    )
+    expect(world.fake.requests.flatMap(toolResults)[0]).toMatchObject({ is_error: false })
     expect(permissionPrompts(h)).toHaveLength(1)
-    expect(world.fake.requests.flatMap(toolResults)).toHaveLength(1)
   })
 })
