@@ -82,6 +82,35 @@ async function type(session: TmuxSession, prompt: string): Promise<void> {
   session.keys('Enter')
 }
 
+/**
+ * Enter, as a person presses it, until `done` shows on the screen. An Enter sent as a dialog is being
+ * drawn may be dropped (seen with 2.1.330, three runs in a row), so a person presses again while the
+ * dialog is still there.
+ */
+async function enterUntil(session: TmuxSession, done: (screen: string) => boolean, what: string) {
+  let screen = ''
+  for (let press = 1; ; press++) {
+    session.keys('Enter')
+    const seen = await waitFor(
+      () => {
+        screen = session.screen()
+        return done(screen)
+      },
+      2_000,
+      what,
+    ).then(
+      () => true,
+      () => false,
+    )
+    if (seen) return
+    if (press === 10) throw new Error(`no ${what} after ${press} presses\n--- screen:\n${screen}`)
+  }
+}
+
+/** "1. Yes" at the terminal; resolves once the dialog is gone. */
+const yesAtTheTerminal = (session: TmuxSession) =>
+  enterUntil(session, (screen) => !DIALOG.test(screen), 'dialog closing')
+
 /** The model runs `command` with Bash, then says what came of it. */
 function modelRuns(world: World, command: string): void {
   world.fake.respond((request: MessagesRequest) => {
@@ -140,7 +169,7 @@ describe('a terminal session with the hooks, no channel', () => {
 
     const prompt = await h.telegram.waitFor(() => permissionPrompts(h)[0], 'the prompt on Telegram', 60_000)
     await claude.waitForScreen(DIALOG)
-    claude.keys('Enter') // "1. Yes"
+    await yesAtTheTerminal(claude)
     await waitFor(() => existsSync(file(world, 'answered-at-the-terminal')), 30_000, 'the command to run')
     const edited = await h.telegram.waitFor(
       () =>
@@ -213,7 +242,7 @@ describe('a terminal session with the hooks, no channel', () => {
     expect(waiting.text).toBe(`${project}: Claude is waiting for you\n\nClaude needs your permission`)
     expect(waiting.buttons).toEqual([])
 
-    claude.keys('Enter')
+    await yesAtTheTerminal(claude)
     await waitFor(() => existsSync(file(world, 'after-the-ping')), 30_000, 'the command to run')
     // The turn's end comes after the wait in the same chat: by then every notice of the wait is there.
     const finished = await h.telegram.waitFor(
@@ -252,7 +281,7 @@ describe('a terminal session with the hooks, no channel', () => {
     )
     expect(escalated.text).toMatch(/: Claude is waiting for you\n\nClaude needs your permission$/)
 
-    claude.keys('Enter')
+    await yesAtTheTerminal(claude)
     await waitFor(() => existsSync(file(world, 'after-the-escalation')), 30_000, 'the command to run')
     await waitFor(
       () => logSays(h, 'turn end not told: its person is at the terminal').some((l) => l.includes(session)),
@@ -276,7 +305,7 @@ describe('a terminal session with the hooks, no channel', () => {
     modelRuns(world, 'touch without-the-hub')
     await type(claude, 'make the file')
     await claude.waitForScreen(DIALOG)
-    claude.keys('Enter')
+    await yesAtTheTerminal(claude)
     await waitFor(() => existsSync(file(world, 'without-the-hub')), 30_000, 'the command to run').catch(
       (err: Error) => {
         throw new Error(`${err.message}\n--- screen:\n${claude.screen()}`)
@@ -301,8 +330,7 @@ describe('a terminal session with the channel and the hooks', () => {
     })
     const claude = await terminal(world, ['--dangerously-load-development-channels', 'server:switchboard'])
     await claude.waitForScreen(/I am using this for local development/)
-    claude.keys('Enter')
-    await claude.waitForScreen(/Channels \(experimental\)/)
+    await enterUntil(claude, (screen) => /Channels \(experimental\)/.test(screen), 'channel banner')
     await registered(world)
     modelRuns(world, 'touch once-only')
     // Claude Code relays a dialog to its channel in a turn a channel message started (2.1.330: a typed
