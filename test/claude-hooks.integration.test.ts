@@ -346,6 +346,37 @@ it('escalates a wait the person at the terminal leaves unanswered', async () => 
   })
 })
 
+it('does not escalate a wait the person answered at the terminal: the session went on', async () => {
+  // Long enough that the person's answer (the next hook, a moment later) always comes first.
+  await start({ SWITCHBOARD_PRESENCE_SECONDS: '600', SWITCHBOARD_ESCALATE_SECONDS: '5' })
+  await hook('UserPromptSubmit', input('UserPromptSubmit', { prompt: 'go', source: 'user' }))
+  await hook(
+    'Notification',
+    input('Notification', {
+      message: 'Claude needs your permission',
+      notification_type: 'permission_prompt',
+    }),
+  )
+  // Answered at the terminal: the tool ran and the turn ended; later the session idles at its prompt.
+  await hook('PostToolUse', input('PostToolUse', { ...bash, tool_response: {}, tool_use_id: 'toolu_1' }))
+  await hook('Stop', input('Stop', { stop_hook_active: false, last_assistant_message: 'done' }))
+  await hook(
+    'Notification',
+    input('Notification', {
+      message: 'Claude is waiting for your input',
+      notification_type: 'idle_prompt',
+    }),
+  )
+  await waitFor(() => operator.messages.some((m) => m.event === 'notice'), 15_000, 'the escalated notice')
+  const notices = operator.messages.filter((m) => m.event === 'notice').map((m) => m.data)
+  expect(notices).toEqual([
+    expect.objectContaining({
+      kind: 'waiting',
+      text: `${basename(project)}: Claude is waiting for you\n\nClaude is waiting for your input`,
+    }),
+  ])
+})
+
 it('registers a terminal session from its hooks, lists it, and hands it a message with its next prompt', async () => {
   await start()
   await hook('SessionStart', input('SessionStart', { source: 'startup', model: 'claude-opus-4' }))

@@ -1,8 +1,11 @@
 // Interactive Claude Code under tmux: a private tmux server per session, keys in, screen out.
-import { execFileSync } from 'node:child_process'
+import { execFile, execFileSync } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
+import { promisify } from 'node:util'
 import { startsProcesses } from './fast-loop.js'
 import { alive, waitFor } from './home.js'
+
+const execFileAsync = promisify(execFile)
 
 export class TmuxSession {
   private readonly socket = `switchboard-test-${randomBytes(4).toString('hex')}`
@@ -28,6 +31,12 @@ export class TmuxSession {
 
   screen(): string {
     return this.tmux('capture-pane', '-p', '-t', 'main')
+  }
+
+  /** The screen without blocking the event loop: servers in this process answer meanwhile (bench/hooks). */
+  async screenSoon(): Promise<string> {
+    const { stdout } = await execFileAsync('tmux', ['-L', this.socket, 'capture-pane', '-p', '-t', 'main'])
+    return stdout
   }
 
   keys(...keys: string[]): void {

@@ -93,6 +93,7 @@ export class TerminalHooks {
         return NOTHING
       case 'Stop':
         this.settleAll(input.session_id, ANSWERED_AT_TERMINAL)
+        this.wentOn(input.session_id)
         await this.finishedNotice(input)
         return NOTHING
       case 'SessionEnd':
@@ -104,6 +105,8 @@ export class TerminalHooks {
         return this.context(event, name)
       case 'PostToolUse':
         this.settleCall(input)
+        // A subagent's tool may run while the session's own dialog still waits.
+        if (input.agent_id === undefined) this.wentOn(input.session_id)
         return this.context(event, name)
       default:
         return NOTHING
@@ -114,6 +117,11 @@ export class TerminalHooks {
   private active(session: string): void {
     this.lastActive.set(session, Date.now())
     this.finishedTold.delete(session)
+    this.wentOn(session)
+  }
+
+  /** The session is not waiting any more (a tool ran, the turn ended): a wait held back is not told later. */
+  private wentOn(session: string): void {
     const timer = this.escalations.get(session)
     if (timer) clearTimeout(timer)
     this.escalations.delete(session)
@@ -150,9 +158,7 @@ export class TerminalHooks {
   private async ended(input: HookInput): Promise<void> {
     const session = input.session_id
     this.settleAll(session, SESSION_ENDED)
-    const timer = this.escalations.get(session)
-    if (timer) clearTimeout(timer)
-    this.escalations.delete(session)
+    this.wentOn(session)
     this.lastActive.delete(session)
     this.finishedTold.delete(session)
     this.written.delete(session)
@@ -309,6 +315,8 @@ export class TerminalHooks {
     const text = `${basename(input.cwd)}: Claude is waiting for you`
     if (!this.present(session)) return this.notice(input, 'waiting', text, input.message)
     const seconds = this.times().escalateSeconds
+    // Said in the log, so an operator who got no ping can see why.
+    this.log.info({ session, escalateSeconds: seconds }, 'wait not told: its person is at the terminal')
     if (seconds <= 0 || this.escalations.has(session)) return
     // The person was there a moment ago: they are told only if the session still waits on them later.
     const timer = setTimeout(() => {
@@ -322,7 +330,10 @@ export class TerminalHooks {
   }
 
   private async finishedNotice(input: HookInput): Promise<void> {
-    if (this.present(input.session_id)) return
+    if (this.present(input.session_id)) {
+      this.log.info({ session: input.session_id }, 'turn end not told: its person is at the terminal')
+      return
+    }
     this.finishedTold.add(input.session_id)
     await this.notice(
       input,
