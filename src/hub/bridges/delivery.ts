@@ -136,6 +136,16 @@ export class Delivery {
       return { chat, messages: [message], text }
     }
     if (item.kind === 'decision') return this.showOutcome(sender, item)
+    if (item.kind === 'notice') {
+      // Something operators must hear of (an event not confirmed in a session's context): its line.
+      const chat = await this.dmOf(sender)
+      return {
+        chat,
+        messages: [
+          await this.adapter().send(chat, { text: cut(String(body.text), textLimit(this.context)) }),
+        ],
+      }
+    }
     return { skipped: item.kind }
   }
 
