@@ -24,6 +24,7 @@ import {
   toolError,
 } from '../core/tool-call.js'
 import { VERSION } from '../core/version.js'
+import { claudeStartedAt } from './claude-started.js'
 import { Confirmer } from './confirm.js'
 import { runDrivenChannel } from './driven.js'
 import { Inbox } from './inbox.js'
@@ -126,6 +127,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   const watch = new TranscriptWatch(
     () => transcriptFiles(process.cwd(), process.env.CLAUDE_CODE_SESSION_ID, startedAt - 60_000),
     (id, mark) => confirmer.seen(id, mark),
+    claudeStartedAt(startedAt - 5_000),
   )
   const confirmer: Confirmer = new Confirmer(
     {

@@ -88,6 +88,11 @@ export class TranscriptMarks {
     return this.seen.get(id)?.mark ?? 'absent'
   }
 
+  /** When the id was first seen with its present mark (the line's own time). */
+  at(id: string): number | null {
+    return this.seen.get(id)?.at ?? null
+  }
+
   /** How many lines put this id into context: a fixture check that an event was shown once. */
   get size(): number {
     return this.seen.size

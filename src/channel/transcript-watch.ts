@@ -20,6 +20,12 @@ export class TranscriptWatch {
     /** The files to read now (the list may grow: a session's file appears with its first line). */
     private readonly find: () => string[],
     private readonly onMark: MarkListener,
+    /**
+     * When this Claude Code process started, as near as the channel knows: a queue record older than
+     * that is a queue that died with an earlier process (a session resumed with --resume), not a
+     * reason to wait.
+     */
+    private readonly since = Date.now(),
   ) {}
 
   start(): void {
@@ -33,7 +39,8 @@ export class TranscriptWatch {
   }
 
   state(id: string): TranscriptMark | 'absent' {
-    return this.marks.state(id)
+    const mark = this.marks.state(id)
+    return mark === 'queued' && (this.marks.at(id) ?? 0) < this.since ? 'absent' : mark
   }
 
   /** Whether any transcript was found yet. */
@@ -82,6 +89,7 @@ export class TranscriptWatch {
   private take(line: string): void {
     // Most lines carry no channel tag: skip them before parsing any JSON.
     if (!line.includes('event_id=')) return
-    for (const { id, mark, at } of this.marks.addLine(line)) this.onMark(id, mark, at)
+    for (const { id, mark, at } of this.marks.addLine(line))
+      if (mark === 'in_context' || at >= this.since) this.onMark(id, mark, at)
   }
 }

@@ -7,14 +7,21 @@ import { CLAUDE_BIN, PrintSession, switchboardChannel } from '../helpers/claude.
 import { adminCall, e2eWorld, startDrivingHub, startedSession } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 import { PLUGIN_CHANNEL } from '../helpers/plugin.js'
-import { deliveriesOf, inContextCounts, postWebhook, waitForState } from '../helpers/receipts.js'
+import {
+  connectedSession,
+  deliveriesOf,
+  inContextCounts,
+  postWebhook,
+  waitForChannel,
+  waitForState,
+} from '../helpers/receipts.js'
 import { SseReader } from '../helpers/sse.js'
 import { TmuxSession } from '../helpers/tmux.js'
 
 const world = e2eWorld({ channelPlugin: 'switchboard' })
 
-/** Quick tries, so a dropped event is written again within a second. */
-const QUICK = { SWITCHBOARD_CONFIRM_MS: '700' }
+/** Quicker tries than the default: a dropped event is written again after two seconds (Claude Code flushes its transcript every 100 ms). */
+const QUICK = { SWITCHBOARD_CONFIRM_MS: '2000', SWITCHBOARD_LOG_FILE: '/tmp/r23-idle.log' }
 
 function expectOnceEach(ids: string[]): void {
   const counts = inContextCounts(world)
@@ -73,12 +80,16 @@ it('confirms events sent while the session is idle, each on its first write', {
   timeout: 90_000,
 }, async () => {
   const secret = await world.home.addSource('ci')
-  const session = await startedSession(world, PLUGIN_CHANNEL, QUICK)
+  const session = await connectedSession(world, PLUGIN_CHANNEL, QUICK)
   world.fake.respond(() => ({ text: 'noted' }))
   const ids: string[] = []
   for (let i = 0; i < 3; i++) {
     ids.push(await postWebhook(world, 'ci', secret, `idle event ${i}`))
-    await session.waitForResults(2 + i)
+    await session.waitForResults(2 + i).catch((err: Error) => {
+      throw new Error(
+        `${err.message}\n--- init: ${JSON.stringify(session.lines.filter((l) => l.type === 'system').map((l) => [l.subtype, l.mcp_servers]))}`,
+      )
+    })
     await waitForState(world, [ids[i] as string], 'in_context', 20_000)
   }
   const receipts = await waitForState(world, ids, 'in_context', 10_000)
@@ -90,7 +101,7 @@ it('holds 50 events sent during a long turn as queued, writes none of them twice
   timeout: 120_000,
 }, async () => {
   const secret = await world.home.addSource('ci')
-  const session = await startedSession(world, PLUGIN_CHANNEL, QUICK)
+  const session = await connectedSession(world, PLUGIN_CHANNEL, QUICK)
   let release!: () => void
   const held = new Promise<void>((r) => {
     release = r
@@ -155,6 +166,39 @@ it('marks unconfirmed the events of a session that never enabled the channel, an
     adminCall<{ events: { id: string }[] }>(world, 'POST', '/api/hook/take', { subscriber: 'no-flag' })
   expect((await take()).json.events.map((e) => e.id)).toEqual([id])
   expect((await take()).json.events).toEqual([])
+})
+
+it('confirms in the resumed transcript an event sent while the session was away (--resume), none shown twice', {
+  timeout: 120_000,
+}, async () => {
+  const secret = await world.home.addSource('ci')
+  const first = await connectedSession(world, PLUGIN_CHANNEL, QUICK)
+  const sessionId = String(first.lines.find((l) => l.type === 'system')?.session_id)
+  world.fake.respond(() => ({ text: 'noted' }))
+  const before = await postWebhook(world, 'ci', secret, 'before the session ended')
+  await waitForState(world, [before], 'in_context', 30_000)
+  await first.close()
+  await waitFor(
+    async () =>
+      !(
+        await adminCall<{ channels: { connected: boolean }[] }>(world, 'GET', '/api/channels')
+      ).json.channels.some((c) => c.connected),
+    15_000,
+    'the first channel to leave',
+  )
+  const away = await postWebhook(world, 'ci', secret, 'while the session was away')
+  const resumed = new PrintSession([...PLUGIN_CHANNEL, '--resume', sessionId], {
+    cwd: world.claude.cwd,
+    env: world.claude.env(world.fake.url, {
+      SWITCHBOARD_HOME: world.home.dir,
+      SWITCHBOARD_PORT: String(world.home.port),
+      ...QUICK,
+    }),
+  })
+  world.closers.push(() => resumed.close())
+  resumed.send('back again')
+  await waitForState(world, [before, away], 'in_context', 60_000)
+  expectOnceEach([before, away])
 })
 
 it('confirms an event sent the moment an interactive session starts (tmux)', {
