@@ -196,6 +196,7 @@ it('confirms in the resumed transcript an event sent while the session was away 
     }),
   })
   world.closers.push(() => resumed.close())
+  await waitForChannel(world)
   resumed.send('back again')
   await waitForState(world, [before, away], 'in_context', 60_000)
   expectOnceEach([before, away])
