@@ -86,6 +86,8 @@ const SAMPLES: Record<SettingName, { text: string; json?: unknown; shown: unknow
   logLevel: { text: 'warn', json: 'warn', shown: 'warn' },
   debug: { text: 'true', json: true, shown: true },
   listenGraceMs: { text: '250', json: 250, shown: 250 },
+  confirmMs: { text: '1500', json: 1500, shown: 1500 },
+  confirmTries: { text: '3', json: 3, shown: 3 },
   delivery: { text: 'message', json: 'message', shown: 'message' },
   channelName: { text: 'builder', json: 'builder', shown: 'builder' },
   channelAliases: { text: 'ci,deploy', json: ['ci', 'deploy'], shown: ['ci', 'deploy'] },

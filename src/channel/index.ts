@@ -1,6 +1,7 @@
 // `switchboard channel`: the MCP server Claude Code spawns. It speaks the channel contract
 // (PROTOCOLS.md §2) to Claude Code and the hub protocol to the hub, which owns every event.
 
+import { readFileSync } from 'node:fs'
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { z } from 'zod'
 import { hubStarter } from '../client/autostart.js'
@@ -23,6 +24,8 @@ import {
   toolError,
 } from '../core/tool-call.js'
 import { VERSION } from '../core/version.js'
+import { claudeStartedAt } from './claude-started.js'
+import { Confirmer } from './confirm.js'
 import { runDrivenChannel } from './driven.js'
 import { Inbox } from './inbox.js'
 import { channelInstructions } from './instructions.js'
@@ -30,6 +33,9 @@ import { recordingShown } from './recording-transport.js'
 import { chooseRung, type Rung } from './rung.js'
 import { ShownLog } from './shown.js'
 import { CHAT_ACTIONS, channelTools, PEER_ACTIONS } from './tools.js'
+import { transcriptFiles } from './transcript-file.js'
+import { TranscriptWatch } from './transcript-watch.js'
+import { unconfirmedReason } from './why.js'
 
 export const SERVER_NAME = 'switchboard'
 const HUB_WAIT_MS = 20_000
@@ -77,6 +83,11 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
       if (shown?.has(event.id)) return // shown before, by this channel or the one before it
       if (rung === 'channel') {
         inbox.add(event, true)
+        // Done once Claude Code's transcript shows it in context: acknowledged then (see confirm.ts).
+        if (confirming) {
+          await confirmer.deliver(event)
+          return 'kept'
+        }
         await showing(
           event,
           mcp?.notification({
@@ -107,6 +118,61 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
       })
     },
   })
+  // Receipts (issue 23): the session's transcript says what reached Claude's context. Only Claude
+  // Code writes one (it sets CLAUDECODE=1 for what it starts), and not without persistence: other
+  // clients' channels acknowledge what they wrote, as before.
+  const startedAt = Date.now()
+  const confirming =
+    process.env.CLAUDECODE === '1' && !/(^|\0)--no-session-persistence(\0|$)/.test(parentCmdline())
+  const watch = new TranscriptWatch(
+    () => transcriptFiles(process.cwd(), process.env.CLAUDE_CODE_SESSION_ID, startedAt - 60_000),
+    (id, mark) => confirmer.seen(id, mark),
+    claudeStartedAt(startedAt - 5_000),
+  )
+  const confirmer: Confirmer = new Confirmer(
+    {
+      write: async (event) => {
+        await mcp?.notification({
+          method: 'notifications/claude/channel',
+          params: { content: event.content, meta: eventMeta(event) },
+        })
+      },
+      receipt: (event, stage, tries, reason) => {
+        const at = stage === 'written' || stage === 'unconfirmed' ? undefined : Date.now()
+        hub.receipt({
+          event_id: event.id,
+          stage,
+          tries,
+          ...(at ? { at } : {}),
+          ...(reason ? { reason } : {}),
+        })
+        log.info({ event: event.id, stage, tries, reason }, 'delivery receipt')
+      },
+      confirmed: (event) => {
+        shown?.record(event.id)
+        hub.handled(event.id)
+      },
+      unconfirmed: (event, reason) => {
+        // Down the ladder: the hub hands it to the session's hook; here it waits unread in the inbox,
+        // with a line Claude can act on.
+        inbox.add(event, false)
+        void mcp?.sendLoggingMessage({
+          level: 'notice',
+          logger: 'switchboard',
+          data: `New event ${event.id} from ${event.source} (topic ${event.topic}) could not be shown (${reason}): call the inbox tool to read it.`,
+        })
+        hub.handled(event.id)
+      },
+      why: () => unconfirmedReason(SERVER_NAME, watch.found),
+    },
+    {
+      deadlineMs: config.confirmMs,
+      tries: config.confirmTries,
+      state: (id) => watch.state(id),
+      refresh: () => watch.refresh(),
+    },
+  )
+  if (confirming) watch.start()
   // Claude Code hears the channel at once; the hub may still be starting. An MCP handshake that
   // waited for the hub (seconds, when the channel starts it) left a -p session that never took a
   // channel notification: seen under load, every event written and none starting a turn.
@@ -208,15 +274,26 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   await mcp.connect(
     recordingShown(
       new StdioServerTransport(),
-      (id) => shown?.record(id),
+      // Confirming, an event is recorded as shown once it is in context, not once it is written.
+      (id) => (confirming ? undefined : shown?.record(id)),
       () => process.stdout.writableLength === 0,
     ),
   )
   const welcome = await welcoming
   log.info({ subscriber: welcome.subscriber, operators: welcome.operators }, 'channel ready')
   await closed.promise
+  watch.stop()
+  confirmer.close()
   await hub.close()
   ;(shown as ShownLog | null)?.close()
+}
+
+function parentCmdline(): string {
+  try {
+    return readFileSync(`/proc/${process.ppid}/cmdline`, 'utf8')
+  } catch {
+    return ''
+  }
 }
 
 function deferred() {

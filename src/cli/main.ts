@@ -23,6 +23,7 @@ const commands: Record<string, () => Promise<Register>> = {
   peers: async () => (await import('./peers.js')).registerPeers,
   send: async () => (await import('./peers.js')).registerPeers,
   'dead-letters': async () => (await import('./peers.js')).registerPeers,
+  events: async () => (await import('./events.js')).registerEvents,
   run: async () => (await import('./run.js')).registerRun,
   subscribe: async () => (await import('./subscribe.js')).registerSubscribe,
   deliveries: async () => (await import('./subscribe.js')).registerDeliveries,

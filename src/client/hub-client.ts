@@ -133,6 +133,14 @@ export class HubClient {
     if (this.isReady()) this.sendNow({ type: 'rung', rung })
   }
 
+  /**
+   * A delivery receipt (core/receipts.ts). Not queued while the hub is away: the hub sends what this
+   * channel had not acknowledged again, and the channel, reading the transcript, says it again.
+   */
+  receipt(message: Omit<Extract<ClientMessage, { type: 'receipt' }>, 'type'>): void {
+    if (this.isReady()) this.sendNow({ type: 'receipt', ...message })
+  }
+
   peer(request: PeerRequest): Promise<Result> {
     return this.request({ type: 'peer', rid: this.nextRid++, request })
   }

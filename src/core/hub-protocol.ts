@@ -2,6 +2,7 @@
 // Defined once here and validated on both ends.
 import { z } from 'zod'
 import { eventSchema } from './event.js'
+import { receiptStageSchema } from './receipts.js'
 
 export const HUB_PATH = '/hub'
 
@@ -109,6 +110,20 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('peer'), rid: z.number().int(), request: peerRequestSchema }),
   /** The rung, once the channel knows its client (after MCP initialize). */
   z.object({ type: z.literal('rung'), rung: z.enum(['channel', 'message']) }),
+  /**
+   * How far a delivered event got in the session (issue 23): written to Claude Code, queued there,
+   * in Claude's context (its transcript shows it), or unconfirmed after `tries` writes. A channel
+   * that sends none (an older one) is taken at its ack: written.
+   */
+  z.object({
+    type: z.literal('receipt'),
+    event_id: z.string().min(1).max(200),
+    stage: receiptStageSchema,
+    tries: z.number().int().min(0).max(1000),
+    /** When the transcript shows it (ms), for `queued` and `in_context`; else the hub's clock. */
+    at: z.number().int().positive().optional(),
+    reason: z.string().max(500).optional(),
+  }),
   z.object({ type: z.literal('bye') }),
 ])
 export type ClientMessage = z.input<typeof clientMessageSchema>

@@ -8,6 +8,7 @@ import type { EventStore } from './events.js'
 import type { LeaseStore } from './leases.js'
 import type { OutboundStore } from './outbound.js'
 import type { PeerStore } from './peers.js'
+import type { ReceiptStore } from './receipts.js'
 import type { RuleStore } from './rules.js'
 import type { SessionStore } from './sessions.js'
 import type { TerminalSessionStore } from './terminal-sessions.js'
@@ -22,7 +23,8 @@ export interface Store
     RuleStore,
     LeaseStore,
     BridgeMemoryStore,
-    TerminalSessionStore {
+    TerminalSessionStore,
+    ReceiptStore {
   close(): Promise<void>
   /**
    * Deletes up to `limit` rows per kind older than `before` (ms since epoch) that nothing needs any

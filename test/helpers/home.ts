@@ -69,6 +69,9 @@ export class TestHome {
       SWITCHBOARD_HOME: this.dir,
       SWITCHBOARD_PORT: String(this.port),
       SWITCHBOARD_LISTEN_GRACE_MS: '0',
+      // A channel started by Claude Code (CLAUDECODE=1) confirms against its transcript; these
+      // channels' clients are tests, also when the tests themselves run inside Claude Code.
+      CLAUDECODE: '',
       ...this.extraEnv,
     }
   }

@@ -5,6 +5,7 @@
 import { type FormEvent, useCallback, useEffect, useId, useRef, useState } from 'react'
 import type { EventRow } from '../../src/core/api/rows.ts'
 import { call, errorText } from './api.ts'
+import { DeliveryTicks } from './DeliveryTicks.tsx'
 import { ErrorLine } from './ErrorLine.tsx'
 import { href, navigate } from './router.ts'
 import { fullTime } from './time.ts'
@@ -76,6 +77,7 @@ function EventItem({ event }: { event: EventRow }) {
             ))}
           </ul>
         ) : null}
+        <DeliveryTicks deliveries={event.deliveries ?? []} />
       </article>
     </li>
   )

@@ -3,6 +3,7 @@
 // this, so nothing they send or read is written twice. Types only.
 import type { z } from 'zod'
 import type { StoredEvent } from '../event.js'
+import type { ReceiptView } from '../receipts.js'
 import type { ROUTES, RouteName } from './routes.js'
 import type {
   BrowserRow,
@@ -55,6 +56,8 @@ export interface Responses {
   access: { senders: SenderRow[]; pairings: DecisionRow[] }
   changeSender: { sender: SenderRow }
   events: { events: EventRow[] }
+  event: { event: EventRow; deliveries: ReceiptView[] }
+  webhookEvent: { event: EventRow; deliveries: ReceiptView[] }
   sources: { sources: SourceRow[] }
   peers: { peers: PeerInfo[] }
   sendToPeer: { id: string; message: string }

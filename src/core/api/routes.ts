@@ -137,6 +137,19 @@ export const ROUTES = {
     auth: 'operator',
     summary: 'stored events, newest first (50 a page)',
   },
+  event: {
+    method: 'GET',
+    path: '/api/events/:id',
+    auth: 'operator',
+    summary:
+      "an event and, per subscriber, its delivery's state, receipts (stored, written, in_context) and tries",
+  },
+  webhookEvent: {
+    method: 'GET',
+    path: '/hooks/:source/events/:id',
+    auth: 'source',
+    summary: "a webhook sender's own event and its receipts, with the source's secret",
+  },
   sources: { method: 'GET', path: '/api/sources', auth: 'operator', summary: 'webhook sources (no secrets)' },
   peers: { method: 'GET', path: '/api/peers', auth: 'operator', summary: 'sessions others can message' },
   sendToPeer: {

@@ -11,6 +11,7 @@ export type {
 } from '../session-api.js'
 
 import type { z } from 'zod'
+import type { ReceiptView } from '../receipts.js'
 import type { createSessionSchema, newRuleSchema } from './schemas.js'
 
 /** What starting a session takes (POST /api/sessions). */
@@ -134,6 +135,8 @@ export interface EventRow {
   content: string
   meta: Record<string, string>
   createdAt: number
+  /** Per subscriber, how far its delivery got (core/receipts.ts). */
+  deliveries?: ReceiptView[]
 }
 
 export interface SourceRow {

@@ -280,6 +280,26 @@ export const SETTINGS = {
     default: 1_000,
     description: "how long a channel's first delivery waits for Claude Code to finish setting it up",
   }),
+  confirmMs: setting({
+    variable: 'SWITCHBOARD_CONFIRM_MS',
+    flag: { spec: '--confirm-ms <ms>', on: ON_CHANNEL },
+    inFile: true,
+    text: text.number,
+    schema: numberIn('a whole number of milliseconds from 100 to 600000', 100, 600_000, { whole: true }),
+    default: 3_000,
+    description:
+      "how long a channel waits for an event it wrote to show in Claude Code's transcript before it looks again and writes it once more (doubling each try)",
+  }),
+  confirmTries: setting({
+    variable: 'SWITCHBOARD_CONFIRM_TRIES',
+    flag: { spec: '--confirm-tries <n>', on: ON_CHANNEL },
+    inFile: true,
+    text: text.number,
+    schema: numberIn('a whole number from 1 to 20', 1, 20, { whole: true }),
+    default: 5,
+    description:
+      "how many times a channel writes an event that does not reach Claude's context before it is unconfirmed and goes down the ladder",
+  }),
   delivery: setting({
     variable: 'SWITCHBOARD_DELIVERY',
     flag: { spec: '--delivery <rung>', on: ON_CHANNEL },

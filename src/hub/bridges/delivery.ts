@@ -136,11 +136,16 @@ export class Delivery {
       return { chat, messages: [message], text }
     }
     if (item.kind === 'decision') return this.showOutcome(sender, item)
-    // A terminal session waits or finished (its hooks said so): a line to the operator, no buttons.
     if (item.kind === 'notice') {
+      // Something operators must hear of (a session at a terminal waits or finished; an event not
+      // confirmed in a session's context): its line, no buttons.
       const chat = await this.dmOf(sender)
-      const text = cut(String(body.text), textLimit(this.context))
-      return { chat, messages: [await this.adapter().send(chat, { text })] }
+      return {
+        chat,
+        messages: [
+          await this.adapter().send(chat, { text: cut(String(body.text), textLimit(this.context)) }),
+        ],
+      }
     }
     return { skipped: item.kind }
   }

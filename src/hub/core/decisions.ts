@@ -283,6 +283,7 @@ export class Decisions {
     await this.announceCancelled(open)
   }
 
+  /** Every allowed operator's outbox gets the item (a prompt, an outcome, a notice). */
   async toOperators(kind: string, body: Record<string, unknown>): Promise<void> {
     const operators = (await this.store.listSenders()).filter((s) => s.operator && s.status === 'allowed')
     for (const op of operators) await this.outbox.send(op.id, kind, body)

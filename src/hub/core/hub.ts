@@ -2,7 +2,7 @@
 // sender of a chat; access, peers and decisions hang off it. Transports (HTTP, WebSocket) call in.
 
 import type { NewEvent, StoredEvent } from '../../core/event.js'
-import type { ChatAction } from '../../core/hub-protocol.js'
+import type { ChatAction, ClientMessage } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { Fence, Lease, PublishResult, StagedEvent, Store } from '../../store/store.js'
 import { Access } from './access.js'
@@ -206,7 +206,8 @@ export class Hub {
    */
   async takeForHook(subscriber: string): Promise<StoredEvent[]> {
     const connection = this.connections.get(subscriber)
-    if (connection?.rung === 'channel') return []
+    // The channel delivers, but what it could not get into Claude's context goes down the ladder.
+    if (connection?.rung === 'channel') return this.store.takeUnconfirmed(subscriber, 100, Date.now())
     if (!(await this.store.hasSubscriber(subscriber))) await this.store.registerSubscriber(subscriber, ['*'])
     this.hookFed.add(subscriber)
     connection?.hold()
@@ -218,6 +219,32 @@ export class Hub {
         events.map((e) => e.seq),
       )
     return events
+  }
+
+  /**
+   * A subscriber's receipt for an event it was delivered (core/receipts.ts). One it could not get
+   * into Claude's context after its tries is told to operators, naming the session and why; the
+   * hook (takeForHook) and the channel's inbox take it from there.
+   */
+  async receipt(subscriber: string, r: Extract<ClientMessage, { type: 'receipt' }>): Promise<void> {
+    const at = r.at ?? Date.now()
+    await this.store.recordReceipt({
+      eventId: r.event_id,
+      subscriber,
+      state: r.stage,
+      at,
+      tries: r.tries,
+      reason: r.reason ?? null,
+    })
+    if (r.stage !== 'unconfirmed') return
+    const why = r.reason ?? 'Claude Code did not take it into the conversation'
+    this.log.warn({ subscriber, event: r.event_id, tries: r.tries, reason: why }, 'event unconfirmed')
+    await this.decisions.toOperators('notice', {
+      session: subscriber,
+      event: r.event_id,
+      reason: why,
+      text: `${subscriber}: event ${r.event_id} is not in Claude's context after ${r.tries} tr${r.tries === 1 ? 'y' : 'ies'} (${why}); it waits for the session's hook and inbox`,
+    })
   }
 
   /** Claude's reply to a chat goes to whoever started that chat, stored first. */

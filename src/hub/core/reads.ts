@@ -8,6 +8,9 @@ import type {
   OutboundWebhookInfo,
   SourceRow,
 } from '../../core/api/rows.js'
+import { notFound } from '../../core/errors.js'
+import type { StoredEvent } from '../../core/event.js'
+import { type ReceiptView, receiptView } from '../../core/receipts.js'
 import type { Hub } from './hub.js'
 
 const EVENTS_PAGE = 50
@@ -35,7 +38,16 @@ export async function eventRows(
     beforeSeq: filter.before,
     limit: EVENTS_PAGE,
   })
-  return events.map((e) => ({
+  return Promise.all(
+    events.map(async (e) => ({
+      ...eventRow(e),
+      deliveries: (await hub.store.eventReceipts(e.id)).map(receiptView),
+    })),
+  )
+}
+
+export function eventRow(e: StoredEvent): EventRow {
+  return {
     seq: e.seq,
     id: e.id,
     topic: e.topic,
@@ -44,7 +56,19 @@ export async function eventRows(
     content: e.content,
     meta: e.meta,
     createdAt: e.created_at,
-  }))
+  }
+}
+
+/** An event and how far each delivery of it got; `source`: only if it came from that webhook source. */
+export async function eventDeliveries(
+  hub: Hub,
+  id: string,
+  source?: string,
+): Promise<{ event: EventRow; deliveries: ReceiptView[] }> {
+  const event = await hub.store.eventById(id)
+  if (!event || (source !== undefined && event.source !== source))
+    throw notFound(`no event "${id}"${source === undefined ? '' : ` from source "${source}"`}`)
+  return { event: eventRow(event), deliveries: (await hub.store.eventReceipts(id)).map(receiptView) }
 }
 
 /** Webhook sources, never their secrets, with when each last sent an event. */

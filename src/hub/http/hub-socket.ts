@@ -99,6 +99,9 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
         say(ws, { type: 'result', rid: msg.rid, ...answer })
         return
       }
+      case 'receipt':
+        await hub.receipt(name, msg)
+        return
       case 'rung':
         connection.setRung(msg.rung, hub.hookFed.has(name))
         return

@@ -5,6 +5,7 @@ import { notFound } from '../../core/errors.js'
 import {
   channelRows,
   deadLetterRows,
+  eventDeliveries,
   eventRows,
   outboundLog,
   outboundRows,
@@ -21,6 +22,7 @@ export function stateRoutes(parts: HubParts): Hono<HubEnv> {
   defineRoute(app, creds, 'status', () => parts.status())
   defineRoute(app, creds, 'channels', async () => ({ channels: await channelRows(hub) }))
   defineRoute(app, creds, 'events', async (_c, { query }) => ({ events: await eventRows(hub, query) }))
+  defineRoute(app, creds, 'event', async (_c, { params }) => eventDeliveries(hub, params.id))
   defineRoute(app, creds, 'sources', async () => ({ sources: await sourceRows(hub) }))
   defineRoute(app, creds, 'peers', async () => ({ peers: await hub.peers.list() }))
 

@@ -5,6 +5,7 @@ import { Hono } from 'hono'
 import { notFound } from '../../core/errors.js'
 import { isReservedSource } from '../../core/sources.js'
 import { verifyWebhook, webhookEvents } from '../../sources/webhook/index.js'
+import { eventDeliveries } from '../core/reads.js'
 import { defineRoute } from './define.js'
 import type { HubEnv } from './env.js'
 import { ANSWERED_ON_NODE, readBody, sendJson } from './node-io.js'
@@ -48,6 +49,13 @@ export function webhookRoutes(parts: HubParts): Hono<HubEnv> {
       events: results.map((r) => ({ id: r.event.id, duplicate: r.duplicate })),
     })
     return ANSWERED_ON_NODE
+  })
+  // A sender reads its own event's receipts with the secret it posts with (a signature of the empty body does too).
+  defineRoute(app, parts.creds, 'webhookEvent', async (c, { params }) => {
+    const source = isReservedSource(params.source) ? null : await sources.get(params.source)
+    if (!source) throw notFound(`unknown source "${params.source}"`)
+    verifyWebhook(source, c.env.incoming.headers, Buffer.alloc(0))
+    return eventDeliveries(hub, params.id, source.name)
   })
   return app
 }

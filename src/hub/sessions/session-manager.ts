@@ -28,10 +28,11 @@ import {
 import type { SessionRecord, SessionStatus, Store } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import type { WorkSource } from '../core/lease-keeper.js'
+import { DrivenReceipts } from './driven-receipts.js'
 import { linesPage, listAll } from './history.js'
 import { bindIde } from './ide-binding.js'
 import { IdlePolicy } from './idle-policy.js'
-import { SessionLeases } from './leases.js'
+import { SessionLeases, subscriberOf } from './leases.js'
 import type { LiveSession } from './live-session.js'
 import { Prompts } from './prompts.js'
 import { Recorder } from './recording.js'
@@ -51,6 +52,7 @@ export class SessionManager {
   private readonly prompts: Prompts
   private readonly idle: IdlePolicy
   private readonly leases: SessionLeases
+  private readonly receipts: DrivenReceipts
 
   constructor(
     private readonly store: Store,
@@ -69,6 +71,7 @@ export class SessionManager {
     this.prompts = new Prompts(store, hub.decisions, this.recorder)
     this.idle = new IdlePolicy(idleMinutes)
     this.leases = new SessionLeases(store, hub)
+    this.receipts = new DrivenReceipts(hub)
     this.supervisor = new Supervisor(log, {
       canUseTool: (live, request, signal) => this.ask(live, request, signal),
       line: (live, line) => this.heard(live, line),
@@ -119,10 +122,14 @@ export class SessionManager {
   }
 
   /** A message to a session; one whose process ended is resumed first (same Claude session id). */
-  async send(id: string, text: string, options: { fork?: boolean } = {}): Promise<SessionView> {
+  async send(
+    id: string,
+    text: string,
+    options: { fork?: boolean; uuid?: string } = {},
+  ): Promise<SessionView> {
     const record = await this.require(id)
     await this.revive(record, options.fork)
-    await this.sendToLive(record.id, text)
+    await this.sendToLive(record.id, text, options.uuid)
     return this.view(record.id)
   }
 
@@ -281,7 +288,15 @@ export class SessionManager {
     return this.leases.work({
       taken: (id) => this.markOrphaned(id),
       message: async (id, event) => {
-        await this.send(id, channelMessage([event]))
+        // Sent with a uuid: the CLI's command_lifecycle lines for it are the event's receipts.
+        const uuid = this.receipts.sending(event, subscriberOf(id))
+        try {
+          await this.send(id, channelMessage([event]), { uuid })
+        } catch (err) {
+          this.receipts.forget(uuid)
+          throw err
+        }
+        await this.receipts.written(uuid)
       },
     })
   }
@@ -352,13 +367,13 @@ export class SessionManager {
   }
 
   /** `id` is a record's own id, read by the caller: its process was just started or runs. */
-  private async sendToLive(id: string, text: string): Promise<void> {
+  private async sendToLive(id: string, text: string, uuid?: string): Promise<void> {
     const live = this.supervisor.require(id)
     live.interrupting = false
     this.idle.busy(live)
     await this.recorder.setStatus(id, 'running', { reason: null })
     try {
-      await live.process.sendUser(text)
+      await live.process.sendUser(text, uuid ? { uuid } : {})
     } catch (err) {
       // A CLI that died at once (not found, refused its flags) breaks the pipe: say why it died.
       await settledWithin(live.ended, DEATH_WAIT_MS)
@@ -389,6 +404,7 @@ export class SessionManager {
 
   private async heard(live: LiveSession, line: CliLine): Promise<void> {
     if (line.type === 'stream_event') return this.recorder.streamed(live, line)
+    await this.receipts.heard(line)
     const turnEnded = await this.recorder.record(live.id, line, live)
     if (turnEnded && this.supervisor.get(live.id) === live) this.idleFrom(live)
   }

@@ -10,6 +10,7 @@ import { describeEventStoreContract } from '../events.contract.js'
 import { describeLeaseStoreContract } from '../leases.contract.js'
 import { describeOutboundStoreContract } from '../outbound.contract.js'
 import { describePeerStoreContract } from '../peers.contract.js'
+import { describeReceiptStoreContract } from '../receipts.contract.js'
 import { describeRetentionContract } from '../retention.contract.js'
 import { describeRuleStoreContract } from '../rules.contract.js'
 import { describeSessionStoreContract } from '../sessions.contract.js'
@@ -49,3 +50,4 @@ describeRuleStoreContract(openPostgres)
 describeLeaseStoreContract(openPostgres)
 describeBridgeMemoryStoreContract(openPostgres)
 describeTerminalSessionStoreContract(openPostgres)
+describeReceiptStoreContract(openPostgres)

@@ -9,6 +9,7 @@ import { decisionStore } from '../shared/decisions.js'
 import { leaseStore } from '../shared/leases.js'
 import { outboundStore } from '../shared/outbound.js'
 import { peerStore } from '../shared/peers.js'
+import { receiptStore } from '../shared/receipts.js'
 import { prune } from '../shared/retention.js'
 import { ruleStore } from '../shared/rules.js'
 import { sessionRecords } from '../shared/sessions.js'
@@ -55,6 +56,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     leaseStore(sql),
     bridgeMemoryStore(sql),
     terminalSessionStore(sql),
+    receiptStore(sql),
     {
       prune: prune(sql, [['SELECT pg_advisory_xact_lock($1)', [PRUNE_LOCK]]]),
       onOtherChanges(listener: (change: OtherChange) => void) {

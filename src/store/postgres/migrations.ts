@@ -220,4 +220,23 @@ export const migrations: string[] = [
   );
   CREATE INDEX terminal_sessions_seen ON terminal_sessions (last_seen_at);
   `,
+  `
+  -- Delivery receipts (issue 23, store/receipts.ts): how far each delivery got, once its subscriber
+  -- reports. Events are found by id for them (GET /api/events/:id): an index on every event's id.
+  CREATE TABLE receipts (
+    event_id TEXT NOT NULL,
+    subscriber TEXT NOT NULL,
+    state TEXT NOT NULL CHECK (state IN ('stored','written','queued','in_context','unconfirmed')),
+    written_at BIGINT,
+    in_context_at BIGINT,
+    tries INTEGER NOT NULL DEFAULT 0,
+    reason TEXT,
+    hook_taken BOOLEAN NOT NULL DEFAULT false,
+    updated_at BIGINT NOT NULL,
+    PRIMARY KEY (event_id, subscriber)
+  );
+  CREATE INDEX receipts_unconfirmed ON receipts (subscriber, updated_at) WHERE state = 'unconfirmed';
+  CREATE INDEX receipts_age ON receipts (updated_at);
+  CREATE INDEX events_id ON events (id);
+  `,
 ]

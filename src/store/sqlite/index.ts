@@ -11,6 +11,7 @@ import { decisionStore } from '../shared/decisions.js'
 import { leaseStore } from '../shared/leases.js'
 import { outboundStore } from '../shared/outbound.js'
 import { peerStore } from '../shared/peers.js'
+import { receiptStore } from '../shared/receipts.js'
 import { prune } from '../shared/retention.js'
 import { ruleStore } from '../shared/rules.js'
 import { sessionRecords } from '../shared/sessions.js'
@@ -63,6 +64,7 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
     leaseStore(sql),
     bridgeMemoryStore(sql),
     terminalSessionStore(sql),
+    receiptStore(sql),
     { prune: prune(sql), close: () => close(db, checkpointer) },
   )
 }

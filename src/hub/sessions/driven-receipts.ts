@@ -1,0 +1,58 @@
+// Receipts for a session the hub drives (issue 23): each event goes in as a user line with a uuid,
+// and the CLI tells that uuid's fate on stdout as `command_lifecycle` lines (docs/transcript-receipts.md):
+// `queued`, then `started` (in Claude's context) and `completed`; or `cancelled`, `discarded`,
+// `refused` in newer CLIs, which leave it unconfirmed.
+import { randomUUID } from 'node:crypto'
+import type { CliLine } from '../../claude/messages.js'
+import type { StoredEvent } from '../../core/event.js'
+import type { ReceiptStage } from '../../core/receipts.js'
+import type { Hub } from '../core/hub.js'
+
+const IN_CONTEXT = new Set(['started', 'completed'])
+const REFUSED = new Set(['cancelled', 'discarded', 'refused'])
+
+export class DrivenReceipts {
+  /** By the uuid its line was sent with: the event and the subscriber it was delivered to. */
+  private readonly waiting = new Map<string, { eventId: string; subscriber: string }>()
+
+  constructor(private readonly hub: Hub) {}
+
+  /** A uuid for the line that carries `event` to `subscriber`, remembered until the CLI says its fate. */
+  sending(event: StoredEvent, subscriber: string): string {
+    const uuid = randomUUID()
+    this.waiting.set(uuid, { eventId: event.id, subscriber })
+    return uuid
+  }
+
+  async written(uuid: string): Promise<void> {
+    await this.report(uuid, 'written')
+  }
+
+  /** The line was never written (the CLI was gone): nothing will be said of that uuid. */
+  forget(uuid: string): void {
+    this.waiting.delete(uuid)
+  }
+
+  async heard(line: CliLine): Promise<void> {
+    if (line.type !== 'command_lifecycle') return
+    const uuid = typeof line.command_uuid === 'string' ? line.command_uuid : ''
+    const state = String(line.state)
+    if (!this.waiting.has(uuid)) return
+    if (state === 'queued') return this.report(uuid, 'queued')
+    if (IN_CONTEXT.has(state)) return this.report(uuid, 'in_context', true)
+    if (REFUSED.has(state)) return this.report(uuid, 'unconfirmed', true, `Claude Code ${state} it`)
+  }
+
+  private async report(uuid: string, stage: ReceiptStage, last = false, reason?: string): Promise<void> {
+    const entry = this.waiting.get(uuid)
+    if (!entry) return
+    if (last) this.waiting.delete(uuid)
+    await this.hub.receipt(entry.subscriber, {
+      type: 'receipt',
+      event_id: entry.eventId,
+      stage,
+      tries: 1,
+      ...(reason ? { reason } : {}),
+    })
+  }
+}

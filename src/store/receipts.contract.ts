@@ -1,0 +1,116 @@
+// The ReceiptStore's contract: a delivery's state only moves forward, its times are the first ones
+// reported, an acknowledged delivery with nothing more said is `written`, and an unconfirmed event
+// is handed to the hook once.
+import { describe, expect } from 'vitest'
+import { event, type OpenStore, publish, storeTest } from './contract.js'
+
+export function describeReceiptStoreContract(open: OpenStore): void {
+  const it = storeTest(open)
+
+  describe('ReceiptStore', () => {
+    it('reports a stored delivery, then the subscriber’s receipts, never going back', async ({ store }) => {
+      await store.registerSubscriber('alpha', ['*'])
+      await store.registerSubscriber('beta', ['*'])
+      const [staged] = await publish(store, [event('ci', 'build failed')])
+      const e = staged?.event
+      if (!e) throw new Error('nothing staged')
+      expect(await store.eventById(e.id)).toMatchObject({ id: e.id, content: 'build failed' })
+      expect(await store.eventById('ev_nothing')).toBeNull()
+      expect(await store.eventReceipts(e.id)).toEqual([
+        {
+          subscriber: 'alpha',
+          state: 'stored',
+          stored: e.created_at,
+          written: null,
+          inContext: null,
+          tries: 0,
+          reason: null,
+        },
+        {
+          subscriber: 'beta',
+          state: 'stored',
+          stored: e.created_at,
+          written: null,
+          inContext: null,
+          tries: 0,
+          reason: null,
+        },
+      ])
+
+      await store.recordReceipt({ eventId: e.id, subscriber: 'alpha', state: 'written', at: 1_000, tries: 1 })
+      await store.recordReceipt({ eventId: e.id, subscriber: 'alpha', state: 'queued', at: 1_500, tries: 1 })
+      await store.recordReceipt({
+        eventId: e.id,
+        subscriber: 'alpha',
+        state: 'in_context',
+        at: 2_000,
+        tries: 1,
+      })
+      // A late report of an earlier stage changes nothing.
+      await store.recordReceipt({ eventId: e.id, subscriber: 'alpha', state: 'written', at: 3_000, tries: 2 })
+      await store.ack('alpha', [e.seq])
+      await store.receiptsAcked('alpha', [e.seq], 4_000)
+      // An older channel only acknowledges: written, at its ack.
+      await store.ack('beta', [e.seq])
+      await store.receiptsAcked('beta', [e.seq], 5_000)
+      expect(await store.eventReceipts(e.id)).toEqual([
+        {
+          subscriber: 'alpha',
+          state: 'in_context',
+          stored: e.created_at,
+          written: 1_000,
+          inContext: 2_000,
+          tries: 2,
+          reason: null,
+        },
+        {
+          subscriber: 'beta',
+          state: 'written',
+          stored: e.created_at,
+          written: 5_000,
+          inContext: null,
+          tries: 1,
+          reason: null,
+        },
+      ])
+    })
+
+    it('hands an unconfirmed event to the hook once, and takes its confirmation after', async ({ store }) => {
+      await store.registerSubscriber('alpha', ['*'])
+      const staged = await publish(store, [event('ci', 'one'), event('ci', 'two')])
+      const [one, two] = staged.map((s) => s.event)
+      if (!one || !two) throw new Error('nothing staged')
+      await store.recordReceipt({
+        eventId: one.id,
+        subscriber: 'alpha',
+        state: 'unconfirmed',
+        at: 1_000,
+        tries: 3,
+        reason: 'channels are not enabled for this server',
+      })
+      await store.recordReceipt({
+        eventId: two.id,
+        subscriber: 'alpha',
+        state: 'queued',
+        at: 1_000,
+        tries: 1,
+      })
+      expect((await store.takeUnconfirmed('alpha', 10, 2_000)).map((e) => e.content)).toEqual(['one'])
+      expect(await store.takeUnconfirmed('alpha', 10, 3_000)).toEqual([])
+      await store.recordReceipt({
+        eventId: one.id,
+        subscriber: 'alpha',
+        state: 'in_context',
+        at: 4_000,
+        tries: 3,
+      })
+      expect((await store.eventReceipts(one.id))[0]).toMatchObject({
+        state: 'in_context',
+        written: 1_000,
+        inContext: 4_000,
+        tries: 3,
+        reason: 'channels are not enabled for this server',
+      })
+    })
+  })
+}

@@ -1,0 +1,128 @@
+// For the receipts tests (issue 23): what the hub says of an event's deliveries, and what Claude
+// Code's own transcripts say of it, read as the channel reads them.
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { marksOf } from '../../src/channel/transcript-marks.js'
+import type { ReceiptView } from '../../src/core/receipts.js'
+import { PrintSession } from './claude.js'
+import { adminCall, type World } from './e2e.js'
+import { waitFor } from './home.js'
+
+export async function deliveriesOf(world: World, id: string): Promise<ReceiptView[]> {
+  const { status, json } = await adminCall<{ deliveries: ReceiptView[] }>(world, 'GET', `/api/events/${id}`)
+  if (status !== 200) throw new Error(`GET /api/events/${id} answered ${status}`)
+  return json.deliveries
+}
+
+/** Waits until every one of `ids` has a delivery in `state`; returns them. */
+export async function waitForState(
+  world: World,
+  ids: string[],
+  state: ReceiptView['state'],
+  ms: number,
+): Promise<ReceiptView[]> {
+  let last: Record<string, ReceiptView[]> = {}
+  try {
+    await waitFor(
+      async () => {
+        last = Object.fromEntries(
+          await Promise.all(ids.map(async (id) => [id, await deliveriesOf(world, id)])),
+        )
+        return ids.every((id) => last[id]?.some((d) => d.state === state))
+      },
+      ms,
+      `${ids.length} event(s) ${state}`,
+    )
+  } catch (err) {
+    throw new Error(`${(err as Error).message}\n--- deliveries:\n${JSON.stringify(last, null, 1)}`)
+  }
+  return ids.map((id) => last[id]?.find((d) => d.state === state) as ReceiptView)
+}
+
+/** Per event id, how many transcript lines of this Claude HOME put it into Claude's context. */
+export function inContextCounts(world: World): Map<string, number> {
+  const counts = new Map<string, number>()
+  const root = join(world.claude.home, '.claude', 'projects')
+  let files: string[] = []
+  try {
+    files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.jsonl'))
+  } catch {
+    return counts
+  }
+  for (const file of files)
+    for (const line of readFileSync(join(root, file), 'utf8').split('\n')) {
+      if (!line.includes('event_id=')) continue
+      let parsed: unknown
+      try {
+        parsed = JSON.parse(line)
+      } catch {
+        continue
+      }
+      const marks = marksOf(parsed)
+      if (marks?.mark === 'in_context') for (const id of marks.ids) counts.set(id, (counts.get(id) ?? 0) + 1)
+    }
+  return counts
+}
+
+/** POSTs `body` to a webhook source; its event id. */
+export async function postWebhook(
+  world: World,
+  source: string,
+  secret: string,
+  body: string,
+): Promise<string> {
+  const res = await fetch(`${world.home.url}/hooks/${source}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}` },
+    body,
+  })
+  if (res.status !== 202) throw new Error(`webhook answered ${res.status}: ${await res.text()}`)
+  return ((await res.json()) as { id: string }).id
+}
+
+/** Waits until a channel is connected to the hub (the hub may be one that channel starts). */
+export async function waitForChannel(world: World, ms = 30_000): Promise<string> {
+  let name = ''
+  await waitFor(
+    async () => {
+      const answer = await adminCall<{ channels: { name: string; connected: boolean }[] }>(
+        world,
+        'GET',
+        '/api/channels',
+      ).catch(() => null)
+      name = answer?.json.channels?.find((c) => c.connected)?.name ?? ''
+      return name !== ''
+    },
+    ms,
+    'a channel connected to the hub',
+  )
+  return name
+}
+
+/**
+ * A `-p` session with the plugin's channel whose first line is sent only once the channel is
+ * connected: Claude Code 2.1.330 in -p mode registers a channel whose MCP server connected after the
+ * first turn began only now and then (seen under load: no "Channel notifications registered" in its
+ * debug log, every notification dropped), which is a session's fate to report, not these tests' subject.
+ */
+export async function connectedSession(
+  world: World,
+  args: string[],
+  env: Record<string, string> = {},
+): Promise<PrintSession> {
+  const session = new PrintSession(args, {
+    cwd: world.claude.cwd,
+    env: world.claude.env(world.fake.url, {
+      SWITCHBOARD_HOME: world.home.dir,
+      SWITCHBOARD_PORT: String(world.home.port),
+      ...env,
+    }),
+  })
+  world.closers.push(() => session.close())
+  await world.home.waitForHub(30_000)
+  await waitForChannel(world)
+  world.fake.respond(() => ({ text: 'ready' }))
+  session.send('get ready')
+  await session.waitForResults(1)
+  return session
+}
