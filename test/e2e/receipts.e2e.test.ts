@@ -4,24 +4,17 @@
 import { expect, it } from 'vitest'
 import { textOf } from '../fakes/anthropic.js'
 import { CLAUDE_BIN, PrintSession, switchboardChannel } from '../helpers/claude.js'
-import { adminCall, e2eWorld, startDrivingHub, startedSession } from '../helpers/e2e.js'
+import { adminCall, e2eWorld, startDrivingHub, startedSession, waitForChannel } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 import { PLUGIN_CHANNEL } from '../helpers/plugin.js'
-import {
-  connectedSession,
-  deliveriesOf,
-  inContextCounts,
-  postWebhook,
-  waitForChannel,
-  waitForState,
-} from '../helpers/receipts.js'
+import { deliveriesOf, inContextCounts, postWebhook, waitForState } from '../helpers/receipts.js'
 import { SseReader } from '../helpers/sse.js'
 import { TmuxSession } from '../helpers/tmux.js'
 
 const world = e2eWorld({ channelPlugin: 'switchboard' })
 
 /** Quicker tries than the default: a dropped event is written again after two seconds (Claude Code flushes its transcript every 100 ms). */
-const QUICK = { SWITCHBOARD_CONFIRM_MS: '2000', SWITCHBOARD_LOG_FILE: '/tmp/r23-idle.log' }
+const QUICK = { SWITCHBOARD_CONFIRM_MS: '2000' }
 
 function expectOnceEach(ids: string[]): void {
   const counts = inContextCounts(world)
@@ -80,7 +73,7 @@ it('confirms events sent while the session is idle, each on its first write', {
   timeout: 90_000,
 }, async () => {
   const secret = await world.home.addSource('ci')
-  const session = await connectedSession(world, PLUGIN_CHANNEL, QUICK)
+  const session = await startedSession(world, PLUGIN_CHANNEL, QUICK)
   world.fake.respond(() => ({ text: 'noted' }))
   const ids: string[] = []
   for (let i = 0; i < 3; i++) {
@@ -101,7 +94,7 @@ it('holds 50 events sent during a long turn as queued, writes none of them twice
   timeout: 120_000,
 }, async () => {
   const secret = await world.home.addSource('ci')
-  const session = await connectedSession(world, PLUGIN_CHANNEL, QUICK)
+  const session = await startedSession(world, PLUGIN_CHANNEL, QUICK)
   let release!: () => void
   const held = new Promise<void>((r) => {
     release = r
@@ -172,7 +165,7 @@ it('confirms in the resumed transcript an event sent while the session was away 
   timeout: 120_000,
 }, async () => {
   const secret = await world.home.addSource('ci')
-  const first = await connectedSession(world, PLUGIN_CHANNEL, QUICK)
+  const first = await startedSession(world, PLUGIN_CHANNEL, QUICK)
   const sessionId = String(first.lines.find((l) => l.type === 'system')?.session_id)
   world.fake.respond(() => ({ text: 'noted' }))
   const before = await postWebhook(world, 'ci', secret, 'before the session ended')

@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
 import { FakeAnthropic } from '../fakes/anthropic.js'
 import { CLAUDE_BIN, ClaudeHome, type ClaudeHomeOptions, PrintSession } from './claude.js'
-import { CLI, TestHome } from './home.js'
+import { CLI, TestHome, waitFor } from './home.js'
 import { SseReader } from './sse.js'
 
 export interface World {
@@ -21,6 +21,12 @@ export interface World {
 /**
  * A `-p` stream-json session with Switchboard's channel on this world's Switchboard home. Its first
  * turn starts the channel, and with it the hub; this resolves once that turn ended and the hub answers.
+ */
+/**
+ * A `-p` session whose first line goes in once a channel is connected to the hub (the hub may be one
+ * that channel starts). Claude Code 2.1.330 does not register a channel whose MCP server connects
+ * after the first turn has begun (seen under load, docs/transcript-receipts.md): a line sent at once
+ * would make such a test fail now and then.
  */
 export async function startedSession(
   world: World,
@@ -36,11 +42,31 @@ export async function startedSession(
     }),
   })
   world.closers.push(() => session.close())
+  await world.home.waitForHub(30_000)
+  await waitForChannel(world)
   world.fake.respond(() => ({ text: 'ready' }))
   session.send('get ready')
   await session.waitForResults(1)
-  await world.home.waitForHub(10_000)
   return session
+}
+
+/** Waits until a channel is connected to the hub (the hub may be one that channel starts). */
+export async function waitForChannel(world: World, ms = 30_000): Promise<string> {
+  let name = ''
+  await waitFor(
+    async () => {
+      const answer = await adminCall<{ channels: { name: string; connected: boolean }[] }>(
+        world,
+        'GET',
+        '/api/channels',
+      ).catch(() => null)
+      name = answer?.json.channels?.find((c) => c.connected)?.name ?? ''
+      return name !== ''
+    },
+    ms,
+    'a channel connected to the hub',
+  )
+  return name
 }
 
 /**

@@ -4,7 +4,6 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { marksOf } from '../../src/channel/transcript-marks.js'
 import type { ReceiptView } from '../../src/core/receipts.js'
-import { PrintSession } from './claude.js'
 import { adminCall, type World } from './e2e.js'
 import { waitFor } from './home.js'
 
@@ -78,51 +77,4 @@ export async function postWebhook(
   })
   if (res.status !== 202) throw new Error(`webhook answered ${res.status}: ${await res.text()}`)
   return ((await res.json()) as { id: string }).id
-}
-
-/** Waits until a channel is connected to the hub (the hub may be one that channel starts). */
-export async function waitForChannel(world: World, ms = 30_000): Promise<string> {
-  let name = ''
-  await waitFor(
-    async () => {
-      const answer = await adminCall<{ channels: { name: string; connected: boolean }[] }>(
-        world,
-        'GET',
-        '/api/channels',
-      ).catch(() => null)
-      name = answer?.json.channels?.find((c) => c.connected)?.name ?? ''
-      return name !== ''
-    },
-    ms,
-    'a channel connected to the hub',
-  )
-  return name
-}
-
-/**
- * A `-p` session with the plugin's channel whose first line is sent only once the channel is
- * connected: Claude Code 2.1.330 in -p mode registers a channel whose MCP server connected after the
- * first turn began only now and then (seen under load: no "Channel notifications registered" in its
- * debug log, every notification dropped), which is a session's fate to report, not these tests' subject.
- */
-export async function connectedSession(
-  world: World,
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<PrintSession> {
-  const session = new PrintSession(args, {
-    cwd: world.claude.cwd,
-    env: world.claude.env(world.fake.url, {
-      SWITCHBOARD_HOME: world.home.dir,
-      SWITCHBOARD_PORT: String(world.home.port),
-      ...env,
-    }),
-  })
-  world.closers.push(() => session.close())
-  await world.home.waitForHub(30_000)
-  await waitForChannel(world)
-  world.fake.respond(() => ({ text: 'ready' }))
-  session.send('get ready')
-  await session.waitForResults(1)
-  return session
 }
