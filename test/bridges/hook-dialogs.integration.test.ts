@@ -9,7 +9,8 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { readHookToken } from '../../src/core/hook-token.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
 import { botMessages, bridgeAddArgs, FAKES, pair, person, spawnHub } from '../helpers/bridge-world.js'
-import { TestHome } from '../helpers/home.js'
+import { TestHome, waitFor } from '../helpers/home.js'
+import { SseReader } from '../helpers/sse.js'
 
 let fake: FakePlatform
 let home: TestHome
@@ -33,6 +34,22 @@ afterEach(async () => {
   await fake.close()
   rmSync(project, { recursive: true, force: true })
 })
+
+/** A hook event as Claude Code's HTTP hook sends it; resolves with the hook's output. */
+async function hook(event: string, extra: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const res = await fetch(`${home.url}/api/claude-hooks/${event}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${readHookToken(home.dir)}` },
+    body: JSON.stringify({
+      session_id: '5f0c1a2e-0000-4000-8000-0000000000b2',
+      transcript_path: '/tmp/y.jsonl',
+      cwd: project,
+      hook_event_name: event,
+      ...extra,
+    }),
+  })
+  return (await res.json()) as Record<string, unknown>
+}
 
 /** A PermissionRequest as Claude Code's HTTP hook sends it; resolves with the hook's output. */
 async function dialog(tool: string, toolInput: Record<string, unknown>): Promise<Record<string, unknown>> {
@@ -141,4 +158,51 @@ it('shows the plan a terminal session asks to approve, and Approve sends its inp
   const approve = prompt.buttons.flat().find((b) => b.text === 'Approve')
   await fake.press(olga, chat, prompt.messageId, approve?.data as string)
   expect(await approved).toEqual(allowedWith(input))
+})
+
+it('sends each operator only the notices they chose, with /notices in the chat or switchboard notices', async () => {
+  const chat = await pair(home, fake, olga, true)
+  const laptop = await SseReader.open(home.url, await home.addSender('laptop', true))
+  const said = (text: string) => botMessages(fake, chat).find((m) => m.text.includes(text))
+  await fake.dm(olga, '/notices')
+  await fake.waitFor(
+    () => said('You get notices when Claude waits for you and when Claude finishes a turn'),
+    'the choice',
+  )
+  await fake.dm(olga, '/notices waiting')
+  await fake.waitFor(() => said('You get notices when Claude waits for you here now'), 'the new choice')
+  await fake.dm(olga, '/notices later')
+  await fake.waitFor(() => said('say which notices: waiting, finished, all or off (not "later")'), 'why not')
+
+  await hook('Stop', { stop_hook_active: false, last_assistant_message: 'All 12 tests pass.' })
+  // The laptop chose nothing: it gets both kinds; olga's phone only waits.
+  await waitFor(() => laptop.messages.some((m) => m.event === 'notice'), 10_000, 'the laptop’s notice')
+  await hook('Notification', {
+    message: 'Claude needs your permission',
+    notification_type: 'permission_prompt',
+  })
+  await fake.waitFor(() => said('Claude is waiting for you'), 'the wait on the phone')
+  expect(said('finished its turn')).toBeUndefined()
+
+  expect(await home.cli('notices', `telegram:${olga.id}`, 'off')).toBe(
+    `telegram:${olga.id} gets no notices of sessions at terminals\n`,
+  )
+  expect(await home.cli('notices', 'laptop', 'finished')).toBe(
+    'laptop gets notices when Claude finishes a turn\n',
+  )
+  await hook('Notification', {
+    message: 'Claude is waiting for your input',
+    notification_type: 'permission_prompt',
+  })
+  await hook('Stop', { stop_hook_active: false, last_assistant_message: 'Done again.' })
+  await waitFor(
+    () => laptop.messages.filter((m) => m.event === 'notice').length === 3,
+    10_000,
+    'the laptop’s second finished notice (and not the second wait)',
+  )
+  expect(
+    laptop.messages.filter((m) => m.event === 'notice').map((m) => (m.data as { kind: string }).kind),
+  ).toEqual(['finished', 'waiting', 'finished'])
+  expect(botMessages(fake, chat).filter((m) => m.text.includes('Claude is waiting for you'))).toHaveLength(1)
+  laptop.close()
 })
