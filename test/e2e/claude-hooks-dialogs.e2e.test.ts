@@ -60,10 +60,16 @@ const theResultOf = (tool: string) =>
   world.fake.requests.filter((r) => lastToolCalled(r) === tool).map((r) => toolResults(r)[0])[0]
 
 /** The hub, the hooks installed as a person does, and the session of a person at a terminal. */
-async function terminalSession(prompt: string, mode: 'default' | 'plan' = 'default'): Promise<TmuxSession> {
+async function terminalSession(
+  prompt: string,
+  mode: 'default' | 'plan' = 'default',
+  /** What to do once the hub runs, before the session starts (an operator following its stream). */
+  before: () => Promise<unknown> = async () => {},
+): Promise<TmuxSession> {
   const env = drivingEnv(world)
   await startDrivingHub(world)
   execFileSync(process.execPath, [CLI, 'install', 'claude', '--hooks'], { env })
+  await before()
   const { SWITCHBOARD_DRIVEN: _, CLAUDE_CODE_PATH: __, ...person } = env
   const terminal = new TmuxSession([CLAUDE_BIN, '--permission-mode', mode], {
     cwd: world.claude.cwd,
@@ -75,6 +81,24 @@ async function terminalSession(prompt: string, mode: 'default' | 'plan' = 'defau
   await terminal.waitForScreen(new RegExp(`❯\\s${prompt}`))
   terminal.keys('Enter')
   return terminal
+}
+
+/**
+ * Sends `key` until the screen shows `taken`; again only while it still shows `untaken` after a while
+ * (a dialog that is drawn may not take keys yet, and a key it took is never sent twice).
+ */
+async function pressUntil(terminal: TmuxSession, key: string, taken: RegExp, untaken: RegExp): Promise<void> {
+  await waitFor(
+    async () => {
+      if (taken.test(terminal.screen())) return true
+      if (!untaken.test(terminal.screen())) return false
+      terminal.keys(key)
+      await terminal.waitForScreen(taken, 3_000).catch(() => {})
+      return taken.test(terminal.screen())
+    },
+    30_000,
+    `${key} taken (${taken} on screen)`,
+  )
 }
 
 /** The dashboard, signed in with the link `switchboard open --print` prints, on its inbox. */
@@ -152,22 +176,21 @@ it('closes the operators’ copy of a question answered at the terminal first, s
       ? { text: `got: ${textOf(toolResults(r)[0]?.content)}` }
       : { tool: 'AskUserQuestion', input: TWO_QUESTIONS },
   )
-  const terminal = await terminalSession('ask me')
-  const operator = await SseReader.open(world.home.url, await world.home.addSender('phone', true))
-  world.closers.push(() => operator.close())
+  let operator = null as unknown as SseReader
+  const terminal = await terminalSession('ask me', 'default', async () => {
+    operator = await SseReader.open(world.home.url, await world.home.addSender('phone', true))
+    world.closers.push(() => operator.close())
+  })
   await waitFor(
     () => operator.messages.some((m) => m.event === 'question'),
     60_000,
     'the question on the phone',
   )
   const code = (operator.messages.find((m) => m.event === 'question')?.data as { id: string } | undefined)?.id
-  // Each key once its dialog text is on screen: a key sent while the dialog draws can be lost.
-  await terminal.waitForScreen(/Which colour\?/)
-  terminal.keys('2')
-  await terminal.waitForScreen(/Which size\?\n/)
-  terminal.keys('1')
-  await terminal.waitForScreen(/Submit answers/)
-  terminal.keys('1')
+  // A dialog may draw before it takes keys: a key is sent again while the screen shows it was not taken.
+  await pressUntil(terminal, '2', /☒ Colour/, /☐ Colour/)
+  await pressUntil(terminal, '1', /Submit answers/, /☐ Size/)
+  await pressUntil(terminal, '1', /Which size\? → small/, /Submit answers/)
   await waitFor(
     () => theResultOf('AskUserQuestion') !== undefined,
     60_000,
