@@ -174,9 +174,10 @@ it('answers every question of an AskUserQuestion call, by number, label or in wo
     },
   ]
   const toolInput = { questions }
+  // Asked through PermissionRequest: the question is on screen at the terminal meanwhile.
   const answered = hook(
-    'PreToolUse',
-    input('PreToolUse', { tool_name: 'AskUserQuestion', tool_input: toolInput, tool_use_id: 'toolu_1' }),
+    'PermissionRequest',
+    input('PermissionRequest', { tool_name: 'AskUserQuestion', tool_input: toolInput }),
     { timeout: 330 },
   )
   const prompt = await promptOfKind('question')
@@ -187,34 +188,43 @@ it('answers every question of an AskUserQuestion call, by number, label or in wo
   await runCli(['answer', prompt.id, '2', 'port 9000 please'], home.env)
   expect((await answered).json).toEqual({
     hookSpecificOutput: {
-      hookEventName: 'PreToolUse',
-      permissionDecision: 'allow',
-      updatedInput: {
-        questions,
-        answers: { 'Which database?': 'Postgres', 'Which port?': 'port 9000 please' },
+      hookEventName: 'PermissionRequest',
+      decision: {
+        behavior: 'allow',
+        updatedInput: {
+          questions,
+          answers: { 'Which database?': 'Postgres', 'Which port?': 'port 9000 please' },
+        },
       },
     },
   })
 })
 
-it('sends a plan back with the comment as the reason the model is given, and approves one with yes', async () => {
+/** ExitPlanMode's input as the pinned CLI sends it once the plan file is written: its text and path. */
+const plan = {
+  tool_name: 'ExitPlanMode',
+  tool_input: {
+    plan: '# Add the table\n\n1. add the table\n2. ship',
+    planFilePath: '/home/someone/.claude/plans/plan-it-tranquil-adleman.md',
+  },
+}
+
+it('shows the plan it asks about, sends it back with the comment the model is given, and approves one with yes', async () => {
   await start()
-  const plan = {
-    tool_name: 'ExitPlanMode',
-    tool_input: { plan: '1. add the table\n2. ship' },
-    tool_use_id: 'toolu_2',
-  }
-  const back = hook('PreToolUse', input('PreToolUse', plan), { timeout: 330 })
+  const back = hook('PermissionRequest', input('PermissionRequest', plan), { timeout: 330 })
   const prompt = await promptOfKind('plan')
+  expect(prompt.input).toEqual(plan.tool_input)
+  expect((await runCli(['decisions'], home.env)).stdout).toContain(
+    `${prompt.id}\t${basename(project)}/5f0c1a2e\tplan\tExitPlanMode\t# Add the table 1. add the table 2. ship`,
+  )
   await runCli(['answer', prompt.id, 'no', '--message', 'add tests first'], home.env)
   expect((await back).json).toEqual({
     hookSpecificOutput: {
-      hookEventName: 'PreToolUse',
-      permissionDecision: 'deny',
-      permissionDecisionReason: 'add tests first',
+      hookEventName: 'PermissionRequest',
+      decision: { behavior: 'deny', message: 'add tests first' },
     },
   })
-  const approved = hook('PreToolUse', input('PreToolUse', plan), { timeout: 330 })
+  const approved = hook('PermissionRequest', input('PermissionRequest', plan), { timeout: 330 })
   await waitFor(
     () => operator.messages.filter((m) => m.event === 'plan').length === 2,
     10_000,
@@ -222,13 +232,85 @@ it('sends a plan back with the comment as the reason the model is given, and app
   )
   const again = operator.messages.filter((m) => m.event === 'plan')[1]?.data as Prompt
   await runCli(['answer', again.id, 'yes'], home.env)
-  expect((await approved).json).toMatchObject({
+  // A bare allow would leave the dialog open: the input goes back as the updated input.
+  expect((await approved).json).toEqual({
     hookSpecificOutput: {
-      hookEventName: 'PreToolUse',
-      permissionDecision: 'allow',
-      updatedInput: plan.tool_input,
+      hookEventName: 'PermissionRequest',
+      decision: { behavior: 'allow', updatedInput: plan.tool_input },
     },
   })
+})
+
+it('cuts a long plan to a size operators are shown, and approves it with the whole plan', async () => {
+  await start()
+  const long = { ...plan, tool_input: { ...plan.tool_input, plan: `# Long\n${'step\n'.repeat(10_000)}` } }
+  const approved = hook('PermissionRequest', input('PermissionRequest', long), { timeout: 330 })
+  const prompt = await promptOfKind('plan')
+  const shown = (prompt.input as { plan: string }).plan
+  expect(shown.length).toBeLessThan(21_000)
+  expect(shown).toMatch(/^# Long\nstep\n/)
+  expect(shown).toContain('more characters in /home/someone/.claude/plans/plan-it-tranquil-adleman.md')
+  await runCli(['answer', prompt.id, 'yes'], home.env)
+  expect((await approved).json).toMatchObject({
+    hookSpecificOutput: { decision: { behavior: 'allow', updatedInput: long.tool_input } },
+  })
+})
+
+it('says on the operators’ copies what the person answered at the terminal, once the question’s tool ran', async () => {
+  await start()
+  const questions = [
+    {
+      question: 'Which colour?',
+      header: 'Colour',
+      multiSelect: false,
+      options: [{ label: 'red' }, { label: 'blue' }],
+    },
+    {
+      question: 'Which size?',
+      header: 'Size',
+      multiSelect: false,
+      options: [{ label: 'small' }, { label: 'large' }],
+    },
+  ]
+  const waiting = hook(
+    'PermissionRequest',
+    input('PermissionRequest', { tool_name: 'AskUserQuestion', tool_input: { questions } }),
+    { timeout: 330 },
+  )
+  const prompt = await promptOfKind('question')
+  // What the pinned CLI sends once the person answered the dialog: the input with their answers.
+  const answers = { 'Which colour?': 'blue', 'Which size?': 'small' }
+  await hook(
+    'PostToolUse',
+    input('PostToolUse', {
+      tool_name: 'AskUserQuestion',
+      tool_input: { questions, answers, annotations: {} },
+      tool_response: { questions, answers, annotations: {} },
+      tool_use_id: 'toolu_9',
+    }),
+  )
+  expect((await waiting).json).toEqual({})
+  await waitFor(() => operator.messages.some((m) => m.event === 'decision'), 10_000, 'the prompt closed')
+  expect(operator.messages.find((m) => m.event === 'decision')?.data).toMatchObject({
+    id: prompt.id,
+    status: 'cancelled',
+    reason: 'answered at the terminal (Which colour? → blue; Which size? → small)',
+  })
+})
+
+it('answers a PreToolUse hook an earlier install wrote with nothing, and asks no one', async () => {
+  await start()
+  const ask = input('PreToolUse', {
+    tool_name: 'AskUserQuestion',
+    tool_input: { questions: [{ question: 'Which?', options: [{ label: 'A' }, { label: 'B' }] }] },
+    tool_use_id: 'toolu_3',
+  })
+  expect(await hook('PreToolUse', ask, { timeout: 330 })).toEqual({ status: 200, json: {} })
+  // The next prompt operators are sent is the permission after it: the question never went out.
+  const waiting = hook('PermissionRequest', input('PermissionRequest', bash), { timeout: 6 })
+  await promptOfKind('permission')
+  expect(operator.messages.filter((m) => m.event !== 'ready').map((m) => m.event)[0]).toBe('permission')
+  expect((await waiting).json).toEqual({})
 })
 
 it('leaves the dialog to the terminal when no answer comes before the hook’s deadline: {} and the prompt cancelled', async () => {
@@ -489,19 +571,3 @@ async function storedOpen() {
     await store.close()
   }
 }
-
-it('leaves a question to the terminal at once while its person is there (questionWaitSeconds 0)', async () => {
-  await start({ SWITCHBOARD_PRESENCE_SECONDS: '600' })
-  await hook('UserPromptSubmit', input('UserPromptSubmit', { prompt: 'go', source: 'user' }))
-  const ask = input('PreToolUse', {
-    tool_name: 'AskUserQuestion',
-    tool_input: { questions: [{ question: 'Which?', options: [{ label: 'A' }, { label: 'B' }] }] },
-    tool_use_id: 'toolu_3',
-  })
-  expect(await hook('PreToolUse', ask, { timeout: 330 })).toEqual({ status: 200, json: {} })
-  // The next prompt operators are sent is the permission after it: the question never went out.
-  const waiting = hook('PermissionRequest', input('PermissionRequest', bash), { timeout: 6 })
-  await promptOfKind('permission')
-  expect(operator.messages.filter((m) => m.event !== 'ready').map((m) => m.event)[0]).toBe('permission')
-  expect((await waiting).json).toEqual({})
-})

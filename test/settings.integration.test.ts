@@ -66,7 +66,6 @@ const SAMPLES: Record<SettingName, { text: string; json?: unknown; shown: unknow
   },
   leaseMs: { text: '1500', json: 1500, shown: 1500 },
   hookWaitSeconds: { text: '90', json: 90, shown: 90 },
-  questionWaitSeconds: { text: '15', json: 15, shown: 15 },
   presenceSeconds: { text: '60', json: 60, shown: 60 },
   escalateSeconds: { text: '600', json: 600, shown: 600 },
   advertise: { text: 'hub-a.example:7420', json: 'hub-a.example:7420', shown: 'hub-a.example:7420' },

@@ -2,8 +2,8 @@
 // person, answered at the terminal (any session's permission, plan review or question; the code every
 // surface shows), on any hub of the database.
 import type { Command } from 'commander'
+import { answerFor } from '../core/answer-values.js'
 import { conflict, notFound } from '../core/errors.js'
-import { answerFor } from './answer-values.js'
 import { hubApi } from './options.js'
 import { printJson } from './output.js'
 

@@ -46,10 +46,11 @@ it('installs an HTTP hook for every event beside the person’s own, and removes
     'SessionEnd',
     'UserPromptSubmit',
   ])
+  // Questions and plans come through PermissionRequest, with their dialog on screen: no PreToolUse.
   expect(settings.hooks.PreToolUse).toEqual([
     { matcher: 'Bash', hooks: [{ type: 'command', command: 'audit-bash' }] },
-    { matcher: 'AskUserQuestion|ExitPlanMode', hooks: [hookFor('PreToolUse', target)] },
   ])
+  expect(settings.hooks.PermissionRequest).toEqual([{ hooks: [hookFor('PermissionRequest', target)] }])
   expect(settings.hooks.PermissionRequest[0].hooks[0]).toEqual({
     type: 'http',
     url: 'http://127.0.0.1:7420/api/claude-hooks/PermissionRequest',
@@ -73,8 +74,10 @@ it('installs an HTTP hook for every event beside the person’s own, and removes
   // Installed again (another port): still one entry per event, the new one.
   addHooks(file, { ...target, hubUrl: 'http://127.0.0.1:7999' })
   const again = JSON.parse(readFileSync(file, 'utf8'))
-  expect(again.hooks.PreToolUse).toHaveLength(2)
-  expect(again.hooks.PreToolUse[1].hooks[0].url).toBe('http://127.0.0.1:7999/api/claude-hooks/PreToolUse')
+  expect(again.hooks.PermissionRequest).toHaveLength(1)
+  expect(again.hooks.PermissionRequest[0].hooks[0].url).toBe(
+    'http://127.0.0.1:7999/api/claude-hooks/PermissionRequest',
+  )
 
   expect(removeHooks(file)).toBe(CLAUDE_HOOK_EVENTS.length)
   expect(readFileSync(file, 'utf8')).toBe(THEIRS)
@@ -97,6 +100,40 @@ it('takes a file with no hooks back to what it was, and the older command entrie
   writeFileSync(file, JSON.stringify(old))
   expect(removeHooks(file)).toBe(1)
   expect(readFileSync(file, 'utf8')).toBe('{}')
+})
+
+/** What the first install of the hooks wrote for questions and plans, beside the person's own. */
+function withEarlierPreToolUse(): string {
+  const settings = JSON.parse(THEIRS)
+  settings.hooks.PreToolUse.push({
+    matcher: 'AskUserQuestion|ExitPlanMode',
+    hooks: [
+      {
+        type: 'http',
+        url: 'http://127.0.0.1:7420/api/claude-hooks/PreToolUse',
+        headers: { authorization: 'Bearer sbh_test', 'x-switchboard-timeout': '330' },
+        timeout: 330,
+      },
+    ],
+  })
+  return `${JSON.stringify(settings, null, '\t')}\n`
+}
+
+it('takes out the PreToolUse entry an earlier install wrote, when installing again or removing', () => {
+  writeFileSync(file, withEarlierPreToolUse())
+  expect(installedHooks(file).PreToolUse).toBeDefined()
+  addHooks(file, target)
+  const settings = JSON.parse(readFileSync(file, 'utf8'))
+  expect(settings.hooks.PreToolUse).toEqual([
+    { matcher: 'Bash', hooks: [{ type: 'command', command: 'audit-bash' }] },
+  ])
+  removeHooks(file)
+  expect(readFileSync(file, 'utf8')).toBe(THEIRS)
+
+  // Not installed again: remove alone takes it out too.
+  writeFileSync(file, withEarlierPreToolUse())
+  expect(removeHooks(file)).toBe(1)
+  expect(readFileSync(file, 'utf8')).toBe(THEIRS)
 })
 
 it('refuses a settings file that is not JSON, and changes nothing', () => {

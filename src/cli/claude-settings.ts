@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path'
 import {
   CLAUDE_HOOK_EVENTS,
   type ClaudeHookEvent,
+  FORMER_HOOK_EVENTS,
   HOOK_HEADERS,
   HOOK_MATCHERS,
 } from '../core/claude-hooks.js'
@@ -103,7 +104,7 @@ export function installedHooks(file: string): Partial<Record<string, Hook>> {
 
 /** The hook of one event, as install writes it. */
 export function hookFor(event: ClaudeHookEvent, target: HookTarget): Hook {
-  const dialog = event === 'PermissionRequest' || event === 'PreToolUse'
+  const dialog = event === 'PermissionRequest'
   const timeout = dialog ? target.waitSeconds + DIALOG_MARGIN : REPORT_TIMEOUT
   // A session's start is a command: it starts the hub when none runs (an HTTP hook cannot), once a
   // session, so the hooks after it find one.
@@ -125,11 +126,19 @@ export function hookFor(event: ClaudeHookEvent, target: HookTarget): Hook {
   }
 }
 
-/** Puts Switchboard's hooks in (again: an older set of them is replaced, in place where it was). */
+/**
+ * Puts Switchboard's hooks in (again: an older set of them is replaced, in place where it was, and
+ * the entries of events an earlier install hooked and this one does not are taken out).
+ */
 export function addHooks(file: string, target: HookTarget): void {
   const at = read(file)
   const hooks = at.settings.hooks ?? {}
   at.settings.hooks = hooks
+  for (const event of FORMER_HOOK_EVENTS) {
+    const kept = hooks[event]?.filter((entry) => !isOurs(entry))
+    if (kept?.length) hooks[event] = kept
+    else if (kept) delete hooks[event]
+  }
   for (const event of CLAUDE_HOOK_EVENTS) {
     const entries = hooks[event] ?? []
     hooks[event] = entries

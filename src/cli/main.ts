@@ -40,6 +40,7 @@ const commands: Record<string, () => Promise<Register>> = {
   open: async () => (await import('./open.js')).registerOpen,
   answer: async () => (await import('./answer.js')).registerAnswer,
   decisions: async () => (await import('./decisions.js')).registerDecisions,
+  notices: async () => (await import('./notices.js')).registerNotices,
   config: async () => (await import('./config.js')).registerConfig,
 }
 

@@ -1,6 +1,6 @@
 // The outputs the hub answers Claude Code's hooks with, in the shapes the pinned CLI's schemas take.
 import { expect, it } from 'vitest'
-import { contextOutput, hookInputSchema, permissionOutput, preToolUseOutput } from './claude-hooks.js'
+import { contextOutput, hookInputSchema, permissionOutput } from './claude-hooks.js'
 
 it('answers a permission dialog: allow, allow with the edited input, deny with its message', () => {
   expect(permissionOutput({ behavior: 'allow' })).toEqual({
@@ -17,20 +17,30 @@ it('answers a permission dialog: allow, allow with the edited input, deny with i
   })
 })
 
-it('answers a question with its answers in the input, and a plan sent back with the reason', () => {
+it('answers a question with its answers in the updated input, a plan with its input echoed, and sends a plan back with the comment', () => {
   const input = { questions: [{ question: 'Which?', options: [{ label: 'A' }] }] }
-  expect(preToolUseOutput(input, { behavior: 'allow', answers: { 'Which?': 'A' } })).toEqual({
+  const asks = { tool: 'AskUserQuestion', input }
+  expect(permissionOutput({ behavior: 'allow', answers: { 'Which?': 'A' } }, asks)).toEqual({
     hookSpecificOutput: {
-      hookEventName: 'PreToolUse',
-      permissionDecision: 'allow',
-      updatedInput: { ...input, answers: { 'Which?': 'A' } },
+      hookEventName: 'PermissionRequest',
+      decision: { behavior: 'allow', updatedInput: { ...input, answers: { 'Which?': 'A' } } },
     },
   })
-  expect(preToolUseOutput({ plan: 'p' }, { behavior: 'deny', message: 'add tests' })).toEqual({
+  // A bare allow would leave the plan's dialog open: the input goes back with it.
+  const plan = { tool: 'ExitPlanMode', input: { plan: '# p', planFilePath: '/h/.claude/plans/p.md' } }
+  expect(permissionOutput({ behavior: 'allow' }, plan)).toEqual({
     hookSpecificOutput: {
-      hookEventName: 'PreToolUse',
-      permissionDecision: 'deny',
-      permissionDecisionReason: 'add tests',
+      hookEventName: 'PermissionRequest',
+      decision: { behavior: 'allow', updatedInput: plan.input },
+    },
+  })
+  expect(permissionOutput({ behavior: 'allow' }, { tool: 'ExitPlanMode', input: {} })).toMatchObject({
+    hookSpecificOutput: { decision: { behavior: 'allow', updatedInput: {} } },
+  })
+  expect(permissionOutput({ behavior: 'deny', message: 'add tests' }, plan)).toEqual({
+    hookSpecificOutput: {
+      hookEventName: 'PermissionRequest',
+      decision: { behavior: 'deny', message: 'add tests' },
     },
   })
   expect(contextOutput('PostToolUse', 'x')).toEqual({

@@ -8,7 +8,6 @@ import type { RespondInput } from './session-api.js'
 /** The events `switchboard install claude --hooks` installs, in that order, each with its matcher. */
 export const CLAUDE_HOOK_EVENTS = [
   'PermissionRequest',
-  'PreToolUse',
   'Notification',
   'Stop',
   'SessionStart',
@@ -18,15 +17,26 @@ export const CLAUDE_HOOK_EVENTS = [
 ] as const
 export type ClaudeHookEvent = (typeof CLAUDE_HOOK_EVENTS)[number]
 
+/**
+ * Events an earlier install hooked and this one no longer does: PreToolUse asked questions and plans
+ * before their dialog showed. The hub still answers them (`{}`), so a settings file not yet
+ * installed again goes on working, and install or remove takes their entries out.
+ */
+export const FORMER_HOOK_EVENTS = ['PreToolUse'] as const
+
 /** Which tools an event's hook is for; none: every one (events without tools take no matcher). */
 export const HOOK_MATCHERS: Partial<Record<ClaudeHookEvent, string>> = {
-  PreToolUse: 'AskUserQuestion|ExitPlanMode',
   PostToolUse: '*',
 }
 
-export function isClaudeHookEvent(name: string): name is ClaudeHookEvent {
-  return (CLAUDE_HOOK_EVENTS as readonly string[]).includes(name)
+/** An event the hub's hook route takes: one install writes, or one an earlier install wrote. */
+export function isClaudeHookEvent(name: string): boolean {
+  return ([...CLAUDE_HOOK_EVENTS, ...FORMER_HOOK_EVENTS] as readonly string[]).includes(name)
 }
+
+/** The tools whose dialog asks the person something: a question, or a plan to approve. */
+export const QUESTION_TOOL = 'AskUserQuestion'
+export const PLAN_TOOL = 'ExitPlanMode'
 
 /**
  * What every hook input carries and Switchboard needs; the rest of it passes through as sent.
@@ -65,33 +75,27 @@ export const HOOK_HEADERS = {
   timeout: 'x-switchboard-timeout',
 } as const
 
-/** A stored answer to a permission dialog, as a PermissionRequest hook answers it. */
-export function permissionOutput(answer: RespondInput): HookOutput {
-  const decision =
-    answer.behavior === 'deny'
-      ? { behavior: 'deny', message: answer.message }
-      : { behavior: 'allow', ...(answer.updatedInput ? { updatedInput: answer.updatedInput } : {}) }
-  return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } }
-}
-
 /**
- * A stored answer to a question or a plan, as a PreToolUse hook answers it: allowed with the
- * question's answers in the input (where the tool reads them), or denied with the reason the model is
- * given (a plan sent back with a comment).
+ * A stored answer to a dialog, as a PermissionRequest hook answers it. A question's and a plan's
+ * dialog takes an allow only with `updatedInput` (a bare allow is ignored: docs/claude-hooks.md §2):
+ * the question's input with its answers, or the plan's input echoed. `input`: the dialog's tool input
+ * as Claude Code sent it (a plan's text in full, whatever operators were shown of it).
  */
-export function preToolUseOutput(input: Record<string, unknown>, answer: RespondInput): HookOutput {
-  if (answer.behavior === 'deny')
-    return {
-      hookSpecificOutput: {
-        hookEventName: 'PreToolUse',
-        permissionDecision: 'deny',
-        permissionDecisionReason: answer.message,
-      },
+export function permissionOutput(
+  answer: RespondInput,
+  asks?: { tool: string; input: Record<string, unknown> },
+): HookOutput {
+  let decision: Record<string, unknown>
+  if (answer.behavior === 'deny') decision = { behavior: 'deny', message: answer.message }
+  else if (asks && (asks.tool === QUESTION_TOOL || asks.tool === PLAN_TOOL))
+    decision = {
+      behavior: 'allow',
+      updatedInput: answer.answers
+        ? { ...asks.input, answers: answer.answers }
+        : (answer.updatedInput ?? asks.input),
     }
-  const updatedInput = answer.answers ? { ...input, answers: answer.answers } : (answer.updatedInput ?? input)
-  return {
-    hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: 'allow', updatedInput },
-  }
+  else decision = { behavior: 'allow', ...(answer.updatedInput ? { updatedInput: answer.updatedInput } : {}) }
+  return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } }
 }
 
 /** Text the model is given with the prompt or after a tool call (UserPromptSubmit, PostToolUse). */

@@ -85,7 +85,6 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
   )
   const terminalHooks = new TerminalHooks(hub, log, () => ({
     hookWaitSeconds: config.hookWaitSeconds,
-    questionWaitSeconds: config.questionWaitSeconds,
     presenceSeconds: config.presenceSeconds,
     escalateSeconds: config.escalateSeconds,
   }))

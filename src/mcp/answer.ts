@@ -1,8 +1,11 @@
 // claude_respond's arguments (seed 004: decision allow|deny, reason, updatedInput) as the answer the
-// hub passes to the CLI.
+// hub passes to the CLI; switchboard_answer's, for any session's prompt, as `switchboard answer` makes it.
+import { answerFor, questionsOf as questionsOfRequest } from '../core/answer-values.js'
+import type { DecisionRow } from '../core/api/rows.js'
+import { invalid } from '../core/errors.js'
 import type { PendingInput, RespondInput } from '../core/session-api.js'
 import { questionsOf } from './questions.js'
-import type { RespondArgs } from './tools.js'
+import type { AnswerArgs, RespondArgs } from './tools.js'
 
 /**
  * A question's answers, from `updatedInput.answers`: the seed writes one label per question (an
@@ -28,5 +31,44 @@ export function hubAnswer(a: RespondArgs, pending: PendingInput | undefined): Re
   if (a.decision === 'deny') return { behavior: 'deny', message: a.reason ?? 'Denied' }
   const answers = a.answers ?? (pending?.kind === 'question' ? answersIn(a.updatedInput, pending) : undefined)
   if (answers) return { behavior: 'allow', answers }
+  return { behavior: 'allow', ...(a.updatedInput ? { updatedInput: a.updatedInput } : {}) }
+}
+
+/** A prompt a person is asked (not a pairing request, which the access tools handle). */
+export function isPrompt(d: DecisionRow): d is DecisionRow & { kind: 'permission' | 'question' | 'plan' } {
+  return d.kind === 'permission' || d.kind === 'question' || d.kind === 'plan'
+}
+
+/** An open prompt as switchboard_decisions lists it. */
+export function decisionResult(d: DecisionRow & { kind: 'permission' | 'question' | 'plan' }, now: number) {
+  const input = d.request.input
+  const questions = d.kind === 'question' ? questionsOfRequest(d.request) : []
+  return {
+    code: d.code,
+    decisionId: d.id,
+    kind: d.kind,
+    session: d.owner,
+    ...(typeof d.request.project === 'string' ? { project: d.request.project } : {}),
+    toolName: String(d.request.tool_name ?? ''),
+    toolInput:
+      input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {},
+    ...(questions.length ? { questions } : {}),
+    waitingSeconds: Math.max(0, Math.round((now - d.createdAt) / 1000)),
+  }
+}
+
+/** What Claude is told of a deny that gives no reason. */
+const DENIED: Partial<Record<DecisionRow['kind'], string>> = {
+  plan: 'Keep planning',
+  question: 'The user declined to answer.',
+}
+
+/** switchboard_answer's arguments as the answer the prompt records, as `switchboard answer` makes it. */
+export function promptAnswer(d: DecisionRow, a: AnswerArgs): RespondInput {
+  if (a.decision === 'deny') return { behavior: 'deny', message: a.reason ?? DENIED[d.kind] ?? 'Denied' }
+  if (d.kind === 'question') {
+    if (!a.answers?.length) throw invalid('a question is answered with answers: one per question, in order')
+    return answerFor(d, a.answers) as RespondInput
+  }
   return { behavior: 'allow', ...(a.updatedInput ? { updatedInput: a.updatedInput } : {}) }
 }

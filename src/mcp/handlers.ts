@@ -4,10 +4,10 @@ import { resolve } from 'node:path'
 import type { z } from 'zod'
 import { type HubApi, HubApiError } from '../client/api-client.js'
 import type { ClaudeOptions } from '../core/claude-options.js'
-import { invalid } from '../core/errors.js'
+import { conflict, invalid, notFound } from '../core/errors.js'
 import { unaskedPermissionModes } from '../core/permission-modes.js'
 import type { SessionView } from '../core/session-api.js'
-import { hubAnswer } from './answer.js'
+import { decisionResult, hubAnswer, isPrompt, promptAnswer } from './answer.js'
 import { listedResult, sessionResult } from './results.js'
 import { SessionLines } from './session-lines.js'
 import type { ToolName, tools } from './tools.js'
@@ -140,6 +140,33 @@ export function createHandlers({ hub, settle, allowPreApproval }: HandlerContext
       const view = await hub.call('interrupt', { params: { id: a.sessionId } })
       // The seed answers `interrupted`: the turn ends a moment after the CLI takes the request.
       return answer(await hub.settle(view.id, a.waitSeconds))
+    },
+
+    async switchboard_decisions() {
+      const { decisions } = await hub.call('decisions')
+      const now = Date.now()
+      return { decisions: decisions.filter(isPrompt).map((d) => decisionResult(d, now)) }
+    },
+
+    async switchboard_answer(a) {
+      const ref = a.code.trim().toLowerCase()
+      const named = (await hub.call('decisions')).decisions.filter(
+        (d) => isPrompt(d) && (d.code === ref || d.id === ref),
+      )
+      if (named.length > 1)
+        throw conflict(`"${ref}" is open in ${named.length} sessions at once; answer it by its decisionId`)
+      const [open] = named
+      if (!open)
+        throw notFound(`no open prompt "${ref}"; nothing was changed (switchboard_decisions lists them)`)
+      const answer = promptAnswer(open, a)
+      const { decision } = await hub.call('answer', { params: { ref: open.id }, body: answer })
+      return {
+        code: decision.code,
+        kind: decision.kind,
+        session: decision.owner,
+        behavior: answer.behavior,
+        ...(answer.behavior === 'allow' && answer.answers ? { answers: answer.answers } : {}),
+      }
     },
 
     async claude_list_sessions(a) {

@@ -116,3 +116,31 @@ export function listedResult(s: ListedSession, live: boolean): ListedResult {
     ...(s.claudeSessionId && s.claudeSessionId !== s.id ? { claudeSessionId: s.claudeSessionId } : {}),
   }
 }
+
+/** A prompt waiting for a person, as switchboard_decisions lists it. */
+export const decisionSchema = z.object({
+  code: z.string().describe('What switchboard_answer takes'),
+  decisionId: z.string(),
+  kind: z.enum(['permission', 'question', 'plan']),
+  session: z
+    .string()
+    .describe('The session: a terminal session’s id, a channel’s name, a driven session’s id'),
+  project: z.string().optional().describe('A terminal session’s folder name'),
+  toolName: z.string(),
+  toolInput: z.record(z.string(), z.unknown()).describe('The call; a plan’s text is in plan'),
+  questions: z
+    .array(z.object({ question: z.string(), options: z.array(z.string()) }))
+    .optional()
+    .describe('A question’s questions, each with its option labels, in the order answers takes them'),
+  waitingSeconds: z.number(),
+})
+
+export const decisionsResultSchema = z.object({ decisions: z.array(decisionSchema) })
+
+export const answeredResultSchema = z.object({
+  code: z.string(),
+  kind: z.string(),
+  session: z.string(),
+  behavior: z.enum(['allow', 'deny']),
+  answers: z.record(z.string(), z.string()).optional(),
+})

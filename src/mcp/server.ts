@@ -1,6 +1,7 @@
 // `switchboard mcp`: lets another agent drive Claude Code sessions through the hub with seed 004's
-// six tools. Decisions are offered through MCP elicitation when the client supports it, and as
-// pendingInputs otherwise.
+// six tools, and answer any session's prompts with two of Switchboard's own. A driven session's
+// decisions are offered through MCP elicitation when the client supports it, and as pendingInputs
+// otherwise.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'

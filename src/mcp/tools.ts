@@ -1,11 +1,17 @@
-// The six claude_* tools of `switchboard mcp` with seed 004's arguments (and a few optional extras):
-// one zod schema per tool's arguments and one per its result, from which tools/list derives the JSON
-// Schemas it advertises (core/tool-call.ts).
+// The six claude_* tools of `switchboard mcp` with seed 004's arguments (and a few optional extras),
+// and two of Switchboard's own for the prompts of every session (a terminal's hooks, a channel, a
+// driven session): one zod schema per tool's arguments and one per its result, from which
+// tools/list derives the JSON Schemas it advertises (core/tool-call.ts).
 import { z } from 'zod'
 import { claudeOptionsSchema } from '../core/claude-options.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import { listTools, type ToolSpec } from '../core/tool-call.js'
-import { listResultSchema, sessionResultSchema } from './results.js'
+import {
+  answeredResultSchema,
+  decisionsResultSchema,
+  listResultSchema,
+  sessionResultSchema,
+} from './results.js'
 
 const options = claudeOptionsSchema.shape
 const sessionId = z.string().min(1).describe('The session id')
@@ -120,6 +126,38 @@ export const listArgs = z
   })
   .strict()
 
+export const decisionsArgs = z.object({}).strict()
+
+export const answerArgs = z
+  .object({
+    code: z
+      .string()
+      .min(1)
+      .describe('The prompt’s five-letter code (or its decision id), as switchboard_decisions lists it'),
+    decision: z
+      .enum(['allow', 'deny'])
+      .describe(
+        'allow: run the tool, approve the plan, or answer the question; deny: refuse, send back, dismiss',
+      ),
+    reason: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('With deny: what Claude is told (a plan sent back with this comment)'),
+    answers: z
+      .array(z.string().min(1))
+      .optional()
+      .describe(
+        'For a question, with allow: one answer per question, in order: an option’s label or number, or words of your own',
+      ),
+    updatedInput: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .describe('For a permission, with allow: the tool input to run instead (e.g. an edited command)'),
+  })
+  .strict()
+export type AnswerArgs = z.output<typeof answerArgs>
+
 function tool<A extends z.ZodObject, R extends z.ZodObject>(description: string, args: A, result: R) {
   return { description, args, result } satisfies ToolSpec
 }
@@ -155,6 +193,16 @@ export const tools = {
     'List all Claude Code sessions across all projects. Includes both programmatic and interactive user-created sessions.',
     listArgs,
     listResultSchema,
+  ),
+  switchboard_decisions: tool(
+    'List the prompts waiting for a person in every session the hub knows: permission dialogs, questions and plans of Claude Code sessions at terminals (through their hooks), of channels, and of driven sessions. Answer one with switchboard_answer; the first answer wins, wherever it comes from.',
+    decisionsArgs,
+    decisionsResultSchema,
+  ),
+  switchboard_answer: tool(
+    'Answer a prompt switchboard_decisions listed: allow or deny a permission, approve a plan or send it back with a reason, or answer a question (answers: one per question, in order).',
+    answerArgs,
+    answeredResultSchema,
   ),
 }
 export type ToolName = keyof typeof tools

@@ -2,8 +2,17 @@
 // chat picked with `/to`, the chat a `/new` session answers to, the attachments Claude may download,
 // how often a stranger was answered), so a restarted hub, or the hub that takes the bridge's lease
 // over, carries on from where the last one was. Values are read and checked by hub/bridges/memory.ts.
+// `notice-choice` is a sender's choice of notices (platform `hub`, any surface's sender; read by
+// hub/core/decisions.ts): kept like the rest, no table of its own for one small value.
 
-export const BRIDGE_MEMORY_KINDS = ['route', 'session-chat', 'attachment', 'replies', 'notice'] as const
+export const BRIDGE_MEMORY_KINDS = [
+  'route',
+  'session-chat',
+  'attachment',
+  'replies',
+  'notice',
+  'notice-choice',
+] as const
 export type BridgeMemoryKind = (typeof BRIDGE_MEMORY_KINDS)[number]
 
 /** Kinds that only matter for a while: retention deletes them once they are old. */

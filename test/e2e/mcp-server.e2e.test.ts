@@ -86,6 +86,9 @@ it('drives the real CLI through a permission prompt with the six tools called as
     'claude_list_sessions',
     'claude_respond',
     'claude_send_message',
+    // Switchboard's own, beside the seed's: every session's prompts (test/mcp-decisions.integration.test.ts).
+    'switchboard_answer',
+    'switchboard_decisions',
   ])
   expect(args.claude_create_session).toEqual(
     expect.arrayContaining([

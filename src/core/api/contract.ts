@@ -3,6 +3,7 @@
 // this, so nothing they send or read is written twice. Types only.
 import type { z } from 'zod'
 import type { StoredEvent } from '../event.js'
+import type { NoticeKind } from '../notices.js'
 import type { ReceiptView } from '../receipts.js'
 import type { ROUTES, RouteName } from './routes.js'
 import type {
@@ -55,6 +56,8 @@ export interface Responses {
   channels: { channels: ChannelRow[] }
   access: { senders: SenderRow[]; pairings: DecisionRow[] }
   changeSender: { sender: SenderRow }
+  notices: { sender: string; kinds: NoticeKind[] }
+  chooseNotices: { sender: string; kinds: NoticeKind[] }
   events: { events: EventRow[] }
   event: { event: EventRow; deliveries: ReceiptView[] }
   webhookEvent: { event: EventRow; deliveries: ReceiptView[] }

@@ -131,6 +131,18 @@ export const ROUTES = {
     auth: 'operator',
     summary: 'allows or blocks a sender, makes it an operator or not',
   },
+  notices: {
+    method: 'GET',
+    path: '/api/access/:name/notices',
+    auth: 'operator',
+    summary: 'which notices of sessions at terminals a sender gets (waiting, finished)',
+  },
+  chooseNotices: {
+    method: 'POST',
+    path: '/api/access/:name/notices',
+    auth: 'operator',
+    summary: 'chooses which notices of sessions at terminals a sender gets; [] for none',
+  },
   events: {
     method: 'GET',
     path: '/api/events',

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { hookInputSchema } from '../../core/claude-hooks.js'
 import { claudeOptionsSchema } from '../../core/claude-options.js'
 import { subscriberNameSchema, topicSchema } from '../hub-protocol.js'
+import { noticeChoiceSchema } from '../notices.js'
 import { linesQuerySchema, respondSchema, sessionSetupSchema } from '../session-api.js'
 
 const folder = z.string().min(1, 'choose a folder').startsWith('/', 'the folder is an absolute path')
@@ -132,6 +133,7 @@ export const INPUTS = {
   health: { query: healthQuerySchema },
   signin: { body: signinSchema },
   changeSender: { body: senderChangeSchema },
+  chooseNotices: { body: noticeChoiceSchema },
   events: { query: eventsQuerySchema },
   sendToPeer: { body: peerMessageSchema },
   deadLetters: { query: deadLettersQuerySchema },

@@ -241,16 +241,6 @@ export const SETTINGS = {
     description:
       "how long a terminal session's permission dialog waits for a remote answer (the installed hooks' timeout is this and a margin)",
   }),
-  questionWaitSeconds: setting({
-    variable: 'SWITCHBOARD_QUESTION_WAIT_SECONDS',
-    flag: { spec: '--question-wait-seconds <s>', on: ON_SERVE },
-    inFile: true,
-    text: text.number,
-    schema: numberIn('a whole number of seconds from 0 to 3600', 0, 3600, { whole: true }),
-    default: 0,
-    description:
-      'how long a question or plan waits for a remote answer while the person is at the terminal (away: hookWaitSeconds), since the terminal shows nothing meanwhile',
-  }),
   presenceSeconds: setting({
     variable: 'SWITCHBOARD_PRESENCE_SECONDS',
     flag: { spec: '--presence-seconds <s>', on: ON_SERVE },

@@ -5,7 +5,7 @@ import type { BridgeConfig, BridgePlatform } from '../../core/bridges.js'
 import type { BridgeStatus, ChatAction } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { ButtonPress, PlatformAdapter } from '../../sources/chat/platform.js'
-import type { Chat, OutboxItem } from '../../store/store.js'
+import type { Chat, OutboxItem, Sender } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import type { ShownOutcome } from '../core/sender-outbox.js'
 import { takeBot } from './bot-lock.js'
@@ -19,7 +19,7 @@ import {
 import { Delivery } from './delivery.js'
 import { Inbound } from './inbound.js'
 import { BridgeMemory } from './memory.js'
-import { parseButtonData, promptDetails, promptMessage } from './prompts.js'
+import { parseButtonData, promptDetails, promptMessage, questionMessage, questionStep } from './prompts.js'
 import { checkReplyFiles, FileRefused } from './reply-files.js'
 import { answerFromChat, openPrompt } from './verdicts.js'
 
@@ -238,8 +238,12 @@ export class Bridge {
       this.log.warn({ user: press.userId }, 'button press refused: not an operator')
       return answerPress('Not authorized')
     }
+    if (parsed.verb === 'option' && parsed.choices) {
+      const asked = await this.nextQuestion(press, sender, parsed.code, parsed.choices)
+      if (asked !== null) return answerPress(asked)
+    }
     if (parsed.verb !== 'more')
-      return answerPress(await answerFromChat(this.context, sender, parsed.code, parsed.verb, parsed.option))
+      return answerPress(await answerFromChat(this.context, sender, parsed.code, parsed.verb, parsed.choices))
     const found = await openPrompt(this.context, sender, parsed.code)
     if ('why' in found) return answerPress(found.why)
     const { decision } = found
@@ -260,6 +264,31 @@ export class Bridge {
       return answerPress(`Could not show more: ${(err as Error).message}`.slice(0, 190))
     }
     return answerPress()
+  }
+
+  /**
+   * An option of a question that is not the call's last: the message now asks the next question (its
+   * buttons carry the choices so far). Null when the press answers the decision (or fits no question).
+   */
+  private async nextQuestion(
+    press: ButtonPress,
+    sender: Sender,
+    code: string,
+    choices: number[],
+  ): Promise<string | null> {
+    const adapter = this.adapter
+    const found = await openPrompt(this.context, sender, code)
+    if (!adapter || 'why' in found || found.decision.kind !== 'question') return null
+    const { decision } = found
+    const step = questionStep(decision.request.input, choices)
+    if (!step || !('next' in step)) return null
+    const { text, buttons } = questionMessage(decision.code, decision.owner, decision.request.input, choices)
+    try {
+      await adapter.edit(press.chatId, press.messageId, text, buttons)
+    } catch (err) {
+      return `Could not show the next question: ${(err as Error).message}`.slice(0, 190)
+    }
+    return step.said.slice(0, 190)
   }
 
   // --- what Claude may do in a chat (hub/core/chat-surface.ts) ----------------------------

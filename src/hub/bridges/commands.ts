@@ -1,8 +1,10 @@
 // Commands a person types in a DM with the bot: which sessions take this chat and which one gets
 // the next messages (`/sessions`, `/to`), and for operators, starting and stopping driven sessions
-// (`/new`, `/status`, `/stop`). Unknown `/words` are not commands: they go to Claude as they are.
+// (`/new`, `/status`, `/stop`) and which notices they get (`/notices`). Unknown `/words` are not commands: they go to Claude as they are.
 import { isAbsolute } from 'node:path'
+import { isDomainError } from '../../core/errors.js'
 import { topicMatches } from '../../core/event.js'
+import { noticeKindsOf, noticeLine } from '../../core/notices.js'
 import type { InboundMessage } from '../../sources/chat/platform.js'
 import type { Sender } from '../../store/store.js'
 import type { BridgeContext } from './context.js'
@@ -14,7 +16,9 @@ const HELP = [
   '/status — the driven sessions (operators)',
   '/new <folder> <prompt> — start a session in a folder on the hub’s machine (operators)',
   '/stop <session> — stop a driven session (operators)',
+  '/notices [waiting] [finished] | all | off — which notices of sessions at terminals you get here (operators)',
   'yes <id> / no <id> — answer a prompt (operators)',
+  'answer <id> <one answer per question> — answer a question (operators)',
 ].join('\n')
 
 /** True when the message was a command (and was answered). */
@@ -41,6 +45,24 @@ export async function runCommand(
     case 'help':
       await say(HELP)
       return true
+    case 'notices': {
+      if (!(await operatorOnly())) return true
+      const decisions = context.hub.decisions
+      if (rest) {
+        try {
+          await decisions.chooseNotices(sender.id, noticeKindsOf([rest]))
+        } catch (err) {
+          if (!isDomainError(err)) throw err
+          await say(err.message)
+          return true
+        }
+      }
+      const line = noticeLine(await decisions.noticeChoice(sender.id))
+      await say(
+        `You get ${line} here${rest ? ' now' : ''}. /notices waiting finished | all | off changes it.`,
+      )
+      return true
+    }
     case 'sessions': {
       const takers = await sessionsTaking(context, topic)
       const current = await context.memory.route(chatId)

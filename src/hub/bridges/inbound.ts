@@ -10,7 +10,7 @@ import type { InboundAttachment, InboundMessage } from '../../sources/chat/platf
 import type { Sender } from '../../store/store.js'
 import { runCommand } from './commands.js'
 import { type BridgeContext, chatSourceOf, groupSenderNameOf, senderNameOf } from './context.js'
-import { answerFromChat, openPrompts, whyClosed } from './verdicts.js'
+import { answerFromChat, answerTypedInChat, openPrompts, parseAnswerText, whyClosed } from './verdicts.js'
 
 /** Replies a stranger gets to one pairing code: the code, then a reminder, then silence. */
 const MAX_PAIRING_REPLIES = 2
@@ -38,6 +38,7 @@ export class Inbound {
     const chat = await store.chatFor(chatSourceOf(this.context.platform, message.chatId), sender.id)
     this.acknowledge(message)
     if (await this.verdict(message, sender)) return
+    if (await this.typedAnswer(message, sender)) return
     if (message.text.startsWith('/') && (await runCommand(this.context, message, sender, chat.id))) return
     await this.publish(message, sender.name, chat.id)
   }
@@ -179,6 +180,18 @@ export class Inbound {
     // A code this operator was never shown, and not open: words, not a verdict.
     if (!open && (await whyClosed(this.context, sender, verdict.code)) === null) return false
     await say(await answerFromChat(this.context, sender, verdict.code, verdict.behavior, null))
+    return true
+  }
+
+  /** `answer abcde 2 "port 9000"` naming an open prompt: an operator answering it by text. */
+  private async typedAnswer(message: InboundMessage, sender: Sender): Promise<boolean> {
+    const typed = parseAnswerText(message.text)
+    if (!typed || !sender.operator) return false
+    // A code that names no prompt this operator has seen: words for Claude.
+    const open = (await openPrompts(this.context, typed.code)).length > 0
+    if (!open && (await whyClosed(this.context, sender, typed.code)) === null) return false
+    const said = await answerTypedInChat(this.context, sender, typed.code, typed.values)
+    await this.sayTo(message.chatId, said)
     return true
   }
 

@@ -3,17 +3,27 @@ import {
   answerFor,
   buttonData,
   outcomeLine,
+  type PressVerb,
   parseButtonData,
   promptDetails,
   promptMessage,
+  questionMessage,
+  questionStep,
 } from './prompts.js'
 
 describe('prompts on a phone', () => {
   it('reads back every button it made, within Telegram’s 64 bytes, and nothing else', () => {
-    for (const [verb, option] of [['allow'], ['deny'], ['more'], ['option', 7]] as const) {
-      const data = buttonData(verb, 'bqzmx', option)
+    const cases: [PressVerb, number[]?][] = [
+      ['allow'],
+      ['deny'],
+      ['more'],
+      ['option', [7]],
+      ['option', [1, 0, 3, 9]],
+    ]
+    for (const [verb, choices] of cases) {
+      const data = buttonData(verb, 'bqzmx', choices)
       expect(Buffer.byteLength(data)).toBeLessThanOrEqual(64)
-      expect(parseButtonData(data)).toEqual({ verb, code: 'bqzmx', option: option ?? null })
+      expect(parseButtonData(data)).toEqual({ verb, code: 'bqzmx', choices: choices ?? null })
     }
     expect(parseButtonData('sb:a:bqzml')).toBeNull() // l is never in a code
     expect(parseButtonData('perm:allow:bqzmx')).toBeNull()
@@ -28,12 +38,59 @@ describe('prompts on a phone', () => {
     expect(text).toContain('Which database?')
     expect(buttons.map((row) => row.map((b) => b.text))).toEqual([['SQLite'], ['Postgres'], ['Dismiss']])
     const press = parseButtonData(buttons[1]?.[0]?.data as string)
-    expect(answerFor('question', { input }, 'option', press?.option ?? null, 'ann')).toEqual({
+    expect(answerFor('question', { input }, 'option', press?.choices ?? null, 'ann')).toEqual({
       behavior: 'allow',
       answers: { 'Which database?': 'Postgres' },
     })
-    expect(answerFor('question', { input }, 'option', 9, 'ann')).toBeNull()
-    expect(answerFor('permission', {}, 'option', 0, 'ann')).toBeNull()
+    expect(answerFor('question', { input }, 'option', [9], 'ann')).toBeNull()
+    expect(answerFor('permission', {}, 'option', [0], 'ann')).toBeNull()
+    // A question's dialog ignores a bare allow: a yes does not answer it.
+    expect(answerFor('question', { input }, 'allow', null, 'ann')).toBeNull()
+  })
+
+  it('asks the questions of one call in turn, each press carrying the choices so far, and answers all at the last', () => {
+    const input = {
+      questions: [
+        { question: 'Which colour?', options: [{ label: 'red' }, { label: 'blue' }] },
+        { question: 'Which size?', options: [{ label: 'small' }, { label: 'large' }] },
+        { question: 'Gift wrap?', options: [{ label: 'yes' }, { label: 'no' }] },
+      ],
+    }
+    const first = promptMessage('question', { id: 'bqzmx', session: 'shop', input })
+    expect(first.text).toContain('▶ 1. Which colour?\n2. Which size?\n3. Gift wrap?')
+    expect(first.text).toContain('answer bqzmx <one answer per question>')
+    expect(first.buttons.map((row) => row.map((b) => b.text))).toEqual([['red'], ['blue'], ['Dismiss']])
+    const blue = parseButtonData(first.buttons[1]?.[0]?.data as string)?.choices ?? []
+    expect(questionStep(input, blue)).toEqual({ next: 1, said: 'Which colour? → blue' })
+    // Not answered yet: the press alone records nothing.
+    expect(answerFor('question', { input }, 'option', blue, 'ann')).toBeNull()
+
+    const second = questionMessage('bqzmx', 'shop', input, blue)
+    expect(second.text).toContain('1. Which colour? → blue\n▶ 2. Which size?')
+    expect(second.buttons.map((row) => row.map((b) => b.text))).toEqual([['small'], ['large'], ['Dismiss']])
+    const large = parseButtonData(second.buttons[1]?.[0]?.data as string)?.choices ?? []
+    const third = questionMessage('bqzmx', 'shop', input, large)
+    const no = parseButtonData(third.buttons[1]?.[0]?.data as string)?.choices ?? []
+    expect(no).toEqual([1, 1, 1])
+    expect(answerFor('question', { input }, 'option', no, 'ann')).toEqual({
+      behavior: 'allow',
+      answers: { 'Which colour?': 'blue', 'Which size?': 'large', 'Gift wrap?': 'no' },
+    })
+    expect(questionStep(input, [1, 5])).toBeNull()
+    expect(questionStep(input, [0, 0, 0, 0])).toBeNull()
+  })
+
+  it('shows a terminal session’s plan itself, not only that there is one', () => {
+    const plan = '# Add the table\n\n1. migrate\n2. ship'
+    const { text } = promptMessage('plan', {
+      id: 'bqzmx',
+      session: 'work',
+      tool_name: 'ExitPlanMode',
+      input: { plan, planFilePath: '/h/.claude/plans/p.md' },
+      text: 'work: Claude asks you to review its plan — reply "yes bqzmx" or "no bqzmx"',
+    })
+    expect(text).toContain(plan)
+    expect(promptDetails({ tool_name: 'ExitPlanMode', input: { plan } }, 4000)).toContain('2. ship')
   })
 
   it('says how a prompt ended and who ended it', () => {

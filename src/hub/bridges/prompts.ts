@@ -1,6 +1,7 @@
 // Decisions as a phone shows them: a message with buttons (Allow, Deny, See more, one per option
 // of a question), the button data that comes back, the answer a press records, and the outcome an
-// answered prompt is edited into.
+// answered prompt is edited into. A call of several questions is answered one question at a time:
+// each option's button carries the choices made so far, so the message is the only state.
 import type { Button } from '../../sources/chat/platform.js'
 import { inputOf } from '../core/rules.js'
 import { claudeSaid, cutVisibly, toolCallView } from '../core/tool-call-text.js'
@@ -32,21 +33,78 @@ export function questionsOf(input: unknown): Question[] {
   })
 }
 
-/** `sb:<verb>:<code>[:<option>]`, within Telegram's 64 bytes. */
+/**
+ * `sb:<verb>:<code>[:<choices>]`, within Telegram's 64 bytes: an option's button carries the option
+ * chosen for each question so far, this one's last (`0.1`: the first question's first option, the
+ * second's second).
+ */
 export type PressVerb = 'allow' | 'deny' | 'more' | 'option'
 const VERB_CODES: Record<PressVerb, string> = { allow: 'a', deny: 'd', more: 'm', option: 'o' }
+/** AskUserQuestion asks at most four questions; a few more are read, none beyond. */
+const MAX_QUESTIONS = 8
+const MAX_OPTIONS = 10
 
-export function buttonData(verb: PressVerb, code: string, option?: number): string {
-  return `sb:${VERB_CODES[verb]}:${code}${option === undefined ? '' : `:${option}`}`
+export function buttonData(verb: PressVerb, code: string, choices?: number[]): string {
+  return `sb:${VERB_CODES[verb]}:${code}${choices === undefined ? '' : `:${choices.join('.')}`}`
 }
 
 export function parseButtonData(
   data: string,
-): { verb: PressVerb; code: string; option: number | null } | null {
-  const m = /^sb:([admo]):([a-km-z]{5})(?::(\d{1,2}))?$/.exec(data)
+): { verb: PressVerb; code: string; choices: number[] | null } | null {
+  const m = /^sb:([admo]):([a-km-z]{5})(?::(\d{1,2}(?:\.\d{1,2}){0,7}))?$/.exec(data)
   if (!m?.[1] || !m[2]) return null
   const verb = (Object.entries(VERB_CODES).find(([, c]) => c === m[1])?.[0] ?? 'deny') as PressVerb
-  return { verb, code: m[2], option: m[3] === undefined ? null : Number(m[3]) }
+  return { verb, code: m[2], choices: m[3] === undefined ? null : m[3].split('.').map(Number) }
+}
+
+/**
+ * A question prompt with `chosen` made: each question, those answered with their answer, and the
+ * next one's options as buttons (each carrying the choices so far and its own).
+ */
+export function questionMessage(
+  code: string,
+  session: string,
+  input: unknown,
+  chosen: number[] = [],
+): { text: string; buttons: Button[][] } {
+  const questions = questionsOf(input).slice(0, MAX_QUESTIONS)
+  const several = questions.length > 1
+  const lines = [`❓ ${session} asks:`]
+  questions.forEach((q, i) => {
+    const label = i < chosen.length ? q.options[chosen[i] as number]?.label : undefined
+    const mark = i === chosen.length && several ? '▶ ' : ''
+    lines.push(`${mark}${several ? `${i + 1}. ` : ''}${q.question}${label ? ` → ${label}` : ''}`)
+  })
+  if (!questions.length) lines.push('(a question)')
+  const hint = several ? `answer ${code} <one answer per question>` : `answer ${code} <your answer>`
+  const next = questions[chosen.length]
+  const options = (next?.options ?? []).slice(0, MAX_OPTIONS)
+  return {
+    text: `${lines.join('\n')}\n\n(id ${code}; words of your own: ${hint})`,
+    buttons: [
+      ...options.map((o, i) => [
+        { text: o.label.slice(0, 60), data: buttonData('option', code, [...chosen, i]) },
+      ]),
+      [{ text: 'Dismiss', data: buttonData('deny', code) }],
+    ],
+  }
+}
+
+/**
+ * Where pressing options leaves a question: every question has its choice (the answers), or the
+ * next question is to be shown (`next`: how many are chosen); null when a choice names no option.
+ */
+export function questionStep(
+  input: unknown,
+  choices: number[],
+): { answers: Record<string, string> } | { next: number; said: string } | null {
+  const questions = questionsOf(input).slice(0, MAX_QUESTIONS)
+  if (!choices.length || choices.length > questions.length) return null
+  const labels = choices.map((c, i) => questions[i]?.options[c]?.label)
+  if (labels.some((l) => l === undefined)) return null
+  if (choices.length < questions.length)
+    return { next: choices.length, said: `${questions[choices.length - 1]?.question} → ${labels.at(-1)}` }
+  return { answers: Object.fromEntries(questions.map((q, i) => [q.question, labels[i] as string])) }
 }
 
 /** A prompt's outbox body (hub/core/decisions.ts): what the message says and its buttons. */
@@ -57,19 +115,7 @@ export function promptMessage(
   const code = String(body.id)
   const session = String(body.session ?? '')
   const tool = String(body.tool_name ?? '')
-  if (kind === 'question') {
-    const [first, ...more] = questionsOf(body.input)
-    const lines = [`❓ ${session} asks:`, first?.question ?? '(a question)']
-    for (const q of more) lines.push(q.question)
-    const options = (first?.options ?? []).slice(0, 10)
-    return {
-      text: `${lines.join('\n')}\n\n(id ${code})`,
-      buttons: [
-        ...options.map((o, i) => [{ text: o.label.slice(0, 60), data: buttonData('option', code, i) }]),
-        [{ text: 'Dismiss', data: buttonData('deny', code) }],
-      ],
-    }
-  }
+  if (kind === 'question') return questionMessage(code, session, body.input)
   const title = kind === 'plan' ? `📋 Plan review — ${session}` : `🔐 Permission: ${tool} — ${session}`
   return {
     text: `${title}\n${promptSummary(kind, body)}\n\n(reply "yes ${code}" or "no ${code}", or use the buttons)`,
@@ -91,6 +137,8 @@ function promptSummary(kind: PromptKind, body: Record<string, unknown>): string 
   const tool = typeof body.tool_name === 'string' ? body.tool_name : null
   const input = inputOf(body)
   const preview = typeof body.input_preview === 'string' ? body.input_preview : null
+  // A terminal session's plan comes with its text (the plan file's, as Claude Code hands it over).
+  if (kind === 'plan' && typeof input?.plan === 'string') return cutVisibly(input.plan, SUMMARY_LIMIT)
   if (kind === 'plan' || !tool || (!input && preview === null))
     return String(body.text ?? '').replace(/ — reply "yes [a-z]{5}" or "no [a-z]{5}"$/, '')
   const description =
@@ -110,6 +158,7 @@ export function promptDetails(request: Record<string, unknown>, limit: number): 
   const preview = typeof request.input_preview === 'string' ? request.input_preview : null
   const description = typeof request.description === 'string' ? `${request.description}\n\n` : ''
   const head = `${tool}\n${description}`
+  if (typeof input?.plan === 'string') return cutVisibly(`${head}${input.plan}`, Math.max(0, limit - 40))
   // Every field of the input, laid out, where the summary showed the part that runs.
   const whole = input ? JSON.stringify(input, null, 2) : (preview ?? '(no input)')
   const view = input ? `${toolCallView(tool, input, preview, Number.MAX_SAFE_INTEGER)}\n\n` : ''
@@ -121,15 +170,15 @@ export function answerFor(
   kind: string,
   request: Record<string, unknown>,
   verb: PressVerb,
-  option: number | null,
+  choices: number[] | null,
   by: string,
 ): Record<string, unknown> | null {
-  if (verb === 'allow') return { behavior: 'allow' }
+  // A question's dialog takes answers, not a bare yes.
+  if (verb === 'allow') return kind === 'question' ? null : { behavior: 'allow' }
   if (verb === 'deny') return { behavior: 'deny', message: `Denied by ${by}` }
-  if (verb === 'option' && kind === 'question' && option !== null) {
-    const [first] = questionsOf(request.input)
-    const label = first?.options[option]?.label
-    return first && label ? { behavior: 'allow', answers: { [first.question]: label } } : null
+  if (verb === 'option' && kind === 'question' && choices !== null) {
+    const step = questionStep(request.input, choices)
+    return step && 'answers' in step ? { behavior: 'allow', answers: step.answers } : null
   }
   return null
 }

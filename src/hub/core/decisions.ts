@@ -5,6 +5,7 @@ import { randomBytes } from 'node:crypto'
 import { conflict, forbidden, notFound } from '../../core/errors.js'
 import type { Behavior, PermissionRequest, ServerMessage } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
+import { NOTICE_KINDS, type NoticeKind, noticeChoiceSchema } from '../../core/notices.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
 import { canonicalJson, inputOf, Rules } from './rules.js'
 import type { SenderOutbox } from './sender-outbox.js'
@@ -283,10 +284,34 @@ export class Decisions {
     await this.announceCancelled(open)
   }
 
-  /** Every allowed operator's outbox gets the item (a prompt, an outcome, a notice). */
+  /**
+   * Puts an item to every operator; a notice of a session at a terminal (waiting, finished) only to
+   * those who chose its kind (noticeChoice). Any other notice (an event not in context) goes to all.
+   */
   async toOperators(kind: string, body: Record<string, unknown>): Promise<void> {
     const operators = (await this.store.listSenders()).filter((s) => s.operator && s.status === 'allowed')
-    for (const op of operators) await this.outbox.send(op.id, kind, body)
+    for (const op of operators) {
+      const choosable = (NOTICE_KINDS as readonly unknown[]).includes(body.kind)
+      if (
+        kind === 'notice' &&
+        choosable &&
+        !(await this.noticeChoice(op.id)).includes(body.kind as NoticeKind)
+      )
+        continue
+      await this.outbox.send(op.id, kind, body)
+    }
+  }
+
+  /** The notices a sender chose to get; every kind until they choose. */
+  async noticeChoice(senderId: string): Promise<NoticeKind[]> {
+    const stored = noticeChoiceSchema.safeParse(
+      await this.store.recall(NOTICE_PLATFORM, 'notice-choice', senderId),
+    )
+    return stored.success ? stored.data.kinds : [...NOTICE_KINDS]
+  }
+
+  async chooseNotices(senderId: string, kinds: NoticeKind[]): Promise<void> {
+    await this.store.remember(NOTICE_PLATFORM, 'notice-choice', senderId, { kinds }, Date.now())
   }
 }
 
@@ -324,6 +349,9 @@ export function promptBody(decision: Decision): Record<string, unknown> {
     text: `${owner}: ${promptText({ tool_name: tool, input, description })}${reply}`,
   }
 }
+
+/** Where a sender's choice of notices is kept (store/bridge-memory.ts): the hub's, not one platform's. */
+const NOTICE_PLATFORM = 'hub'
 
 /** How far apart a channel's and a hook's copy of one dialog may come. */
 const TWIN_WINDOW_MS = 60_000

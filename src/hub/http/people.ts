@@ -67,5 +67,19 @@ export function peopleRoutes(parts: HubParts): Hono<HubEnv> {
     log.info({ sender: params.name, ...body, by: nameOf(who) }, 'sender changed')
     return { sender: senderRow(sender) }
   })
+
+  defineRoute(app, creds, 'notices', async (_c, { params }) => {
+    const sender = await hub.access.find(params.name)
+    if (!sender) throw notFound(`no sender named "${params.name}"`)
+    return { sender: sender.name, kinds: await hub.decisions.noticeChoice(sender.id) }
+  })
+
+  defineRoute(app, creds, 'chooseNotices', async (_c, { params, body, who }) => {
+    const sender = await hub.access.find(params.name)
+    if (!sender) throw notFound(`no sender named "${params.name}"`)
+    await hub.decisions.chooseNotices(sender.id, body.kinds)
+    log.info({ sender: sender.name, notices: body.kinds, by: nameOf(who) }, 'notices chosen')
+    return { sender: sender.name, kinds: await hub.decisions.noticeChoice(sender.id) }
+  })
   return app
 }

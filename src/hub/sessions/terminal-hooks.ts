@@ -11,8 +11,9 @@ import {
   type HookInput,
   type HookOutput,
   NOTHING,
+  PLAN_TOOL,
   permissionOutput,
-  preToolUseOutput,
+  QUESTION_TOOL,
 } from '../../core/claude-hooks.js'
 import type { Logger } from '../../core/log.js'
 import { type RespondInput, respondSchema } from '../../core/session-api.js'
@@ -25,7 +26,6 @@ import { canonicalJson } from '../core/rules.js'
 /** The settings that time the hooks (core/settings/table.ts), read at each hook. */
 export interface HookTimes {
   hookWaitSeconds: number
-  questionWaitSeconds: number
   presenceSeconds: number
   escalateSeconds: number
 }
@@ -51,14 +51,19 @@ const SESSION_ENDED = 'its session ended'
 const SEEN_WRITE_MS = 30_000
 /** The longest last message a notice carries. */
 const NOTICE_TEXT = 1_500
+/** The most of a plan a decision's request holds (all of it goes back to Claude Code when approved). */
+export const PLAN_TEXT = 20_000
 
-/** How a wait ended: answered, or closed for a reason (`via`: what said so, for the log). */
-type Ending = { answered: Decision } | { closed: string; via: string }
+/**
+ * How a wait ended: answered, or closed for a reason (`via`: what said so, for the log; `terminal`:
+ * the person answered there).
+ */
+type Ending = { answered: Decision } | { closed: string; via: string; terminal: boolean }
 
 interface Waiting {
   tool: string
   input: Record<string, unknown>
-  close(reason: string): void
+  close(reason: string, terminal: boolean): void
 }
 
 export class TerminalHooks {
@@ -85,14 +90,12 @@ export class TerminalHooks {
     await this.saw(event, input, name)
     switch (event) {
       case 'PermissionRequest':
-        return this.permission(input, call, name)
-      case 'PreToolUse':
-        return this.questionOrPlan(input, call)
+        return this.dialog(input, call, name)
       case 'Notification':
         await this.waitingNotice(input)
         return NOTHING
       case 'Stop':
-        this.settleAll(input.session_id, ANSWERED_AT_TERMINAL)
+        this.settleAll(input.session_id, ANSWERED_AT_TERMINAL, true)
         this.wentOn(input.session_id)
         await this.finishedNotice(input)
         return NOTHING
@@ -101,7 +104,7 @@ export class TerminalHooks {
         return NOTHING
       case 'UserPromptSubmit':
         if (input.source === undefined || input.source === 'user') this.active(input.session_id)
-        this.settleAll(input.session_id, ANSWERED_AT_TERMINAL)
+        this.settleAll(input.session_id, ANSWERED_AT_TERMINAL, true)
         return this.context(event, name)
       case 'PostToolUse':
         this.settleCall(input)
@@ -109,6 +112,8 @@ export class TerminalHooks {
         if (input.agent_id === undefined) this.wentOn(input.session_id)
         return this.context(event, name)
       default:
+        // PreToolUse among them: an earlier install asked questions and plans there, before their
+        // dialog showed; they come through PermissionRequest now, with the dialog on screen.
         return NOTHING
     }
   }
@@ -157,7 +162,7 @@ export class TerminalHooks {
 
   private async ended(input: HookInput): Promise<void> {
     const session = input.session_id
-    this.settleAll(session, SESSION_ENDED)
+    this.settleAll(session, SESSION_ENDED, false)
     this.wentOn(session)
     this.lastActive.delete(session)
     this.finishedTold.delete(session)
@@ -176,26 +181,15 @@ export class TerminalHooks {
     return contextOutput(event, text)
   }
 
-  private permission(input: HookInput, call: HookCall, name: string): Promise<HookOutput> {
+  /**
+   * A dialog on screen: a permission, a question (AskUserQuestion) or a plan to approve
+   * (ExitPlanMode). The person at the terminal and the operators race; the first answer wins.
+   */
+  private dialog(input: HookInput, call: HookCall, name: string): Promise<HookOutput> {
     const tool = input.tool_name ?? ''
     const toolInput = input.tool_input ?? {}
-    return this.ask('permission', input, call, name, this.times().hookWaitSeconds, (answer) =>
-      permissionOutput(answer),
-    )
-      .then((output) => output ?? NOTHING)
-      .catch((err) => this.failed(err, input, tool, toolInput))
-  }
-
-  /** AskUserQuestion and ExitPlanMode: while the hook waits, the terminal shows nothing, so a person there is asked there. */
-  private async questionOrPlan(input: HookInput, call: HookCall): Promise<HookOutput> {
-    const tool = input.tool_name
-    if (tool !== 'AskUserQuestion' && tool !== 'ExitPlanMode') return NOTHING
-    const times = this.times()
-    const seconds = this.present(input.session_id) ? times.questionWaitSeconds : times.hookWaitSeconds
-    const toolInput = input.tool_input ?? {}
-    return this.ask(tool === 'AskUserQuestion' ? 'question' : 'plan', input, call, null, seconds, (answer) =>
-      preToolUseOutput(toolInput, answer),
-    )
+    const kind = tool === QUESTION_TOOL ? 'question' : tool === PLAN_TOOL ? 'plan' : 'permission'
+    return this.ask(kind, input, call, name, (answer) => permissionOutput(answer, { tool, input: toolInput }))
       .then((output) => output ?? NOTHING)
       .catch((err) => this.failed(err, input, tool, toolInput))
   }
@@ -214,10 +208,9 @@ export class TerminalHooks {
     input: HookInput,
     call: HookCall,
     name: string | null,
-    configuredSeconds: number,
     output: (answer: RespondInput) => HookOutput,
   ): Promise<HookOutput | null> {
-    const waitMs = deadline(configuredSeconds, call.timeoutSeconds)
+    const waitMs = deadline(this.times().hookWaitSeconds, call.timeoutSeconds)
     if (waitMs <= 0 || call.signal.aborted) return null
     const session = input.session_id
     const tool = input.tool_name ?? ''
@@ -238,7 +231,7 @@ export class TerminalHooks {
       const now = await this.hub.store.getDecision(twin.id)
       if (now?.status === 'answered') onAnswer(now)
       else if (now?.status !== 'open')
-        settle({ closed: ANSWERED_AT_TERMINAL, via: 'the channel’s prompt closed' })
+        settle({ closed: ANSWERED_AT_TERMINAL, via: 'the channel’s prompt closed', terminal: true })
       this.log.info({ session, decision: twin.code }, 'hook waits on its channel’s prompt')
     } else {
       decision = await decisions.openAwaited(
@@ -247,7 +240,7 @@ export class TerminalHooks {
           owner: session,
           request: {
             tool_name: tool,
-            input: toolInput,
+            input: shownInput(tool, toolInput),
             cwd: input.cwd,
             project: basename(input.cwd),
             session,
@@ -264,10 +257,14 @@ export class TerminalHooks {
     waits.set(decision.id, {
       tool,
       input: toolInput,
-      close: (reason) => settle({ closed: reason, via: 'the session’s next hook' }),
+      close: (reason, terminal) => settle({ closed: reason, via: 'the session’s next hook', terminal }),
     })
-    const timer = setTimeout(() => settle({ closed: NOT_IN_TIME, via: 'the deadline' }), waitMs)
-    const aborted = () => settle({ closed: ANSWERED_AT_TERMINAL, via: 'Claude Code closed the request' })
+    const timer = setTimeout(
+      () => settle({ closed: NOT_IN_TIME, via: 'the deadline', terminal: false }),
+      waitMs,
+    )
+    const aborted = () =>
+      settle({ closed: ANSWERED_AT_TERMINAL, via: 'Claude Code closed the request', terminal: true })
     call.signal.addEventListener('abort', aborted)
     // Closed while the decision was being opened: the listener came too late to hear it.
     if (call.signal.aborted) aborted()
@@ -280,7 +277,7 @@ export class TerminalHooks {
       const answer = respondSchema.safeParse(ending.answered.answer ?? {})
       return answer.success ? output(answer.data) : null
     }
-    if (ending.closed === ANSWERED_AT_TERMINAL) this.active(session)
+    if (ending.terminal) this.active(session)
     if (twin) decisions.unwatch(twin.id, onAnswer)
     else await decisions.cancelAwaited([decision.id], ending.closed)
     this.log.info(
@@ -292,19 +289,21 @@ export class TerminalHooks {
 
   /**
    * A tool ran (PostToolUse) that a dialog here waited on: it was answered at the terminal, whether or
-   * not Claude Code told the waiting hook.
+   * not Claude Code told the waiting hook. A question's input comes back with the answers given there
+   * (which the operators' copies then show); a plan's, with whatever the plan file held by then.
    */
   private settleCall(input: HookInput): void {
     const waits = this.waiting.get(input.session_id)
     if (!waits) return
-    const call = canonicalJson(input.tool_input ?? {})
+    const ran = input.tool_input ?? {}
     for (const w of waits.values())
-      if (w.tool === input.tool_name && canonicalJson(w.input) === call) w.close(ANSWERED_AT_TERMINAL)
+      if (w.tool === input.tool_name && sameDialog(w.tool, w.input, ran))
+        w.close(answeredAtTerminal(w.tool, ran), true)
   }
 
   /** The session went on (a prompt, the turn's end, its end): no dialog of it is open any more. */
-  private settleAll(session: string, reason: string): void {
-    for (const w of this.waiting.get(session)?.values() ?? []) w.close(reason)
+  private settleAll(session: string, reason: string, terminal: boolean): void {
+    for (const w of this.waiting.get(session)?.values() ?? []) w.close(reason, terminal)
   }
 
   private async waitingNotice(input: HookInput): Promise<void> {
@@ -374,4 +373,33 @@ export function deadline(configuredSeconds: number, hookTimeoutSeconds: number |
   const configured = configuredSeconds * 1000
   if (hookTimeoutSeconds === null) return configured
   return Math.max(0, Math.min(configured, hookTimeoutSeconds * 1000 - HOOK_MARGIN_MS))
+}
+
+/** What operators are shown of a dialog's input: a plan cut to a size a prompt can carry. */
+function shownInput(tool: string, input: Record<string, unknown>): Record<string, unknown> {
+  const plan = input.plan
+  if (tool !== PLAN_TOOL || typeof plan !== 'string' || plan.length <= PLAN_TEXT) return input
+  const cut = `${plan.slice(0, PLAN_TEXT)}\n\n… (${plan.length - PLAN_TEXT} more characters in ${String(input.planFilePath ?? 'the plan file')})`
+  return { ...input, plan: cut }
+}
+
+/**
+ * A tool that ran is the dialog a hook waits on: a question with the same questions (its input comes
+ * back with the answers added), any plan of the session (one is asked at a time), else the same input.
+ */
+function sameDialog(tool: string, waited: Record<string, unknown>, ran: Record<string, unknown>): boolean {
+  if (tool === PLAN_TOOL) return true
+  if (tool === QUESTION_TOOL)
+    return canonicalJson(waited.questions ?? null) === canonicalJson(ran.questions ?? null)
+  return canonicalJson(waited) === canonicalJson(ran)
+}
+
+/** What operators' copies say of a dialog the person answered at the terminal: a question's answers too. */
+function answeredAtTerminal(tool: string, ran: Record<string, unknown>): string {
+  const answers = ran.answers
+  if (tool !== QUESTION_TOOL || !answers || typeof answers !== 'object') return ANSWERED_AT_TERMINAL
+  const said = Object.entries(answers as Record<string, unknown>)
+    .map(([q, a]) => `${q} → ${Array.isArray(a) ? a.join(', ') : String(a)}`)
+    .join('; ')
+  return said ? `${ANSWERED_AT_TERMINAL} (${said})` : ANSWERED_AT_TERMINAL
 }

@@ -1,8 +1,9 @@
-// What `switchboard answer <code> <values…>` means for the decision it names: yes or no for a
-// permission or a plan (no with --message: the reason Claude is given), one value per question for a
-// question (an option's label or number, or an answer of one's own).
-import type { Answer, DecisionRow } from '../core/api/rows.js'
-import { invalid } from '../core/errors.js'
+// What an answer typed as `<code> <values…>` means for the decision it names (`switchboard answer`,
+// a chat's `answer <code> …`): yes or no for a permission or a plan (no with --message: the reason
+// Claude is given), one value per question for a question (an option's label or number, or an answer
+// of one's own).
+import type { Answer } from './api/rows.js'
+import { invalid } from './errors.js'
 
 interface Question {
   question: string
@@ -32,7 +33,7 @@ export function verdictOf(word: string): 'allow' | 'deny' | null {
 }
 
 export function answerFor(
-  decision: Pick<DecisionRow, 'kind' | 'request'>,
+  decision: { kind: string; request: Record<string, unknown> },
   values: string[],
   message?: string,
 ): Answer {

@@ -1,4 +1,4 @@
-// What `switchboard answer <code> <values…>` records for each kind of prompt.
+// What an answer typed as `<code> <values…>` records for each kind of prompt.
 import { expect, it } from 'vitest'
 import { answerFor } from './answer-values.js'
 

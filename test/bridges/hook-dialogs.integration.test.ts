@@ -1,0 +1,208 @@
+// A terminal session's question and plan on the phone (the fake Telegram, the real grammy inside the
+// hub): every question of a call answered in turn with buttons, or all at once by typing `answer`,
+// and the plan itself shown; the hook that waits gets what Claude Code needs from the answers.
+import type { ChildProcess } from 'node:child_process'
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { readHookToken } from '../../src/core/hook-token.js'
+import type { FakePlatform } from '../fakes/chat-platform.js'
+import { botMessages, bridgeAddArgs, FAKES, pair, person, spawnHub } from '../helpers/bridge-world.js'
+import { TestHome, waitFor } from '../helpers/home.js'
+import { SseReader } from '../helpers/sse.js'
+
+let fake: FakePlatform
+let home: TestHome
+let hub: ChildProcess
+let project: string
+const olga = person('telegram', 2, 'olga')
+
+beforeEach(async () => {
+  fake = await FAKES.telegram()
+  home = await TestHome.create()
+  project = realpathSync(mkdtempSync(join(tmpdir(), 'hooked-shop-')))
+  await home.cli(...bridgeAddArgs(fake))
+  hub = spawnHub(home)
+  await home.waitForHub()
+  await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+})
+
+afterEach(async () => {
+  hub.kill('SIGTERM')
+  await home.cleanup()
+  await fake.close()
+  rmSync(project, { recursive: true, force: true })
+})
+
+/** A hook event as Claude Code's HTTP hook sends it; resolves with the hook's output. */
+async function hook(event: string, extra: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const res = await fetch(`${home.url}/api/claude-hooks/${event}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${readHookToken(home.dir)}` },
+    body: JSON.stringify({
+      session_id: '5f0c1a2e-0000-4000-8000-0000000000b2',
+      transcript_path: '/tmp/y.jsonl',
+      cwd: project,
+      hook_event_name: event,
+      ...extra,
+    }),
+  })
+  return (await res.json()) as Record<string, unknown>
+}
+
+/** A PermissionRequest as Claude Code's HTTP hook sends it; resolves with the hook's output. */
+async function dialog(tool: string, toolInput: Record<string, unknown>): Promise<Record<string, unknown>> {
+  const res = await fetch(`${home.url}/api/claude-hooks/PermissionRequest`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      authorization: `Bearer ${readHookToken(home.dir)}`,
+      'x-switchboard-timeout': '330',
+    },
+    body: JSON.stringify({
+      session_id: '5f0c1a2e-0000-4000-8000-0000000000b1',
+      transcript_path: '/tmp/x.jsonl',
+      cwd: project,
+      hook_event_name: 'PermissionRequest',
+      tool_name: tool,
+      tool_input: toolInput,
+    }),
+  })
+  return (await res.json()) as Record<string, unknown>
+}
+
+const questions = [
+  {
+    question: 'Which colour?',
+    header: 'Colour',
+    multiSelect: false,
+    options: [{ label: 'red' }, { label: 'blue' }],
+  },
+  {
+    question: 'Which size?',
+    header: 'Size',
+    multiSelect: false,
+    options: [{ label: 'small' }, { label: 'large' }],
+  },
+]
+
+const allowedWith = (updatedInput: Record<string, unknown>) => ({
+  hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput } },
+})
+
+it('asks each question of a call in turn with buttons, and answers the hook with all of them at the last press', async () => {
+  const chat = await pair(home, fake, olga, true)
+  const answered = dialog('AskUserQuestion', { questions })
+  const prompt = await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => m.text.includes('Which colour?')),
+    'the question',
+  )
+  expect(prompt.text).toContain('Which size?')
+  expect(prompt.buttons.flat().map((b) => b.text)).toEqual(['red', 'blue', 'Dismiss'])
+  const blue = prompt.buttons.flat().find((b) => b.text === 'blue')
+  await fake.press(olga, chat, prompt.messageId, blue?.data as string)
+  const next = await fake.waitFor(
+    () =>
+      fake
+        .sent()
+        .find((m) => m.messageId === prompt.messageId && m.buttons.flat().some((b) => b.text === 'large')),
+    'the second question',
+  )
+  expect(next.text).toContain('Which colour? → blue')
+  const large = next.buttons.flat().find((b) => b.text === 'large')
+  await fake.press(olga, chat, prompt.messageId, large?.data as string)
+  expect(await answered).toEqual(
+    allowedWith({ questions, answers: { 'Which colour?': 'blue', 'Which size?': 'large' } }),
+  )
+  const edited = await fake.waitFor(
+    () => fake.sent().find((m) => m.messageId === prompt.messageId && m.text.includes('Answered')),
+    'the prompt edited',
+  )
+  expect(edited.text).toContain('"blue, large"')
+  expect(edited.buttons).toEqual([])
+})
+
+it('takes every answer of a call typed at once, words of one’s own in quotes', async () => {
+  const chat = await pair(home, fake, olga, true)
+  const answered = dialog('AskUserQuestion', { questions })
+  const prompt = await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => m.text.includes('Which colour?')),
+    'the question',
+  )
+  const code = /\(id ([a-km-z]{5})/.exec(prompt.text)?.[1] as string
+  await fake.dm(olga, `answer ${code} 1`)
+  await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => m.text.includes('give one answer each')),
+    'why one answer is not enough',
+  )
+  await fake.dm(olga, `answer ${code} 2 "the one in the window"`)
+  expect(await answered).toEqual(
+    allowedWith({ questions, answers: { 'Which colour?': 'blue', 'Which size?': 'the one in the window' } }),
+  )
+  await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => m.text.startsWith('✅ Answered "blue, the one in the window"')),
+    'the answer confirmed',
+  )
+})
+
+it('shows the plan a terminal session asks to approve, and Approve sends its input back', async () => {
+  const chat = await pair(home, fake, olga, true)
+  const input = { plan: '# Ship the shop\n\n1. add the cart\n2. ship', planFilePath: '/h/.claude/plans/p.md' }
+  const approved = dialog('ExitPlanMode', input)
+  const prompt = await fake.waitFor(
+    () => botMessages(fake, chat).find((m) => m.text.includes('Plan review')),
+    'the plan',
+  )
+  expect(prompt.text).toContain('1. add the cart\n2. ship')
+  const approve = prompt.buttons.flat().find((b) => b.text === 'Approve')
+  await fake.press(olga, chat, prompt.messageId, approve?.data as string)
+  expect(await approved).toEqual(allowedWith(input))
+})
+
+it('sends each operator only the notices they chose, with /notices in the chat or switchboard notices', async () => {
+  const chat = await pair(home, fake, olga, true)
+  const laptop = await SseReader.open(home.url, await home.addSender('laptop', true))
+  const said = (text: string) => botMessages(fake, chat).find((m) => m.text.includes(text))
+  await fake.dm(olga, '/notices')
+  await fake.waitFor(
+    () => said('You get notices when Claude waits for you and when Claude finishes a turn'),
+    'the choice',
+  )
+  await fake.dm(olga, '/notices waiting')
+  await fake.waitFor(() => said('You get notices when Claude waits for you here now'), 'the new choice')
+  await fake.dm(olga, '/notices later')
+  await fake.waitFor(() => said('say which notices: waiting, finished, all or off (not "later")'), 'why not')
+
+  await hook('Stop', { stop_hook_active: false, last_assistant_message: 'All 12 tests pass.' })
+  // The laptop chose nothing: it gets both kinds; olga's phone only waits.
+  await waitFor(() => laptop.messages.some((m) => m.event === 'notice'), 10_000, 'the laptop’s notice')
+  await hook('Notification', {
+    message: 'Claude needs your permission',
+    notification_type: 'permission_prompt',
+  })
+  await fake.waitFor(() => said('Claude is waiting for you'), 'the wait on the phone')
+  expect(said('finished its turn')).toBeUndefined()
+
+  expect(await home.cli('notices', `telegram:${olga.id}`, 'off')).toBe(
+    `telegram:${olga.id} gets no notices of sessions at terminals\n`,
+  )
+  expect(await home.cli('notices', 'laptop', 'finished')).toBe(
+    'laptop gets notices when Claude finishes a turn\n',
+  )
+  await hook('Notification', {
+    message: 'Claude is waiting for your input',
+    notification_type: 'permission_prompt',
+  })
+  await hook('Stop', { stop_hook_active: false, last_assistant_message: 'Done again.' })
+  await waitFor(
+    () => laptop.messages.filter((m) => m.event === 'notice').length === 3,
+    10_000,
+    'the laptop’s second finished notice (and not the second wait)',
+  )
+  expect(
+    laptop.messages.filter((m) => m.event === 'notice').map((m) => (m.data as { kind: string }).kind),
+  ).toEqual(['finished', 'waiting', 'finished'])
+  expect(botMessages(fake, chat).filter((m) => m.text.includes('Claude is waiting for you'))).toHaveLength(1)
+  laptop.close()
+})
