@@ -1,0 +1,49 @@
+// Which operators hear a notice: a session at a terminal waiting or finished goes to those who chose
+// that kind; an event that never reached Claude's context goes to every operator, whatever they chose.
+import { pino } from 'pino'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { openSqliteStore } from '../../store/sqlite/index.js'
+import type { Store } from '../../store/store.js'
+import { Hub } from './hub.js'
+import { LeaseKeeper } from './lease-keeper.js'
+
+const log = pino({ level: 'silent' })
+let store: Store
+let hub: Hub
+beforeEach(() => {
+  store = openSqliteStore(':memory:')
+  hub = new Hub(store, log, new LeaseKeeper(store, 'hub_test', log, () => null, 10_000))
+})
+afterEach(async () => {
+  await store.close()
+})
+
+const noticesOf = async (senderId: string) =>
+  (await store.outboxFor(senderId, null)).filter((item) => item.kind === 'notice').map((item) => item.body)
+
+it('tells an operator who turned notices off of an event left out of context, and of nothing else', async () => {
+  const quiet = await store.addSender({
+    name: 'quiet',
+    tokenHash: 'hash-q',
+    status: 'allowed',
+    operator: true,
+  })
+  const keen = await store.addSender({ name: 'keen', tokenHash: 'hash-k', status: 'allowed', operator: true })
+  await hub.decisions.chooseNotices(quiet.id, [])
+
+  await hub.decisions.toOperators('notice', {
+    kind: 'waiting',
+    session: 's1',
+    text: 'api: Claude is waiting for you',
+  })
+  await hub.receipt('api', {
+    type: 'receipt',
+    event_id: 'evt_1',
+    stage: 'unconfirmed',
+    tries: 5,
+    reason: 'no channel',
+  })
+
+  expect((await noticesOf(quiet.id)).map((n) => n.event)).toEqual(['evt_1'])
+  expect((await noticesOf(keen.id)).map((n) => n.kind ?? n.event)).toEqual(['waiting', 'evt_1'])
+})
