@@ -25,7 +25,6 @@ it('hands an event published mid-turn to the model after the next tool call, exa
   const settings = JSON.parse(readFileSync(join(world.claude.home, '.claude', 'settings.json'), 'utf8'))
   expect(Object.keys(settings.hooks)).toEqual([
     'PermissionRequest',
-    'PreToolUse',
     'Notification',
     'Stop',
     'SessionStart',
