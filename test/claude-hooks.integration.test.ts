@@ -19,6 +19,7 @@ import { readHookToken } from '../src/core/hook-token.js'
 import { openSqliteStore } from '../src/store/sqlite/index.js'
 import { ChannelClient } from './helpers/channel-client.js'
 import { CLI, runCli, TestHome, waitFor } from './helpers/home.js'
+import { TWO_QUESTIONS } from './helpers/questions.js'
 import { SseReader } from './helpers/sse.js'
 
 let home: TestHome
@@ -258,20 +259,7 @@ it('cuts a long plan to a size operators are shown, and approves it with the who
 
 it('says on the operators’ copies what the person answered at the terminal, once the question’s tool ran', async () => {
   await start()
-  const questions = [
-    {
-      question: 'Which colour?',
-      header: 'Colour',
-      multiSelect: false,
-      options: [{ label: 'red' }, { label: 'blue' }],
-    },
-    {
-      question: 'Which size?',
-      header: 'Size',
-      multiSelect: false,
-      options: [{ label: 'small' }, { label: 'large' }],
-    },
-  ]
+  const { questions } = TWO_QUESTIONS
   const waiting = hook(
     'PermissionRequest',
     input('PermissionRequest', { tool_name: 'AskUserQuestion', tool_input: { questions } }),

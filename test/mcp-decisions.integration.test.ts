@@ -11,6 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { readHookToken } from '../src/core/hook-token.js'
 import { CLI, TestHome, waitFor } from './helpers/home.js'
+import { TWO_QUESTIONS } from './helpers/questions.js'
 
 let home: TestHome
 let hub: ChildProcess
@@ -85,20 +86,7 @@ async function listed(n: number): Promise<Listed[]> {
   return decisions
 }
 
-const questions = [
-  {
-    question: 'Which colour?',
-    header: 'Colour',
-    multiSelect: false,
-    options: [{ label: 'red' }, { label: 'blue' }],
-  },
-  {
-    question: 'Which size?',
-    header: 'Size',
-    multiSelect: false,
-    options: [{ label: 'small' }, { label: 'large' }],
-  },
-]
+const { questions } = TWO_QUESTIONS
 
 it('lists a terminal session’s question with its questions, and answers every one of them', async () => {
   const { tools } = await client.listTools()

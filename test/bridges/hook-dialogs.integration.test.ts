@@ -10,6 +10,7 @@ import { readHookToken } from '../../src/core/hook-token.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
 import { botMessages, bridgeAddArgs, FAKES, pair, person, spawnHub } from '../helpers/bridge-world.js'
 import { TestHome, waitFor } from '../helpers/home.js'
+import { TWO_QUESTIONS } from '../helpers/questions.js'
 import { SseReader } from '../helpers/sse.js'
 
 let fake: FakePlatform
@@ -72,20 +73,7 @@ async function dialog(tool: string, toolInput: Record<string, unknown>): Promise
   return (await res.json()) as Record<string, unknown>
 }
 
-const questions = [
-  {
-    question: 'Which colour?',
-    header: 'Colour',
-    multiSelect: false,
-    options: [{ label: 'red' }, { label: 'blue' }],
-  },
-  {
-    question: 'Which size?',
-    header: 'Size',
-    multiSelect: false,
-    options: [{ label: 'small' }, { label: 'large' }],
-  },
-]
+const { questions } = TWO_QUESTIONS
 
 const allowedWith = (updatedInput: Record<string, unknown>) => ({
   hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow', updatedInput } },

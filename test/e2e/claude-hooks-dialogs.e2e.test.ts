@@ -12,6 +12,7 @@ import { launchChromium } from '../helpers/chromium.js'
 import { CLAUDE_BIN } from '../helpers/claude.js'
 import { drivingEnv, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { CLI, runCli, waitFor } from '../helpers/home.js'
+import { TWO_QUESTIONS } from '../helpers/questions.js'
 import { SseReader } from '../helpers/sse.js'
 import { TmuxSession } from '../helpers/tmux.js'
 
@@ -24,29 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
 })
-
-const TWO_QUESTIONS = {
-  questions: [
-    {
-      question: 'Which colour?',
-      header: 'Colour',
-      multiSelect: false,
-      options: [
-        { label: 'red', description: 'warm' },
-        { label: 'blue', description: 'cool' },
-      ],
-    },
-    {
-      question: 'Which size?',
-      header: 'Size',
-      multiSelect: false,
-      options: [
-        { label: 'small', description: 'fits' },
-        { label: 'large', description: 'roomy' },
-      ],
-    },
-  ],
-}
 
 /** The tool the model called last in this conversation, if its result is what the request brings. */
 function lastToolCalled(request: MessagesRequest): string | null {

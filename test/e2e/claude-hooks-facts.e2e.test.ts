@@ -11,6 +11,7 @@ import { FakeAnthropic, type MessagesRequest, textOf, toolResults } from '../fak
 import { CLAUDE_BIN, ClaudeHome, PrintSession, ROOT } from '../helpers/claude.js'
 import { waitFor } from '../helpers/home.js'
 import { type HookAnswer, HookTarget, json } from '../helpers/hook-target.js'
+import { TWO_QUESTIONS } from '../helpers/questions.js'
 import { TmuxSession } from '../helpers/tmux.js'
 
 const FIXTURES = join(ROOT, 'test/fixtures/claude-hooks')
@@ -55,28 +56,6 @@ const preToolUse = (output: Record<string, unknown>) =>
   json({ hookSpecificOutput: { hookEventName: 'PreToolUse', ...output } })
 
 const BASH = { command: 'touch marker', description: 'Create the marker' }
-const TWO_QUESTIONS = {
-  questions: [
-    {
-      question: 'Which colour?',
-      header: 'Colour',
-      multiSelect: false,
-      options: [
-        { label: 'red', description: 'warm' },
-        { label: 'blue', description: 'cool' },
-      ],
-    },
-    {
-      question: 'Which size?',
-      header: 'Size',
-      multiSelect: false,
-      options: [
-        { label: 'small', description: 'fits' },
-        { label: 'large', description: 'roomy' },
-      ],
-    },
-  ],
-}
 
 /** The model calls `tool` once, then says what the tool answered. */
 function modelCalls(tool: string, input: Record<string, unknown>): void {
