@@ -2,7 +2,7 @@
 // webhooks and senders over HTTP.
 import { execFileSync, spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
-import { statSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { openSqliteStore } from '../src/store/sqlite/index.js'
@@ -400,6 +400,40 @@ describe('durability and process lifetime', () => {
     const pids = both.map((c) => c.pid ?? 0)
     for (const c of both) await c.close()
     await waitFor(() => pids.every((p) => !alive(p)), 5_000, 'channels to exit')
+  })
+
+  it('lists a channel its session has not set up yet without a rung, and with one once it has', async () => {
+    const channelsNow = async () => {
+      const token = readFileSync(join(world.home.dir, 'admin-token'), 'utf8').trim()
+      const res = await fetch(`${world.home.url}/api/channels`, {
+        headers: { authorization: `Bearer ${token}` },
+      })
+      return ((await res.json()) as { channels: { name: string; connected: boolean; rung: string | null }[] })
+        .channels
+    }
+    // A channel whose MCP client has not initialized it (a session still starting): Claude Code would
+    // drop what it wrote, and a test that sends its first line now would race that.
+    const starting = spawn(process.execPath, [CLI, 'channel', '--name', 'starting'], {
+      env: world.home.env,
+      stdio: ['pipe', 'ignore', 'ignore'],
+    })
+    world.opened.push({ close: () => void starting.kill() })
+    await world.home.waitForHub()
+    await waitFor(
+      async () => (await channelsNow()).some((c) => c.name === 'starting' && c.connected),
+      10_000,
+      'the starting channel to connect',
+    )
+    await channel(['--name', 'ready'])
+    await waitFor(
+      async () => (await channelsNow()).some((c) => c.name === 'ready' && c.rung === 'channel'),
+      10_000,
+      'the rung of the initialized channel',
+    )
+    expect((await channelsNow()).find((c) => c.name === 'starting')).toMatchObject({
+      connected: true,
+      rung: null,
+    })
   })
 })
 

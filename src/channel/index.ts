@@ -55,7 +55,8 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   if (isHubDriven()) return runDrivenChannel(SERVER_NAME, log)
   const inbox = new Inbox()
   let shown: ShownLog | null = null
-  let rung: Rung = 'channel'
+  /** Chosen once the MCP client initialized the channel: until then the hub lists it without one. */
+  let rung: Rung | null = null
   // Claude Code drops channel notifications, silently, until it has set the server up, which ends
   // some time after `initialized` (seen: a notification 10 ms after it was lost, one 1 s after arrived).
   // Nothing says when; the first delivery waits the listenGraceMs setting.
@@ -173,6 +174,13 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     },
   )
   if (confirming) watch.start()
+  log.debug(
+    {
+      confirming,
+      transcripts: transcriptFiles(process.cwd(), process.env.CLAUDE_CODE_SESSION_ID, startedAt),
+    },
+    'transcript watch',
+  )
   // Claude Code hears the channel at once; the hub may still be starting. An MCP handshake that
   // waited for the hub (seconds, when the channel starts it) left a -p session that never took a
   // channel notification: seen under load, every event written and none starting a turn.

@@ -247,3 +247,30 @@ describe('requests when the link breaks', () => {
     await expect(welcomed).rejects.toThrow('the hub refused this channel: the name ann is taken')
   })
 })
+
+describe('the rung', () => {
+  it('tells the hub a rung chosen between its hello and the welcome, once welcomed', async () => {
+    await client.close()
+    let rung: 'channel' | 'message' | null = null
+    client = new HubClient({
+      target: { host: '127.0.0.1', port: 1 },
+      socketPath: hub.socketPath,
+      token: 'token',
+      subscriber: 'ann',
+      topics: ['*'],
+      rung: () => rung,
+      log: pino({ level: 'silent' }),
+      onDeliver: async () => undefined,
+      onVerdict: async () => {},
+    })
+    const welcomed = client.connect(5_000)
+    const hello = await hub.next(0, 'hello')
+    expect(hello).not.toHaveProperty('rung')
+    // The session initialized the channel meanwhile: too early to tell a hub that has not welcomed it.
+    rung = 'message'
+    client.announceRung(rung)
+    hub.send(0, welcome)
+    await welcomed
+    expect(await hub.next(0, 'rung')).toEqual({ type: 'rung', rung: 'message' })
+  })
+})

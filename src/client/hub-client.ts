@@ -47,7 +47,7 @@ export interface HubClientOptions {
   /** The session's working folder, which the files its replies attach may come from. */
   folder?: string
   /** What this channel tells the hub about how it delivers (see channel/rung.ts). */
-  rung?: () => 'channel' | 'message'
+  rung?: () => 'channel' | 'message' | null
   log: Logger
   /** `kept`: not handled yet; acknowledged once the caller calls handled(event.id). */
   // biome-ignore lint/suspicious/noConfusingVoidType: a caller that keeps nothing returns nothing
@@ -67,6 +67,8 @@ const ACK_EVERY_MS = 5
 export class HubClient {
   private ws: WebSocket | null = null
   private welcome: Welcome | null = null
+  /** The rung the last hello carried (none before the session initialized the channel). */
+  private helloRung: 'channel' | 'message' | null = null
   private nextRid = 1
   private readonly pending = new Map<number, Pending>()
   private inbound: Promise<void> = Promise.resolve()
@@ -265,12 +267,14 @@ export class HubClient {
     this.ws = ws
     const reconnect = this.welcome !== null
     ws.on('open', () => {
+      const rung = this.options.rung?.()
+      this.helloRung = rung ?? null
       this.sendNow({
         type: 'hello',
         subscriber: this.subscriber,
         topics: this.options.topics,
         reconnect,
-        rung: this.options.rung?.() ?? 'channel',
+        ...(rung ? { rung } : {}),
         aliases: this.options.aliases ?? [],
         ...(this.options.folder ? { folder: this.options.folder } : {}),
       })
@@ -391,6 +395,9 @@ export class HubClient {
     this.welcome = { subscriber: w.subscriber, operators: w.operators, hubVersion: w.hubVersion }
     this.backoff = 50
     this.options.log.info({ subscriber: w.subscriber }, 'connected to hub')
+    // Chosen after the hello went out, and not sayable before this welcome: said now.
+    const rung = this.options.rung?.()
+    if (rung && rung !== this.helloRung) this.sendNow({ type: 'rung', rung })
     for (const p of this.pending.values()) if (!p.sent) this.sendPending(p)
     this.firstWelcome?.resolve(this.welcome)
     this.firstWelcome = null

@@ -82,8 +82,11 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
      * true when the same channel comes back: it takes its name over from a stale connection.
      */
     reconnect: z.boolean().default(false),
-    /** How this channel hands events to its session (src/channel/rung.ts). */
-    rung: z.enum(['channel', 'message']).default('channel'),
+    /**
+     * How this channel hands events to its session (src/channel/rung.ts); absent until its MCP client
+     * has initialized it (the rung message says it then).
+     */
+    rung: z.enum(['channel', 'message']).optional(),
     /** Other names this peer answers to. */
     aliases: z.array(subscriberNameSchema).default([]),
     /** The session's working folder: files its replies attach may come from there. */

@@ -40,8 +40,8 @@ async function session(name: string): Promise<PrintSession> {
     },
   )
   closers.push(() => s.close())
-  s.send(`you are ${name}; get ready`)
-  await s.waitForResults(1)
+  await s.waitForMcpServer()
+  await s.sendUntilChannelWired(`you are ${name}; get ready`)
   await waitFor(async () => (await home.pending(name)) !== undefined, 10_000, `${name} to connect`)
   return s
 }
@@ -86,7 +86,7 @@ it('a message to B while B is offline reaches B when it comes up', { timeout: 90
   await b.close()
   const a = await session('A')
   a.send('leave B a note')
-  await waitFor(() => a.results().length >= 2, 60_000, 'A to send')
+  await waitFor(() => a.turnsSinceReady().length >= 1, 60_000, 'A to send')
   expect(await home.pending('B')).toBe(1)
   const back = await session('B')
   await waitFor(() => back.results().some((r) => r.result === 'B read it'), 60_000, 'B to read the note')

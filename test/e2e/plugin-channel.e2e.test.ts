@@ -30,7 +30,7 @@ it('starts a turn on a webhook and answers a chat through the reply tool', async
   })
   expect(hook.status).toBe(202)
   const { id } = (await hook.json()) as { id: string }
-  await session.waitForResults(2)
+  await session.waitForTurns(1)
   const synthetic = session.lines.find((l) => l.type === 'user' && l.isSynthetic === true)
   expect(synthetic).toMatchObject({ origin: { kind: 'channel' } })
   const webhookBlock = world.fake.requests.map((r) => channelBlock(r, 'build 77 failed')).find(Boolean)
@@ -51,7 +51,7 @@ it('starts a turn on a webhook and answers a chat through the reply tool', async
   const chatBlock = world.fake.requests.map((r) => channelBlock(r, 'are you there?')).find(Boolean)
   expect(chatBlock).toContain('sender="bob"')
   expect(chatBlock).toContain(`chat_id="${chat_id}"`)
-  await session.waitForResults(3)
+  await session.waitForTurns(2)
   const sent = world.fake.requests.flatMap(toolResults).find((r) => textOf(r.content) === 'sent')
   expect(sent).toBeDefined()
 })
@@ -67,13 +67,13 @@ it('hands the model an event sent after the hub was killed exactly once, once th
       body,
     })
   expect((await hook('first event')).status).toBe(202)
-  await session.waitForResults(2)
+  await session.waitForTurns(1)
 
   await world.home.stopHub('SIGKILL')
   // The channel notices, and starts a hub again on the same home and port.
   await world.home.waitForHub(15_000)
   expect((await hook('second event')).status).toBe(202)
-  await session.waitForResults(3)
+  await session.waitForTurns(2)
   await new Promise((r) => setTimeout(r, 500))
 
   // The last request carries the whole conversation: each event must be in it exactly once.
@@ -123,9 +123,9 @@ it('takes events into a session whose channel came up before its hub did', async
     }),
   })
   world.closers.push(() => session.close())
+  await session.waitForMcpServer()
   world.fake.respond(() => ({ text: 'ready' }))
-  session.send('get ready')
-  await session.waitForResults(1)
+  await session.sendUntilChannelWired('get ready')
   await world.home.cli('start')
   await world.home.waitForHub()
   const secret = await world.home.addSource('ci')
@@ -136,6 +136,6 @@ it('takes events into a session whose channel came up before its hub did', async
     body: 'late hub, event 1',
   })
   expect(hook.status).toBe(202)
-  await session.waitForResults(2)
+  await session.waitForTurns(1)
   expect(world.fake.requests.map((r) => channelBlock(r, 'late hub, event 1')).find(Boolean)).toBeDefined()
 })

@@ -52,7 +52,8 @@ it('writes again the events a -p session dropped before its first input line, un
   )
   expect(inContextCounts(world).size).toBe(0)
 
-  session.send('first line')
+  await session.waitForMcpServer()
+  await session.sendUntilChannelWired('first line')
   const receipts = await waitForState(world, ids, 'in_context', 60_000)
   for (const r of receipts) {
     expect(r.stored).not.toBeNull()
@@ -78,7 +79,7 @@ it('confirms events sent while the session is idle, each on its first write', {
   const ids: string[] = []
   for (let i = 0; i < 3; i++) {
     ids.push(await postWebhook(world, 'ci', secret, `idle event ${i}`))
-    await session.waitForResults(2 + i).catch((err: Error) => {
+    await session.waitForTurns(1 + i).catch((err: Error) => {
       throw new Error(
         `${err.message}\n--- init: ${JSON.stringify(session.lines.filter((l) => l.type === 'system').map((l) => [l.subtype, l.mcp_servers]))}`,
       )
@@ -120,7 +121,7 @@ it('holds 50 events sent during a long turn as queued, writes none of them twice
   const receipts = await waitForState(world, ids, 'in_context', 60_000)
   expect(receipts.every((r) => r.tries === 1)).toBe(true)
   expectOnceEach(ids)
-  await session.waitForResults(3)
+  await session.waitForTurns(2)
 })
 
 it('marks unconfirmed the events of a session that never enabled the channel, and tells operators why', {
@@ -138,7 +139,7 @@ it('marks unconfirmed the events of a session that never enabled the channel, an
     SWITCHBOARD_CONFIRM_TRIES: '2',
   }
   const mcpConfig = world.claude.writeMcpConfig({ switchboard: channel })
-  await startedSession(world, ['--mcp-config', mcpConfig])
+  await startedSession(world, ['--mcp-config', mcpConfig], {}, { channels: false })
   await waitFor(async () => (await world.home.subscribers()).includes('no-flag'), 20_000, 'the channel')
   const ops = await SseReader.open(world.home.url, operator)
   world.closers.push(() => ops.close())
@@ -190,7 +191,8 @@ it('confirms in the resumed transcript an event sent while the session was away 
   })
   world.closers.push(() => resumed.close())
   await waitForChannel(world)
-  resumed.send('back again')
+  await resumed.waitForMcpServer()
+  await resumed.sendUntilChannelWired('back again')
   await waitForState(world, [before, away], 'in_context', 60_000)
   expectOnceEach([before, away])
 })

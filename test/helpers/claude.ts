@@ -131,10 +131,14 @@ export function claudeCommand(claude: ClaudeHome, args: string[]): string {
 
 export type StreamLine = { type: string; subtype?: string; [key: string]: unknown }
 
+let printSessions = 0
+
 /** `claude -p` speaking stream-json on stdin and stdout (PROTOCOLS.md §3). */
 export class PrintSession {
   readonly lines: StreamLine[] = []
   readonly stderr: string[] = []
+  /** Claude Code's own debug log of this process (`--debug-file`), in the test's HOME. */
+  readonly debugFile: string
   private readonly child: ChildProcessWithoutNullStreams
   private exited: Promise<number | null>
 
@@ -143,6 +147,7 @@ export class PrintSession {
     options: { cwd: string; env: Record<string, string>; timeoutSeconds?: number },
   ) {
     const timeout = String(options.timeoutSeconds ?? 120)
+    this.debugFile = join(options.env.HOME ?? tmpdir(), `claude-debug-${++printSessions}.log`)
     this.child = spawn(
       'timeout',
       [
@@ -155,6 +160,8 @@ export class PrintSession {
         '--output-format',
         'stream-json',
         '--verbose',
+        '--debug-file',
+        this.debugFile,
         ...args,
       ],
       { cwd: options.cwd, env: options.env },
@@ -190,6 +197,71 @@ export class PrintSession {
     )
   }
 
+  private controls = 0
+  private readyAfter = 0
+
+  /** A control request (PROTOCOLS.md §3); resolves with the CLI's answer to it. */
+  async control(request: Record<string, unknown>, ms = 30_000): Promise<StreamLine> {
+    const id = `test-${++this.controls}`
+    this.child.stdin.write(`${JSON.stringify({ type: 'control_request', request_id: id, request })}\n`)
+    return this.waitForLine(
+      (l) =>
+        l.type === 'control_response' &&
+        (l.response as { request_id?: string } | undefined)?.request_id === id,
+      ms,
+      `the answer to control request ${String(request.subtype)}`,
+    )
+  }
+
+  /**
+   * Waits until Claude Code counts an MCP server whose name matches as connected (mcp_status). Claude
+   * Code wires channel notifications at the start of each turn, for the servers connected then: a
+   * first line sent before this starts a turn that leaves the channel deaf until the next one.
+   */
+  async waitForMcpServer(name: RegExp = /switchboard/, ms = 30_000): Promise<void> {
+    await waitFor(
+      async () => {
+        const answer = await this.control({ subtype: 'mcp_status' }, ms)
+        const servers =
+          (answer.response as { response?: { mcpServers?: { name: string; status: string }[] } }).response
+            ?.mcpServers ?? []
+        return servers.some((s) => name.test(s.name) && s.status === 'connected')
+      },
+      ms,
+      `Claude Code to connect the MCP server ${name}`,
+    )
+  }
+
+  /** Whether Claude Code has wired a channel's notifications (it says so in its debug log). */
+  channelWired(): boolean {
+    try {
+      return /Channel notifications (re-)?registered/.test(readFileSync(this.debugFile, 'utf8'))
+    } catch {
+      return false
+    }
+  }
+
+  /**
+   * Sends `line` and waits for its turn to end, and again (at most three turns) until Claude Code has
+   * wired the channel. It wires channels as a turn starts, for the servers it counts as connected
+   * then; a server whose connection is still being taken in (seen under load, also after
+   * mcp_status says connected) stays deaf until the next turn. Tests of what a wired channel does
+   * start from one.
+   */
+  async sendUntilChannelWired(line: string): Promise<void> {
+    for (let turn = 1; ; turn++) {
+      const before = this.results().length
+      this.send(line)
+      await this.waitForResults(before + 1)
+      if (this.channelWired()) {
+        this.readyAfter = this.results().length
+        return
+      }
+      if (turn === 3)
+        throw new Error(`Claude Code did not wire the channel in ${turn} turns (${this.debugFile})`)
+    }
+  }
+
   results(): StreamLine[] {
     return this.lines.filter((l) => l.type === 'result')
   }
@@ -205,6 +277,17 @@ export class PrintSession {
       `${what}\n--- stderr:\n${this.stderr.join('').slice(-3000)}\n--- stdout types: ${this.lines.map((l) => `${l.type}/${l.subtype ?? ''}`).join(' ')}`,
     )
     return found as StreamLine
+  }
+
+  /** The results of the turns after the session was ready (sendUntilChannelWired). */
+  turnsSinceReady(): StreamLine[] {
+    return this.results().slice(this.readyAfter)
+  }
+
+  /** Waits for `n` turns after the session was ready; a wired channel may need more than one first. */
+  async waitForTurns(n: number, ms = 60_000): Promise<StreamLine[]> {
+    await this.waitForResults(this.readyAfter + n, ms)
+    return this.turnsSinceReady()
   }
 
   async waitForResults(n: number, ms = 60_000): Promise<StreamLine[]> {

@@ -19,19 +19,17 @@ export interface World {
 }
 
 /**
- * A `-p` stream-json session with Switchboard's channel on this world's Switchboard home. Its first
- * turn starts the channel, and with it the hub; this resolves once that turn ended and the hub answers.
- */
-/**
- * A `-p` session whose first line goes in once a channel is connected to the hub (the hub may be one
- * that channel starts). Claude Code 2.1.330 does not register a channel whose MCP server connects
- * after the first turn has begun (seen under load, docs/transcript-receipts.md): a line sent at once
- * would make such a test fail now and then.
+ * A `-p` session that has taken its first line, sent once a channel is connected to the hub (the hub
+ * may be one that channel starts) and Claude Code counts its server as connected, and repeated until
+ * Claude Code has wired the channel's notifications: Claude Code 2.1.330 wires them as a turn starts,
+ * for the servers it has taken in by then (docs/transcript-receipts.md). `channels: false` for a
+ * session that loads the server without the channels flag, which is never wired.
  */
 export async function startedSession(
   world: World,
   args: string[],
   env: Record<string, string> = {},
+  { channels = true }: { channels?: boolean } = {},
 ): Promise<PrintSession> {
   const session = new PrintSession(args, {
     cwd: world.claude.cwd,
@@ -44,23 +42,29 @@ export async function startedSession(
   world.closers.push(() => session.close())
   await world.home.waitForHub(30_000)
   await waitForChannel(world)
+  await session.waitForMcpServer()
   world.fake.respond(() => ({ text: 'ready' }))
-  session.send('get ready')
-  await session.waitForResults(1)
+  if (channels) await session.sendUntilChannelWired('get ready')
+  else {
+    session.send('get ready')
+    await session.waitForResults(1)
+  }
   return session
 }
 
-/** Waits until a channel is connected to the hub (the hub may be one that channel starts). */
+/**
+ * Waits until a channel is connected to the hub (the hub may be one that channel starts) and its
+ * session has set it up (the hub knows its rung): a line sent before that may start a turn in a
+ * session that then never registers the channel.
+ */
 export async function waitForChannel(world: World, ms = 30_000): Promise<string> {
   let name = ''
   await waitFor(
     async () => {
-      const answer = await adminCall<{ channels: { name: string; connected: boolean }[] }>(
-        world,
-        'GET',
-        '/api/channels',
-      ).catch(() => null)
-      name = answer?.json.channels?.find((c) => c.connected)?.name ?? ''
+      const answer = await adminCall<{
+        channels: { name: string; connected: boolean; rung: string | null }[]
+      }>(world, 'GET', '/api/channels').catch(() => null)
+      name = answer?.json.channels?.find((c) => c.connected && c.rung)?.name ?? ''
       return name !== ''
     },
     ms,

@@ -35,7 +35,7 @@ export async function webhookShown(
     body,
   })
   if (res.status !== 202) throw new Error(`webhook answered ${res.status}`)
-  await session.waitForResults(2)
+  await session.waitForTurns(1)
   return textOf(world.fake.requests.at(-1)?.messages)
 }
 

@@ -95,7 +95,10 @@ export interface RuleRow {
 export interface ChannelRow {
   name: string
   connected: boolean
-  /** `channel` (notifications) or `message` (a hook feeds it). */
+  /**
+   * `channel` (notifications) or `message` (a hook feeds it); null while its session has not yet set
+   * the channel up, or when it is not connected.
+   */
   rung: string | null
   /** Events waiting for it. */
   pending: number

@@ -206,8 +206,10 @@ export class Hub {
    */
   async takeForHook(subscriber: string): Promise<StoredEvent[]> {
     const connection = this.connections.get(subscriber)
-    // The channel delivers, but what it could not get into Claude's context goes down the ladder.
-    if (connection?.rung === 'channel') return this.store.takeUnconfirmed(subscriber, 100, Date.now())
+    // The channel delivers (or will, once its session has set it up), but what it could not get into
+    // Claude's context goes down the ladder.
+    if (connection && connection.rung !== 'message')
+      return this.store.takeUnconfirmed(subscriber, 100, Date.now())
     if (!(await this.store.hasSubscriber(subscriber))) await this.store.registerSubscriber(subscriber, ['*'])
     this.hookFed.add(subscriber)
     connection?.hold()

@@ -53,8 +53,11 @@ export class SubscriberConnection {
     if (!this.closed) this.sink.send(message)
   }
 
-  /** The rung the subscriber said it takes; a `message` one may be fed by a hook instead. */
-  rung: 'channel' | 'message' = 'channel'
+  /**
+   * The rung the subscriber said it takes; a `message` one may be fed by a hook instead. Null until
+   * the channel's MCP client initialized it (a session still starting).
+   */
+  rung: 'channel' | 'message' | null = null
 
   hold(): void {
     this.held = true

@@ -127,7 +127,7 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
     }
     connection = attached
     folder = msg.folder
-    connection.setRung(msg.rung ?? 'channel', hub.hookFed.has(name))
+    if (msg.rung) connection.setRung(msg.rung, hub.hookFed.has(name))
     for (const alias of msg.aliases ?? []) if (alias !== name) await hub.store.setAlias(alias, name)
     say(ws, {
       type: 'welcome',
