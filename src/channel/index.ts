@@ -174,6 +174,15 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
         hub.handled(event.id)
       },
       why: () => unconfirmedReason(SERVER_NAME, watch.found),
+      // Claude Code reads its pipe in order: a ping answered was read after every line before it.
+      read: async () => {
+        try {
+          await mcp?.ping()
+        } catch (err) {
+          log.debug({ err }, 'Claude Code answered no ping: the deadline runs from the write')
+          throw err
+        }
+      },
     },
     {
       deadlineMs: config.confirmMs,
