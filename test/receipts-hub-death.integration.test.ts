@@ -4,7 +4,15 @@
 // by the test where Claude Code would write it.
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
+import {
+  appendFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
@@ -18,7 +26,9 @@ const world = homePerTest()
 
 async function deliveries(id: string): Promise<ReceiptView[]> {
   const token = readFileSync(join(world.home.dir, 'admin-token'), 'utf8').trim()
-  const res = await fetch(`${world.home.url}/api/events/${id}`, { headers: { authorization: `Bearer ${token}` } })
+  const res = await fetch(`${world.home.url}/api/events/${id}`, {
+    headers: { authorization: `Bearer ${token}` },
+  })
   return ((await res.json()) as { deliveries: ReceiptView[] }).deliveries
 }
 

@@ -69,7 +69,10 @@ describe('the confirmer', () => {
 
   it('counts the deadline from when Claude Code has read the write: one slow to read its pipe is not shown the event twice', async () => {
     const reads: { resolve(): void; reject(err: Error): void }[] = []
-    const { log, confirmer, transcript } = setup(3, () => new Promise((resolve, reject) => reads.push({ resolve, reject })))
+    const { log, confirmer, transcript } = setup(
+      3,
+      () => new Promise((resolve, reject) => reads.push({ resolve, reject })),
+    )
     const writes = () => log.filter((l) => l === 'write a').length
     await confirmer.deliver(event('a'))
     // A loaded machine: the session reads its pipe seconds later, and only then records the event.
