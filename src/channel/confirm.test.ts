@@ -16,7 +16,8 @@ const event = (id: string): StoredEvent => ({
   created_at: 0,
 })
 
-function setup(tries = 3) {
+/** `read`: when Claude Code has read what was written so far (at once, unless a test says). */
+function setup(tries = 3, read: () => Promise<void> = async () => {}) {
   const transcript = new Map<string, 'queued' | 'in_context'>()
   const log: string[] = []
   const confirmer = new Confirmer(
@@ -28,6 +29,7 @@ function setup(tries = 3) {
       confirmed: (e) => log.push(`ack ${e.id}`),
       unconfirmed: (e) => log.push(`down ${e.id}`),
       why: () => 'because',
+      read,
     },
     {
       deadlineMs: 1_000,
@@ -63,6 +65,32 @@ describe('the confirmer', () => {
     transcript.set('a', 'in_context') // shown meanwhile: found when it looks once more
     await vi.advanceTimersByTimeAsync(1)
     expect(log.slice(-3)).toEqual(['refresh', 'in_context a 2', 'ack a'])
+  })
+
+  it('counts the deadline from when Claude Code has read the write: one slow to read its pipe is not shown the event twice', async () => {
+    const reads: { resolve(): void; reject(err: Error): void }[] = []
+    const { log, confirmer, transcript } = setup(
+      3,
+      () => new Promise((resolve, reject) => reads.push({ resolve, reject })),
+    )
+    const writes = () => log.filter((l) => l === 'write a').length
+    await confirmer.deliver(event('a'))
+    // A loaded machine: the session reads its pipe seconds later, and only then records the event.
+    await vi.advanceTimersByTimeAsync(30_000)
+    expect(writes()).toBe(1)
+    reads[0]?.resolve()
+    await vi.advanceTimersByTimeAsync(999)
+    expect(writes()).toBe(1)
+    // Read, and nothing in the transcript a deadline later: dropped, written again.
+    await vi.advanceTimersByTimeAsync(1)
+    expect(writes()).toBe(2)
+    // A session that cannot say it read (no answer): the deadline runs all the same.
+    reads[1]?.reject(new Error('no answer'))
+    await vi.advanceTimersByTimeAsync(2_000)
+    expect(writes()).toBe(3)
+    transcript.set('a', 'in_context')
+    confirmer.seen('a', 'in_context')
+    expect(log.slice(-1)).toEqual(['ack a'])
   })
 
   it('never writes a queued event again, whatever the wait', async () => {

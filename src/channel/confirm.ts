@@ -1,8 +1,9 @@
 // Delivery you can prove: an event the channel wrote is done only once Claude Code's own transcript
-// shows it in context. Written and not seen within the deadline: the transcript is read once more,
-// then the event is written again with the same id (Claude Code dropped it: while starting, before
-// a -p session's first input, after /mcp). Seen queued: it waits, and is never written again, so
-// Claude sees it once. After the last try it is unconfirmed, and goes down the ladder.
+// shows it in context. Written, read by Claude Code, and not seen within the deadline after that: the
+// transcript is read once more, then the event is written again with the same id (Claude Code
+// dropped it: while starting, before a -p session's first input, after /mcp). Seen queued: it waits,
+// and is never written again, so Claude sees it once. After the last try it is unconfirmed, and goes
+// down the ladder.
 import type { StoredEvent } from '../core/event.js'
 import type { ReceiptStage } from '../core/receipts.js'
 import type { TranscriptMark } from './transcript-marks.js'
@@ -18,6 +19,11 @@ export interface ConfirmHooks {
   unconfirmed(event: StoredEvent, reason: string): void
   /** Why an event would not reach the context, as far as the channel can tell. */
   why(): string
+  /**
+   * Resolves once Claude Code has read from its pipe what was written so far (it answered a ping
+   * written after it); rejects when it cannot say.
+   */
+  read(): Promise<void>
 }
 
 export interface ConfirmOptions {
@@ -99,10 +105,19 @@ export class Confirmer {
     await this.hooks.write(entry.event)
     if (this.tracked.get(entry.event.id) !== entry) return // confirmed while it was written
     this.hooks.receipt(entry.event, 'written', entry.tries)
-    if (entry.queued || entry.timer) return
-    const wait = this.options.deadlineMs * 2 ** (entry.tries - 1)
-    entry.timer = setTimeout(() => void this.expired(entry), wait)
-    entry.timer.unref()
+    // The deadline runs from when Claude Code has read the notification, not from when it was
+    // written: a session busy elsewhere (a loaded machine, a screen redrawn for every event) reads
+    // its pipe seconds later, and writing again then shows Claude the event twice. Not awaited: the
+    // next delivery is written meanwhile.
+    const tries = entry.tries
+    const arm = () => {
+      if (this.tracked.get(entry.event.id) !== entry || entry.tries !== tries) return
+      if (entry.queued || entry.timer) return
+      const wait = this.options.deadlineMs * 2 ** (entry.tries - 1)
+      entry.timer = setTimeout(() => void this.expired(entry), wait)
+      entry.timer.unref()
+    }
+    this.hooks.read().then(arm, arm)
   }
 
   private async expired(entry: Tracked): Promise<void> {

@@ -81,7 +81,11 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     async onDeliver(event: StoredEvent) {
       await ready.promise
       if (!shown) await logOpened.promise
-      if (shown?.has(event.id)) return // shown before, by this channel or the one before it
+      // Shown before, by this channel or the one before it: not written again. One the transcript
+      // shows in context goes through the confirmer all the same, which says so again: the hub sends
+      // again what it did not see acknowledged, and a hub that died before it stored the in_context
+      // receipt would otherwise keep the event `written` for good.
+      if (shown?.has(event.id) && !(confirming && rung === 'channel' && inContext(event.id))) return
       if (rung === 'channel') {
         inbox.add(event, true)
         // Done once Claude Code's transcript shows it in context: acknowledged then (see confirm.ts).
@@ -130,6 +134,11 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     (id, mark) => confirmer.seen(id, mark),
     claudeStartedAt(startedAt - 5_000),
   )
+  /** Whether the transcript, read up to now, has this event in Claude's context. */
+  const inContext = (id: string) => {
+    watch.refresh()
+    return watch.state(id) === 'in_context'
+  }
   const confirmer: Confirmer = new Confirmer(
     {
       write: async (event) => {
@@ -165,6 +174,15 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
         hub.handled(event.id)
       },
       why: () => unconfirmedReason(SERVER_NAME, watch.found),
+      // Claude Code reads its pipe in order: a ping answered was read after every line before it.
+      read: async () => {
+        try {
+          await mcp?.ping()
+        } catch (err) {
+          log.debug({ err }, 'Claude Code answered no ping: the deadline runs from the write')
+          throw err
+        }
+      },
     },
     {
       deadlineMs: config.confirmMs,
