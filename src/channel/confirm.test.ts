@@ -1,8 +1,9 @@
 // The confirmer's rules with a fake transcript and fake timers: written again only when the
-// transcript shows nothing after the deadline; never while queued; unconfirmed after its tries.
+// transcript shows nothing after the deadline and has moved on without it (or stayed silent for
+// SILENT_PATIENCE deadlines); never while queued; unconfirmed after its tries.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { StoredEvent } from '../core/event.js'
-import { Confirmer } from './confirm.js'
+import { Confirmer, SILENT_PATIENCE } from './confirm.js'
 
 const event = (id: string): StoredEvent => ({
   id,
@@ -16,8 +17,12 @@ const event = (id: string): StoredEvent => ({
   created_at: 0,
 })
 
-/** `read`: when Claude Code has read what was written so far (at once, unless a test says). */
-function setup(tries = 3, read: () => Promise<void> = async () => {}) {
+/**
+ * `read`: when Claude Code has read what was written so far (at once, unless a test says).
+ * `transcript`: `moving`, a session writing lines all the time (its newest line is always now), or
+ * `silent`, one that writes none.
+ */
+function setup(tries = 3, read: () => Promise<void> = async () => {}, lines: 'moving' | 'silent' = 'moving') {
   const transcript = new Map<string, 'queued' | 'in_context'>()
   const log: string[] = []
   const confirmer = new Confirmer(
@@ -36,6 +41,7 @@ function setup(tries = 3, read: () => Promise<void> = async () => {}) {
       tries,
       state: (id) => transcript.get(id) ?? 'absent',
       refresh: () => log.push('refresh'),
+      newestLineAt: () => (lines === 'moving' ? Date.now() : null),
     },
   )
   return { transcript, log, confirmer }
@@ -88,6 +94,20 @@ describe('the confirmer', () => {
     reads[1]?.reject(new Error('no answer'))
     await vi.advanceTimersByTimeAsync(2_000)
     expect(writes()).toBe(3)
+    transcript.set('a', 'in_context')
+    confirmer.seen('a', 'in_context')
+    expect(log.slice(-1)).toEqual(['ack a'])
+  })
+
+  it('waits longer on a silent transcript, which may only be slow to write, before writing again', async () => {
+    const { log, confirmer, transcript } = setup(3, async () => {}, 'silent')
+    const writes = () => log.filter((l) => l === 'write a').length
+    await confirmer.deliver(event('a'))
+    // Read, a deadline passes, nothing written down at all: a loaded machine, not yet a drop.
+    await vi.advanceTimersByTimeAsync(1_000 * SILENT_PATIENCE - 1)
+    expect(writes()).toBe(1)
+    await vi.advanceTimersByTimeAsync(1)
+    expect(writes()).toBe(2)
     transcript.set('a', 'in_context')
     confirmer.seen('a', 'in_context')
     expect(log.slice(-1)).toEqual(['ack a'])

@@ -1,9 +1,11 @@
 // Delivery you can prove: an event the channel wrote is done only once Claude Code's own transcript
 // shows it in context. Written, read by Claude Code, and not seen within the deadline after that: the
-// transcript is read once more, then the event is written again with the same id (Claude Code
-// dropped it: while starting, before a -p session's first input, after /mcp). Seen queued: it waits,
-// and is never written again, so Claude sees it once. After the last try it is unconfirmed, and goes
-// down the ladder.
+// transcript is read once more; when it holds a line Claude Code made after it read the event, the
+// event was dropped (while starting, before a -p session's first input, after /mcp, a channel not
+// wired yet) and is written again with the same id. A silent transcript may only be slow to write
+// (a loaded machine took seconds): the event is given SILENT_PATIENCE deadlines before it is written
+// again. Seen queued: it waits, and is never written again, so Claude sees it once. After the last
+// try it is unconfirmed, and goes down the ladder.
 import type { StoredEvent } from '../core/event.js'
 import type { ReceiptStage } from '../core/receipts.js'
 import type { TranscriptMark } from './transcript-marks.js'
@@ -32,13 +34,20 @@ export interface ConfirmOptions {
   /** The transcript as last read, and a way to read on. */
   state(id: string): TranscriptMark | 'absent'
   refresh(): void
+  /** When Claude Code made the newest transcript line read so far (the line's own time), if any. */
+  newestLineAt(): number | null
 }
+
+/** How many deadlines a read event waits on a silent transcript before it is written again. */
+export const SILENT_PATIENCE = 5
 
 interface Tracked {
   event: StoredEvent
   tries: number
   timer: NodeJS.Timeout | null
   queued: boolean
+  /** When Claude Code answered a ping written after this try (null: it could not say). */
+  readAt: number | null
 }
 
 export class Confirmer {
@@ -60,7 +69,7 @@ export class Confirmer {
    */
   async deliver(event: StoredEvent): Promise<void> {
     if (this.tracked.has(event.id)) return
-    const entry: Tracked = { event, tries: 0, timer: null, queued: false }
+    const entry: Tracked = { event, tries: 0, timer: null, queued: false, readAt: null }
     this.tracked.set(event.id, entry)
     this.options.refresh()
     if (!this.settle(entry)) await this.writeAgain(entry)
@@ -110,14 +119,37 @@ export class Confirmer {
     // its pipe seconds later, and writing again then shows Claude the event twice. Not awaited: the
     // next delivery is written meanwhile.
     const tries = entry.tries
-    const arm = () => {
+    entry.readAt = null
+    const arm = (readAt: number | null) => {
       if (this.tracked.get(entry.event.id) !== entry || entry.tries !== tries) return
-      if (entry.queued || entry.timer) return
-      const wait = this.options.deadlineMs * 2 ** (entry.tries - 1)
-      entry.timer = setTimeout(() => void this.expired(entry), wait)
-      entry.timer.unref()
+      entry.readAt = readAt
+      this.arm(entry)
     }
-    this.hooks.read().then(arm, arm)
+    this.hooks.read().then(
+      () => arm(Date.now()),
+      () => arm(null),
+    )
+  }
+
+  private deadline(entry: Tracked): number {
+    return this.options.deadlineMs * 2 ** (entry.tries - 1)
+  }
+
+  private arm(entry: Tracked): void {
+    if (entry.queued || entry.timer) return
+    entry.timer = setTimeout(() => void this.expired(entry), this.deadline(entry))
+    entry.timer.unref()
+  }
+
+  /**
+   * Whether Claude Code dropped the event: its transcript has moved past the moment it read it (its
+   * lines are written in the order it made them), or stayed silent too long to be only slow.
+   */
+  private dropped(entry: Tracked): boolean {
+    if (entry.readAt === null) return true // it cannot say when it read: the deadline is all there is
+    const newest = this.options.newestLineAt()
+    if (newest !== null && newest > entry.readAt) return true
+    return Date.now() - entry.readAt >= this.deadline(entry) * SILENT_PATIENCE
   }
 
   private async expired(entry: Tracked): Promise<void> {
@@ -125,6 +157,7 @@ export class Confirmer {
     if (this.tracked.get(entry.event.id) !== entry) return
     this.options.refresh() // checked once more before writing again
     if (this.settle(entry)) return
+    if (!this.dropped(entry)) return this.arm(entry)
     if (entry.tries < this.options.tries) return this.writeAgain(entry)
     this.finish(entry)
     const reason = this.hooks.why()

@@ -189,6 +189,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
       tries: config.confirmTries,
       state: (id) => watch.state(id),
       refresh: () => watch.refresh(),
+      newestLineAt: () => watch.newestLineAt(),
     },
   )
   if (confirming) watch.start()

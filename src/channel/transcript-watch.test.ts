@@ -67,3 +67,31 @@ it('takes a queue record older than its Claude Code process as absent, and a new
   expect(watch.state('ev_new')).toBe('queued')
   expect(seen).toEqual(['ev_new queued'])
 })
+
+it("knows when Claude Code made the newest line, by the line's own time, never by a time quoted in it", () => {
+  const dir = mkdtempSync(join(tmpdir(), 'watch-'))
+  dirs.push(dir)
+  const file = join(dir, 's.jsonl')
+  const watch = new TranscriptWatch(
+    () => [file],
+    () => {},
+    0,
+  )
+  watch.refresh()
+  expect(watch.newestLineAt()).toBeNull()
+  writeFileSync(
+    file,
+    line({
+      type: 'user',
+      message: { content: 'a sender wrote "timestamp":"2099-01-01T00:00:00.000Z" here' },
+      timestamp: '2026-11-25T10:00:00.000Z',
+    }) +
+      line({
+        type: 'assistant',
+        message: { content: 'no channel tag in me' },
+        timestamp: '2026-11-25T10:00:05.000Z',
+      }),
+  )
+  watch.refresh()
+  expect(watch.newestLineAt()).toBe(Date.parse('2026-11-25T10:00:05.000Z'))
+})

@@ -15,6 +15,7 @@ export class TranscriptWatch {
   /** Per file: how far it was read, and a line not finished yet. */
   private readonly files = new Map<string, { offset: number; partial: string; decoder: StringDecoder }>()
   private timer: NodeJS.Timeout | null = null
+  private newest: number | null = null
 
   constructor(
     /** The files to read now (the list may grow: a session's file appears with its first line). */
@@ -41,6 +42,14 @@ export class TranscriptWatch {
   state(id: string): TranscriptMark | 'absent' {
     const mark = this.marks.state(id)
     return mark === 'queued' && (this.marks.at(id) ?? 0) < this.since ? 'absent' : mark
+  }
+
+  /**
+   * When Claude Code made the newest line read so far (its own `timestamp`): a transcript that has
+   * moved past the moment Claude Code read an event, without it, dropped it (see confirm.ts).
+   */
+  newestLineAt(): number | null {
+    return this.newest
   }
 
   /** Whether any transcript was found yet. */
@@ -87,9 +96,27 @@ export class TranscriptWatch {
   }
 
   private take(line: string): void {
+    const at = lineTime(line)
+    if (at !== null && (this.newest === null || at > this.newest)) this.newest = at
     // Most lines carry no channel tag: skip them before parsing any JSON.
     if (!line.includes('event_id=')) return
     for (const { id, mark, at } of this.marks.addLine(line))
       if (mark === 'in_context' || at >= this.since) this.onMark(id, mark, at)
   }
+}
+
+const TIME_KEY = '"timestamp":"'
+
+/**
+ * A line's own time without parsing it: the last `timestamp` key, which is the line's own (Claude
+ * Code writes it after the message, whose tool results may carry times of their own). Text quoted in
+ * a message has its quotes escaped, so it cannot pose as the key.
+ */
+export function lineTime(line: string): number | null {
+  const start = line.lastIndexOf(TIME_KEY)
+  if (start === -1) return null
+  const from = start + TIME_KEY.length
+  const end = line.indexOf('"', from)
+  const at = end === -1 ? Number.NaN : Date.parse(line.slice(from, end))
+  return Number.isNaN(at) ? null : at
 }

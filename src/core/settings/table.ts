@@ -278,7 +278,7 @@ export const SETTINGS = {
     schema: numberIn('a whole number of milliseconds from 100 to 600000', 100, 600_000, { whole: true }),
     default: 3_000,
     description:
-      "how long a channel waits, once Claude Code has read an event it wrote, for it to show in Claude Code's transcript before it looks again and writes it once more (doubling each try)",
+      "how long a channel waits, once Claude Code has read an event it wrote, for it to show in Claude Code's transcript before it looks again and writes it once more if the transcript moved on without it (doubling each try; five times as long while the transcript is silent)",
   }),
   confirmTries: setting({
     variable: 'SWITCHBOARD_CONFIRM_TRIES',
