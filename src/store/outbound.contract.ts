@@ -103,6 +103,10 @@ export function describeOutboundStoreContract(open: OpenStore): void {
         error: null,
       })
       expect(await store.outboundLog('told', 1)).toMatchObject([{ kind: 'receipt', eventId: 'ev_1' }])
+      // Retention takes what was told, never what still waits to be.
+      await store.queueReceipt(['told'], { ...notice, eventId: 'ev_2' })
+      await store.prune(Date.now() + 1_000, 100)
+      expect((await store.dueReceipts('told', Date.now(), 10)).map((r) => r.eventId)).toEqual(['ev_2'])
       expect(await store.removeOutboundWebhook('other')).toBe(true)
       expect(await store.dueReceipts('other', Date.now(), 10)).toEqual([])
     })
