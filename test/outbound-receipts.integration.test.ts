@@ -155,6 +155,7 @@ it('POSTs a signed receipt once when an event is in context, to the webhook that
   const second = await post(secret, 'build 2 failed')
   await waitFor(() => told.receipts().length === 2, 15_000, 'the receipt of the second event')
   await waitFor(() => plain.events().length === 2, 15_000, 'both events at the plain webhook')
+  await waitFor(() => told.events().length === 2, 15_000, 'both events at the webhook told of receipts')
   expect(told.receipts().map((r) => r.body.event_id)).toEqual([first, second])
   expect(told.events().map((e) => e.body.id)).toEqual([first, second])
   expect(plain.got.filter((p) => p.body.type === 'receipt')).toEqual([])
