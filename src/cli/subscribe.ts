@@ -22,9 +22,13 @@ export function registerSubscribe(program: Command): void {
     .option('--topics <list>', 'comma-separated topics (default: all)')
     .option('--max-attempts <n>', 'attempts before an event is dead-lettered (default 8)')
     .option('--backoff-ms <ms>', 'first retry delay, doubled each time (default 1000)')
+    .option(
+      '--receipts',
+      "also POST a signed receipt when one of these events is in a session's context, or ends unconfirmed",
+    )
     .action(
       async (
-        opts: { url?: string; topics?: string; maxAttempts?: string; backoffMs?: string },
+        opts: { url?: string; topics?: string; maxAttempts?: string; backoffMs?: string; receipts?: boolean },
         command: Command,
       ) => {
         if (!opts.url)
@@ -40,10 +44,16 @@ export function registerSubscribe(program: Command): void {
             : check(whole('--backoff-ms'), opts.backoffMs, '--backoff-ms')
         if (!/^https?:\/\//.test(opts.url)) throw invalid(`--url "${opts.url}": must be an http(s) URL`)
         const hub = hubApi(command)
-        const sub = await hub.call('subscribe', { body: { url: opts.url, topics, maxAttempts, backoffMs } })
+        const sub = await hub.call('subscribe', {
+          body: { url: opts.url, topics, maxAttempts, backoffMs, receipts: opts.receipts === true },
+        })
         process.stdout.write(
-          `${sub.name} → ${sub.url} (topics ${sub.topics.join(', ')})\n  secret: ${sub.secret}\n` +
-            'Each POST carries X-Switchboard-Signature-256: sha256=<HMAC-SHA256 of the body with the secret>.\n',
+          `${sub.name} → ${sub.url} (topics ${sub.topics.join(', ')}${sub.receipts ? '; receipts too' : ''})\n` +
+            `  secret: ${sub.secret}\n` +
+            'Each POST carries X-Switchboard-Signature-256: sha256=<HMAC-SHA256 of the body with the secret>.\n' +
+            (sub.receipts
+              ? 'A receipt is a POST of {"type":"receipt","event_id","topic","session","stage":"in_context"|"unconfirmed","at","tries","reason"}.\n'
+              : ''),
         )
       },
     )
@@ -54,14 +64,16 @@ export function registerSubscribe(program: Command): void {
 function registerSubscriptionAdmin(subscribe: Command): void {
   subscribe
     .command('list')
-    .description('the outbound webhooks: name, URL, topics, events waiting')
+    .description('the outbound webhooks: name, URL, topics, events waiting, whether told of receipts')
     .option('--json', 'JSON, for scripts')
     .action(async (opts: { json?: boolean }, command: Command) => {
       const { webhooks } = await hubApi(command).call('subscriptions')
       if (opts.json) return printJson(webhooks)
       if (webhooks.length === 0) process.stdout.write('no outbound webhooks\n')
       for (const w of webhooks)
-        process.stdout.write(`${w.name}\t${w.url}\ttopics ${w.topics.join(',')}\t${w.pending} waiting\n`)
+        process.stdout.write(
+          `${w.name}\t${w.url}\ttopics ${w.topics.join(',')}\t${w.pending} waiting${w.receipts ? '\treceipts' : ''}\n`,
+        )
     })
   subscribe
     .command('remove <name>')
@@ -82,7 +94,7 @@ export function registerDeliveries(program: Command): void {
       if (log.length === 0) process.stdout.write('no deliveries yet\n')
       for (const a of log)
         process.stdout.write(
-          `${new Date(a.at).toISOString()}\t${a.eventId}\tattempt ${a.attempt}\t${a.status ?? '-'}${a.error ? `\t${a.error}` : ''}\n`,
+          `${new Date(a.at).toISOString()}\t${a.eventId}${a.kind === 'receipt' ? ' (receipt)' : ''}\tattempt ${a.attempt}\t${a.status ?? '-'}${a.error ? `\t${a.error}` : ''}\n`,
         )
     })
 }

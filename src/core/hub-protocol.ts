@@ -228,5 +228,7 @@ export interface OutboundWebhookInfo {
   pending: number
   maxAttempts: number
   backoffMs: number
+  /** Also told of its events' receipts (in context, unconfirmed). */
+  receipts: boolean
   createdAt: number
 }

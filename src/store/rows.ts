@@ -94,11 +94,13 @@ export const toWebhook = (r: Row): OutboundWebhook => ({
   secret: r.secret as string,
   maxAttempts: r.max_attempts as number,
   backoffMs: r.backoff_ms as number,
+  receipts: Boolean(r.receipts),
   createdAt: r.created_at as number,
 })
 
 export const toAttempt = (r: Row): OutboundAttempt => ({
   webhook: r.webhook as string,
+  kind: r.kind === 'receipt' ? 'receipt' : 'event',
   eventId: r.event_id as string,
   attempt: r.attempt as number,
   status: (r.status as number | null) ?? null,

@@ -69,7 +69,13 @@ export type { BridgeMemoryKind, BridgeMemoryStore } from './bridge-memory.js'
 export type { Decision, DecisionKind, DecisionStatus, DecisionStore } from './decisions.js'
 export type { EventStore, Fence, PublishResult, StagedEvent, SubscriberInfo } from './events.js'
 export type { Lease, LeaseStore } from './leases.js'
-export type { OutboundAttempt, OutboundStore, OutboundWebhook } from './outbound.js'
+export type {
+  OutboundAttempt,
+  OutboundStore,
+  OutboundWebhook,
+  QueuedReceipt,
+  ReceiptNotice,
+} from './outbound.js'
 export type { DeadLetter, PeerStore } from './peers.js'
 export type { Rule, RuleScope, RuleStore } from './rules.js'
 export type { SessionLine, SessionRecord, SessionStatus, SessionStore } from './sessions.js'

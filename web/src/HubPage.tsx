@@ -311,7 +311,7 @@ function LogItem({ row }: { row: OutboundLogRow }) {
     <li className="log-row">
       <time dateTime={new Date(row.at).toISOString()}>{fullTime(row.at)}</time>
       <span>
-        <span className="muted">event </span>
+        <span className="muted">{row.kind === 'receipt' ? 'receipt of ' : 'event '}</span>
         <span className="mono">{row.eventId}</span>
       </span>
       <span>

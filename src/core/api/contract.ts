@@ -66,7 +66,7 @@ export interface Responses {
   sendToPeer: { id: string; message: string }
   deadLetters: { deadLetters: DeadLetterRow[] }
   subscriptions: { webhooks: OutboundWebhookInfo[] }
-  subscribe: { name: string; url: string; secret: string; topics: string[] }
+  subscribe: { name: string; url: string; secret: string; topics: string[]; receipts: boolean }
   unsubscribe: { removed: string }
   subscriptionLog: { log: OutboundLogRow[] }
   hookTake: { events: StoredEvent[] }

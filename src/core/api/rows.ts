@@ -155,6 +155,8 @@ export interface SourceRow {
 /** One delivery attempt of an outbound webhook. */
 export interface OutboundLogRow {
   webhook: string
+  /** What was POSTed: an event, or a receipt of one. */
+  kind: 'event' | 'receipt'
   eventId: string
   attempt: number
   /** The receiver's HTTP status, or null when it could not be reached. */

@@ -114,6 +114,8 @@ export const subscribeSchema = z
     topics: z.array(topicSchema).min(1).default(['*']),
     maxAttempts: z.number().int().min(1).max(50).default(8),
     backoffMs: z.number().int().min(10).max(3_600_000).default(1_000),
+    /** Also POST a receipt when an event of these topics is in a session's context, or ends unconfirmed. */
+    receipts: z.boolean().default(false),
   })
   .strict()
 

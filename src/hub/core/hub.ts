@@ -13,6 +13,9 @@ import { Peers } from './peers.js'
 import { SenderOutbox } from './sender-outbox.js'
 import { type DeliverySink, SubscriberConnection } from './subscriber-connection.js'
 
+/** A subscriber's receipt as the hub recorded it: its time given. */
+export type RecordedReceipt = Extract<ClientMessage, { type: 'receipt' }> & { at: number }
+
 export class Hub {
   readonly connections = new Map<string, SubscriberConnection>()
   /** Replies and prompts for senders, stored before any surface shows them. */
@@ -24,6 +27,8 @@ export class Hub {
   readonly hookFed = new Set<string>()
   /** Surfaces owning chats beyond the HTTP senders' own (chat bridges). */
   readonly chatSurfaces: ChatSurface[] = []
+  /** Told of each receipt once it is recorded (outbound webhooks that asked to be). */
+  readonly receiptListeners: ((subscriber: string, receipt: RecordedReceipt) => Promise<void>)[] = []
   private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
   /** A write is under way (see writeUnwritten). */
   private writing = false
@@ -238,6 +243,10 @@ export class Hub {
       tries: r.tries,
       reason: r.reason ?? null,
     })
+    for (const listener of this.receiptListeners)
+      await listener(subscriber, { ...r, at }).catch((err) =>
+        this.log.error({ err, subscriber, event: r.event_id }, 'a receipt listener failed'),
+      )
     if (r.stage !== 'unconfirmed') return
     const why = r.reason ?? 'Claude Code did not take it into the conversation'
     this.log.warn({ subscriber, event: r.event_id, tries: r.tries, reason: why }, 'event unconfirmed')

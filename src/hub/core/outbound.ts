@@ -1,13 +1,15 @@
 // Rung 6 of the delivery ladder: outbound webhooks for stateless consumers. Each is a durable
 // subscriber inside the hub whose deliveries are POSTed as JSON, signed with an HMAC of the body,
 // retried with exponential backoff, and dead-lettered after the last attempt; every attempt is logged.
+// One that asked is also told of its events' receipts (outbound-receipts.ts), the same way.
 import { createHmac } from 'node:crypto'
 import { eventMeta, type StoredEvent } from '../../core/event.js'
 import { newId, newSecret } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
-import type { Lease, OutboundWebhook } from '../../store/store.js'
+import type { Lease, OutboundWebhook, QueuedReceipt } from '../../store/store.js'
 import type { Hub } from './hub.js'
 import { subscriberLease, type WorkSource } from './lease-keeper.js'
+import { queueForWebhooks, ReceiptSender, receiptBody } from './outbound-receipts.js'
 
 const TIMEOUT_MS = 10_000
 export const SIGNATURE_HEADER = 'x-switchboard-signature-256'
@@ -17,10 +19,18 @@ export function signBody(secret: string, body: string): string {
 }
 
 export class OutboundWebhooks {
+  /** The receipt senders of the webhooks whose lease this hub holds. */
+  private readonly senders = new Map<string, ReceiptSender>()
+
   constructor(
     private readonly hub: Hub,
     private readonly log: Logger,
-  ) {}
+  ) {
+    hub.receiptListeners.push(async (subscriber, receipt) => {
+      for (const name of await queueForWebhooks(hub.store, subscriber, receipt))
+        this.senders.get(name)?.kick()
+    })
+  }
 
   /**
    * Each stored webhook is work for one hub at a time: it is POSTed to from the hub holding its
@@ -34,7 +44,11 @@ export class OutboundWebhooks {
             subscriberLease(webhook.name),
             {
               start: (lease) => this.attach(webhook, lease),
-              stop: async () => this.hub.detach(webhook.name),
+              stop: async () => {
+                this.senders.get(webhook.name)?.stop()
+                this.senders.delete(webhook.name)
+                this.hub.detach(webhook.name)
+              },
             },
           ]),
         ),
@@ -46,6 +60,7 @@ export class OutboundWebhooks {
     topics: string[]
     maxAttempts: number
     backoffMs: number
+    receipts: boolean
   }): Promise<OutboundWebhook> {
     const webhook = await this.hub.store.addOutboundWebhook({
       name: `webhook:${newId('out')}`,
@@ -53,6 +68,7 @@ export class OutboundWebhooks {
       secret: newSecret('sbo'),
       maxAttempts: input.maxAttempts,
       backoffMs: input.backoffMs,
+      receipts: input.receipts,
     })
     await this.hub.store.registerSubscriber(webhook.name, input.topics, { peer: false })
     await this.hub.leases.tickNow()
@@ -61,12 +77,37 @@ export class OutboundWebhooks {
 
   /** Stops POSTing to a webhook and forgets it, its queue and its log. False when there was none. */
   async remove(name: string): Promise<boolean> {
+    this.senders.get(name)?.stop()
+    this.senders.delete(name)
     await this.hub.forget(name)
     return this.hub.store.removeOutboundWebhook(name)
   }
 
   private attach(webhook: OutboundWebhook, lease: Lease): Promise<void> {
+    if (webhook.receipts && !this.senders.has(webhook.name))
+      this.senders.set(
+        webhook.name,
+        new ReceiptSender(webhook, this.hub.store, this.log, (r, attempt) => this.tell(webhook, r, attempt)),
+      )
     return this.hub.attachConsumer(webhook.name, (event) => this.deliver(webhook, event), lease)
+  }
+
+  /** One attempt at POSTing a receipt; the error, or null when the receiver said 2xx. */
+  private async tell(webhook: OutboundWebhook, r: QueuedReceipt, attempt: number): Promise<string | null> {
+    const { status, error } = await post(webhook, receiptBody(r), {
+      'x-switchboard-event-id': r.eventId,
+      'x-switchboard-kind': 'receipt',
+      'idempotency-key': `${r.eventId}:${r.subscriber}:${r.stage}`,
+    })
+    await this.hub.store.logOutbound({
+      webhook: webhook.name,
+      kind: 'receipt',
+      eventId: r.eventId,
+      attempt,
+      status,
+      error,
+    })
+    return error
   }
 
   /** Tries until the receiver says 2xx or the attempts run out; never throws. */
@@ -79,26 +120,10 @@ export class OutboundWebhooks {
       created_at: event.created_at,
     })
     for (let attempt = 1; attempt <= webhook.maxAttempts; attempt++) {
-      let status: number | null = null
-      let error: string | null = null
-      try {
-        const res = await fetch(webhook.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            [SIGNATURE_HEADER]: signBody(webhook.secret, body),
-            'x-switchboard-event-id': event.id,
-            'idempotency-key': event.id,
-          },
-          body,
-          signal: AbortSignal.timeout(TIMEOUT_MS),
-        })
-        status = res.status
-        await res.arrayBuffer().catch(() => {})
-        if (!res.ok) error = `receiver answered ${res.status}`
-      } catch (err) {
-        error = (err as Error).message
-      }
+      const { status, error } = await post(webhook, body, {
+        'x-switchboard-event-id': event.id,
+        'idempotency-key': event.id,
+      })
       await this.hub.store.logOutbound({ webhook: webhook.name, eventId: event.id, attempt, status, error })
       if (!error) return
       if (attempt < webhook.maxAttempts)
@@ -111,5 +136,29 @@ export class OutboundWebhooks {
       reason: `no 2xx after ${webhook.maxAttempts} attempts`,
     })
     this.log.warn({ webhook: webhook.name, event: event.id }, 'outbound webhook dead-lettered')
+  }
+}
+
+/** One signed POST to a webhook: the receiver's status (null when unreachable) and what went wrong, if anything. */
+async function post(
+  webhook: OutboundWebhook,
+  body: string,
+  headers: Record<string, string>,
+): Promise<{ status: number | null; error: string | null }> {
+  try {
+    const res = await fetch(webhook.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        [SIGNATURE_HEADER]: signBody(webhook.secret, body),
+        ...headers,
+      },
+      body,
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    })
+    await res.arrayBuffer().catch(() => {})
+    return { status: res.status, error: res.ok ? null : `receiver answered ${res.status}` }
+  } catch (err) {
+    return { status: null, error: (err as Error).message }
   }
 }

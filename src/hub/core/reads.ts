@@ -94,6 +94,7 @@ export async function outboundRows(hub: Hub): Promise<OutboundWebhookInfo[]> {
     pending: subscribers.get(w.name)?.pending ?? 0,
     maxAttempts: w.maxAttempts,
     backoffMs: w.backoffMs,
+    receipts: w.receipts,
     createdAt: w.createdAt,
   }))
 }

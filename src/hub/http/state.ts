@@ -39,7 +39,13 @@ export function stateRoutes(parts: HubParts): Hono<HubEnv> {
 
   defineRoute(app, creds, 'subscribe', async (_c, { body }) => {
     const webhook = await outbound.add(body)
-    return { name: webhook.name, url: webhook.url, secret: webhook.secret, topics: body.topics }
+    return {
+      name: webhook.name,
+      url: webhook.url,
+      secret: webhook.secret,
+      topics: body.topics,
+      receipts: webhook.receipts,
+    }
   })
 
   defineRoute(app, creds, 'unsubscribe', async (_c, { params }) => {

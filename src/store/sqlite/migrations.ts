@@ -267,4 +267,28 @@ export const migrations: string[] = [
   CREATE INDEX receipts_age ON receipts (updated_at);
   CREATE INDEX events_id ON events (id);
   `,
+  `
+  -- Outbound webhooks that asked to be told when an event of their topics is in a session's context
+  -- (or ends unconfirmed), and those receipts queued for them until POSTed (issue 23, store/outbound.ts).
+  -- next_at is when one is due; NULL once it was sent or given up. The log says which kind each attempt was.
+  ALTER TABLE outbound_webhooks ADD COLUMN receipts INTEGER NOT NULL DEFAULT 0;
+  ALTER TABLE outbound_log ADD COLUMN kind TEXT NOT NULL DEFAULT 'event';
+  CREATE TABLE outbound_receipts (
+    id INTEGER PRIMARY KEY,
+    webhook TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    topic TEXT NOT NULL,
+    subscriber TEXT NOT NULL,
+    stage TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    tries INTEGER NOT NULL,
+    reason TEXT,
+    attempts INTEGER NOT NULL DEFAULT 0,
+    next_at INTEGER,
+    created_at INTEGER NOT NULL,
+    UNIQUE (webhook, event_id, subscriber, stage)
+  );
+  CREATE INDEX outbound_receipts_due ON outbound_receipts (webhook, next_at) WHERE next_at IS NOT NULL;
+  CREATE INDEX outbound_receipts_age ON outbound_receipts (created_at) WHERE next_at IS NULL;
+  `,
 ]
