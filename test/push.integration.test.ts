@@ -72,6 +72,7 @@ it('pushes a prompt encrypted to the browser, signed with the hub’s key, and t
   expect(payload).toEqual({
     type: 'decision',
     decision: expect.stringMatching(/\S/),
+    answer: `/api/decisions/${payload.decision}/answer`,
     kind: 'permission',
     session: 'desk',
     title: 'desk: Bash',
@@ -94,7 +95,7 @@ it('pushes a prompt encrypted to the browser, signed with the hub’s key, and t
   expect(JSON.stringify(listed)).not.toContain('/push/phone')
 
   // Allow, as the notification's action sends it: the channel gets the verdict.
-  const answered = await api(`/api/decisions/${payload.decision}/answer`, headers, {
+  const answered = await api(payload.answer, headers, {
     method: 'POST',
     body: JSON.stringify({ behavior: 'allow' }),
   })

@@ -212,8 +212,10 @@ export interface PushSubscriptionRow {
 export type PushPayload =
   | {
       type: 'decision'
-      /** The decision's id, which the service worker answers (POST /api/decisions/:ref/answer). */
+      /** The decision's id. */
       decision: string
+      /** Where the service worker posts Allow or Deny (the `answer` route, with the browser's key). */
+      answer: string
       kind: 'permission' | 'question' | 'plan'
       session: string
       title: string

@@ -4,6 +4,7 @@
 // subscribed, as long as that browser may still operate. A subscription the push service says is gone
 // (404, 410) is dropped. The service worker (web/public/sw.js) shows it, with Allow and Deny on it.
 import webpush from 'web-push'
+import { pathOf } from '../../core/api/routes.js'
 import type { PushPayload, PushSubscriptionRow, TurnRow } from '../../core/api/rows.js'
 import { forbidden, invalid, notFound } from '../../core/errors.js'
 import { isLoopback } from '../../core/hub-dial.js'
@@ -127,6 +128,7 @@ export class Push {
     await this.send({
       type: 'decision',
       decision: decision.id,
+      answer: pathOf('answer', { ref: decision.id }),
       kind: decision.kind,
       session: decision.owner,
       title: decision.kind === 'permission' ? `${session}: ${tool}` : session,
