@@ -121,7 +121,8 @@ async function openPage(url) {
   const open = windows.find((w) => new URL(w.url).origin === self.location.origin)
   if (open) {
     await open.focus()
-    return open.navigate(url).catch(() => undefined)
+    // A window this worker does not control cannot be sent elsewhere: a new one then.
+    return open.navigate(url).catch(() => self.clients.openWindow(url))
   }
   return self.clients.openWindow(url)
 }
