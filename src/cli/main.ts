@@ -41,6 +41,7 @@ const commands: Record<string, () => Promise<Register>> = {
   answer: async () => (await import('./answer.js')).registerAnswer,
   decisions: async () => (await import('./decisions.js')).registerDecisions,
   notices: async () => (await import('./notices.js')).registerNotices,
+  push: async () => (await import('./push.js')).registerPush,
   config: async () => (await import('./config.js')).registerConfig,
 }
 

@@ -24,9 +24,16 @@ export interface SessionRecord {
   lastResult: string | null
   /** Why it is stopped, failed or never started, in words for a person; null when all is well. */
   reason: string | null
+  /** What it was started with (cut to SESSION_PROMPT_KEPT characters); null for one started before this was kept. */
+  firstPrompt: string | null
+  /** The name a person gave it; null: it is named by its folder and first prompt (core/session-name.ts). */
+  title: string | null
   createdAt: number
   updatedAt: number
 }
+
+/** How much of a session's first prompt its record keeps: enough to name it. */
+export const SESSION_PROMPT_KEPT = 500
 
 /** How a person answers a decision of a driven session. */
 export const respondSchema = z.discriminatedUnion('behavior', [

@@ -21,8 +21,9 @@ import { readHubId } from './core/hub-id.js'
 import { clusterHubs, LeaseKeeper } from './core/lease-keeper.js'
 import { followOtherHubs } from './core/other-hubs.js'
 import { OutboundWebhooks } from './core/outbound.js'
+import { Push } from './core/push.js'
 import { startRetention } from './core/retention.js'
-import { DecisionFeed } from './core/views.js'
+import { DecisionFeed, turnRow } from './core/views.js'
 import { WebSignin } from './core/web-signin.js'
 import type { Forwarding } from './http/forward.js'
 import { ForwardVerifier } from './http/forward-signature.js'
@@ -91,6 +92,15 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
   const bridges = new BridgeManager(hub, sessions, config.home, log)
   const outbound = new OutboundWebhooks(hub, log)
   const signin = new WebSignin(store)
+  // Prompts and turn ends are pushed by the hub where they happen: once, whichever hubs share the store.
+  const push = new Push(store, log)
+  hub.decisions.onPrompt((decision) => {
+    push.prompt(decision).catch((err) => log.warn({ err }, 'push of a prompt failed'))
+  })
+  sessions.onLine((id, _seq, line) => {
+    const turn = turnRow(id, line)
+    if (turn) push.turn(turn).catch((err) => log.warn({ err }, 'push of a turn end failed'))
+  })
   const inClear = !tls && !isLoopback(config.host)
   const forwarding: Forwarding = {
     key: adminToken,
@@ -146,6 +156,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
     replies: new ChatReplies(hub),
     streams,
     outbound,
+    push,
     creds: {
       adminToken,
       hookToken: readHookToken(config.home),

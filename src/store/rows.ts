@@ -8,6 +8,7 @@ import type { SubscriberInfo } from './events.js'
 import type { Lease } from './leases.js'
 import type { OutboundAttempt, OutboundWebhook } from './outbound.js'
 import type { DeadLetter } from './peers.js'
+import type { PushSubscriptionRecord } from './push.js'
 import type { Rule, RuleScope } from './rules.js'
 import type { LinePageSize, SessionLinePage, SessionRecord, SessionStatus } from './sessions.js'
 import type { TerminalSession } from './terminal-sessions.js'
@@ -139,6 +140,8 @@ export const toSession = (r: Row): SessionRecord => ({
   turns: r.turns as number,
   lastResult: (r.last_result as string | null) ?? null,
   reason: (r.reason as string | null) ?? null,
+  firstPrompt: (r.first_prompt as string | null) ?? null,
+  title: (r.title as string | null) ?? null,
   createdAt: r.created_at as number,
   updatedAt: r.updated_at as number,
 })
@@ -178,4 +181,14 @@ export const toTerminalSession = (r: Row): TerminalSession => ({
   lastSeenAt: Number(r.last_seen_at),
   endedAt: r.ended_at === null || r.ended_at === undefined ? null : Number(r.ended_at),
   endReason: (r.end_reason as string | null) ?? null,
+})
+
+export const toPushSubscription = (r: Row): PushSubscriptionRecord => ({
+  id: r.id as string,
+  senderId: r.sender_id as string,
+  endpoint: r.endpoint as string,
+  p256dh: r.p256dh as string,
+  auth: r.auth as string,
+  displayName: (r.display_name as string | null) ?? null,
+  createdAt: Number(r.created_at),
 })

@@ -47,6 +47,28 @@ export function describeSessionStoreContract(open: OpenStore): void {
       expect((await store.listSessions()).map((s) => s.id)).toEqual(['ses_1'])
     })
 
+    it('keeps the first prompt a session started with, and the title a person gives it', async ({
+      store,
+      reopen,
+    }) => {
+      await store.createSession({
+        id: 'ses_1',
+        cwd: '/work/api',
+        config: {},
+        status: 'running',
+        firstPrompt: 'fix the login bug',
+      })
+      await store.createSession({ id: 'ses_2', cwd: '/work', config: {}, status: 'running' })
+      expect(await store.getSession('ses_1')).toMatchObject({ firstPrompt: 'fix the login bug', title: null })
+      await store.updateSession('ses_1', { title: 'login' })
+      const reopened = await reopen()
+      expect(await reopened.getSession('ses_1')).toMatchObject({
+        firstPrompt: 'fix the login bug',
+        title: 'login',
+      })
+      expect(await reopened.getSession('ses_2')).toMatchObject({ firstPrompt: null, title: null })
+    })
+
     it('keeps why a session stopped, and forgets a removed session with its lines', async ({ store }) => {
       await store.createSession({ id: 'ses_1', cwd: '/work', config: {}, status: 'running' })
       await store.createSession({ id: 'ses_2', cwd: '/work', config: {}, status: 'running' })

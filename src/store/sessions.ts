@@ -32,13 +32,14 @@ export interface SessionStore {
     cwd: string
     config: Record<string, unknown>
     status: SessionStatus
+    firstPrompt?: string | null
   }): Promise<SessionRecord>
   updateSession(
     id: string,
     change: Partial<
       Pick<
         SessionRecord,
-        'claudeSessionId' | 'status' | 'costUsd' | 'turns' | 'lastResult' | 'config' | 'reason'
+        'claudeSessionId' | 'status' | 'costUsd' | 'turns' | 'lastResult' | 'config' | 'reason' | 'title'
       >
     >,
   ): Promise<void>

@@ -8,6 +8,7 @@ import type { EventStore } from './events.js'
 import type { LeaseStore } from './leases.js'
 import type { OutboundStore } from './outbound.js'
 import type { PeerStore } from './peers.js'
+import type { PushStore } from './push.js'
 import type { ReceiptStore } from './receipts.js'
 import type { RuleStore } from './rules.js'
 import type { SessionStore } from './sessions.js'
@@ -24,7 +25,8 @@ export interface Store
     LeaseStore,
     BridgeMemoryStore,
     TerminalSessionStore,
-    ReceiptStore {
+    ReceiptStore,
+    PushStore {
   close(): Promise<void>
   /**
    * Deletes up to `limit` rows per kind older than `before` (ms since epoch) that nothing needs any
@@ -77,6 +79,7 @@ export type {
   ReceiptNotice,
 } from './outbound.js'
 export type { DeadLetter, PeerStore } from './peers.js'
+export type { PushKeys, PushStore, PushSubscriptionRecord } from './push.js'
 export type { Rule, RuleScope, RuleStore } from './rules.js'
 export type { SessionLine, SessionRecord, SessionStatus, SessionStore } from './sessions.js'
 export type {

@@ -140,7 +140,10 @@ it('2. every dashboard response forbids framing and sniffing; a page on another 
     `<button style="position:absolute;left:40px;top:300px">Win a prize</button>` +
       `<iframe src="${world.home.url}/#/inbox" style="position:absolute;left:0;top:0;width:1200px;height:780px;opacity:0.01"></iframe>`,
   )
-  const framed = page.waitForResponse((r) => r.url().startsWith(`${world.home.url}/`))
+  // The framed document's answer (not the service worker's update check the frame's navigation makes).
+  const framed = page.waitForResponse(
+    (r) => r.url().startsWith(`${world.home.url}/`) && r.request().isNavigationRequest(),
+  )
   await page.goto(`http://127.0.0.1:${attacker.port}/`)
   const answer = await framed
   expect(answer.status()).toBe(403)

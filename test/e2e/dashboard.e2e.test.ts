@@ -152,7 +152,7 @@ it('takes a decision answered elsewhere off the page, saying who answered', asyn
   // Answered at the terminal.
   expect(await world.home.cli('answer', code, 'no', '--message', 'not today')).toContain(`denied ${code}`)
   await page
-    .getByText(/answered by cli/i)
+    .getByText(/denied by cli/i)
     .first()
     .waitFor({ timeout: 10_000 })
   await waitFor(
@@ -224,9 +224,11 @@ it('resumes a transcript after a reload mid-turn, with no line missing or shown 
     .getByText(/Turn finished/)
     .first()
     .waitFor({ timeout: 30_000 })
-  expect(await page.getByText('tell a long story').count()).toBe(1)
-  expect(await page.getByText(/once upon a time there was a hub/).count()).toBe(1)
-  expect(await page.getByText(/Turn finished/).count()).toBe(1)
+  // In the transcript: the page's heading names the session by this prompt too.
+  const transcript = page.getByRole('region', { name: 'Transcript' })
+  expect(await transcript.getByText('tell a long story').count()).toBe(1)
+  expect(await transcript.getByText(/once upon a time there was a hub/).count()).toBe(1)
+  expect(await transcript.getByText(/Turn finished/).count()).toBe(1)
 })
 
 /** Whether the element is wholly inside the window (the page scrolled to it). */

@@ -1,13 +1,14 @@
 // `#/access`: who may reach Claude through the hub. Each sender (GET /api/access) with Allow or
 // Block, whichever applies, and whether it is an operator (POST /api/access/:name); then the pairing
 // requests waiting for an answer, approved or denied like any decision (POST /api/decisions/:id);
-// then the browsers signed in to this dashboard.
+// then the browsers signed in to this dashboard, and those that get push notifications.
 import { useCallback, useEffect, useId, useState } from 'react'
 import type { DecisionRow, SenderRow } from '../../src/core/api/rows.ts'
 import { answerErrorText, call, errorText } from './api.ts'
 import { BrowserList } from './BrowserList.tsx'
 import { requestText } from './decision-text.ts'
 import { ErrorLine } from './ErrorLine.tsx'
+import { PushControl } from './PushControl.tsx'
 import { ago, fullTime } from './time.ts'
 import { usePoll } from './usePoll.ts'
 
@@ -260,6 +261,7 @@ export function AccessPage() {
             )}
           </section>
           <BrowserList />
+          <PushControl />
         </>
       )}
     </main>

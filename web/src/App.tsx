@@ -1,19 +1,21 @@
 // The app: signs the browser in with a link's token (at /signin) or checks its key, keeps the open
 // decisions live (for the Inbox, its count and notifications on every page), notifies finished turns
 // from every page, and shows the page the hash names. A browser demoted from operator sees only that.
-import { useEffect, useState } from 'react'
+import { type ReactNode, useEffect, useState } from 'react'
 import { AccessPage } from './AccessPage.tsx'
-import { ApiError, call, errorText, onSignedOut, onStanding, signIn } from './api.ts'
+import { ApiError, call, errorText, onSignedOut, onStanding, signIn, storedKey } from './api.ts'
 import { ChatPage } from './ChatPage.tsx'
 import { EventsPage } from './EventsPage.tsx'
 import { HubPage } from './HubPage.tsx'
 import { InboxPage } from './InboxPage.tsx'
 import { Nav } from './Nav.tsx'
+import { shareKeyWithWorker } from './push.ts'
 import { RulesPage } from './RulesPage.tsx'
 import { useRoute } from './router.ts'
 import { SessionPage } from './SessionPage.tsx'
 import { SessionsPage } from './SessionsPage.tsx'
 import { NotOperator, SignedOut } from './SignedOut.tsx'
+import { SessionNames, useSessionNamesPoll } from './sessionNames.ts'
 import { useDecisions } from './useDecisions.ts'
 import { useTurnNotifications } from './useTurnNotifications.ts'
 
@@ -41,11 +43,18 @@ export function App() {
   useTurnNotifications(operating)
 
   useEffect(() => {
-    const offOut = onSignedOut(() => setAuth((was) => (was.state === 'out' ? was : { state: 'out' })))
+    const offOut = onSignedOut(() => {
+      setAuth((was) => (was.state === 'out' ? was : { state: 'out' }))
+      void shareKeyWithWorker(null)
+    })
     const offStanding = onStanding((me) => setAuth({ state: 'in', name: me.name, operator: me.operator }))
     signInFromLink()
       .then(() => call('me'))
-      .then((me) => setAuth({ state: 'in', name: me.name, operator: me.operator }))
+      .then((me) => {
+        setAuth({ state: 'in', name: me.name, operator: me.operator })
+        // The service worker answers a notification's Allow with the key of the latest sign-in.
+        void shareKeyWithWorker(storedKey())
+      })
       .catch((err) => {
         if (err instanceof ApiError && err.status === 401)
           return setAuth({ state: 'out', reason: err.message })
@@ -70,7 +79,7 @@ export function App() {
   if (!auth.operator) return <NotOperator name={auth.name ?? ''} />
 
   return (
-    <>
+    <Operating>
       <Nav route={route} openCount={decisions.openCount} me={auth.name} />
       {problem ? (
         <p className="error banner" role="alert">
@@ -80,7 +89,7 @@ export function App() {
       {route.page === 'sessions' ? (
         <SessionsPage />
       ) : route.page === 'session' ? (
-        <SessionPage key={route.id} id={route.id} />
+        <SessionPage key={route.id} id={route.id} decisions={decisions} />
       ) : route.page === 'inbox' ? (
         <InboxPage decisions={decisions} />
       ) : route.page === 'chat' ? (
@@ -101,6 +110,11 @@ export function App() {
           </p>
         </main>
       )}
-    </>
+    </Operating>
   )
+}
+
+/** What every page of an operator shares: the sessions' names. */
+function Operating({ children }: { children: ReactNode }) {
+  return <SessionNames value={useSessionNamesPoll()}>{children}</SessionNames>
 }

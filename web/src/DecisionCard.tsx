@@ -10,15 +10,17 @@ import { PermissionDecision } from './PermissionDecision.tsx'
 import { PlanDecision } from './PlanDecision.tsx'
 import { QuestionDecision } from './QuestionDecision.tsx'
 import { href } from './router.ts'
+import { useSessionName } from './sessionNames.ts'
 import { ago, fullTime } from './time.ts'
 import { useAnswer } from './useAnswer.ts'
 import type { InboxEntry } from './useDecisions.ts'
 import { useSettled } from './useSettled.ts'
 
 function Owner({ owner }: { owner: string }) {
+  const name = useSessionName(owner)
   return owner.startsWith('ses_') ? (
-    <a className="mono" href={href.session(owner)}>
-      {owner}
+    <a className={name === owner ? 'mono' : undefined} href={href.session(owner)}>
+      {name}
     </a>
   ) : (
     <span className="mono">{owner}</span>

@@ -4,6 +4,7 @@
 // time.
 import { useId, useState } from 'react'
 import type { ListedSession } from '../../src/core/api/rows.ts'
+import { FolderPath } from './FolderPath.tsx'
 import { ResumeForm } from './ResumeForm.tsx'
 import { href } from './router.ts'
 import { ago, fullTime } from './time.ts'
@@ -44,7 +45,7 @@ function HistoryItem({
         <dl className="facts history-facts">
           <div>
             <dt>Folder</dt>
-            <dd className="mono">{row.cwd ?? '—'}</dd>
+            <dd>{row.cwd ? <FolderPath path={row.cwd} /> : '—'}</dd>
           </div>
           <div>
             <dt>Active</dt>

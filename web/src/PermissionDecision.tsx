@@ -1,9 +1,28 @@
-// A permission request: the tool and its full input (editable before approving), Approve and Deny,
-// and — folded behind a toggle — "Always allow" (see AlwaysAllow.tsx).
+// A permission request: the tool and its full input (a command as `$ …`, an edit as its diff; editable
+// as JSON before approving), Approve and Deny, and — folded behind a toggle — "Always allow" (see
+// AlwaysAllow.tsx).
 import { useId, useImperativeHandle, useState } from 'react'
 import { AlwaysAllow, useMakeRule } from './AlwaysAllow.tsx'
 import type { DecisionProps } from './DecisionHandle.ts'
 import { inputOf, requestText, ruleInputOf } from './decision-text.ts'
+import { ToolCall } from './ToolCall.tsx'
+
+/** Tools whose input reads better as what it does (a command, a diff, a file) than as JSON. */
+const READABLE = new Set(['Edit', 'MultiEdit', 'Write'])
+const BASH_SHOWN = new Set(['command', 'description', 'timeout'])
+
+/** The call as a person reads it: `$ <command>`, an edit's diff; any other tool's input whole, as JSON. */
+function Readable({ tool, input, json }: { tool: string; input: Record<string, unknown>; json: string }) {
+  // A Bash call with more than a command (run in the background, outside the sandbox) is shown whole.
+  if (
+    tool === 'Bash' &&
+    typeof input.command === 'string' &&
+    Object.keys(input).every((k) => BASH_SHOWN.has(k))
+  )
+    return <pre className="code">$ {input.command}</pre>
+  if (READABLE.has(tool)) return <ToolCall name={tool} input={input} />
+  return <pre className="code">{json}</pre>
+}
 
 export function PermissionDecision({
   decision,
@@ -69,7 +88,7 @@ export function PermissionDecision({
             />
           </>
         ) : (
-          <pre className="code">{original}</pre>
+          <Readable tool={requestText(decision, 'tool_name') ?? ''} input={input} json={original} />
         )
       ) : (
         <pre className="code">{preview ?? '(no input)'}</pre>

@@ -1,5 +1,8 @@
-// The sessions as a table; on a narrow screen each row becomes a card (see styles.css).
+// The sessions as a table, each named by its title or its project and first prompt, its id beneath;
+// on a narrow screen each row becomes a card (see styles.css).
 import type { SessionView } from '../../src/core/api/rows.ts'
+import { sessionName } from '../../src/core/session-name.ts'
+import { FolderPath } from './FolderPath.tsx'
 import { href } from './router.ts'
 import { StatusBadge } from './StatusBadge.tsx'
 import { ago, fullTime } from './time.ts'
@@ -26,13 +29,14 @@ export function SessionList({ sessions, filtered = false }: { sessions: SessionV
       <tbody>
         {sessions.map((s) => (
           <tr key={s.id}>
-            <td data-label="Session">
-              <a className="mono" href={href.session(s.id)}>
-                {s.id}
-              </a>
+            <td data-label="Session" className="session-name">
+              <div>
+                <a href={href.session(s.id)}>{sessionName(s)}</a>
+                <span className="mono muted session-id">{s.id}</span>
+              </div>
             </td>
-            <td data-label="Folder" className="mono folder">
-              {s.cwd ?? '—'}
+            <td data-label="Folder" className="folder">
+              {s.cwd ? <FolderPath path={s.cwd} /> : '—'}
             </td>
             <td data-label="Status">
               <StatusBadge status={s.status} />

@@ -2,6 +2,7 @@
 // which branch and model, whether it runs the channel too, and when it was last heard from. Their
 // dialogs come to the inbox like any other; a message to one waits for its next prompt or tool call.
 import type { TerminalSessionRow } from '../../src/core/api/rows.ts'
+import { FolderPath } from './FolderPath.tsx'
 import { ago } from './time.ts'
 
 export function TerminalList({ sessions, filtered }: { sessions: TerminalSessionRow[]; filtered: boolean }) {
@@ -28,8 +29,8 @@ export function TerminalList({ sessions, filtered }: { sessions: TerminalSession
       <tbody>
         {sessions.map((s) => (
           <tr key={s.sessionId}>
-            <td data-label="Folder" className="mono folder" title={s.sessionId}>
-              {s.folder}
+            <td data-label="Folder" className="folder" title={s.sessionId}>
+              <FolderPath path={s.folder} />
             </td>
             <td data-label="Status">
               <span className={`badge ${s.status === 'running' ? 'status-idle' : 'status-interrupted'}`}>

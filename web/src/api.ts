@@ -12,7 +12,7 @@ export { ApiError }
 const KEY = 'switchboard.key'
 
 /** The browser's key, while it has one. */
-function storedKey(): string | null {
+export function storedKey(): string | null {
   try {
     return localStorage.getItem(KEY)
   } catch {

@@ -49,6 +49,25 @@ describe('a decision card’s wording', () => {
     expect(requestText(d, 'count')).toBeNull()
   })
 
+  it('says the verdict and who gave it: allowed or denied, a plan approved or sent back, a question’s choice', () => {
+    const answered = (over: Partial<DecisionRow>) => closingText(decision({ status: 'answered', ...over }))
+    expect(answered({ answer: { behavior: 'allow' }, answeredBy: 'web-ann' })).toBe('Allowed by web-ann')
+    expect(answered({ answer: { behavior: 'deny', message: 'no' }, answeredBy: 'cli' })).toBe('Denied by cli')
+    expect(answered({ kind: 'plan', answer: { behavior: 'allow' }, answeredBy: 'cli' })).toBe(
+      'Approved by cli',
+    )
+    expect(answered({ kind: 'plan', answer: { behavior: 'deny', message: 'x' }, answeredBy: 'cli' })).toBe(
+      'Sent back by cli',
+    )
+    expect(
+      answered({
+        kind: 'question',
+        answer: { behavior: 'allow', answers: { 'Which colour?': 'blue' } },
+        answeredBy: 'cli',
+      }),
+    ).toBe('Answered by cli: blue')
+  })
+
   it('says who answered a closed card, or that it was cancelled or expired', () => {
     expect(closingText(decision({ status: 'answered', answeredBy: 'telegram:ann' }))).toBe(
       'Answered by telegram:ann',

@@ -46,9 +46,29 @@ export const KIND_LABEL: Record<DecisionRow['kind'], string> = {
   pairing: 'Pairing',
 }
 
+/**
+ * The verdict of an answered decision and who gave it: "Allowed by ann", "Denied by cli", a plan
+ * "Approved" or "Sent back", a question "Answered … : blue".
+ */
+export function verdictText(d: DecisionRow): string {
+  const by = d.answeredBy ?? 'someone'
+  const behavior = d.answer?.behavior
+  if (behavior !== 'allow' && behavior !== 'deny') return `Answered by ${by}`
+  if (d.kind === 'question') {
+    if (behavior === 'deny') return `Declined by ${by}`
+    const answers = d.answer?.answers
+    const chosen =
+      answers && typeof answers === 'object' ? Object.values(answers as Record<string, unknown>) : []
+    return chosen.length ? `Answered by ${by}: ${chosen.map(String).join(', ')}` : `Answered by ${by}`
+  }
+  if (d.kind === 'plan') return behavior === 'allow' ? `Approved by ${by}` : `Sent back by ${by}`
+  if (d.kind === 'pairing') return behavior === 'allow' ? `Approved by ${by}` : `Denied by ${by}`
+  return behavior === 'allow' ? `Allowed by ${by}` : `Denied by ${by}`
+}
+
 /** What a closed decision's card says for its last few seconds. */
 export function closingText(d: DecisionRow): string {
-  if (d.status === 'answered') return `Answered by ${d.answeredBy ?? 'someone'}`
+  if (d.status === 'answered') return verdictText(d)
   if (d.status === 'cancelled') return 'Cancelled'
   return 'Expired'
 }

@@ -1,7 +1,8 @@
-// Entry point: mounts the dashboard.
+// Entry point: mounts the dashboard, and registers its service worker (push with the page closed).
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
 import { App } from './App.tsx'
+import { registerServiceWorker } from './push.ts'
 import './styles.css'
 
 const root = document.getElementById('root')
@@ -11,3 +12,4 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 )
+registerServiceWorker()

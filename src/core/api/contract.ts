@@ -20,6 +20,7 @@ import type {
   OutboundLogRow,
   OutboundWebhookInfo,
   PeerInfo,
+  PushSubscriptionRow,
   RuleRow,
   SenderRow,
   SessionView,
@@ -98,6 +99,12 @@ export interface Responses {
   sessionStream: never
   chat: { id: string; chat_id: string; sessions: number }
   chatStream: never
+  nameSession: SessionView
+  pushKey: { publicKey: string }
+  pushSubscriptions: { subscriptions: PushSubscriptionRow[] }
+  pushSubscribe: { subscription: PushSubscriptionRow }
+  revokePush: { removed: string }
+  pushTest: { sent: number }
 }
 
 /** `/api/sessions/:id/lines` → `{ id: string }`. */

@@ -359,6 +359,45 @@ export const ROUTES = {
     stream: 'sse',
     summary: 'replies',
   },
+
+  // --- the phone: a session's title, Web Push ---------------------------------------------------
+  nameSession: {
+    method: 'POST',
+    path: '/api/sessions/:id/title',
+    auth: 'operator',
+    summary: 'names a session (null: by its folder and first prompt again)',
+  },
+  pushKey: {
+    method: 'GET',
+    path: '/api/push/key',
+    auth: 'operator',
+    summary: "the hub's VAPID public key, a browser's applicationServerKey",
+  },
+  pushSubscriptions: {
+    method: 'GET',
+    path: '/api/push/subscriptions',
+    auth: 'operator',
+    summary: 'the browsers that get Web Push',
+  },
+  pushSubscribe: {
+    method: 'POST',
+    path: '/api/push/subscriptions',
+    auth: 'operator',
+    status: 201,
+    summary: "this browser's PushSubscription: it gets decisions and finished turns with the page closed",
+  },
+  revokePush: {
+    method: 'DELETE',
+    path: '/api/push/subscriptions/:id',
+    auth: 'operator',
+    summary: 'stops pushing to a browser',
+  },
+  pushTest: {
+    method: 'POST',
+    path: '/api/push/test',
+    auth: 'operator',
+    summary: "a test notification to the asking browser's subscriptions",
+  },
 } as const satisfies Record<string, RouteDef>
 
 export type RouteName = keyof typeof ROUTES

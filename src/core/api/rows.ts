@@ -192,3 +192,40 @@ export interface TerminalSessionRow {
   endedAt: number | null
   endReason: string | null
 }
+
+/** A browser that gets Web Push (never its endpoint, which is a capability, nor its keys). */
+export interface PushSubscriptionRow {
+  id: string
+  /** The signed-in browser (or sender) it belongs to. */
+  sender: string
+  /** The push service's host, e.g. which company's servers carry it. */
+  service: string
+  /** The browser's user agent when it subscribed. */
+  displayName: string | null
+  createdAt: number
+  /** It belongs to the browser asking. */
+  current: boolean
+}
+
+/**
+ * What the hub pushes to a browser's service worker (web/public/sw.js shows it): a decision to take,
+ * with Allow and Deny where the notification can have actions, or a finished turn.
+ */
+export type PushPayload =
+  | {
+      type: 'decision'
+      /** The decision's id. */
+      decision: string
+      /** Where the service worker posts Allow or Deny (the `answer` route, with the browser's key). */
+      answer: string
+      kind: 'permission' | 'question' | 'plan'
+      session: string
+      title: string
+      body: string
+      /** The dashboard's page of it, e.g. `/#/sessions/ses_…`. */
+      url: string
+      /** Allow/Deny on the notification: permissions and plans; a question is answered on the page. */
+      actions: boolean
+    }
+  | { type: 'turn'; session: string; title: string; body: string; url: string }
+  | { type: 'test'; title: string; body: string; url: string }

@@ -130,6 +130,34 @@ export const messageBodySchema = z
 
 export const healthQuerySchema = z.object({ challenge: z.string().optional() })
 
+/** A session's title; null or empty: named by its folder and first prompt again. */
+export const sessionTitleSchema = z
+  .object({
+    title: z
+      .string()
+      .max(120, 'a title is at most 120 characters')
+      .transform((t) => t.trim() || null)
+      .nullable(),
+  })
+  .strict()
+
+/** A base64url string (the browser's key and auth secret of a PushSubscription). */
+const base64url = (what: string) =>
+  z
+    .string()
+    .min(1)
+    .max(200)
+    .regex(/^[A-Za-z0-9_-]+={0,2}$/, `${what} must be base64url`)
+
+/** A browser's PushSubscription, as its toJSON() gives it. */
+export const pushSubscriptionSchema = z.object({
+  endpoint: z
+    .url({ protocol: /^https?$/, error: 'endpoint must be the push service’s http(s) URL' })
+    .max(2000),
+  expirationTime: z.number().nullable().optional(),
+  keys: z.object({ p256dh: base64url('keys.p256dh'), auth: base64url('keys.auth') }),
+})
+
 /** Each route's inputs, by route name: what the hub checks and the clients are typed from. */
 export const INPUTS = {
   health: { query: healthQuerySchema },
@@ -154,4 +182,6 @@ export const INPUTS = {
   bindIde: { body: ideSchema },
   sessionLines: { query: linesQuerySchema },
   chat: { body: chatMessageSchema },
+  nameSession: { body: sessionTitleSchema },
+  pushSubscribe: { body: pushSubscriptionSchema },
 } as const

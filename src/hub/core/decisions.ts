@@ -22,6 +22,8 @@ export class Decisions {
   /** Others told of an answer besides its waiter (a terminal's hook waiting on its channel's prompt). */
   private readonly watchers = new Map<string, Set<(d: Decision) => void>>()
   readonly rules: Rules
+  /** Told once of each prompt put to operators, on the hub that put it (a push to their phones). */
+  private readonly promptListeners: ((decision: Decision) => void)[] = []
 
   constructor(
     private readonly store: Store,
@@ -68,6 +70,7 @@ export class Decisions {
     }
     if (await this.answeredByRule(decision, null)) return decision
     await this.toOperators('permission', promptBody(decision))
+    this.prompted(decision)
     return decision
   }
 
@@ -152,6 +155,7 @@ export class Decisions {
     this.resolvers.set(decision.id, onAnswer)
     if (await this.answeredByRule(decision, input.folder ?? null)) return decision
     await this.toOperators(input.kind, promptBody(decision))
+    this.prompted(decision)
     return decision
   }
 
@@ -173,6 +177,15 @@ export class Decisions {
         await this.relayPendingVerdicts(decision.owner)
     }
     if (id === null) for (const name of this.connections.keys()) await this.relayPendingVerdicts(name)
+  }
+
+  /** `listener` hears of each prompt put to operators, once, on this hub (not one another hub put). */
+  onPrompt(listener: (decision: Decision) => void): void {
+    this.promptListeners.push(listener)
+  }
+
+  private prompted(decision: Decision): void {
+    for (const listener of this.promptListeners) listener(decision)
   }
 
   /** `tell` hears the decision's answer, besides whoever waits for it. */

@@ -15,6 +15,7 @@ import { passOnToItsHub } from './forward.js'
 import { PAGE_PATHS, pageRoutes, securityHeaders } from './page.js'
 import type { HubParts } from './parts.js'
 import { peopleRoutes } from './people.js'
+import { pushRoutes } from './push.js'
 import { checkHostAndOrigin, checkTarget } from './request-guard.js'
 import { senderRoutes } from './senders.js'
 import { sessionRoutes } from './sessions.js'
@@ -45,6 +46,7 @@ export function createApp(parts: HubParts): HubApp {
   app.route('/', decisionRoutes(parts))
   app.route('/', sessionRoutes(parts, passOnToItsHub(parts.hub.store, parts.forwarding)))
   app.route('/', chatRoutes(parts))
+  app.route('/', pushRoutes(parts))
   app.route('/', pageRoutes())
   app.notFound((c) => {
     const path = c.req.path

@@ -17,7 +17,21 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
   '.ico': 'image/x-icon',
   '.json': 'application/json',
+  '.webmanifest': 'application/manifest+json',
 }
+
+/**
+ * What makes the dashboard an installable app (web/public): its manifest and icons, and its service
+ * worker, which must be served from the root for its scope to be the whole dashboard.
+ */
+const APP_FILES = [
+  '/sw.js',
+  '/manifest.webmanifest',
+  '/icon.svg',
+  '/icon-180.png',
+  '/icon-192.png',
+  '/icon-512.png',
+]
 
 /**
  * On every response of the dashboard: no other page may frame it, sniff it, learn where it was, or
@@ -43,6 +57,7 @@ export const PAGE_PATHS = [
   '/openapi.json',
   '/assets/*',
   '/api/*',
+  ...APP_FILES,
 ]
 
 export const securityHeaders: MiddlewareHandler<HubEnv> = async (c, next) => {
@@ -96,5 +111,12 @@ export function pageRoutes(): Hono<HubEnv> {
   app.get('/signin', document)
   app.get('/favicon.ico', (c) => serveStatic(c, '/favicon.ico'))
   app.get('/assets/*', (c) => serveStatic(c, c.req.path))
+  for (const file of APP_FILES)
+    app.get(file, async (c) => {
+      const served = await serveStatic(c, file)
+      // A new service worker reaches phones at their next visit, not a day later.
+      if (file === '/sw.js') served.headers.set('cache-control', 'no-cache')
+      return served
+    })
   return app
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../../core/log.js'
 import type { ChatReplies } from '../core/chat-replies.js'
 import type { Hub } from '../core/hub.js'
 import type { OutboundWebhooks } from '../core/outbound.js'
+import type { Push } from '../core/push.js'
 import type { DecisionFeed } from '../core/views.js'
 import type { WebSignin } from '../core/web-signin.js'
 import type { SessionManager } from '../sessions/session-manager.js'
@@ -24,6 +25,8 @@ export interface HubParts {
   replies: ChatReplies
   streams: SenderStreams
   outbound: OutboundWebhooks
+  /** Web Push to operators' browsers (keys, subscriptions, sending). */
+  push: Push
   creds: Credentials
   forwarding: Forwarding
   log: Logger

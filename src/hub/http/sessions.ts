@@ -53,6 +53,7 @@ export function sessionRoutes(parts: HubParts, elsewhere: Before): Hono<HubEnv> 
   about(app, creds, 'resumeSession', (_c, { params }) => sessions.resume(params.id))
   about(app, creds, 'bindIde', (_c, { params, body }) => sessions.bindIde(params.id, body.ide))
   about(app, creds, 'unbindIde', (_c, { params }) => sessions.bindIde(params.id, null))
+  about(app, creds, 'nameSession', (_c, { params, body }) => sessions.setTitle(params.id, body.title))
 
   about(app, creds, 'setModel', async (_c, { params, body }) => {
     await sessions.setModel(params.id, body.model)

@@ -21,6 +21,7 @@ import {
   type LinesPage,
   type ListedSession,
   type RespondInput,
+  SESSION_PROMPT_KEPT,
   type SessionSetup,
   type SessionView,
   sessionSetupSchema,
@@ -114,10 +115,18 @@ export class SessionManager {
       cwd: config.options.cwd,
       config: sealConfig(this.sealKey, id, config),
       status: 'running',
+      firstPrompt: prompt.slice(0, SESSION_PROMPT_KEPT),
     })
     await this.start(record, config.options, config.setup)
     await this.sendToLive(record.id, prompt)
     await this.leases.subscribe(record.id, extra.topics ?? [], config.peer === true)
+    return this.view(record.id)
+  }
+
+  /** Names the session for people (null: by its folder and first prompt again). */
+  async setTitle(id: string, title: string | null): Promise<SessionView> {
+    const record = await this.require(id)
+    await this.store.updateSession(record.id, { title })
     return this.view(record.id)
   }
 

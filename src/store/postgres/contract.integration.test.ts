@@ -10,6 +10,7 @@ import { describeEventStoreContract } from '../events.contract.js'
 import { describeLeaseStoreContract } from '../leases.contract.js'
 import { describeOutboundStoreContract } from '../outbound.contract.js'
 import { describePeerStoreContract } from '../peers.contract.js'
+import { describePushStoreContract } from '../push.contract.js'
 import { describeReceiptStoreContract } from '../receipts.contract.js'
 import { describeRetentionContract } from '../retention.contract.js'
 import { describeRuleStoreContract } from '../rules.contract.js'
@@ -51,3 +52,4 @@ describeLeaseStoreContract(openPostgres)
 describeBridgeMemoryStoreContract(openPostgres)
 describeTerminalSessionStoreContract(openPostgres)
 describeReceiptStoreContract(openPostgres)
+describePushStoreContract(openPostgres)

@@ -9,6 +9,7 @@ import { decisionStore } from '../shared/decisions.js'
 import { leaseStore } from '../shared/leases.js'
 import { outboundStore } from '../shared/outbound.js'
 import { peerStore } from '../shared/peers.js'
+import { pushStore } from '../shared/push.js'
 import { receiptStore } from '../shared/receipts.js'
 import { prune } from '../shared/retention.js'
 import { ruleStore } from '../shared/rules.js'
@@ -57,6 +58,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     bridgeMemoryStore(sql),
     terminalSessionStore(sql),
     receiptStore(sql),
+    pushStore(sql),
     {
       prune: prune(sql, [['SELECT pg_advisory_xact_lock($1)', [PRUNE_LOCK]]]),
       onOtherChanges(listener: (change: OtherChange) => void) {

@@ -263,4 +263,26 @@ export const migrations: string[] = [
   CREATE INDEX outbound_receipts_due ON outbound_receipts (webhook, next_at) WHERE next_at IS NOT NULL;
   CREATE INDEX outbound_receipts_age ON outbound_receipts (created_at) WHERE next_at IS NULL;
   `,
+  `
+  -- Web Push (issue 24, store/push.ts): the hub's VAPID key pair, one row every hub on the database
+  -- shares, and the browsers subscribed to it. A driven session keeps its first prompt and the title
+  -- a person gives it, which name it on the dashboard.
+  CREATE TABLE push_keys (
+    id INTEGER PRIMARY KEY CHECK (id = 1),
+    public_key TEXT NOT NULL,
+    private_key TEXT NOT NULL,
+    created_at BIGINT NOT NULL
+  );
+  CREATE TABLE push_subscriptions (
+    id TEXT PRIMARY KEY,
+    sender_id TEXT NOT NULL,
+    endpoint TEXT NOT NULL UNIQUE,
+    p256dh TEXT NOT NULL,
+    auth TEXT NOT NULL,
+    display_name TEXT,
+    created_at BIGINT NOT NULL
+  );
+  ALTER TABLE sessions ADD COLUMN first_prompt TEXT;
+  ALTER TABLE sessions ADD COLUMN title TEXT;
+  `,
 ]

@@ -22,8 +22,17 @@ export function sessionRecords(sql: Sql): SessionRecords {
     async createSession(input) {
       const now = Date.now()
       await sql.run(
-        `INSERT INTO sessions (id, cwd, config, status, created_at, updated_at) VALUES ($1, $2, $3, $4, $5, $6)`,
-        [input.id, input.cwd, JSON.stringify(input.config), input.status, now, now],
+        `INSERT INTO sessions (id, cwd, config, status, first_prompt, created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        [
+          input.id,
+          input.cwd,
+          JSON.stringify(input.config),
+          input.status,
+          input.firstPrompt ?? null,
+          now,
+          now,
+        ],
       )
       return (await getSession(input.id)) as SessionRecord
     },
@@ -37,6 +46,7 @@ export function sessionRecords(sql: Sql): SessionRecords {
       if (change.lastResult !== undefined) columns.last_result = change.lastResult
       if (change.config !== undefined) columns.config = JSON.stringify(change.config)
       if (change.reason !== undefined) columns.reason = change.reason
+      if (change.title !== undefined) columns.title = change.title
       const keys = Object.keys(columns)
       if (keys.length === 0) return
       const set = keys.map((k, i) => `${k} = $${i + 3}`).join(', ')

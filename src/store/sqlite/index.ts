@@ -11,6 +11,7 @@ import { decisionStore } from '../shared/decisions.js'
 import { leaseStore } from '../shared/leases.js'
 import { outboundStore } from '../shared/outbound.js'
 import { peerStore } from '../shared/peers.js'
+import { pushStore } from '../shared/push.js'
 import { receiptStore } from '../shared/receipts.js'
 import { prune } from '../shared/retention.js'
 import { ruleStore } from '../shared/rules.js'
@@ -65,6 +66,7 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
     bridgeMemoryStore(sql),
     terminalSessionStore(sql),
     receiptStore(sql),
+    pushStore(sql),
     { prune: prune(sql), close: () => close(db, checkpointer) },
   )
 }
