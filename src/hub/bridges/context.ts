@@ -40,20 +40,4 @@ export function textLimit(context: BridgeContext): number {
   return Math.min(context.config().textChunkLimit ?? platformLimit, platformLimit)
 }
 
-/** A bridge's senders are `<platform>:<user id>`; a group it was added to is `<platform>:group:<chat id>`. */
-export function senderNameOf(platform: string, userId: string): string {
-  return `${platform}:${userId}`
-}
-
-export function groupSenderNameOf(platform: string, chatId: string): string {
-  return `${platform}:group:${chatId}`
-}
-
-/** The hub keeps a bridged chat's platform id in the chat's source: `<platform>:<chat id>`. */
-export function chatSourceOf(platform: string, chatId: string): string {
-  return `${platform}:${chatId}`
-}
-
-export function platformChatOf(platform: string, chatSource: string): string | null {
-  return chatSource.startsWith(`${platform}:`) ? chatSource.slice(platform.length + 1) : null
-}
+export { chatSourceOf, groupSenderNameOf, platformChatOf, senderNameOf } from './names.js'

@@ -3,14 +3,26 @@
 // titled by its project and first prompt; the way from thread to session and back is kept in the
 // store (memory.ts), so a restarted hub, or the one that takes the bridge's lease, routes the same.
 import { basename } from 'node:path'
+import type { BridgeConfig, BridgePlatform } from '../../core/bridges.js'
 import { newId } from '../../core/ids.js'
-import { PlatformError } from '../../sources/chat/platform.js'
+import type { Logger } from '../../core/log.js'
+import { type PlatformAdapter, PlatformError } from '../../sources/chat/platform.js'
 import type { Sender } from '../../store/store.js'
-import { type BridgeContext, groupSenderNameOf } from './context.js'
-import type { SessionThread } from './memory.js'
+import type { Hub } from '../core/hub.js'
+import type { BridgeMemory, SessionThread } from './memory.js'
+import { groupSenderNameOf } from './names.js'
 
 type Receipt = Record<string, unknown>
-export type ThreadsContext = Omit<BridgeContext, 'threads'>
+
+/** The part of a bridge's context (context.ts) threads need. */
+export interface ThreadsContext {
+  readonly platform: BridgePlatform
+  readonly hub: Hub
+  readonly log: Logger
+  config(): BridgeConfig
+  adapter(): PlatformAdapter | null
+  readonly memory: BridgeMemory
+}
 
 /** How much of the first prompt a title shows. */
 const PROMPT_IN_TITLE = 60
