@@ -356,23 +356,37 @@ export function registerBridge(program: Command): void {
     .command('add <platform> <chat-id>')
     .description('answer in a group or channel (by default only when the bot is mentioned)')
     .option('--no-mention', 'answer every message there, mentioned or not')
-    .action((platformArg: string, chatId: string, opts: { mention: boolean }, command: Command) => {
-      const platform = platformOf(platformArg)
-      const { pattern, example } = GROUP_ID[platform]
-      if (!pattern.test(chatId)) throw invalid(`chat id "${chatId}": a ${platform} group is ${example}`)
-      const { home } = configFrom(command)
-      const { bridges, current } = bridgeOf(home, platform)
-      const again = current.groups.some((g) => g.id === chatId)
-      const groups = [
-        ...current.groups.filter((g) => g.id !== chatId),
-        { id: chatId, requireMention: opts.mention },
-      ]
-      bridges[platform] = checked({ ...current, groups })
-      writeBridges(home, bridges)
-      process.stdout.write(
-        `${platform} group ${chatId} ${again ? 'updated' : 'added'}: answers ${opts.mention ? 'when the bot is mentioned or replied to' : 'every message'}\n`,
-      )
-    })
+    .option(
+      '--topics',
+      'a thread per session here (Telegram: a forum topic): its replies, prompts and notices go there',
+    )
+    .action(
+      (
+        platformArg: string,
+        chatId: string,
+        opts: { mention: boolean; topics?: boolean },
+        command: Command,
+      ) => {
+        const platform = platformOf(platformArg)
+        const { pattern, example } = GROUP_ID[platform]
+        if (!pattern.test(chatId)) throw invalid(`chat id "${chatId}": a ${platform} group is ${example}`)
+        const { home } = configFrom(command)
+        const { bridges, current } = bridgeOf(home, platform)
+        const again = current.groups.some((g) => g.id === chatId)
+        const topics = opts.topics === true
+        const groups = [
+          ...current.groups.filter((g) => g.id !== chatId),
+          { id: chatId, requireMention: opts.mention, topics },
+        ]
+        bridges[platform] = checked({ ...current, groups })
+        writeBridges(home, bridges)
+        const answers = opts.mention ? 'when the bot is mentioned or replied to' : 'every message'
+        process.stdout.write(
+          `${platform} group ${chatId} ${again ? 'updated' : 'added'}: answers ${answers}` +
+            `${topics ? '; a thread per session, where no mention is needed' : ''}\n`,
+        )
+      },
+    )
   group
     .command('list [platform]')
     .description('the groups and channels each bridge answers in')
@@ -383,14 +397,14 @@ export function registerBridge(program: Command): void {
       const rows = (Object.entries(bridges) as [BridgePlatform, BridgeConfig][])
         .filter(([platform]) => only === undefined || platform === only)
         .flatMap(([platform, c]) =>
-          c.groups.map((g) => ({ platform, id: g.id, requireMention: g.requireMention })),
+          c.groups.map((g) => ({ platform, id: g.id, requireMention: g.requireMention, topics: g.topics })),
         )
       if (opts.json) return printJson(rows)
       if (rows.length === 0)
         process.stdout.write('no groups (switchboard bridge group add <platform> <chat id>)\n')
       for (const r of rows)
         process.stdout.write(
-          `${r.platform}\t${r.id}\t${r.requireMention ? 'when mentioned' : 'every message'}\n`,
+          `${r.platform}\t${r.id}\t${r.requireMention ? 'when mentioned' : 'every message'}${r.topics ? '\ta thread per session' : ''}\n`,
         )
     })
   group

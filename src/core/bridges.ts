@@ -29,6 +29,8 @@ export const bridgeGroupSchema = z
     id: chatIdSchema,
     /** Answer only messages that mention the bot (or reply to it). */
     requireMention: z.boolean().default(true),
+    /** A thread per session here (Telegram: a forum topic), its replies, prompts and notices in it. */
+    topics: z.boolean().default(false),
   })
   .strict()
 

@@ -51,6 +51,34 @@ export function describeBridgeMemoryStoreContract(open: OpenStore): void {
       expect(await store.recall('discord', 'attachment', 'file_1')).toEqual({ n: 1 })
     })
 
+    it('keeps a session’s thread both ways across a restart, and retention keeps it', async ({
+      store,
+      reopen,
+    }) => {
+      const thread = { chat: '-100200', thread: '17', title: 'app · fix the tests', closed: false }
+      await store.remember('telegram', 'thread-session', '-100200:17', { session: 'session:ses_a' }, 1_000)
+      await store.remember('telegram', 'thread', 'session:ses_a', thread, 1_000)
+      await store.remember(
+        'telegram',
+        'thread-copy',
+        'prompt:bqzmx',
+        { chat: '-100200', messages: ['18'] },
+        1_000,
+      )
+      const again = await reopen()
+      expect(await again.recall('telegram', 'thread', 'session:ses_a')).toEqual(thread)
+      expect(await again.recall('telegram', 'thread-session', '-100200:17')).toEqual({
+        session: 'session:ses_a',
+      })
+      expect(await again.recall('discord', 'thread', 'session:ses_a')).toBeNull()
+      let deleted = 0
+      for (let n = -1; n !== 0; deleted += n) n = await again.prune(5_000, 10)
+      // The copy of a prompt only matters while it is answered; the thread for as long as its session.
+      expect(deleted).toBe(1)
+      expect(await again.recall('telegram', 'thread-copy', 'prompt:bqzmx')).toBeNull()
+      expect(await again.recall('telegram', 'thread', 'session:ses_a')).toEqual(thread)
+    })
+
     it('lets retention delete old attachments and counts, never a chat’s choices', async ({ store }) => {
       await store.remember('telegram', 'attachment', 'file_old', { n: 1 }, 1_000)
       await store.countUp('telegram', 'replies', 'code', 1_000)

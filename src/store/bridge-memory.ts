@@ -3,7 +3,9 @@
 // how often a stranger was answered), so a restarted hub, or the hub that takes the bridge's lease
 // over, carries on from where the last one was. Values are read and checked by hub/bridges/memory.ts.
 // `notice-choice` is a sender's choice of notices (platform `hub`, any surface's sender; read by
-// hub/core/decisions.ts): kept like the rest, no table of its own for one small value.
+// hub/core/decisions.ts): kept like the rest, no table of its own for one small value. `thread` and
+// `thread-session` are a session's thread in a group and back (hub/bridges/threads.ts); `thread-copy`
+// is the one message a prompt or notice every operator is sent became in that thread.
 
 export const BRIDGE_MEMORY_KINDS = [
   'route',
@@ -12,11 +14,14 @@ export const BRIDGE_MEMORY_KINDS = [
   'replies',
   'notice',
   'notice-choice',
+  'thread',
+  'thread-session',
+  'thread-copy',
 ] as const
 export type BridgeMemoryKind = (typeof BRIDGE_MEMORY_KINDS)[number]
 
 /** Kinds that only matter for a while: retention deletes them once they are old. */
-export const PASSING_MEMORY: readonly BridgeMemoryKind[] = ['attachment', 'replies', 'notice']
+export const PASSING_MEMORY: readonly BridgeMemoryKind[] = ['attachment', 'replies', 'notice', 'thread-copy']
 
 export interface BridgeMemoryStore {
   /** Keeps `value` under (platform, kind, key), replacing what was there (and its count). */

@@ -36,6 +36,17 @@ it('stores the token 0600, never prints it, and keeps access settings when the t
     expect.objectContaining({ platform: 'telegram', state: 'hub not running' }),
   ])
   expect(await home.cli('bridge', 'group', 'list')).toBe('telegram\t-100123\twhen mentioned\n')
+  // A forum supergroup where each session gets a topic of its own.
+  expect(await home.cli('bridge', 'group', 'add', 'telegram', '-100456', '--topics')).toContain(
+    'a thread per session',
+  )
+  expect(await home.cli('bridge', 'group', 'list')).toBe(
+    'telegram\t-100123\twhen mentioned\ntelegram\t-100456\twhen mentioned\ta thread per session\n',
+  )
+  expect(JSON.parse(await home.cli('bridge', 'group', 'list', '--json'))).toEqual([
+    { platform: 'telegram', id: '-100123', requireMention: true, topics: false },
+    { platform: 'telegram', id: '-100456', requireMention: true, topics: true },
+  ])
 })
 
 it('answers each mistake with one line naming it, and a non-zero exit', async () => {

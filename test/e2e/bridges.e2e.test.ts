@@ -155,3 +155,81 @@ it('puts a driven session’s tool call to the phone, and the Allow button lets 
   expect(answer.text).toContain('bridged-ok')
   expect(fake.sent().find((m) => m.messageId === prompt.messageId)?.text).toContain('Allowed by olga')
 })
+
+it('drives two sessions from two Telegram topics, each answering in its own', {
+  timeout: 180_000,
+}, async () => {
+  const fake = await FAKES.telegram()
+  world.closers.push(() => fake.close())
+  const group = '-1009876543210'
+  fake.addGroup(group)
+  await world.home.cli(...bridgeAddArgs(fake))
+  await world.home.cli('bridge', 'group', 'add', 'telegram', group, '--topics')
+  await startDrivingHub(world)
+  await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+  const olga = person('telegram', 2, 'olga')
+  await pair(world.home, fake, olga, true)
+
+  world.fake.respond((request) => {
+    const said = textOf(request.messages)
+    if (said.includes('and the alpha tests?')) return { text: 'alpha tests pass' }
+    if (said.includes('and the beta tests?')) return { text: 'beta tests pass' }
+    if (said.includes('summarise alpha')) return { text: 'alpha is small' }
+    return said.includes('summarise beta') ? { text: 'beta is big' } : { text: 'ok' }
+  })
+  const inTopic = (thread: string) => fake.sent().filter((m) => m.thread === thread)
+  const topicOf = (prompt: string) =>
+    fake.waitFor(() => fake.threads().find((t) => t.title.endsWith(prompt)), `the topic of “${prompt}”`)
+
+  // Commands in a group name the bot, as Telegram writes them.
+  await fake.groupMessage(group, olga, `/new@switchboard_test_bot ${world.claude.cwd} summarise alpha`)
+  const alpha = await topicOf('summarise alpha')
+  await fake.groupMessage(group, olga, `/new@switchboard_test_bot ${world.claude.cwd} summarise beta`)
+  const beta = await topicOf('summarise beta')
+  expect(alpha.title).toMatch(/^\S+ · summarise alpha$/)
+  await fake.waitFor(
+    () => inTopic(alpha.thread).find((m) => m.text === 'alpha is small'),
+    'alpha’s answer',
+    60_000,
+  )
+  await fake.waitFor(
+    () => inTopic(beta.thread).find((m) => m.text === 'beta is big'),
+    'beta’s answer',
+    60_000,
+  )
+
+  await fake.groupMessage(group, olga, 'and the alpha tests?', { thread: alpha.thread })
+  await fake.groupMessage(group, olga, 'and the beta tests?', { thread: beta.thread })
+  await fake.waitFor(
+    () => inTopic(alpha.thread).find((m) => m.text === 'alpha tests pass'),
+    'alpha’s second answer in its topic',
+    60_000,
+  )
+  await fake.waitFor(
+    () => inTopic(beta.thread).find((m) => m.text === 'beta tests pass'),
+    'beta’s second answer in its topic',
+    60_000,
+  )
+  expect(inTopic(alpha.thread).map((m) => m.text)).toEqual(['alpha is small', 'alpha tests pass'])
+  expect(inTopic(beta.thread).map((m) => m.text)).toEqual(['beta is big', 'beta tests pass'])
+
+  // Stopped, the session says so in its topic and the topic closes; a message there starts it again.
+  const started = botMessages(fake, group).find((m) => !m.thread && m.text.includes('summarise alpha'))
+  const session = /Started (ses_\w+)/.exec(started?.text ?? '')?.[1] as string
+  expect(session).toBeDefined()
+  await fake.groupMessage(group, olga, `/stop@switchboard_test_bot ${session}`)
+  await fake.waitFor(
+    () => fake.threads().find((t) => t.thread === alpha.thread && t.closed),
+    'alpha’s topic closed',
+    30_000,
+  )
+  expect(inTopic(alpha.thread).at(-1)?.text).toContain(`session:${session} ended`)
+  expect(fake.threads().find((t) => t.thread === beta.thread)?.closed).toBe(false)
+  await fake.groupMessage(group, olga, 'and the alpha tests?', { thread: alpha.thread })
+  await fake.waitFor(
+    () => inTopic(alpha.thread).filter((m) => m.text === 'alpha tests pass').length === 2,
+    'alpha’s answer after it started again',
+    60_000,
+  )
+  expect(fake.threads().find((t) => t.thread === alpha.thread)?.closed).toBe(false)
+})

@@ -26,6 +26,17 @@ export interface FakeMessage {
   buttons: Button[][]
   replyTo: string | null
   files: { name: string; size: number }[]
+  /** The thread of a group it is in (a forum topic's id, a Discord thread's, a Slack thread_ts). */
+  thread?: string | null
+}
+
+/** A thread the bot opened in a group (a Telegram forum topic, a Discord thread, a Slack thread). */
+export interface FakeThread {
+  chatId: string
+  thread: string
+  title: string
+  /** Telegram: the topic closed; Discord: the thread archived; Slack: never. */
+  closed: boolean
 }
 
 export interface FakePlatform {
@@ -37,8 +48,20 @@ export interface FakePlatform {
 
   /** A person writes to the bot in a DM; resolves with the message's id. */
   dm(user: FakeUser, text: string, options?: { photo?: FakeFile; document?: FakeFile }): Promise<string>
-  /** A person writes in a group or channel the bot is in. */
-  groupMessage(chatId: string, user: FakeUser, text: string, options?: { mention?: boolean }): Promise<string>
+  /** A person writes in a group or channel the bot is in (in one of its threads, when given). */
+  groupMessage(
+    chatId: string,
+    user: FakeUser,
+    text: string,
+    options?: { mention?: boolean; thread?: string },
+  ): Promise<string>
+  /**
+   * A group where the bot may open threads, with it in: Telegram's forum supergroup (topics on, the
+   * bot an admin), a Discord server's text channel, a Slack channel.
+   */
+  addGroup(chatId: string): void
+  /** The threads the bot opened, as they are now. */
+  threads(): FakeThread[]
   /** A person presses a button on one of the bot's messages; resolves with the press's id. */
   press(user: FakeUser, chatId: string, messageId: string, data: string): Promise<string>
   /** The chat id of the DM between the bot and this user (opened on first use). */

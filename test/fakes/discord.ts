@@ -1,13 +1,14 @@
 // A fake Discord on 127.0.0.1 for discord.js to talk to: one HTTP server with the REST routes a bridge
 // uses under /api/v10, the gateway WebSocket (hello, heartbeats, identify, resume with replay), a guild
-// with text channels, DM channels, button interactions, attachment downloads, outages and 429s.
+// with text channels and their threads, DM channels, button interactions, attachment downloads,
+// outages and 429s.
 import { randomBytes } from 'node:crypto'
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { WebSocket, WebSocketServer } from 'ws'
 import type { Button } from '../../src/sources/chat/platform.js'
-import type { FakeFile, FakeMessage, FakePlatform, FakeUser } from './chat-platform.js'
+import type { FakeFile, FakeMessage, FakePlatform, FakeThread, FakeUser } from './chat-platform.js'
 import { pollFor } from './chat-platform.js'
 
 // discord.js strips a leading "Bot" from a token, so a fake token must not start with it.
@@ -22,6 +23,7 @@ const DISCORD_EPOCH = 1_420_070_400_000n
 const OP = { dispatch: 0, heartbeat: 1, identify: 2, resume: 6, invalidSession: 9, hello: 10, ack: 11 }
 const DM = 1
 const GUILD_TEXT = 0
+const PUBLIC_THREAD = 11
 
 type Json = Record<string, unknown>
 
@@ -53,10 +55,13 @@ interface Stored {
 
 interface Channel {
   id: string
-  type: typeof DM | typeof GUILD_TEXT
+  type: typeof DM | typeof GUILD_TEXT | typeof PUBLIC_THREAD
   recipient: string | null
   name: string
   messages: Map<string, Stored>
+  /** A thread's: the text channel it is in, and whether it is archived. */
+  parent?: string
+  archived?: boolean
 }
 
 interface Session {
@@ -150,6 +155,18 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     return channels.get(id) as Channel
   }
 
+  /** A text channel of the guild, made (and announced) the first time it is named. */
+  function textChannel(chatId: string): Channel {
+    let channel = channels.get(chatId)
+    if (channel && channel.type !== GUILD_TEXT) throw new Error(`${chatId} is no text channel`)
+    if (!channel) {
+      channel = { id: chatId, type: GUILD_TEXT, recipient: null, name: `chat-${chatId}`, messages: new Map() }
+      channels.set(chatId, channel)
+      dispatch('CHANNEL_CREATE', channelJson(channel))
+    }
+    return channel
+  }
+
   function channelJson(channel: Channel): Json {
     const last = [...channel.messages.keys()].pop() ?? null
     if (channel.type === DM) {
@@ -159,6 +176,27 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
         last_message_id: last,
         flags: 0,
         recipients: [userJson(channel.recipient ?? '')],
+      }
+    }
+    if (channel.type === PUBLIC_THREAD) {
+      return {
+        id: channel.id,
+        type: PUBLIC_THREAD,
+        guild_id: GUILD_ID,
+        parent_id: channel.parent,
+        owner_id: BOT_ID,
+        name: channel.name,
+        last_message_id: last,
+        rate_limit_per_user: 0,
+        message_count: channel.messages.size,
+        member_count: 1,
+        flags: 0,
+        thread_metadata: {
+          archived: channel.archived === true,
+          auto_archive_duration: 10080,
+          archive_timestamp: new Date().toISOString(),
+          locked: false,
+        },
       }
     }
     return {
@@ -218,7 +256,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       voice_states: [],
       members: [{ user: botUser, roles: [], joined_at: joined, deaf: false, mute: false, flags: 0 }],
       channels: [...channels.values()].filter((c) => c.type === GUILD_TEXT).map(channelJson),
-      threads: [],
+      threads: [...channels.values()].filter((c) => c.type === PUBLIC_THREAD).map(channelJson),
       presences: [],
       stage_instances: [],
       guild_scheduled_events: [],
@@ -251,7 +289,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       flags: 0,
       components: m.components,
     }
-    if (channel.type === GUILD_TEXT) json.guild_id = GUILD_ID
+    if (channel.type !== DM) json.guild_id = GUILD_ID
     if (m.replyTo) {
       json.message_reference = { type: 0, message_id: m.replyTo, channel_id: m.channelId }
       const replied = channel.messages.get(m.replyTo)
@@ -264,7 +302,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
   function dispatchMessage(m: Stored): void {
     const channel = channels.get(m.channelId) as Channel
     const d: Json = { ...messageJson(m), channel_type: channel.type }
-    if (channel.type === GUILD_TEXT) {
+    if (channel.type !== DM) {
       d.member = { roles: [], joined_at: m.timestamp, deaf: false, mute: false, flags: 0 }
     }
     dispatch('MESSAGE_CREATE', d)
@@ -500,6 +538,10 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       if (channel.messages.has(reference.message_id)) replyTo = reference.message_id
       else if (reference.fail_if_not_exists !== false) throw invalid('message_reference: Unknown message')
     }
+    if (channel.archived) {
+      channel.archived = false
+      dispatch('THREAD_UPDATE', channelJson(channel))
+    }
     const message = store(channel, botUser, content, {
       components,
       replyTo,
@@ -566,11 +608,39 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       return ok(channelJson(dmChannel(recipient)))
     }
     const parts =
-      /^\/channels\/(\d+)(?:\/(messages|typing)(?:\/(\d+)(?:\/reactions\/([^/]+)\/@me)?)?)?$/.exec(path)
+      /^\/channels\/(\d+)(?:\/(messages|typing|threads)(?:\/(\d+)(?:\/reactions\/([^/]+)\/@me)?)?)?$/.exec(
+        path,
+      )
     if (!parts) throw new ApiError(404, 0, '404: Not Found')
     const [, channelId = '', kind, messageId, emoji] = parts
     const channel = channelOf(channelId)
     if (!kind && method === 'GET') return ok(channelJson(channel))
+    if (kind === 'threads' && method === 'POST' && !messageId) {
+      if (channel.type !== GUILD_TEXT)
+        throw new ApiError(400, 50024, 'Cannot execute action on this channel type')
+      const { body } = await readPayload(req, raw)
+      const name = String(body.name ?? '')
+      if (name.length < 1 || name.length > 100) throw invalid('name: must be between 1 and 100 in length')
+      const thread: Channel = {
+        id: snowflake(),
+        type: PUBLIC_THREAD,
+        recipient: null,
+        name,
+        messages: new Map(),
+        parent: channel.id,
+        archived: false,
+      }
+      channels.set(thread.id, thread)
+      dispatch('THREAD_CREATE', { ...channelJson(thread), newly_created: true })
+      return reply(res, 201, channelJson(thread))
+    }
+    if (!kind && method === 'PATCH' && channel.type === PUBLIC_THREAD) {
+      const { body } = await readPayload(req, raw)
+      if (typeof body.archived === 'boolean') channel.archived = body.archived
+      if (typeof body.name === 'string') channel.name = body.name
+      dispatch('THREAD_UPDATE', channelJson(channel))
+      return ok(channelJson(channel))
+    }
     if (kind === 'typing' && method === 'POST' && !messageId) {
       typing.push(channel.id)
       return reply(res, 204)
@@ -674,21 +744,19 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       return message.id
     },
 
-    async groupMessage(chatId: string, user: FakeUser, text: string, options: { mention?: boolean } = {}) {
+    async groupMessage(
+      chatId: string,
+      user: FakeUser,
+      text: string,
+      options: { mention?: boolean; thread?: string } = {},
+    ) {
       if (!/^\d{15,21}$/.test(chatId)) throw new Error(`a Discord channel id is a snowflake, not ${chatId}`)
       const author = person(user)
-      let channel = channels.get(chatId)
-      if (channel?.type === DM) throw new Error(`${chatId} is a DM channel`)
-      if (!channel) {
-        channel = {
-          id: chatId,
-          type: GUILD_TEXT,
-          recipient: null,
-          name: `chat-${chatId}`,
-          messages: new Map(),
-        }
-        channels.set(chatId, channel)
-        dispatch('CHANNEL_CREATE', channelJson(channel))
+      let channel: Channel = textChannel(chatId)
+      if (options.thread !== undefined) {
+        const thread = channels.get(options.thread)
+        if (thread?.parent !== chatId) throw new Error(`${options.thread} is no thread of ${chatId}`)
+        channel = thread
       }
       const content = options.mention ? `<@${BOT_ID}> ${text}` : text
       const message = store(channel, author, content, { mentions: options.mention ? [botUser] : [] })
@@ -746,6 +814,15 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
 
     dmChatOf: (userId: string) => dmChannel(userId).id,
 
+    addGroup(chatId: string) {
+      textChannel(chatId)
+    },
+
+    threads: (): FakeThread[] =>
+      [...channels.values()]
+        .filter((c) => c.type === PUBLIC_THREAD)
+        .map((c) => ({ chatId: c.parent ?? '', thread: c.id, title: c.name, closed: c.archived === true })),
+
     sent(): FakeMessage[] {
       return botMessages.map((m) => ({
         chatId: m.channelId,
@@ -755,6 +832,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
         buttons: buttonsOf(m.components),
         replyTo: m.replyTo,
         files: m.files,
+        thread: channels.get(m.channelId)?.type === PUBLIC_THREAD ? m.channelId : null,
       }))
     },
 

@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { Button } from '../../src/sources/chat/platform.js'
-import type { FakeFile, FakeMessage, FakePlatform, FakeUser } from './chat-platform.js'
+import type { FakeFile, FakeMessage, FakePlatform, FakeThread, FakeUser } from './chat-platform.js'
 import { pollFor } from './chat-platform.js'
 
 const BOT_USER = 'U0BOT00001'
@@ -139,11 +139,25 @@ class FakeSlackServer implements FakeSlack {
     return message.messageId
   }
 
-  async groupMessage(chatId: string, user: FakeUser, text: string, options: { mention?: boolean } = {}) {
+  async groupMessage(
+    chatId: string,
+    user: FakeUser,
+    text: string,
+    options: { mention?: boolean; thread?: string } = {},
+  ) {
     this.users.set(user.id, user)
     const said = options.mention ? `<@${BOT_USER}> ${text}` : text
-    const message = this.store(chatId, user.id, said)
-    const event = { channel: chatId, user: user.id, text: said, ts: message.messageId, team: TEAM }
+    const parent = options.thread === undefined ? undefined : this.find(chatId, options.thread)
+    if (options.thread !== undefined && !parent) throw new Error(`fake Slack: no thread ${options.thread}`)
+    const message = this.store(chatId, user.id, said, { replyTo: options.thread ?? null })
+    const event = {
+      channel: chatId,
+      user: user.id,
+      text: said,
+      ts: message.messageId,
+      team: TEAM,
+      ...(parent ? { thread_ts: parent.messageId, parent_user_id: parent.userId } : {}),
+    }
     this.sendEvent({
       type: 'message',
       ...event,
@@ -208,6 +222,9 @@ class FakeSlackServer implements FakeSlack {
     return channel
   }
 
+  /** Any channel id Slack would know is one the bot is in. */
+  addGroup(_chatId: string): void {}
+
   // ---- what a test reads ----
 
   sent(): FakeMessage[] {
@@ -219,7 +236,16 @@ class FakeSlackServer implements FakeSlack {
       buttons: m.buttons.map((row) => row.map((b) => ({ ...b }))),
       replyTo: m.replyTo,
       files: m.files.map((f) => ({ ...f })),
+      thread: m.replyTo,
     }))
+  }
+
+  /** A Slack thread is the replies under a message: here, the bot's messages in a channel that have some. */
+  threads(): FakeThread[] {
+    return this.botMessages
+      .filter((m) => !m.replyTo && !m.chatId.startsWith('D'))
+      .filter((m) => this.channels.get(m.chatId)?.some((r) => r.replyTo === m.messageId))
+      .map((m) => ({ chatId: m.chatId, thread: m.messageId, title: m.text, closed: false }))
   }
 
   receivers(): number {

@@ -1,11 +1,12 @@
 // A fake Telegram Bot API on 127.0.0.1 for grammy to talk to: the routes a bridge uses, long polling
+// with Telegram's offset and 409 rules, multipart uploads, file downloads, outages and 429s, and
+// forum topics (a supergroup with topics on: a topic's id is the id of the message that made it).
 import { randomBytes } from 'node:crypto'
-// with Telegram's offset and 409 rules, multipart uploads, file downloads, outages and 429s.
 import { once } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Button } from '../../src/sources/chat/platform.js'
-import type { FakeFile, FakeMessage, FakePlatform, FakeUser } from './chat-platform.js'
+import type { FakeFile, FakeMessage, FakePlatform, FakeThread, FakeUser } from './chat-platform.js'
 import { pollFor } from './chat-platform.js'
 
 const BOT = { id: 123456, is_bot: true, first_name: 'Switchboard Test', username: 'switchboard_test_bot' }
@@ -85,6 +86,22 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   const reactions: FakePlatform['reactions'] = []
   const typing: string[] = []
   const pressAnswers: FakePlatform['pressAnswers'] = []
+  /** Forum topics by `<chat id>:<thread id>`. */
+  const topics = new Map<string, FakeThread>()
+
+  function topicOf(fields: Json): FakeThread {
+    const thread = num(fields.message_thread_id)
+    const topic = topics.get(`${String(fields.chat_id)}:${thread}`)
+    if (!topic) throw new ApiError(400, 'Bad Request: message thread not found')
+    return topic
+  }
+
+  function forum(chatId: string): Json {
+    const entry = chats.get(chatId)
+    if (!entry) throw new ApiError(400, 'Bad Request: chat not found')
+    if (!entry.chat.is_forum) throw new ApiError(400, 'Bad Request: the chat is not a forum')
+    return entry.chat
+  }
 
   function chatOf(chatId: string, chat: Json) {
     let entry = chats.get(chatId)
@@ -240,7 +257,11 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         throw new ApiError(400, 'Bad Request: message to be replied not found')
       }
     }
-    const message = store(chatId, BOT, text, extra)
+    const inTopic =
+      fields.message_thread_id === undefined
+        ? {}
+        : { message_thread_id: Number(topicOf(fields).thread), is_topic_message: true }
+    const message = store(chatId, BOT, text, { ...extra, ...inTopic })
     message.buttons = buttons
     message.replyTo = replyTo
     message.files = files
@@ -342,6 +363,29 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         const chatId = String(f.chat_id)
         if (!chats.has(chatId)) throw new ApiError(400, 'Bad Request: chat not found')
         if (f.action === 'typing') typing.push(chatId)
+        return true
+      }
+      case 'createforumtopic': {
+        const chat = forum(String(f.chat_id))
+        const name = String(f.name ?? '')
+        if (name.length < 1 || name.length > 128) throw new ApiError(400, 'Bad Request: TOPIC_NAME_INVALID')
+        const made = store(String(chat.id), BOT, '', { forum_topic_created: { name, icon_color: 7322096 } })
+        const thread = String(made.messageId)
+        made.extra = { ...made.extra, message_thread_id: made.messageId, is_topic_message: true }
+        topics.set(`${chat.id}:${thread}`, { chatId: String(chat.id), thread, title: name, closed: false })
+        return { message_thread_id: made.messageId, name, icon_color: 7322096 }
+      }
+      case 'editforumtopic': {
+        const topic = topicOf(f)
+        if (typeof f.name === 'string') topic.title = f.name
+        return true
+      }
+      case 'closeforumtopic':
+      case 'reopenforumtopic': {
+        const topic = topicOf(f)
+        const closing = method === 'closeforumtopic'
+        if (topic.closed === closing) throw new ApiError(400, 'Bad Request: TOPIC_NOT_MODIFIED')
+        topic.closed = closing
         return true
       }
       case 'answercallbackquery': {
@@ -451,13 +495,30 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       return String(message.messageId)
     },
 
-    async groupMessage(chatId: string, user: FakeUser, text: string, options: { mention?: boolean } = {}) {
+    async groupMessage(
+      chatId: string,
+      user: FakeUser,
+      text: string,
+      options: { mention?: boolean; thread?: string } = {},
+    ) {
       chatOf(chatId, { id: Number(chatId), type: 'supergroup', title: `Group ${chatId}` })
       const handle = `@${BOT.username}`
       const full = options.mention ? `${handle} ${text}` : text
       const extra: Json = options.mention
         ? { entities: [{ type: 'mention', offset: 0, length: handle.length }] }
         : {}
+      if (options.thread !== undefined) {
+        const topic = topicOf({ chat_id: chatId, message_thread_id: options.thread })
+        // Telegram's way: a message in a topic answers the message that made the topic.
+        Object.assign(extra, {
+          message_thread_id: Number(topic.thread),
+          is_topic_message: true,
+          reply_to_message: messageJson(
+            chats.get(chatId)?.messages.get(Number(topic.thread)) as Stored,
+            false,
+          ),
+        })
+      }
       const message = store(chatId, personJson(user), full, extra)
       pushUpdate({ message: messageJson(message) })
       return String(message.messageId)
@@ -482,6 +543,12 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
 
     dmChatOf: (userId: string) => userId,
 
+    addGroup(chatId: string) {
+      chatOf(chatId, { id: Number(chatId), type: 'supergroup', title: `Group ${chatId}`, is_forum: true })
+    },
+
+    threads: () => [...topics.values()].map((t) => ({ ...t })),
+
     sent(): FakeMessage[] {
       return botMessages.map((m) => ({
         chatId: m.chatId,
@@ -491,6 +558,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         buttons: m.buttons,
         replyTo: m.replyTo === null ? null : String(m.replyTo),
         files: m.files,
+        thread: m.extra.is_topic_message ? String(m.extra.message_thread_id) : null,
       }))
     },
 

@@ -21,6 +21,7 @@ import { Inbound } from './inbound.js'
 import { BridgeMemory } from './memory.js'
 import { parseButtonData, promptDetails, promptMessage, questionMessage, questionStep } from './prompts.js'
 import { checkReplyFiles, FileRefused } from './reply-files.js'
+import { Threads } from './threads.js'
 import { answerFromChat, openPrompt } from './verdicts.js'
 
 const FIRST_RECONNECT_MS = 1000
@@ -57,7 +58,7 @@ export class Bridge {
     private readonly deps: BridgeDeps,
   ) {
     this.log = deps.log.child({ bridge: platform })
-    this.context = {
+    const parts = {
       platform,
       hub: deps.hub,
       sessions: deps.sessions,
@@ -67,6 +68,7 @@ export class Bridge {
       adapter: () => (this.connected ? this.adapter : null),
       memory: new BridgeMemory(deps.hub.store, platform),
     }
+    this.context = { ...parts, threads: new Threads(parts) }
     this.delivery = new Delivery(this.context)
     this.inbound = new Inbound(this.context)
   }

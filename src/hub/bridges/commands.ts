@@ -1,4 +1,4 @@
-// Commands a person types in a DM with the bot: which sessions take this chat and which one gets
+// Commands a person types in a DM with the bot (or in the group with topics): which sessions take this chat and which one gets
 // the next messages (`/sessions`, `/to`), and for operators, starting and stopping driven sessions
 // (`/new`, `/status`, `/stop`) and which notices they get (`/notices`). Unknown `/words` are not commands: they go to Claude as they are.
 import { isAbsolute } from 'node:path'
@@ -21,18 +21,21 @@ const HELP = [
   'answer <id> <one answer per question> — answer a question (operators)',
 ].join('\n')
 
-/** True when the message was a command (and was answered). */
+/**
+ * True when the message was a command (and was answered, by `say`: in a DM, stored like a reply; in a
+ * group with topics, at once where it was written).
+ */
 export async function runCommand(
   context: BridgeContext,
   message: InboundMessage,
   sender: Sender,
   chatId: string,
+  say: (text: string) => Promise<unknown> = (text) => context.hub.reply('switchboard', chatId, text),
 ): Promise<boolean> {
   const match = /^\/([a-z]+)(?:@\S+)?(?:\s+([\s\S]*))?$/i.exec(message.text.trim())
   if (!match?.[1]) return false
   const word = match[1].toLowerCase()
   const rest = (match[2] ?? '').trim()
-  const say = (text: string) => context.hub.reply('switchboard', chatId, text)
   const topic = `chat:${context.platform}:${message.chatId}`
   const operatorOnly = async (): Promise<boolean> => {
     if (sender.operator) return true
@@ -115,6 +118,15 @@ export async function runCommand(
       try {
         const session = await context.sessions.create(prompt, { cwd: folder }, { topics: [topic] })
         await context.memory.setSessionChat(session.id, chatId)
+        // In the group with topics the session gets a thread of its own, and the main chat stays everyone's.
+        const thread =
+          message.chatId === context.threads.group()
+            ? await context.threads.of(`session:${session.id}`)
+            : null
+        if (thread) {
+          await say(`Started ${session.id} in ${folder}; it answers in its thread “${thread.title}”.`)
+          return true
+        }
         await context.memory.setRoute(chatId, `session:${session.id}`)
         await say(`Started ${session.id} in ${folder}; this chat’s messages now go to it.`)
       } catch (err) {

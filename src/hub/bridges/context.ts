@@ -6,12 +6,15 @@ import type { Logger } from '../../core/log.js'
 import type { PlatformAdapter } from '../../sources/chat/platform.js'
 import type { Hub } from '../core/hub.js'
 import type { BridgeMemory } from './memory.js'
+import type { Threads } from './threads.js'
 
 /** The driven sessions, as far as a chat may steer them (implemented by the SessionManager). */
 export interface SessionControl {
   create(prompt: string, options: { cwd: string }, extra: { topics?: string[] }): Promise<{ id: string }>
   stop(id: string, reason?: string): Promise<unknown>
   list(): Promise<{ id: string; cwd: string | null; status: string; live: boolean }[]>
+  /** Sessions whose CLI ended while the hub runs on, with why. */
+  onEnded(listener: (id: string, reason: string | null) => void): () => void
   onLine(
     listener: (id: string, seq: number, line: { type: string; [key: string]: unknown }) => void,
   ): () => void
@@ -28,6 +31,8 @@ export interface BridgeContext {
   adapter(): PlatformAdapter | null
   /** What the bridge remembers between messages (`/to`, `/new`, attachments), in the store. */
   readonly memory: BridgeMemory
+  /** Each session's thread in the group added with `--topics`. */
+  readonly threads: Threads
 }
 
 export function textLimit(context: BridgeContext): number {
@@ -35,20 +40,4 @@ export function textLimit(context: BridgeContext): number {
   return Math.min(context.config().textChunkLimit ?? platformLimit, platformLimit)
 }
 
-/** A bridge's senders are `<platform>:<user id>`; a group it was added to is `<platform>:group:<chat id>`. */
-export function senderNameOf(platform: string, userId: string): string {
-  return `${platform}:${userId}`
-}
-
-export function groupSenderNameOf(platform: string, chatId: string): string {
-  return `${platform}:group:${chatId}`
-}
-
-/** The hub keeps a bridged chat's platform id in the chat's source: `<platform>:<chat id>`. */
-export function chatSourceOf(platform: string, chatId: string): string {
-  return `${platform}:${chatId}`
-}
-
-export function platformChatOf(platform: string, chatSource: string): string | null {
-  return chatSource.startsWith(`${platform}:`) ? chatSource.slice(platform.length + 1) : null
-}
+export { chatSourceOf, groupSenderNameOf, platformChatOf, senderNameOf } from './names.js'

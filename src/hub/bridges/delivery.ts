@@ -3,12 +3,17 @@
 // Nothing is dropped while the platform is down or rate-limited: an item is marked shown only once
 // the platform took it; until then it is retried with backoff (or after the platform's retry_after).
 
-import { PlatformError } from '../../sources/chat/platform.js'
+import { type OutgoingMessage, PlatformError } from '../../sources/chat/platform.js'
 import type { OutboxItem, Sender } from '../../store/store.js'
 import { chunkText } from './chunk.js'
 import { type BridgeContext, groupSenderNameOf, platformChatOf, textLimit } from './context.js'
 import { isPromptKind, outcomeLine, promptMessage } from './prompts.js'
 import { FileRefused, readReplyFiles } from './reply-files.js'
+
+/** What a session ended is told as: its thread's last line, and the thread closed (threads.ts). */
+export const THREAD_END = 'thread-end'
+/** Who the bridge's own answers (commands, notices) are from: never a session, so never in a thread. */
+const HUB_ITSELF = 'switchboard'
 
 const FIRST_RETRY_MS = 1000
 const MAX_RETRY_MS = 30_000
@@ -130,8 +135,14 @@ export class Delivery {
       return { chat, messages: [await this.adapter().send(chat, { text: String(body.text) })] }
     }
     if (isPromptKind(item.kind)) {
-      const chat = await this.dmOf(sender)
       const { text, buttons } = promptMessage(item.kind, body)
+      const inThread = await this.inThread(body.session, `prompt:${body.id}`, (thread) => ({
+        text: cut(text, textLimit(this.context)),
+        buttons,
+        thread,
+      }))
+      if (inThread) return { ...inThread, text }
+      const chat = await this.dmOf(sender)
       const message = await this.adapter().send(chat, { text: cut(text, textLimit(this.context)), buttons })
       return { chat, messages: [message], text }
     }
@@ -139,15 +150,35 @@ export class Delivery {
     if (item.kind === 'notice') {
       // Something operators must hear of (a session at a terminal waits or finished; an event not
       // confirmed in a session's context): its line, no buttons.
+      const text = cut(String(body.text), textLimit(this.context))
+      const copy = `notice:${body.session}:${body.id ?? body.event ?? ''}:${body.at ?? item.id}`
+      const inThread = await this.inThread(body.session, copy, (thread) => ({ text, thread }))
+      if (inThread) return inThread
       const chat = await this.dmOf(sender)
-      return {
-        chat,
-        messages: [
-          await this.adapter().send(chat, { text: cut(String(body.text), textLimit(this.context)) }),
-        ],
-      }
+      return { chat, messages: [await this.adapter().send(chat, { text })] }
     }
+    if (item.kind === THREAD_END) return this.context.threads.close(String(body.session), String(body.text))
     return { skipped: item.kind }
+  }
+
+  /**
+   * An item about a session, sent once into the session's thread however many operators it is for;
+   * null when there is no thread for it (no group with topics): it goes to each operator's DM.
+   */
+  private async inThread(
+    session: unknown,
+    copy: string,
+    message: (thread: string) => OutgoingMessage,
+  ): Promise<Receipt | null> {
+    const { threads } = this.context
+    if (typeof session !== 'string' || !session || !threads.group()) return null
+    const thread = await threads.of(session)
+    if (!thread) return null
+    return threads.copy(copy, async () => ({
+      chat: threads.chatOf(thread),
+      messages: [await this.adapter().send(thread.chat, message(thread.thread))],
+      thread: thread.thread,
+    }))
   }
 
   private async showReply(sender: Sender, item: OutboxItem): Promise<Receipt> {
@@ -173,7 +204,12 @@ export class Delivery {
     const files = body.files?.length
       ? await readReplyFiles(body.files, { home: this.context.home, folder: body.folder })
       : []
-    const signed = body.from ? `[${body.from}] ${body.text}` : body.text
+    // A session's reply to the group with topics goes to its own thread, where it needs no name.
+    const thread =
+      body.from && body.from !== HUB_ITSELF && chat === this.context.threads.group()
+        ? await this.context.threads.of(body.from)
+        : null
+    const signed = body.from && !thread ? `[${body.from}] ${body.text}` : body.text
     const { chunkMode } = this.context.config()
     const chunks = chunkText(signed, textLimit(this.context), chunkMode)
     const sent = this.partial.get(item.id) ?? []
@@ -183,6 +219,7 @@ export class Delivery {
         text: chunks[i] as string,
         ...(i === 0 && body.reply_to ? { replyTo: body.reply_to } : {}),
         ...(last && files.length ? { files } : {}),
+        ...(thread ? { thread: thread.thread } : {}),
       }
       const id = await this.adapter()
         .send(chat, message)
@@ -195,6 +232,7 @@ export class Delivery {
       sent.push(id)
       this.partial.set(item.id, sent)
     }
+    if (thread) return { chat: this.context.threads.chatOf(thread), messages: sent, thread: thread.thread }
     return { chat, messages: sent }
   }
 
@@ -209,8 +247,12 @@ export class Delivery {
     const reason = typeof item.body.reason === 'string' ? item.body.reason : undefined
     const line = outcomeLine(item.body.answer as Record<string, unknown> | undefined, by, reason)
     const edited = cut(`${text ?? ''}\n\n${line}`, textLimit(this.context))
-    for (const message of messages) await this.adapter().edit(chat, message, edited, [])
-    return { chat, edited: messages }
+    const edit = async () => {
+      for (const message of messages) await this.adapter().edit(chat, message, edited, [])
+      return { chat, edited: messages }
+    }
+    // A prompt in a thread is one message for all operators: edited once.
+    return prompt.receipt.thread ? this.context.threads.copy(`outcome:${code}`, edit) : edit()
   }
 
   /** The DM chat with a bridge sender (`<platform>:<user id>`). */

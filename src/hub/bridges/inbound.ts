@@ -9,7 +9,8 @@ import { newId } from '../../core/ids.js'
 import type { InboundAttachment, InboundMessage } from '../../sources/chat/platform.js'
 import type { Sender } from '../../store/store.js'
 import { runCommand } from './commands.js'
-import { type BridgeContext, chatSourceOf, groupSenderNameOf, senderNameOf } from './context.js'
+import { type BridgeContext, chatSourceOf, senderNameOf } from './context.js'
+import { groupSender } from './threads.js'
 import { answerFromChat, answerTypedInChat, openPrompts, parseAnswerText, whyClosed } from './verdicts.js'
 
 /** Replies a stranger gets to one pairing code: the code, then a reminder, then silence. */
@@ -46,24 +47,31 @@ export class Inbound {
   /** A group the bridge was added to: anyone in it may write, when they mention the bot if it must. */
   private async fromGroup(message: InboundMessage): Promise<void> {
     const group = this.context.config().groups.find((g) => g.id === message.chatId)
-    if (!group || (group.requireMention && !message.mentioned)) return
+    // A session's thread is a conversation with that session: no mention needed there.
+    const inThread = group?.topics === true && message.thread !== undefined
+    if (!group || (group.requireMention && !message.mentioned && !inThread)) return
     const { store } = this.context.hub
-    const name = groupSenderNameOf(this.context.platform, message.chatId)
     const member = await store.senderByName(senderNameOf(this.context.platform, message.userId))
     if (member?.status === 'blocked') return
-    let groupSender = await store.senderByName(name)
-    if (!groupSender)
-      groupSender = await store.addSender({
-        name,
-        tokenHash: `group:${newId('tok')}`, // a group has no token: nothing authenticates as it
-        status: 'allowed',
-        operator: false,
-        displayName: `group ${message.chatId}`,
-      })
-    if (groupSender.status !== 'allowed') return // `switchboard access block <platform>:group:<id>`
-    const chat = await store.chatFor(chatSourceOf(this.context.platform, message.chatId), groupSender.id)
+    const sender = await groupSender(this.context, message.chatId)
+    if (sender.status !== 'allowed') return // `switchboard access block <platform>:group:<id>`
+    const chat = await store.chatFor(chatSourceOf(this.context.platform, message.chatId), sender.id)
     this.acknowledge(message)
-    await this.publish(message, senderNameOf(this.context.platform, message.userId), chat.id)
+    // The group with topics is the phone's place for sessions: people let in answer prompts and
+    // give commands there as in a DM, each answered where it was written.
+    if (group.topics && member?.status === 'allowed') {
+      if (await this.verdict(message, member)) return
+      if (await this.typedAnswer(message, member)) return
+      const say = (text: string) => this.sayTo(message, text)
+      if (message.text.startsWith('/') && (await runCommand(this.context, message, member, chat.id, say)))
+        return
+    }
+    const session = inThread
+      ? await this.context.threads.sessionOf(message.chatId, message.thread ?? '')
+      : null
+    if (session && !(await store.hasSubscriber(session)))
+      return this.sayTo(message, `${session} is gone: nothing takes this thread any more.`)
+    await this.publish(message, senderNameOf(this.context.platform, message.userId), chat.id, session)
   }
 
   private acknowledge(message: InboundMessage): void {
@@ -73,12 +81,24 @@ export class Inbound {
       p.catch((err) =>
         this.context.log.debug({ err: (err as Error).message }, 'typing or reaction not shown'),
       )
-    quietly(adapter.typing(message.chatId))
+    quietly(adapter.typing(message.chatId, message.thread))
     const emoji = this.context.config().ackReaction
-    if (emoji) quietly(adapter.react(message.chatId, message.messageId, emoji))
+    if (emoji) quietly(adapter.react(this.chatOf(message), message.messageId, emoji))
   }
 
-  private async publish(message: InboundMessage, senderName: string, chatId: string): Promise<void> {
+  /** Where a message is reacted to: its thread's own chat on Discord. */
+  private chatOf(message: InboundMessage): string {
+    const threads = this.context.adapter()?.threads
+    return message.thread && threads ? threads.chatOf(message.chatId, message.thread) : message.chatId
+  }
+
+  /** `session`: the one whose thread it was written in, which alone gets it. */
+  private async publish(
+    message: InboundMessage,
+    senderName: string,
+    chatId: string,
+    session: string | null = null,
+  ): Promise<void> {
     const { hub, platform } = this.context
     const meta: Meta = {
       message_id: message.messageId,
@@ -87,8 +107,8 @@ export class Inbound {
       ts: message.ts,
       ...(await this.attachmentMeta(message)),
     }
-    let target = await this.context.memory.route(chatId)
-    if (target && !(await hub.store.hasSubscriber(target))) {
+    let target = session ?? (await this.context.memory.route(chatId))
+    if (target && !session && !(await hub.store.hasSubscriber(target))) {
       await this.context.memory.setRoute(chatId, null)
       target = null
     }
@@ -170,7 +190,7 @@ export class Inbound {
   private async verdict(message: InboundMessage, sender: Sender): Promise<boolean> {
     const verdict = parseVerdictText(message.text)
     if (!verdict) return false
-    const say = (text: string) => this.sayTo(message.chatId, text)
+    const say = (text: string) => this.sayTo(message, text)
     const open = (await openPrompts(this.context, verdict.code)).length > 0
     if (!sender.operator) {
       if (!open) return false
@@ -191,7 +211,7 @@ export class Inbound {
     const open = (await openPrompts(this.context, typed.code)).length > 0
     if (!open && (await whyClosed(this.context, sender, typed.code)) === null) return false
     const said = await answerTypedInChat(this.context, sender, typed.code, typed.values)
-    await this.sayTo(message.chatId, said)
+    await this.sayTo(message, said)
     return true
   }
 
@@ -206,26 +226,26 @@ export class Inbound {
     if (!pairing) {
       if (!(await memory.mayReply(`user:${message.userId}`, MAX_PAIRING_REPLIES))) return
       await this.sayTo(
-        message.chatId,
+        message,
         `Too many pairing requests are waiting here; try again in an hour. The operator can also let you in with:\n\nswitchboard access allow ${senderNameOf(platform, message.userId)}`,
       )
       return
     }
     await memory.mayReply(pairing.code, MAX_PAIRING_REPLIES) // the code itself is the first reply
     this.context.log.info({ platform, user: message.userId }, 'pairing requested')
-    await this.sayTo(message.chatId, pairingText(pairing.code))
+    await this.sayTo(message, pairingText(pairing.code))
   }
 
   private async remindPairing(message: InboundMessage, sender: Sender): Promise<void> {
     const [pending] = (await this.context.hub.access.pendingPairings()).filter((d) => d.owner === sender.id)
     if (!pending || !(await this.context.memory.mayReply(pending.code, MAX_PAIRING_REPLIES))) return
-    await this.sayTo(message.chatId, pairingText(pending.code))
+    await this.sayTo(message, pairingText(pending.code))
   }
 
-  /** A short answer from the bridge itself, not stored: it only makes sense now. */
-  private async sayTo(chatId: string, text: string): Promise<void> {
+  /** A short answer from the bridge itself, not stored (it only makes sense now), where `to` was written. */
+  private async sayTo(to: InboundMessage, text: string): Promise<void> {
     try {
-      await this.context.adapter()?.send(chatId, { text })
+      await this.context.adapter()?.send(to.chatId, { text, ...(to.thread ? { thread: to.thread } : {}) })
     } catch (err) {
       this.context.log.warn({ err: (err as Error).message }, 'bridge notice not sent')
     }

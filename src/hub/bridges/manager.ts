@@ -12,7 +12,8 @@ import type { Logger } from '../../core/log.js'
 import type { PlatformAdapter } from '../../sources/chat/platform.js'
 import type { Hub } from '../core/hub.js'
 import { Bridge } from './bridge.js'
-import type { SessionControl } from './context.js'
+import { groupSenderNameOf, type SessionControl } from './context.js'
+import { THREAD_END } from './delivery.js'
 import { BridgeMemory } from './memory.js'
 
 const WATCH_MS = 1000
@@ -63,6 +64,7 @@ export class BridgeManager {
     // On every hub, not only the bridges' own: a session runs on whichever hub holds its lease, and
     // its answer, stored for the chat, reaches the bridge wherever that runs.
     sessions?.onLine((id, _seq, line) => void this.sessionSaid(id, line))
+    sessions?.onEnded((id, reason) => void this.sessionEnded(id, reason))
     hub.chatSurfaces.push({
       owns: (chat) => this.bridgeOf(chat.source) !== undefined,
       refuse: async (chat, extras) => (await this.bridgeOf(chat.source)?.refuse(chat, extras)) ?? null,
@@ -110,6 +112,28 @@ export class BridgeManager {
       }
     } catch (err) {
       this.log.warn({ err: (err as Error).message, session: sessionId }, 'session answer not sent')
+    }
+  }
+
+  /**
+   * A session whose CLI ended: its threads get a last line and are closed. Told through the group's
+   * outbox, like its answers, so the hub running the bridge does it wherever the session ran.
+   */
+  private async sessionEnded(sessionId: string, reason: string | null): Promise<void> {
+    const session = `session:${sessionId}`
+    try {
+      for (const platform of BRIDGE_PLATFORMS) {
+        const thread = await new BridgeMemory(this.hub.store, platform).thread(session)
+        if (!thread || thread.closed) continue
+        const group = await this.hub.store.senderByName(groupSenderNameOf(platform, thread.chat))
+        if (!group) continue
+        await this.hub.outbox.send(group.id, THREAD_END, {
+          session,
+          text: `⏹ ${session} ended${reason ? `: ${reason}` : ''}`,
+        })
+      }
+    } catch (err) {
+      this.log.warn({ err: (err as Error).message, session }, 'session thread not closed')
     }
   }
 

@@ -1,7 +1,7 @@
 // What one bridge remembers between messages, kept in the store (store/bridge-memory.ts) so that a
 // restarted hub, or the hub that takes the bridge's lease over, carries on from it: a chat's `/to`
 // choice, the chat a `/new` session answers to, the attachments Claude may download, the replies a
-// stranger was given, when a chat was last told no session takes it.
+// stranger was given, when a chat was last told no session takes it, each session's thread in a group.
 import { z } from 'zod'
 import { type InboundAttachment, inboundAttachmentSchema } from '../../sources/chat/platform.js'
 import type { BridgeMemoryKind, BridgeMemoryStore } from '../../store/store.js'
@@ -13,6 +13,17 @@ const routeSchema = z.object({ target: z.string() })
 const sessionChatSchema = z.object({ chat: z.string() })
 const attachmentSchema = z.object({ chatId: z.string(), attachment: inboundAttachmentSchema })
 const noticeSchema = z.object({ at: z.number() })
+const threadSchema = z.object({
+  chat: z.string(),
+  thread: z.string(),
+  title: z.string(),
+  closed: z.boolean().default(false),
+})
+export type SessionThread = z.infer<typeof threadSchema>
+const threadSessionSchema = z.object({ session: z.string() })
+const copySchema = z.record(z.string(), z.unknown())
+/** Messages that stand for many operators' copies, kept per platform. */
+const MAX_COPIES = 1000
 
 export class BridgeMemory {
   constructor(
@@ -59,6 +70,39 @@ export class BridgeMemory {
     if (last && now - last.at < everyMs) return false
     await this.store.remember(this.platform, 'notice', chatId, { at: now }, now)
     return true
+  }
+
+  /** The thread a session (a subscriber's name) writes in, once it has one. */
+  async thread(session: string): Promise<SessionThread | null> {
+    return this.read('thread', session, threadSchema)
+  }
+
+  /** The session whose thread this is (`chat`: the group's platform id, `thread`: the thread's). */
+  async threadSession(chat: string, thread: string): Promise<string | null> {
+    return (await this.read('thread-session', `${chat}:${thread}`, threadSessionSchema))?.session ?? null
+  }
+
+  /** The way back first: a message written in the thread finds its session from the moment it can exist. */
+  async setThread(session: string, thread: SessionThread): Promise<void> {
+    const now = Date.now()
+    await this.store.remember(
+      this.platform,
+      'thread-session',
+      `${thread.chat}:${thread.thread}`,
+      { session },
+      now,
+    )
+    await this.store.remember(this.platform, 'thread', session, thread, now)
+  }
+
+  /** The message (its receipt) that stands in a thread for every operator's copy of one item. */
+  async threadCopy(key: string): Promise<Record<string, unknown> | null> {
+    return this.read('thread-copy', key, copySchema)
+  }
+
+  async setThreadCopy(key: string, receipt: Record<string, unknown>): Promise<void> {
+    await this.store.remember(this.platform, 'thread-copy', key, receipt, Date.now())
+    await this.store.trimMemory(this.platform, 'thread-copy', MAX_COPIES)
   }
 
   /** What is stored, if it still reads as this kind's shape (written by another version, say). */

@@ -301,7 +301,9 @@ export class Decisions {
    * Puts an item to every operator; a notice of a session at a terminal (waiting, finished) only to
    * those who chose its kind (noticeChoice). Any other notice (an event not in context) goes to all.
    */
-  async toOperators(kind: string, body: Record<string, unknown>): Promise<void> {
+  async toOperators(kind: string, told: Record<string, unknown>): Promise<void> {
+    // One time for every operator's copy: a surface showing one message for all knows them for copies.
+    const body = kind === 'notice' ? { at: Date.now(), ...told } : told
     const operators = (await this.store.listSenders()).filter((s) => s.operator && s.status === 'allowed')
     for (const op of operators) {
       const choosable = (NOTICE_KINDS as readonly unknown[]).includes(body.kind)

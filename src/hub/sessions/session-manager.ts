@@ -44,6 +44,8 @@ import { exitOutcome, LIVE_STATUSES, Supervisor } from './supervision.js'
 
 /** How long a failed write waits for the CLI's end to be recorded, to report why it died. */
 const DEATH_WAIT_MS = 3_000
+const ORPHANED = 'its CLI ended with the hub that ran it; the next message resumes it'
+const ENDED_STATUSES: ReadonlySet<SessionStatus> = new Set(['stopped', 'completed', 'error'])
 
 export class SessionManager {
   private readonly events: SessionEvents
@@ -54,6 +56,8 @@ export class SessionManager {
   private readonly idle: IdlePolicy
   private readonly leases: SessionLeases
   private readonly receipts: DrivenReceipts
+  /** Set once the hub stops: the sessions it stops have not ended for anyone. */
+  private stopping = false
 
   constructor(
     private readonly store: Store,
@@ -211,6 +215,7 @@ export class SessionManager {
   }
 
   async stopAll(): Promise<void> {
+    this.stopping = true
     await this.supervisor.stopAll('the hub stopped; the next message resumes it', 3_000)
   }
 
@@ -274,6 +279,22 @@ export class SessionManager {
     return this.events.partial.of(id, listener)
   }
 
+  /**
+   * Sessions whose CLI ended while this hub runs on (a person stopped it, it sat idle, it exited or
+   * failed), with the reason; not those the hub's own stop ended, nor those found dead with another hub.
+   */
+  onEnded(listener: (id: string, reason: string | null) => void): () => void {
+    return this.events.status.all((id, status) => {
+      if (this.stopping || !ENDED_STATUSES.has(status)) return
+      void this.store
+        .getSession(id)
+        .then((record) => {
+          if (record && record.reason !== ORPHANED) listener(id, record.reason)
+        })
+        .catch((err) => this.log.warn({ err, session: id }, 'an ended session not told'))
+    })
+  }
+
   /** One session's status as it changes. */
   onStatus(id: string, listener: (status: SessionStatus) => void): () => void {
     return this.events.status.of(id, listener)
@@ -332,9 +353,7 @@ export class SessionManager {
   private async markOrphaned(id: string): Promise<void> {
     const record = await this.store.getSession(id)
     if (!record || this.supervisor.has(id) || !LIVE_STATUSES.has(record.status)) return
-    await this.recorder.setStatus(id, 'stopped', {
-      reason: 'its CLI ended with the hub that ran it; the next message resumes it',
-    })
+    await this.recorder.setStatus(id, 'stopped', { reason: ORPHANED })
   }
 
   /** A session whose CLI is not running gets one resuming its Claude session. True if one started. */

@@ -30,6 +30,11 @@ export interface InboundMessage {
   /** True when the message mentions the bot or answers one of its messages (groups). */
   mentioned: boolean
   attachments: InboundAttachment[]
+  /**
+   * The thread of a group it was written in: Telegram's forum topic id, Discord's thread (a channel
+   * of its own; `chatId` is then its parent's), Slack's thread_ts. Absent in the group's main chat.
+   */
+  thread?: string
 }
 
 export interface ButtonPress {
@@ -59,6 +64,8 @@ export interface OutgoingMessage {
   replyTo?: string
   /** Files to attach, read already: an adapter never opens a path (hub/bridges/reply-files.ts). */
   files?: OutgoingFile[]
+  /** The thread of the chat it goes to (as InboundMessage.thread names it). */
+  thread?: string
 }
 
 /** A file as it goes out: the name the person sees and the bytes, read from the handle that was checked. */
@@ -122,19 +129,32 @@ export interface PlatformAdapter {
   /** Replaces a message's text; `buttons: []` removes its buttons, undefined keeps none. */
   edit(chatId: string, messageId: string, text: string, buttons?: Button[][]): Promise<void>
   react(chatId: string, messageId: string, emoji: string): Promise<void>
-  /** Shows "typing…" in a chat for a few seconds. */
-  typing(chatId: string): Promise<void>
+  /** Shows "typing…" in a chat (in one of its threads) for a few seconds. */
+  typing(chatId: string, thread?: string): Promise<void>
   /** Answers a button press (the platform's spinner stops; `notice`, if any, is shown to that person). */
   answerPress(press: ButtonPress, notice?: string): Promise<void>
   /** The chat to write to for a DM with this user (Telegram: the user id; Discord and Slack open one). */
   dmChat(userId: string): Promise<string>
   /** Downloads an attachment to `toFolder`; resolves with the file's path. */
   download(attachment: InboundAttachment, toFolder: string): Promise<string>
+  /** A thread per session in a group (hub/bridges/threads.ts); absent where the platform has none. */
+  threads?: PlatformThreads
   /** The latest messages of a chat, oldest first, where the platform lets a bot read history. */
   history?(
     chatId: string,
     limit: number,
   ): Promise<{ messageId: string; user: string; text: string; ts: string }[]>
+}
+
+export interface PlatformThreads {
+  /** Opens a thread in a group, titled for people to tell it apart; resolves with its id. */
+  open(chatId: string, title: string): Promise<string>
+  /** Marks the thread ended (Telegram closes the topic, Discord archives the thread; Slack has neither). */
+  close(chatId: string, thread: string): Promise<void>
+  /** Opens an ended thread again, for a session that speaks after it ended. */
+  reopen(chatId: string, thread: string): Promise<void>
+  /** The chat a message in the thread is edited and reacted to in (Discord: the thread's own channel). */
+  chatOf(chatId: string, thread: string): string
 }
 
 /** How a bridge is configured to reach its platform (the tokens and an optional API root). */

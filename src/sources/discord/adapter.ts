@@ -24,6 +24,7 @@ import { call, isTokenRefused, TOKEN_REFUSED, toPlatformError } from './errors.j
 import { stoppableShards } from './gateway.js'
 import { toInbound, toPress } from './inbound.js'
 import { download, editMessage, history, react, sendMessage, typing } from './outbound.js'
+import { discordThreads } from './threads.js'
 
 /** Discord lets a bot answer an interaction for 15 minutes; older presses cannot be answered. */
 const PRESS_TTL_MS = 15 * 60 * 1000
@@ -173,7 +174,8 @@ export function createDiscordAdapter(credentials: PlatformCredentials, log: Logg
     send: (chatId, message) => sendMessage(rest, chatId, message),
     edit: (chatId, messageId, text, buttons) => editMessage(rest, chatId, messageId, text, buttons),
     react: (chatId, messageId, emoji) => react(rest, chatId, messageId, emoji),
-    typing: (chatId) => typing(rest, chatId),
+    typing: (chatId, thread) => typing(rest, thread ?? chatId),
+    threads: discordThreads(rest),
 
     async answerPress(press, notice) {
       const held = presses.get(press.pressId)

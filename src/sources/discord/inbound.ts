@@ -6,8 +6,12 @@ import type { ButtonPress, InboundAttachment, InboundMessage } from '../chat/pla
 /** Null for what no person wrote to the bot: its own messages, other bots', webhooks, system notices. */
 export function toInbound(message: Message, botId: string): InboundMessage | null {
   if (message.author.bot || message.webhookId || message.system) return null
+  // A thread is a channel of its own; the bridge knows the channel it is in.
+  const channel = message.channel
+  const thread = channel.isThread() && channel.parentId ? { thread: channel.id } : {}
   return {
-    chatId: message.channelId,
+    ...thread,
+    chatId: channel.isThread() && channel.parentId ? channel.parentId : message.channelId,
     chatType: message.channel.type === ChannelType.DM ? 'dm' : 'group',
     messageId: message.id,
     userId: message.author.id,

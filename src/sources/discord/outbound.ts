@@ -81,8 +81,10 @@ export async function sendMessage(rest: REST, chatId: string, message: OutgoingM
       : undefined,
     attachments: files.length ? files.map((file, id) => ({ id, filename: file.name })) : undefined,
   }
+  // A thread is a channel of its own (hub/bridges/threads.ts).
+  const channel = message.thread ?? chatId
   const sent = (await call('send', () =>
-    rest.post(Routes.channelMessages(chatId), { body, files: files.length ? files : undefined }),
+    rest.post(Routes.channelMessages(channel), { body, files: files.length ? files : undefined }),
   )) as APIMessage
   return sent.id
 }

@@ -15,6 +15,7 @@ import {
   type PlatformCredentials,
   PlatformError,
   type PlatformHandlers,
+  type PlatformThreads,
 } from '../chat/platform.js'
 import { boltLogger, clientOptions, createBoltApp } from './bolt.js'
 import { SocketKeeper } from './connection.js'
@@ -171,17 +172,30 @@ class SlackAdapter implements PlatformAdapter {
     // Slack takes no empty message; a message of files alone is captioned by their names.
     const text = message.text || files.map((file) => file.name).join(', ')
     const buttons = (message.buttons ?? []).filter((row) => row.length > 0)
+    // A session's thread (hub/bridges/threads.ts), else a reply to a message starts or joins its thread.
+    const threadTs = message.thread ?? message.replyTo
     const sent = await this.web.chat
       .postMessage({
         channel: chatId,
         text,
-        ...(message.replyTo ? { thread_ts: message.replyTo } : {}),
+        ...(threadTs ? { thread_ts: threadTs } : {}),
         ...(buttons.length > 0 ? { blocks: messageBlocks(text, buttons) } : {}),
       })
       .catch((error: unknown) => Promise.reject(toPlatformError(error, `chat.postMessage to ${chatId}`)))
     if (!sent.ts) throw new PlatformError('Slack chat.postMessage gave no ts')
-    if (files.length > 0) await uploadFiles(this.web, chatId, files, message.replyTo)
+    if (files.length > 0) await uploadFiles(this.web, chatId, files, threadTs)
     return sent.ts
+  }
+
+  /**
+   * A Slack thread is the replies under one message: a session's opens with its title in the
+   * channel. Slack cannot close a thread; the last line the bridge sends there says it ended.
+   */
+  readonly threads: PlatformThreads = {
+    open: (chatId, title) => this.send(chatId, { text: title || 'session' }),
+    close: async () => {},
+    reopen: async () => {},
+    chatOf: (chatId) => chatId,
   }
 
   async edit(chatId: string, messageId: string, text: string, buttons?: Button[][]): Promise<void> {

@@ -95,6 +95,7 @@ export function toInboundMessage(
     ts: slackTsToIso(event.ts),
     mentioned: viaMention || text.includes(`<@${botUserId}>`) || answersBot,
     attachments: attachmentsOf(event.files),
+    ...(event.thread_ts && event.thread_ts !== event.ts ? { thread: event.thread_ts } : {}),
   }
 }
 

@@ -17,7 +17,8 @@ import {
 import { download } from './download.js'
 import { toPlatformError } from './errors.js'
 import { toInbound, toPress } from './inbound.js'
-import { answerPress, call, editMessage, react, sendMessage } from './outbound.js'
+import { answerPress, call, editMessage, messageIdOf, react, sendMessage } from './outbound.js'
+import { telegramThreads } from './threads.js'
 
 const DEFAULT_API_ROOT = 'https://api.telegram.org'
 /** The requests grammy polls with; everything else is the hub's own calls. */
@@ -173,9 +174,11 @@ export function createTelegramAdapter(credentials: PlatformCredentials, log: Log
     send: (chatId, message) => sendMessage(api, chatId, message),
     edit: (chatId, messageId, text, buttons) => editMessage(api, chatId, messageId, text, buttons),
     react: (chatId, messageId, emoji) => react(api, chatId, messageId, emoji),
-    async typing(chatId) {
-      await call('sendChatAction', () => api.sendChatAction(chatId, 'typing'))
+    async typing(chatId, thread) {
+      const message_thread_id = thread === undefined ? undefined : messageIdOf(thread)
+      await call('sendChatAction', () => api.sendChatAction(chatId, 'typing', { message_thread_id }))
     },
+    threads: telegramThreads(api),
     answerPress: (press, notice) => answerPress(api, press.pressId, notice),
     dmChat: async (userId) => userId,
     download: (attachment, toFolder) =>

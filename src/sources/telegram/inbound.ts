@@ -16,6 +16,10 @@ export function toInbound(message: Message, me: UserFromGetMe): InboundMessage |
     ts: new Date(message.date * 1000).toISOString(),
     mentioned: mentions(message, me),
     attachments: attachments(message),
+    // A reply chain in a plain group has a message_thread_id too: only a forum topic is a thread here.
+    ...(message.is_topic_message && message.message_thread_id !== undefined
+      ? { thread: String(message.message_thread_id) }
+      : {}),
   }
 }
 

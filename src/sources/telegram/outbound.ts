@@ -39,16 +39,22 @@ export async function sendMessage(api: Api, chatId: string, message: OutgoingMes
   const reply_parameters: ReplyParameters | undefined = message.replyTo
     ? { message_id: messageIdOf(message.replyTo), allow_sending_without_reply: true }
     : undefined
+  // A forum topic's id (hub/bridges/threads.ts); absent: the chat's main thread.
+  const message_thread_id = message.thread === undefined ? undefined : messageIdOf(message.thread)
   let firstId: string | null = null
   // Telegram refuses an empty text; files alone need none.
   if (message.text.trim() !== '' || files.length === 0) {
     const sent = await call('sendMessage', () =>
-      api.sendMessage(chatId, message.text, { reply_markup, reply_parameters }),
+      api.sendMessage(chatId, message.text, { reply_markup, reply_parameters, message_thread_id }),
     )
     firstId = String(sent.message_id)
   }
   for (const { name, bytes } of files) {
-    const extra = { reply_parameters, reply_markup: firstId === null ? reply_markup : undefined }
+    const extra = {
+      reply_parameters,
+      message_thread_id,
+      reply_markup: firstId === null ? reply_markup : undefined,
+    }
     const file = new InputFile(bytes, name)
     const sent = sendsAsPhoto(name, bytes)
       ? await call('sendPhoto', () => api.sendPhoto(chatId, file, extra))

@@ -1,0 +1,152 @@
+// A thread per session in a group added with `--topics` (Telegram forum topics, Discord threads, Slack
+// threads), each platform through its real client library against its fake: a session's replies and
+// prompts open its own thread and go there, a message written in a thread reaches that session alone,
+// and the way from thread to session is kept in the store across a hub restart.
+import type { ChildProcess } from 'node:child_process'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { BRIDGE_PLATFORMS, type BridgePlatform } from '../../src/core/bridges.js'
+import type { FakePlatform, FakeThread } from '../fakes/chat-platform.js'
+import {
+  botMessages,
+  bridgeAddArgs,
+  FAKES,
+  pair,
+  person,
+  restartHub,
+  spawnHub,
+} from '../helpers/bridge-world.js'
+import { ChannelClient } from '../helpers/channel-client.js'
+import { TestHome } from '../helpers/home.js'
+
+const GROUPS: Record<BridgePlatform, string> = {
+  telegram: '-1001234567890',
+  discord: '300000000000000001',
+  slack: 'C0GROUP01',
+}
+
+describe.each(BRIDGE_PLATFORMS)('%s: a thread per session', (platform) => {
+  let fake: FakePlatform
+  let home: TestHome
+  let hub: ChildProcess
+  const opened: { close(): unknown }[] = []
+  const olga = person(platform, 2, 'olga')
+  const ann = person(platform, 1, 'ann')
+  const group = GROUPS[platform]
+
+  beforeEach(async () => {
+    fake = await FAKES[platform]()
+    fake.addGroup(group)
+    home = await TestHome.create()
+    await home.cli(...bridgeAddArgs(fake))
+    await home.cli('bridge', 'group', 'add', platform, group, '--topics')
+    hub = spawnHub(home)
+    await home.waitForHub()
+    await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+  })
+
+  afterEach(async () => {
+    for (const thing of opened.splice(0)) await thing.close()
+    hub.kill('SIGTERM')
+    await home.cleanup()
+    await fake.close()
+  })
+
+  async function channel(name: string): Promise<ChannelClient> {
+    const client = await ChannelClient.start(home, ['--name', name])
+    opened.push(client)
+    return client
+  }
+
+  function threadTitled(title: string): Promise<FakeThread> {
+    return fake.waitFor(() => fake.threads().find((t) => t.title === title), `the thread “${title}”`)
+  }
+
+  function inThread(thread: FakeThread) {
+    return fake.sent().filter((m) => m.thread === thread.thread)
+  }
+
+  /** Both sessions take the group's main chat, and each answers it: each answer opens its thread. */
+  async function twoSessionsAnswering() {
+    const alpha = await channel('alpha')
+    const beta = await channel('beta')
+    await fake.groupMessage(group, olga, 'who is around?', { mention: true })
+    const [asked] = await alpha.waitForEvents(1)
+    await beta.waitForEvents(1)
+    const chatId = asked?.meta?.chat_id
+    await alpha.callTool('reply', { chat_id: chatId, text: 'alpha here' })
+    await beta.callTool('reply', { chat_id: chatId, text: 'beta here' })
+    return { alpha, beta, alphaThread: await threadTitled('alpha'), betaThread: await threadTitled('beta') }
+  }
+
+  it('gives each session its own thread, and a message in one reaches only its session', async () => {
+    await pair(home, fake, olga, true)
+    const { alpha, beta, alphaThread, betaThread } = await twoSessionsAnswering()
+    expect(alphaThread.thread).not.toBe(betaThread.thread)
+    expect(fake.threads()).toHaveLength(2)
+    // In its own thread, a reply needs no session's name in front of it.
+    await fake.waitFor(() => inThread(alphaThread).find((m) => m.text === 'alpha here'), 'alpha’s reply')
+    await fake.waitFor(() => inThread(betaThread).find((m) => m.text === 'beta here'), 'beta’s reply')
+    expect(inThread(alphaThread).map((m) => m.text)).toEqual(['alpha here'])
+
+    await fake.groupMessage(group, olga, 'only for alpha', { thread: alphaThread.thread })
+    await fake.groupMessage(group, olga, 'only for beta', { thread: betaThread.thread })
+    await fake.waitFor(() => beta.events.find((e) => e.content === 'only for beta'), 'beta’s message')
+    await fake.waitFor(() => alpha.events.find((e) => e.content === 'only for alpha'), 'alpha’s message')
+    const asked = expect.stringContaining('who is around?')
+    expect(alpha.events.map((e) => e.content)).toEqual([asked, 'only for alpha'])
+    expect(beta.events.map((e) => e.content)).toEqual([asked, 'only for beta'])
+
+    // Answering the thread's message stays in the thread; the main chat got nothing of it.
+    const event = alpha.events[1]
+    await alpha.callTool('reply', { chat_id: event?.meta?.chat_id, text: 'done, olga' })
+    await fake.waitFor(() => inThread(alphaThread).find((m) => m.text === 'done, olga'), 'the answer')
+    expect(fake.threads()).toHaveLength(2)
+    expect(fake.sent().filter((m) => !m.thread && /alpha here|beta here|done/.test(m.text))).toEqual([])
+  })
+
+  it('puts a session’s prompt in its thread once for every operator, and a press there answers it', async () => {
+    const dms = [await pair(home, fake, olga, true), await pair(home, fake, ann, true)]
+    const alpha = await channel('alpha')
+    await alpha.sendPermissionRequest({
+      request_id: 'bqzmx',
+      tool_name: 'Bash',
+      description: 'List the files',
+      input_preview: '{"command":"ls -la"}',
+    })
+    const thread = await threadTitled('alpha')
+    const prompt = await fake.waitFor(
+      () => inThread(thread).find((m) => m.text.includes('Permission: Bash')),
+      'the prompt in alpha’s thread',
+    )
+    const allow = prompt.buttons.flat().find((b) => b.text === 'Allow')
+    await fake.press(olga, prompt.chatId, prompt.messageId, allow?.data as string)
+    await fake.waitFor(() => alpha.verdicts[0], 'the verdict')
+    expect(alpha.verdicts).toEqual([{ request_id: 'bqzmx', behavior: 'allow' }])
+    const edited = await fake.waitFor(
+      () =>
+        inThread(thread).find((m) => m.messageId === prompt.messageId && m.text.includes('Allowed by olga')),
+      'the prompt edited',
+    )
+    expect(edited.buttons).toEqual([])
+    // One message for both operators, and none in their DMs.
+    expect(inThread(thread).filter((m) => m.text.includes('Permission: Bash'))).toHaveLength(1)
+    for (const dm of dms)
+      expect(botMessages(fake, dm).filter((m) => m.text.includes('Permission'))).toEqual([])
+  })
+
+  it('routes a thread to its session after the hub restarts', { timeout: 90_000 }, async () => {
+    await pair(home, fake, olga, true)
+    const { alpha, beta, betaThread } = await twoSessionsAnswering()
+    hub = await restartHub(home, hub)
+    await fake.groupMessage(group, olga, 'still there, beta?', { thread: betaThread.thread })
+    const event = await fake.waitFor(
+      () => beta.events.find((e) => e.content === 'still there, beta?'),
+      'beta’s message after the restart',
+      20_000,
+    )
+    expect(alpha.events.map((e) => e.content)).toEqual([expect.stringContaining('who is around?')])
+    await beta.callTool('reply', { chat_id: event.meta?.chat_id, text: 'still here' })
+    await fake.waitFor(() => inThread(betaThread).find((m) => m.text === 'still here'), 'beta’s answer')
+    expect(fake.threads()).toHaveLength(2)
+  })
+})
