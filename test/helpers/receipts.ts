@@ -41,25 +41,10 @@ export async function waitForState(
 /** Per event id, how many transcript lines of this Claude HOME put it into Claude's context. */
 export function inContextCounts(world: World): Map<string, number> {
   const counts = new Map<string, number>()
-  const root = join(world.claude.home, '.claude', 'projects')
-  let files: string[] = []
-  try {
-    files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.jsonl'))
-  } catch {
-    return counts
+  for (const line of transcriptLines(world)) {
+    const marks = marksOf(line)
+    if (marks?.mark === 'in_context') for (const id of marks.ids) counts.set(id, (counts.get(id) ?? 0) + 1)
   }
-  for (const file of files)
-    for (const line of readFileSync(join(root, file), 'utf8').split('\n')) {
-      if (!line.includes('event_id=')) continue
-      let parsed: unknown
-      try {
-        parsed = JSON.parse(line)
-      } catch {
-        continue
-      }
-      const marks = marksOf(parsed)
-      if (marks?.mark === 'in_context') for (const id of marks.ids) counts.set(id, (counts.get(id) ?? 0) + 1)
-    }
   return counts
 }
 
@@ -77,4 +62,60 @@ export async function postWebhook(
   })
   if (res.status !== 202) throw new Error(`webhook answered ${res.status}: ${await res.text()}`)
   return ((await res.json()) as { id: string }).id
+}
+
+/**
+ * Per `<event id> <server>`, how many transcript lines of this Claude HOME put the event into Claude's
+ * context through that MCP server (the tag's `source`): which channel's notification got it there.
+ */
+export function inContextByServer(world: World): Map<string, number> {
+  const counts = new Map<string, number>()
+  for (const line of transcriptLines(world)) {
+    if (marksOf(line)?.mark !== 'in_context') continue
+    for (const m of JSON.stringify(line).matchAll(/<channel\b([^>]*)>/g)) {
+      const attrs = (m[1] as string).replaceAll('\\"', '"')
+      const id = /\bevent_id="([^"]+)"/.exec(attrs)?.[1]
+      const source = /\bsource="([^"]+)"/.exec(attrs)?.[1]
+      if (id) counts.set(`${id} ${source}`, (counts.get(`${id} ${source}`) ?? 0) + 1)
+    }
+  }
+  return counts
+}
+
+function transcriptLines(world: World): unknown[] {
+  const root = join(world.claude.home, '.claude', 'projects')
+  let files: string[] = []
+  try {
+    files = (readdirSync(root, { recursive: true }) as string[]).filter((f) => f.endsWith('.jsonl'))
+  } catch {
+    return []
+  }
+  const lines: unknown[] = []
+  for (const file of files)
+    for (const line of readFileSync(join(root, file), 'utf8').split('\n')) {
+      if (!line.includes('event_id=')) continue
+      try {
+        lines.push(JSON.parse(line))
+      } catch {
+        // a line being written
+      }
+    }
+  return lines
+}
+
+/** The `switchboard channel` processes running for this world's Switchboard home, by any launcher. */
+export function channelProcesses(world: World): number[] {
+  const home = `SWITCHBOARD_HOME=${world.home.dir}`
+  const found: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    try {
+      const argv = readFileSync(`/proc/${entry}/cmdline`, 'utf8').split('\0')
+      if (!argv.some((a) => a.endsWith('cli/main.js')) || !argv.includes('channel')) continue
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(home)) found.push(Number(entry))
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found
 }
