@@ -2,6 +2,8 @@
 // reconnect through /mcp, two channels of two servers in one session, a channel killed and the
 // session resumed. Real Claude Code CLI offline against the fake Messages API; every event ends in
 // the session's transcript exactly once, through its own channel, and its receipt reads in_context.
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { textOf } from '../fakes/anthropic.js'
 import { CLAUDE_BIN, PrintSession, switchboardChannel } from '../helpers/claude.js'
@@ -28,6 +30,21 @@ function expectOnceEach(ids: string[]): void {
   expect(Object.fromEntries(ids.map((id) => [id, counts.get(id) ?? 0]))).toEqual(
     Object.fromEntries(ids.map((id) => [id, 1])),
   )
+}
+
+/** Claude Code's own debug log of the interactive session (what it did with its MCP servers). */
+const debugLog = () => join(world.claude.home, 'claude-debug-tmux.log')
+
+function debugTail(): string {
+  try {
+    return readFileSync(debugLog(), 'utf8')
+      .split('\n')
+      .filter((l) => /MCP|mcp|[Cc]hannel/.test(l))
+      .slice(-40)
+      .join('\n')
+  } catch {
+    return '(no debug log)'
+  }
 }
 
 /** A fake model that holds the turn an event `start the long turn` begins, until `release()`. */
@@ -57,6 +74,8 @@ async function interactive(servers: Record<string, string>, extra: string[] = []
       CLAUDE_BIN,
       '--dangerously-load-development-channels',
       ...Object.keys(servers).map((s) => `server:${s}`),
+      '--debug-file',
+      debugLog(),
       ...extra,
     ],
     { cwd: world.claude.cwd, env: world.claude.env(world.fake.url), timeoutSeconds: 240 },
@@ -68,16 +87,30 @@ async function interactive(servers: Record<string, string>, extra: string[] = []
   return terminal
 }
 
-/** Moves the `❯` of a menu on screen down to the row matching `row`; Enter. */
+/** The row of a menu on screen that `❯` points at (the input prompt's `❯` is at the line's start). */
+function selected(screen: string): string | undefined {
+  return screen.split('\n').find((l) => /^\s+❯/.test(l))
+}
+
+/** Moves the `❯` of the menu on screen down to the row matching `row`, then Enter. */
 async function choose(terminal: TmuxSession, row: RegExp): Promise<void> {
   for (let i = 0; i < 10; i++) {
-    const screen = await terminal.waitForScreen(/❯/)
-    if (screen.split('\n').some((l) => l.includes('❯') && row.test(l))) {
+    let at: string | undefined
+    await waitFor(
+      () => {
+        at = selected(terminal.screen())
+        return at !== undefined
+      },
+      10_000,
+      'a menu',
+    )
+    if (row.test(at as string)) {
       terminal.keys('Enter')
       return
     }
     terminal.keys('Down')
-    await waitFor(() => terminal.screen() !== screen, 5_000, 'the menu to move')
+    // The spinner of a running turn redraws the screen each second: wait for the pointer itself.
+    await waitFor(() => selected(terminal.screen()) !== at, 5_000, 'the menu to move')
   }
   throw new Error(`no menu row ${row}\n--- screen:\n${terminal.screen()}`)
 }
@@ -89,7 +122,7 @@ it('confirms events sent while an interactive session is idle, then across an /m
   const { release } = holdingModel()
   const terminal = await interactive({ switchboard: 'tmux' })
   const failing = (err: Error) => {
-    throw new Error(`${err.message}\n--- screen:\n${terminal.screen()}`)
+    throw new Error(`${err.message}\n--- screen:\n${terminal.screen()}\n--- debug log:\n${debugTail()}`)
   }
   await waitForChannel(world)
 
@@ -121,7 +154,7 @@ it('confirms events sent while an interactive session is idle, then across an /m
   await choose(terminal, /switchboard/)
   await terminal.waitForScreen(/Reconnect/)
   await choose(terminal, /Reconnect/)
-  await terminal.waitForScreen(/Reconnected to switchboard/)
+  await terminal.waitForScreen(/Reconnected to switchboard/).catch(failing)
   await waitFor(() => !alive(old as number), 15_000, 'the old channel process to end')
   await waitFor(() => channelProcesses(world).length === 1, 15_000, 'the new channel process')
   await waitForChannel(world)
@@ -255,7 +288,22 @@ it('ends in context exactly once the events a killed channel left waiting, once 
     }),
   })
   world.closers.push(() => resumed.close())
-  await waitForChannel(world)
+  // A cold start of the CLI, its plugin's launcher and the channel: slow on a busy machine.
+  await waitForChannel(world, 60_000).catch((err: Error) => {
+    let debug = ''
+    try {
+      debug = readFileSync(resumed.debugFile, 'utf8')
+        .split('\n')
+        .filter((l) => /MCP|mcp|hannel/.test(l))
+        .slice(-30)
+        .join('\n')
+    } catch {
+      // no debug log yet
+    }
+    throw new Error(
+      `${err.message}\n--- channel processes: ${channelProcesses(world).join(' ')}\n--- stderr:\n${resumed.stderr.join('').slice(-2000)}\n--- debug:\n${debug}`,
+    )
+  })
   await resumed.waitForMcpServer()
   await resumed.sendUntilChannelWired('back again')
   const all = [before, ...queued, ...orphaned, away]
