@@ -16,7 +16,7 @@ const event = (id: string): StoredEvent => ({
   created_at: 0,
 })
 
-function setup(tries = 3) {
+function setup(tries = 3, heard: () => Promise<void> = async () => {}) {
   const transcript = new Map<string, 'queued' | 'in_context'>()
   const log: string[] = []
   const confirmer = new Confirmer(
@@ -24,6 +24,7 @@ function setup(tries = 3) {
       write: async (e) => {
         log.push(`write ${e.id}`)
       },
+      heard,
       receipt: (e, stage, n, reason) => log.push(`${stage} ${e.id} ${n}${reason ? ` ${reason}` : ''}`),
       confirmed: (e) => log.push(`ack ${e.id}`),
       unconfirmed: (e) => log.push(`down ${e.id}`),
@@ -94,5 +95,21 @@ describe('the confirmer', () => {
     expect(log.filter((l) => l === 'write a')).toHaveLength(3)
     expect(log.slice(-2)).toEqual(['unconfirmed a 3 because', 'down a'])
     expect(confirmer.waiting).toBe(0)
+  })
+
+  it('counts the deadline from when Claude Code has read the event, so a CLI starved of CPU is not sent a second copy', async () => {
+    // Claude Code answers the channel's ping only after it has read everything before it on its stdin.
+    let answer!: () => void
+    const { log, confirmer } = setup(3, () => new Promise<void>((r) => (answer = r)))
+    const delivering = confirmer.deliver(event('a'))
+    await vi.advanceTimersByTimeAsync(10_000) // busy: not read yet, however long it takes
+    expect(log.filter((l) => l.startsWith('write'))).toEqual(['write a'])
+    answer()
+    await delivering
+    await vi.advanceTimersByTimeAsync(500)
+    confirmer.seen('a', 'in_context') // recorded within the deadline, counted from the read
+    await vi.advanceTimersByTimeAsync(1_000)
+    expect(log.filter((l) => l.startsWith('write'))).toEqual(['write a'])
+    expect(log).toContain('in_context a 1')
   })
 })

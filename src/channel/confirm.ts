@@ -1,7 +1,7 @@
 // Delivery you can prove: an event the channel wrote is done only once Claude Code's own transcript
 // shows it in context. Written and not seen within the deadline: the transcript is read once more,
 // then the event is written again with the same id (Claude Code dropped it: while starting, before
-// a -p session's first input, after /mcp). Seen queued: it waits, and is never written again, so
+// a -p session's first input, after /mcp). The deadline counts from when Claude Code has read it. Seen queued: it waits, and is never written again, so
 // Claude sees it once. After the last try it is unconfirmed, and goes down the ladder.
 import type { StoredEvent } from '../core/event.js'
 import type { ReceiptStage } from '../core/receipts.js'
@@ -10,6 +10,12 @@ import type { TranscriptMark } from './transcript-marks.js'
 export interface ConfirmHooks {
   /** Writes the notification; resolves once it is in Claude Code's pipe. */
   write(event: StoredEvent): Promise<void>
+  /**
+   * Resolves once Claude Code has read all that was written before (it answered a ping: it reads
+   * its stdin in order). A CLI starved of CPU may read an event seconds after it was written; a
+   * deadline counted from the write would send it a second copy, and Claude would see both.
+   */
+  heard(): Promise<void>
   /** Tells the hub (a receipt message). */
   receipt(event: StoredEvent, stage: ReceiptStage, tries: number, reason?: string): void
   /** In context: acknowledge, and remember it as shown. */
@@ -99,7 +105,8 @@ export class Confirmer {
     await this.hooks.write(entry.event)
     if (this.tracked.get(entry.event.id) !== entry) return // confirmed while it was written
     this.hooks.receipt(entry.event, 'written', entry.tries)
-    if (entry.queued || entry.timer) return
+    await this.hooks.heard()
+    if (this.tracked.get(entry.event.id) !== entry || entry.queued || entry.timer) return
     const wait = this.options.deadlineMs * 2 ** (entry.tries - 1)
     entry.timer = setTimeout(() => void this.expired(entry), wait)
     entry.timer.unref()
@@ -108,6 +115,8 @@ export class Confirmer {
   private async expired(entry: Tracked): Promise<void> {
     entry.timer = null
     if (this.tracked.get(entry.event.id) !== entry) return
+    await this.hooks.heard() // Claude Code is taking its input again: what it took is in the transcript by now
+    if (this.tracked.get(entry.event.id) !== entry || entry.timer) return
     this.options.refresh() // checked once more before writing again
     if (this.settle(entry)) return
     if (entry.tries < this.options.tries) return this.writeAgain(entry)

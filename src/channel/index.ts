@@ -145,6 +145,10 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
           params: { content: event.content, meta: channelMeta(event) },
         })
       },
+      // A client that does not answer pings (or is gone) leaves the deadline counted from the write.
+      heard: async () => {
+        await mcp?.ping().catch(() => {})
+      },
       receipt: (event, stage, tries, reason) => {
         const at = stage === 'written' || stage === 'unconfirmed' ? undefined : Date.now()
         hub.receipt({
