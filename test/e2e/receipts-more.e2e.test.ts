@@ -234,6 +234,7 @@ it('confirms the events of two channels of two servers in one session each throu
   for (const r of gammas) expect(r).toMatchObject({ subscriber: 'gamma', in_context: null })
   expect(gammas[0]?.reason).toMatch(/channels are not enabled for this server/)
   // In context once each, through its own server's channel, never through the other's.
+  expectOnceEach(ids.map((e) => e.id))
   const byServer = inContextByServer(world)
   expect(Object.fromEntries(byServer)).toEqual(Object.fromEntries(ids.map((e) => [`${e.id} ${e.server}`, 1])))
 })

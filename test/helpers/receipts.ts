@@ -72,14 +72,28 @@ export function inContextByServer(world: World): Map<string, number> {
   const counts = new Map<string, number>()
   for (const line of transcriptLines(world)) {
     if (marksOf(line)?.mark !== 'in_context') continue
-    for (const m of JSON.stringify(line).matchAll(/<channel\b([^>]*)>/g)) {
-      const attrs = (m[1] as string).replaceAll('\\"', '"')
+    for (const m of contextText(line).matchAll(/<channel\b([^>]*)>/g)) {
+      const attrs = m[1] as string
       const id = /\bevent_id="([^"]+)"/.exec(attrs)?.[1]
       const source = /\bsource="([^"]+)"/.exec(attrs)?.[1]
       if (id) counts.set(`${id} ${source}`, (counts.get(`${id} ${source}`) ?? 0) + 1)
     }
   }
   return counts
+}
+
+/** The text of a line that Claude is shown: a user line's content, an attachment's prompt or content. */
+function contextText(line: unknown): string {
+  const l = line as {
+    type?: string
+    message?: { content?: unknown }
+    attachment?: { prompt?: unknown; content?: unknown }
+  }
+  const parts = l.type === 'user' ? [l.message?.content] : [l.attachment?.prompt, l.attachment?.content]
+  return parts
+    .flat()
+    .map((p) => (typeof p === 'string' ? p : p && typeof p === 'object' && 'text' in p ? String(p.text) : ''))
+    .join('\n')
 }
 
 function transcriptLines(world: World): unknown[] {
