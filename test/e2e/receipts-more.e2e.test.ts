@@ -16,6 +16,7 @@ import {
   inContextByServer,
   inContextCounts,
   postWebhook,
+  transcriptSummary,
   waitForState,
 } from '../helpers/receipts.js'
 import { TmuxSession } from '../helpers/tmux.js'
@@ -27,9 +28,10 @@ const QUICK = { SWITCHBOARD_CONFIRM_MS: '2000' }
 
 function expectOnceEach(ids: string[]): void {
   const counts = inContextCounts(world)
-  expect(Object.fromEntries(ids.map((id) => [id, counts.get(id) ?? 0]))).toEqual(
-    Object.fromEntries(ids.map((id) => [id, 1])),
-  )
+  expect(
+    Object.fromEntries(ids.map((id) => [id, counts.get(id) ?? 0])),
+    `--- transcript:\n${transcriptSummary(world)}`,
+  ).toEqual(Object.fromEntries(ids.map((id) => [id, 1])))
 }
 
 /** Claude Code's own debug log of the interactive session (what it did with its MCP servers). */

@@ -133,3 +133,19 @@ export function channelProcesses(world: World): number[] {
   }
   return found
 }
+
+/** The transcript lines that carry events, one short line each: for a failure's message. */
+export function transcriptSummary(world: World): string {
+  return transcriptLines(world)
+    .map((line) => {
+      const l = line as {
+        type?: string
+        operation?: string
+        timestamp?: string
+        attachment?: { type?: string }
+      }
+      const ids = [...JSON.stringify(line).matchAll(/event_id=\\"(ev_\w+)/g)].map((m) => m[1])
+      return `${l.timestamp} ${l.type} ${l.operation ?? l.attachment?.type ?? ''} ${ids.join(',')}`
+    })
+    .join('\n')
+}
