@@ -54,6 +54,12 @@ const PermissionRequestNotification = z.object({
 export async function runChannel(config: HubConfig, options: ChannelOptions, log: Logger): Promise<void> {
   if (isHubDriven()) return runDrivenChannel(SERVER_NAME, log)
   const inbox = new Inbox()
+  const subscriber = options.name ?? defaultSubscriberName(process.cwd())
+  /**
+   * What Claude Code shows as the tag's attributes. `subscriber` names this channel: two servers of
+   * one session may both be handed an event, and each confirms only its own tag (transcript-marks.ts).
+   */
+  const channelMeta = (event: StoredEvent) => ({ ...eventMeta(event), subscriber })
   let shown: ShownLog | null = null
   /** Chosen once the MCP client initialized the channel: until then the hub lists it without one. */
   let rung: Rung | null = null
@@ -69,7 +75,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     socketPath: localSocket(config),
     hubs: config.hubs,
     token: readAdminToken(config),
-    subscriber: options.name ?? defaultSubscriberName(process.cwd()),
+    subscriber,
     topics: options.topics?.length ? options.topics : ['*'],
     rung: () => rung,
     aliases: options.aliases,
@@ -97,7 +103,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
           event,
           mcp?.notification({
             method: 'notifications/claude/channel',
-            params: { content: event.content, meta: eventMeta(event) },
+            params: { content: event.content, meta: channelMeta(event) },
           }),
         )
         return
@@ -133,6 +139,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     () => transcriptFiles(process.cwd(), process.env.CLAUDE_CODE_SESSION_ID, startedAt - 60_000),
     (id, mark) => confirmer.seen(id, mark),
     claudeStartedAt(startedAt - 5_000),
+    subscriber,
   )
   /** Whether the transcript, read up to now, has this event in Claude's context. */
   const inContext = (id: string) => {
@@ -144,7 +151,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
       write: async (event) => {
         await mcp?.notification({
           method: 'notifications/claude/channel',
-          params: { content: event.content, meta: eventMeta(event) },
+          params: { content: event.content, meta: channelMeta(event) },
         })
       },
       receipt: (event, stage, tries, reason) => {

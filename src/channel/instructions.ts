@@ -2,7 +2,8 @@
 export function channelInstructions(serverName: string): string {
   return [
     `Events from Switchboard arrive as <channel source="${serverName}" ...>content</channel>.`,
-    'Their attributes: origin (the webhook source; http, telegram, discord or slack for chat), topic and event_id on every event;',
+    'Their attributes: origin (the webhook source; http, telegram, discord or slack for chat), topic, event_id and subscriber',
+    '(the name this session receives events under) on every event;',
     'sender, the person who wrote a chat message; and chat_id, which marks a conversation you can answer.',
     'The sender never sees this transcript: to answer, call the reply tool with the chat_id from the tag.',
     'Events without a chat_id (webhooks, alerts) are one-way: act on them; there is no one to reply to.',

@@ -82,4 +82,31 @@ describe('the transcript reader', () => {
       { id: 'ev_quoted', mark: 'in_context', at: Date.parse('2026-01-01T00:00:00.000Z') },
     ])
   })
+
+  it("takes a tag another channel of the session wrote (addressed to another subscriber) as none of this channel's", () => {
+    // Two servers in one session, both handed the event: alpha's notification got in, gamma's was
+    // dropped. Gamma reading alpha's line must not call its own delivery in context.
+    const line = (subscriber: string, type = 'user') =>
+      JSON.stringify({
+        type,
+        operation: 'enqueue',
+        timestamp: '2026-01-01T00:00:00.000Z',
+        content: `<channel source="alpha" event_id="ev_both" subscriber="${subscriber}">x</channel>`,
+        message: {
+          content: `<channel source="alpha" event_id="ev_both" subscriber="${subscriber}">x</channel>`,
+        },
+      })
+    const gamma = new TranscriptMarks('gamma')
+    expect(gamma.addLine(line('alpha', 'queue-operation'))).toEqual([])
+    expect(gamma.addLine(line('alpha'))).toEqual([])
+    expect(gamma.state('ev_both')).toBe('absent')
+    const alpha = new TranscriptMarks('alpha')
+    expect(alpha.addLine(line('alpha')).map((c) => c.mark)).toEqual(['in_context'])
+    // A tag naming no subscriber (the hook's text, an older channel) is anyone's.
+    const hook = JSON.stringify({
+      type: 'user',
+      message: { content: '<channel source="s" event_id="ev_hook">x</channel>' },
+    })
+    expect(gamma.addLine(hook).map((c) => c.id)).toEqual(['ev_hook'])
+  })
 })

@@ -13,13 +13,25 @@ export interface LineMarks {
   at: number | null
 }
 
-const TAG = /<channel\b[^>]*?\bevent_id="([^"]+)"/g
+const TAG = /<channel\b([^>]*)>/g
 
 /** Attachments whose text the model is shown: a prompt absorbed mid-turn, and a hook's context. */
 const CONTEXT_ATTACHMENTS = new Set(['queued_command', 'hook_additional_context'])
 
-export function eventIdsIn(text: string): string[] {
-  return [...text.matchAll(TAG)].map((m) => m[1] as string)
+/**
+ * The event ids of the tags in `text`. Given `self`, a tag addressed to another subscriber is left
+ * out: two channels of one session may both be handed an event, and one's line must not confirm the
+ * other's notification, which Claude Code may have dropped. A tag naming none (the hook's text, an
+ * older channel) is anyone's.
+ */
+export function eventIdsIn(text: string, self?: string): string[] {
+  const ids: string[] = []
+  for (const [, attrs = ''] of text.matchAll(TAG)) {
+    const id = /\bevent_id="([^"]+)"/.exec(attrs)?.[1]
+    const to = /\bsubscriber="([^"]*)"/.exec(attrs)?.[1]
+    if (id && (self === undefined || to === undefined || to === self)) ids.push(id)
+  }
+  return ids
 }
 
 function textOfContent(content: unknown): string {
@@ -39,8 +51,8 @@ function timeOf(line: Record<string, unknown>): number | null {
   return Number.isNaN(t) ? null : t
 }
 
-/** The marks of one parsed transcript line, or null when it carries no event. */
-export function marksOf(line: unknown): LineMarks | null {
+/** The marks of one parsed transcript line (for subscriber `self`, see eventIdsIn), or null when it carries none. */
+export function marksOf(line: unknown, self?: string): LineMarks | null {
   if (!line || typeof line !== 'object') return null
   const l = line as Record<string, unknown>
   let text = ''
@@ -55,13 +67,18 @@ export function marksOf(line: unknown): LineMarks | null {
     text = typeof l.content === 'string' ? l.content : ''
     mark = 'queued'
   } else return null
-  const ids = eventIdsIn(text)
+  const ids = eventIdsIn(text, self)
   return ids.length ? { mark, ids, at: timeOf(l) } : null
 }
 
-/** One transcript's events so far: in context beats queued, and the first time each was seen stays. */
+/**
+ * One transcript's events so far, as subscriber `self` reads them (see eventIdsIn): in context beats
+ * queued, and the first time each was seen stays.
+ */
 export class TranscriptMarks {
   private readonly seen = new Map<string, { mark: TranscriptMark; at: number }>()
+
+  constructor(private readonly self?: string) {}
 
   /** Reads one raw line (a half-written or foreign line is skipped); returns the ids it changed. */
   addLine(raw: string, now = Date.now()): { id: string; mark: TranscriptMark; at: number }[] {
@@ -71,7 +88,7 @@ export class TranscriptMarks {
     } catch {
       return []
     }
-    const marks = marksOf(parsed)
+    const marks = marksOf(parsed, this.self)
     if (!marks) return []
     const changed: { id: string; mark: TranscriptMark; at: number }[] = []
     for (const id of marks.ids) {

@@ -11,7 +11,7 @@ const CHUNK = 1 << 16
 export type MarkListener = (id: string, mark: TranscriptMark, at: number) => void
 
 export class TranscriptWatch {
-  private readonly marks = new TranscriptMarks()
+  private readonly marks: TranscriptMarks
   /** Per file: how far it was read, and a line not finished yet. */
   private readonly files = new Map<string, { offset: number; partial: string; decoder: StringDecoder }>()
   private timer: NodeJS.Timeout | null = null
@@ -27,7 +27,11 @@ export class TranscriptWatch {
      * reason to wait.
      */
     private readonly since = Date.now(),
-  ) {}
+    /** The subscriber this channel delivers to: tags addressed to another are not its own. */
+    self?: string,
+  ) {
+    this.marks = new TranscriptMarks(self)
+  }
 
   start(): void {
     this.timer ??= setInterval(() => this.refresh(), POLL_MS)
