@@ -16,6 +16,7 @@ import {
 } from '../chat/platform.js'
 import { download } from './download.js'
 import { toPlatformError } from './errors.js'
+import { formatForTelegram } from './format.js'
 import { toInbound, toPress } from './inbound.js'
 import { answerPress, call, editMessage, react, sendMessage } from './outbound.js'
 
@@ -170,8 +171,10 @@ export function createTelegramAdapter(credentials: PlatformCredentials, log: Log
       return stopped
     },
 
+    format: formatForTelegram,
     send: (chatId, message) => sendMessage(api, chatId, message),
-    edit: (chatId, messageId, text, buttons) => editMessage(api, chatId, messageId, text, buttons),
+    edit: (chatId, messageId, text, buttons, markup) =>
+      editMessage(api, chatId, messageId, text, buttons, markup),
     react: (chatId, messageId, emoji) => react(api, chatId, messageId, emoji),
     async typing(chatId) {
       await call('sendChatAction', () => api.sendChatAction(chatId, 'typing'))
