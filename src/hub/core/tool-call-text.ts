@@ -3,8 +3,6 @@
 // mean approving a `curl … | sh` nobody saw.
 
 const MAX_SHOWN = 600
-/** Lines of each side of an edit a prompt shows before it says how many more there are. */
-const DIFF_LINES = 8
 
 /** The part of a tool's input that says what it does: a Bash command, else the input as JSON. */
 export function inputPreview(toolName: string, input: Record<string, unknown>): string {
@@ -41,54 +39,4 @@ export function claudeSaid(description: string | null | undefined): string {
   const said = description?.replace(/\s+/g, ' ').trim()
   if (!said) return ''
   return `Claude's description: "${said.length > 160 ? `${said.slice(0, 157)}...` : said}"`
-}
-
-function text(v: unknown): string {
-  return typeof v === 'string' ? v : ''
-}
-
-function linesOf(s: string): string[] {
-  if (s === '') return []
-  const lines = s.split(/\r\n|\r|\n/)
-  if (lines.length > 1 && lines.at(-1) === '') lines.pop()
-  return lines
-}
-
-/** An edit as the dashboard shows it: removed lines `- `, added lines `+ `, a few of each. */
-function diff(edit: Record<string, unknown>): string[] {
-  const side = (lines: string[], mark: string) => [
-    ...lines.slice(0, DIFF_LINES).map((line) => `${mark} ${line}`),
-    ...(lines.length > DIFF_LINES ? [`${mark} … ${lines.length - DIFF_LINES} more lines`] : []),
-  ]
-  const removed = linesOf(text(edit.old_string))
-  const added = linesOf(text(edit.new_string))
-  return removed.length || added.length ? [...side(removed, '-'), ...side(added, '+')] : ['(no change)']
-}
-
-/**
- * What a call does, as the dashboard shows it (web/src/ToolCall.tsx): Bash as `$ <command>`, Edit
- * as the file and a short diff, Read and Write as the path, other tools' input as compact JSON; a
- * preview that is not whole JSON as it came. Cut visibly at `limit`.
- */
-export function toolCallView(
-  toolName: string,
-  input: Record<string, unknown> | null,
-  preview: string | null,
-  limit = MAX_SHOWN,
-): string {
-  if (!input) return cutVisibly(preview ?? '(no input)', limit)
-  const path = text(input.file_path) || text(input.notebook_path) || text(input.path)
-  let lines: string[]
-  if (toolName === 'Bash' && typeof input.command === 'string') lines = [`$ ${input.command}`]
-  else if (toolName === 'Edit' && path)
-    lines = [`${path}${input.replace_all === true ? ' (every occurrence)' : ''}`, ...diff(input)]
-  else if (toolName === 'MultiEdit' && path && Array.isArray(input.edits)) {
-    const edits = input.edits.filter(
-      (e): e is Record<string, unknown> => typeof e === 'object' && e !== null && !Array.isArray(e),
-    )
-    lines = [`${path} (${edits.length} edit${edits.length === 1 ? '' : 's'})`, ...edits.flatMap(diff)]
-  } else if (toolName === 'Write' && path) lines = [`${path} (${linesOf(text(input.content)).length} lines)`]
-  else if ((toolName === 'Read' || toolName === 'NotebookEdit') && path) lines = [path]
-  else lines = [JSON.stringify(input)]
-  return cutVisibly(lines.join('\n'), limit)
 }
