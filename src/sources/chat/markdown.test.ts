@@ -68,6 +68,7 @@ const fragment = fc.oneof(
   { weight: 1, arbitrary: fc.constant('y'.repeat(120)) },
 )
 const markdown = fc.array(fragment, { maxLength: 160 }).map((parts) => parts.join(''))
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/
 const mode = fc.constantFrom<ChunkMode>('length', 'newline')
 
 function telegramProblem(html: string, limit: number): string | null {
@@ -118,6 +119,8 @@ describe.each(PLATFORMS)('markdown for $name', ({ limit: most, format, renderer,
         for (const message of format(md, limit, cut)) {
           expect(problem(message.markup, limit)).toBeNull()
           expect(message.text.length).toBeLessThanOrEqual(limit)
+          // Half an emoji is refused by every platform.
+          expect(LONE_SURROGATE.test(message.markup)).toBe(false)
         }
       }),
       { numRuns: 300 },
