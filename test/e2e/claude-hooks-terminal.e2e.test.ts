@@ -175,7 +175,7 @@ describe('a terminal session with the hooks, no channel', () => {
       () =>
         h.telegram
           .sent()
-          .find((m) => m.messageId === prompt.messageId && /answered at the terminal/.test(m.text)),
+          .find((m) => m.messageId === prompt.messageId && /Answered at the terminal/.test(m.text)),
       'the prompt edited to say it was answered at the terminal',
       30_000,
     )

@@ -83,6 +83,11 @@ export interface FakePlatform {
   setDown(down: boolean): void
   /** The next `n` API calls that send, edit or react answer 429 with this retry-after. */
   rateLimitNext(n: number, retryAfterSeconds: number): void
+  /**
+   * The next `n` messages or edits with markup are refused as the platform refuses markup it cannot
+   * read (Telegram's 400 "can't parse entities", Slack's invalid_blocks). Discord refuses no markdown.
+   */
+  refuseMarkupNext?(n: number): void
 
   /** Polls `probe` until it returns something other than undefined/false. */
   waitFor<T>(probe: () => T | undefined | false | null, what: string, timeoutMs?: number): Promise<T>

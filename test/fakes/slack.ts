@@ -84,6 +84,7 @@ class FakeSlackServer implements FakeSlack {
   private port = 0
   private down = false
   private rateLimit = { left: 0, seconds: 1 }
+  private refuseMarkup = 0
   private counter = 100
   private readonly users = new Map<string, FakeUser>()
   private readonly dms = new Map<string, string>()
@@ -275,6 +276,22 @@ class FakeSlackServer implements FakeSlack {
 
   rateLimitNext(n: number, retryAfterSeconds: number): void {
     this.rateLimit = { left: n, seconds: retryAfterSeconds }
+  }
+
+  refuseMarkupNext(n: number): void {
+    this.refuseMarkup = n
+  }
+
+  /** As Slack: a section holds at most 3000 characters, and a refusal the test asked for. */
+  private checkBlocks(blocks: Json[]): void {
+    if (this.refuseMarkup > 0) {
+      this.refuseMarkup--
+      throw new ApiError('invalid_blocks')
+    }
+    for (const block of blocks) {
+      const text = (block.text as { text?: unknown } | undefined)?.text
+      if (typeof text === 'string' && text.length > 3000) throw new ApiError('invalid_blocks')
+    }
   }
 
   waitFor<T>(probe: () => T | undefined | false | null, what: string, timeoutMs?: number): Promise<T> {
@@ -517,6 +534,8 @@ class FakeSlackServer implements FakeSlack {
         const replyTo = text('thread_ts') || null
         if (replyTo && !this.find(channel, replyTo)) throw new ApiError('thread_not_found')
         const blocks = jsonArray(args.blocks)
+        this.checkBlocks(blocks)
+        if (text('text').length > 40_000) throw new ApiError('msg_too_long')
         const message = this.store(channel, BOT_USER, text('text'), { blocks, replyTo, bot: true })
         // Slack tells the app of its own messages too; bolt is expected to drop them.
         this.sendEvent({
@@ -543,6 +562,7 @@ class FakeSlackServer implements FakeSlack {
         if (!message)
           throw new ApiError(this.knownChannel(channel) ? 'message_not_found' : 'channel_not_found')
         if (!message.botMessage) throw new ApiError('cant_update_message')
+        this.checkBlocks(jsonArray(args.blocks))
         message.text = text('text')
         // As Slack: without `blocks` a message keeps the blocks (and buttons) it had.
         if (args.blocks !== undefined) {

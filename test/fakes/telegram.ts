@@ -8,6 +8,12 @@ import type { AddressInfo } from 'node:net'
 import type { Button } from '../../src/sources/chat/platform.js'
 import type { FakeFile, FakeMessage, FakePlatform, FakeThread, FakeUser } from './chat-platform.js'
 import { pollFor } from './chat-platform.js'
+import {
+  CantParse,
+  parseTelegramHtml,
+  parseTelegramMarkdownV2,
+  type TelegramEntity,
+} from './telegram-markup.js'
 
 const BOT = { id: 123456, is_bot: true, first_name: 'Switchboard Test', username: 'switchboard_test_bot' }
 const MAX_BODY = 60 * 1024 * 1024
@@ -51,6 +57,8 @@ interface Stored {
   replyTo: number | null
   files: { name: string; size: number }[]
   extra: Json
+  /** What parse_mode made of the text: the text is what it shows, these its formatting. */
+  entities: TelegramEntity[]
 }
 
 interface Waiter {
@@ -64,6 +72,10 @@ interface Waiter {
 export interface FakeTelegram extends FakePlatform {
   /** Every Bot API method called with a valid token, in order, with its fields (file parts left out). */
   readonly calls: { method: string; fields: Record<string, unknown> }[]
+  /** The formatting of a message as Telegram holds it (from parse_mode), on the text it shows. */
+  entities(chatId: string, messageId: string): TelegramEntity[]
+  /** The next `n` messages or edits with a parse_mode are refused as Telegram refuses bad markup. */
+  refuseMarkupNext(n: number): void
 }
 
 export async function startFakeTelegram(): Promise<FakeTelegram> {
@@ -80,6 +92,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   let nextPressId = 1
   let down = false
   let limited = { left: 0, seconds: 0 }
+  let refuseMarkup = 0
 
   const calls: FakeTelegram['calls'] = []
   const edits: FakePlatform['edits'] = []
@@ -126,6 +139,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       replyTo: null,
       files: [],
       extra,
+      entities: [],
     }
     entry.messages.set(message.messageId, message)
     return message
@@ -135,6 +149,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     const json: Json = { message_id: m.messageId, date: m.date, chat: m.chat, from: m.from, ...m.extra }
     const textKey = m.extra.photo || m.extra.document ? 'caption' : 'text'
     if (m.text !== '') json[textKey] = m.text
+    if (m.entities.length > 0) json[textKey === 'text' ? 'entities' : 'caption_entities'] = m.entities
     if (m.buttons.length > 0) {
       json.reply_markup = {
         inline_keyboard: m.buttons.map((row) => row.map((b) => ({ text: b.text, callback_data: b.data }))),
@@ -242,9 +257,35 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     )
   }
 
-  function send(fields: Json, text: string, extra: Json, files: { name: string; size: number }[]): Json {
+  /** The text as parse_mode reads it: a 400 where Telegram cannot parse it; its limit is on what it shows. */
+  function parsed(fields: Json, raw: string): { text: string; entities: TelegramEntity[] } {
+    const mode = fields.parse_mode
+    let result: { text: string; entities: TelegramEntity[] } = { text: raw, entities: [] }
+    if (mode !== undefined) {
+      if (refuseMarkup > 0) {
+        refuseMarkup--
+        throw new ApiError(
+          400,
+          'Bad Request: can\'t parse entities: Unsupported start tag "x" at byte offset 0',
+        )
+      }
+      try {
+        if (mode === 'HTML') result = parseTelegramHtml(raw)
+        else if (mode === 'MarkdownV2') result = parseTelegramMarkdownV2(raw)
+        else throw new ApiError(400, `Bad Request: unsupported parse_mode "${String(mode)}"`)
+      } catch (error) {
+        if (error instanceof CantParse)
+          throw new ApiError(400, `Bad Request: can't parse entities: ${error.message}`)
+        throw error
+      }
+    }
+    if (result.text.length > 4096) throw new ApiError(400, 'Bad Request: message is too long')
+    return result
+  }
+
+  function send(fields: Json, raw: string, extra: Json, files: { name: string; size: number }[]): Json {
     const chatId = String(fields.chat_id)
-    if (text.length > 4096) throw new ApiError(400, 'Bad Request: message is too long')
+    const { text, entities } = parsed(fields, raw)
     const buttons = buttonsOf(fields.reply_markup)
     const replyParameters = json(fields.reply_parameters) as
       | { message_id?: number; allow_sending_without_reply?: boolean }
@@ -262,6 +303,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         ? {}
         : { message_thread_id: Number(topicOf(fields).thread), is_topic_message: true }
     const message = store(chatId, BOT, text, { ...extra, ...inTopic })
+    message.entities = entities
     message.buttons = buttons
     message.replyTo = replyTo
     message.files = files
@@ -330,15 +372,17 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       case 'editmessagetext':
       case 'editmessagereplymarkup': {
         const message = targetOf(f)
-        const text = method === 'editmessagetext' ? String(f.text ?? '') : message.text
+        const { text, entities } = method === 'editmessagetext' ? parsed(f, String(f.text ?? '')) : message
         const buttons = buttonsOf(f.reply_markup)
-        if (text === message.text && JSON.stringify(buttons) === JSON.stringify(message.buttons)) {
+        const same = JSON.stringify(entities) === JSON.stringify(message.entities)
+        if (text === message.text && same && JSON.stringify(buttons) === JSON.stringify(message.buttons)) {
           throw new ApiError(
             400,
             'Bad Request: message is not modified: specified new message content and reply markup are exactly the same as a current content and reply markup of the message',
           )
         }
         message.text = text
+        message.entities = entities
         message.buttons = buttons
         edits.push({ chatId: message.chatId, messageId: String(message.messageId), text, buttons })
         return messageJson(message)
@@ -548,6 +592,14 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     },
 
     threads: () => [...topics.values()].map((t) => ({ ...t })),
+
+    entities(chatId: string, messageId: string) {
+      return chats.get(chatId)?.messages.get(Number(messageId))?.entities ?? []
+    },
+
+    refuseMarkupNext(n: number) {
+      refuseMarkup = n
+    },
 
     sent(): FakeMessage[] {
       return botMessages.map((m) => ({

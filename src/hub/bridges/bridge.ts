@@ -4,6 +4,7 @@
 import type { BridgeConfig, BridgePlatform } from '../../core/bridges.js'
 import type { BridgeStatus, ChatAction } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
+import { escapeMarkdown } from '../../sources/chat/markdown.js'
 import type { ButtonPress, PlatformAdapter } from '../../sources/chat/platform.js'
 import type { Chat, OutboxItem, Sender } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
@@ -17,6 +18,7 @@ import {
   textLimit,
 } from './context.js'
 import { Delivery } from './delivery.js'
+import { oneMessage } from './formatting.js'
 import { Inbound } from './inbound.js'
 import { BridgeMemory } from './memory.js'
 import { parseButtonData, promptDetails, promptMessage, questionMessage, questionStep } from './prompts.js'
@@ -254,14 +256,14 @@ export class Bridge {
       id: decision.code,
       session: decision.owner,
     })
-    const details = promptDetails(decision.request, textLimit(this.context) - 200)
+    const limit = textLimit(this.context)
+    const details = oneMessage(
+      adapter,
+      `${text.split('\n')[0]}\n${promptDetails(decision.request, limit)}`,
+      limit,
+    )
     try {
-      await adapter.edit(
-        press.chatId,
-        press.messageId,
-        `${text.split('\n')[0]}\n${details}`,
-        buttons.slice(1),
-      )
+      await adapter.edit(press.chatId, press.messageId, details.text, buttons.slice(1), details.markup)
     } catch (err) {
       return answerPress(`Could not show more: ${(err as Error).message}`.slice(0, 190))
     }
@@ -285,8 +287,9 @@ export class Bridge {
     const step = questionStep(decision.request.input, choices)
     if (!step || !('next' in step)) return null
     const { text, buttons } = questionMessage(decision.code, decision.owner, decision.request.input, choices)
+    const shown = oneMessage(adapter, text, textLimit(this.context))
     try {
-      await adapter.edit(press.chatId, press.messageId, text, buttons)
+      await adapter.edit(press.chatId, press.messageId, shown.text, buttons, shown.markup)
     } catch (err) {
       return `Could not show the next question: ${(err as Error).message}`.slice(0, 190)
     }
@@ -335,7 +338,12 @@ export class Bridge {
         // Only a reply sent to this chat: the bot's prompts and notices there are not Claude's to rewrite.
         if (!(await this.isReplyIn(chat, action.message_id)))
           return { ok: false, message: `message ${action.message_id} is not a reply sent to this chat` }
-        await adapter.edit(platformChat, action.message_id, `[${from}] ${action.text}`)
+        const edited = oneMessage(
+          adapter,
+          `[${escapeMarkdown(from)}] ${action.text}`,
+          textLimit(this.context),
+        )
+        await adapter.edit(platformChat, action.message_id, edited.text, undefined, edited.markup)
         return { ok: true, message: 'edited' }
       }
       case 'download': {

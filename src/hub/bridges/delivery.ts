@@ -3,10 +3,11 @@
 // Nothing is dropped while the platform is down or rate-limited: an item is marked shown only once
 // the platform took it; until then it is retried with backoff (or after the platform's retry_after).
 
+import { escapeMarkdown } from '../../sources/chat/markdown.js'
 import { type OutgoingMessage, PlatformError } from '../../sources/chat/platform.js'
 import type { OutboxItem, Sender } from '../../store/store.js'
-import { chunkText } from './chunk.js'
 import { type BridgeContext, groupSenderNameOf, platformChatOf, textLimit } from './context.js'
+import { oneMessage, withLine } from './formatting.js'
 import { isPromptKind, outcomeLine, promptMessage } from './prompts.js'
 import { FileRefused, readReplyFiles } from './reply-files.js'
 
@@ -136,14 +137,17 @@ export class Delivery {
     }
     if (isPromptKind(item.kind)) {
       const { text, buttons } = promptMessage(item.kind, body)
+      const adapter = this.adapter()
+      const shown = oneMessage(adapter, text, textLimit(this.context))
       const inThread = await this.inThread(body.session, `prompt:${body.id}`, (thread) => ({
-        text: cut(text, textLimit(this.context)),
+        ...shown,
         buttons,
         thread,
       }))
       if (inThread) return { ...inThread, text }
       const chat = await this.dmOf(sender)
-      const message = await this.adapter().send(chat, { text: cut(text, textLimit(this.context)), buttons })
+      const message = await adapter.send(chat, { ...shown, buttons })
+      // The prompt's markdown: its outcome is added under it (showOutcome).
       return { chat, messages: [message], text }
     }
     if (item.kind === 'decision') return this.showOutcome(sender, item)
@@ -209,14 +213,15 @@ export class Delivery {
       body.from && body.from !== HUB_ITSELF && chat === this.context.threads.group()
         ? await this.context.threads.of(body.from)
         : null
-    const signed = body.from && !thread ? `[${body.from}] ${body.text}` : body.text
+    // Claude writes markdown: each platform gets it in its own markup, cut where no code block breaks.
+    const signed = body.from && !thread ? sign(escapeMarkdown(body.from), body.text) : body.text
     const { chunkMode } = this.context.config()
-    const chunks = chunkText(signed, textLimit(this.context), chunkMode)
+    const chunks = this.adapter().format(signed, textLimit(this.context), chunkMode)
     const sent = this.partial.get(item.id) ?? []
     for (let i = sent.length; i < chunks.length; i++) {
       const last = i === chunks.length - 1
       const message = {
-        text: chunks[i] as string,
+        ...(chunks[i] as { text: string; markup: string }),
         ...(i === 0 && body.reply_to ? { replyTo: body.reply_to } : {}),
         ...(last && files.length ? { files } : {}),
         ...(thread ? { thread: thread.thread } : {}),
@@ -246,9 +251,10 @@ export class Delivery {
     const by = item.body.status === 'cancelled' ? null : String(item.body.answered_by)
     const reason = typeof item.body.reason === 'string' ? item.body.reason : undefined
     const line = outcomeLine(item.body.answer as Record<string, unknown> | undefined, by, reason)
-    const edited = cut(`${text ?? ''}\n\n${line}`, textLimit(this.context))
+    const adapter = this.adapter()
+    const edited = withLine(adapter, text ?? '', escapeMarkdown(line), textLimit(this.context))
     const edit = async () => {
-      for (const message of messages) await this.adapter().edit(chat, message, edited, [])
+      for (const message of messages) await adapter.edit(chat, message, edited.text, [], edited.markup)
       return { chat, edited: messages }
     }
     // A prompt in a thread is one message for all operators: edited once.
@@ -264,6 +270,11 @@ export class Delivery {
     this.dmChats.set(userId, chat)
     return chat
   }
+}
+
+/** `[from]` before a reply; on a line of its own when the reply opens with a heading, a list, a quote or code. */
+function sign(from: string, markdown: string): string {
+  return /^(?:#{1,6}\s|```|~~~|>|[-*+]\s)/.test(markdown) ? `[${from}]\n${markdown}` : `[${from}] ${markdown}`
 }
 
 function cut(text: string, limit: number): string {

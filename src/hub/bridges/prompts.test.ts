@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import { parseTelegramHtml } from '../../../test/fakes/telegram-markup.js'
+import { formatForTelegram } from '../../sources/telegram/format.js'
 import {
   answerFor,
   buttonData,
@@ -66,7 +68,7 @@ describe('prompts on a phone', () => {
     expect(answerFor('question', { input }, 'option', blue, 'ann')).toBeNull()
 
     const second = questionMessage('bqzmx', 'shop', input, blue)
-    expect(second.text).toContain('1. Which colour? → blue\n▶ 2. Which size?')
+    expect(second.text).toContain('1. Which colour? → **blue**\n▶ 2. Which size?')
     expect(second.buttons.map((row) => row.map((b) => b.text))).toEqual([['small'], ['large'], ['Dismiss']])
     const large = parseButtonData(second.buttons[1]?.[0]?.data as string)?.choices ?? []
     const third = questionMessage('bqzmx', 'shop', input, large)
@@ -99,6 +101,8 @@ describe('prompts on a phone', () => {
     expect(outcomeLine({ behavior: 'allow', answers: { q: 'Postgres' } }, 'ann')).toBe(
       '✅ Answered "Postgres" by ann',
     )
+    expect(outcomeLine(undefined, null, 'answered at the terminal')).toBe('⌨️ Answered at the terminal')
+    expect(outcomeLine(undefined, null)).toBe('⏹ No longer open: its session ended or withdrew it')
   })
 
   it('shows a permission prompt’s text without the typed-answer suffix twice', () => {
@@ -112,7 +116,7 @@ describe('prompts on a phone', () => {
     expect(buttons.flat().map((b) => b.text)).toEqual(['See more', 'Allow', 'Deny'])
   })
 
-  it('shows a tool call as the dashboard does, not as JSON', () => {
+  it('shows a tool call as a person reads it: a command in a code block, an edit as a diff, never JSON', () => {
     const shown = (body: Record<string, unknown>) =>
       promptMessage('permission', { id: 'bqzmx', session: 'work', ...body })
         .text.split('\n')
@@ -120,25 +124,68 @@ describe('prompts on a phone', () => {
     // A channel's relay: the input comes as a preview of JSON.
     expect(
       shown({ tool_name: 'Bash', input_preview: '{"command":"ls -la"}', description: 'List the files' }),
-    ).toEqual(['$ ls -la', 'Claude\'s description: "List the files"'])
+    ).toEqual(['```sh', '$ ls -la', '```', '_Claude\'s description: "List the files"_'])
     // A driven session's call: the input itself.
     expect(
       shown({
         tool_name: 'Edit',
         input: { file_path: '/src/a.ts', old_string: 'let a = 1', new_string: 'const a = 1\nexport { a }' },
       }),
-    ).toEqual(['/src/a.ts', '- let a = 1', '+ const a = 1', '+ export { a }'])
-    expect(shown({ tool_name: 'Read', input: { file_path: '/etc/hosts' } })).toEqual(['/etc/hosts'])
-    expect(shown({ tool_name: 'Write', input: { file_path: '/tmp/x', content: 'a\nb\n' } })).toEqual([
-      '/tmp/x (2 lines)',
-    ])
+    ).toEqual(['`/src/a.ts`', '```diff', '- let a = 1', '+ const a = 1', '+ export { a }', '```'])
+    expect(shown({ tool_name: 'Read', input: { file_path: '/etc/hosts' } })).toEqual(['`/etc/hosts`'])
     expect(shown({ tool_name: 'WebFetch', input_preview: '{ "url": "https://example.com" }' })).toEqual([
-      '{"url":"https://example.com"}',
+      'url: https://example.com',
     ])
-    // A preview Claude Code cut short is not JSON: shown as it came.
+    // A preview Claude Code cut short is not JSON: shown as it came, as code.
     expect(shown({ tool_name: 'Bash', input_preview: '{"command":"echo hi' })).toEqual([
+      '```',
       '{"command":"echo hi',
+      '```',
     ])
+  })
+
+  it('shows a write as its file and how its content starts', () => {
+    const content = Array.from({ length: 10 }, (_, i) => `line ${i + 1}`).join('\n')
+    const { text } = promptMessage('permission', {
+      id: 'bqzmx',
+      session: 'work',
+      tool_name: 'Write',
+      input: { file_path: '/tmp/notes.md', content },
+    })
+    expect(text).toContain('`/tmp/notes.md` (10 lines)\n```\nline 1\nline 2\n')
+    expect(text).toContain('line 6\n… 4 more lines\n```')
+    expect(text).not.toContain('line 7')
+  })
+
+  it('shows any other tool as one key: value line per field', () => {
+    const { text } = promptMessage('permission', {
+      id: 'bqzmx',
+      session: 'work',
+      tool_name: 'mcp__db__query',
+      input: { sql: 'select *\nfrom users', limit: 10, options: { dry: true } },
+    })
+    expect(text).toContain('sql: select \\* ⏎ from users\nlimit: 10\noptions: {"dry":true}')
+    expect(text).not.toContain('{"sql"')
+  })
+
+  it('renders on Telegram with the command in a code block and names escaped', () => {
+    const { text } = promptMessage('permission', {
+      id: 'bqzmx',
+      session: 'my_project',
+      tool_name: 'Bash',
+      input: { command: 'rm -rf build/*_old && echo <done>' },
+    })
+    const [message] = formatForTelegram(text, 4096, 'newline')
+    const shown = parseTelegramHtml(message?.markup ?? '')
+    expect(shown.text.split('\n').slice(0, 2)).toEqual([
+      '🔐 Permission: Bash — my_project',
+      '$ rm -rf build/*_old && echo <done>',
+    ])
+    const pre = shown.entities.find((e) => e.type === 'pre')
+    expect(shown.text.slice(pre?.offset, (pre?.offset ?? 0) + (pre?.length ?? 0))).toBe(
+      '$ rm -rf build/*_old && echo <done>',
+    )
+    expect(pre?.language).toBe('sh')
   })
 
   it('cuts a long call visibly, and says how much more there was', () => {

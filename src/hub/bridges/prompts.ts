@@ -1,10 +1,12 @@
-// Decisions as a phone shows them: a message with buttons (Allow, Deny, See more, one per option
+// Decisions as a phone shows them (in markdown, which each platform renders its own way): a message with buttons (Allow, Deny, See more, one per option
 // of a question), the button data that comes back, the answer a press records, and the outcome an
 // answered prompt is edited into. A call of several questions is answered one question at a time:
 // each option's button carries the choices made so far, so the message is the only state.
+import { codeBlock, escapeMarkdown } from '../../sources/chat/markdown.js'
 import type { Button } from '../../sources/chat/platform.js'
 import { inputOf } from '../core/rules.js'
-import { claudeSaid, cutVisibly, toolCallView } from '../core/tool-call-text.js'
+import { claudeSaid, cutVisibly } from '../core/tool-call-text.js'
+import { promptView } from './prompt-view.js'
 
 export const PROMPT_KINDS = ['permission', 'question', 'plan'] as const
 /** How much of a call a prompt shows before See more. */
@@ -59,7 +61,7 @@ export function parseButtonData(
 
 /**
  * A question prompt with `chosen` made: each question, those answered with their answer, and the
- * next one's options as buttons (each carrying the choices so far and its own).
+ * next one's options as buttons (each carrying the choices so far and its own). Markdown.
  */
 export function questionMessage(
   code: string,
@@ -69,11 +71,14 @@ export function questionMessage(
 ): { text: string; buttons: Button[][] } {
   const questions = questionsOf(input).slice(0, MAX_QUESTIONS)
   const several = questions.length > 1
-  const lines = [`❓ ${session} asks:`]
+  const lines = [`❓ ${escapeMarkdown(session)} asks:`]
   questions.forEach((q, i) => {
     const label = i < chosen.length ? q.options[chosen[i] as number]?.label : undefined
     const mark = i === chosen.length && several ? '▶ ' : ''
-    lines.push(`${mark}${several ? `${i + 1}. ` : ''}${q.question}${label ? ` → ${label}` : ''}`)
+    const asked = escapeMarkdown(q.question)
+    lines.push(
+      `${mark}${several ? `${i + 1}. ` : ''}${asked}${label ? ` → **${escapeMarkdown(label)}**` : ''}`,
+    )
   })
   if (!questions.length) lines.push('(a question)')
   const hint = several ? `answer ${code} <one answer per question>` : `answer ${code} <your answer>`
@@ -107,7 +112,7 @@ export function questionStep(
   return { answers: Object.fromEntries(questions.map((q, i) => [q.question, labels[i] as string])) }
 }
 
-/** A prompt's outbox body (hub/core/decisions.ts): what the message says and its buttons. */
+/** A prompt's outbox body (hub/core/decisions.ts): what the message says (markdown) and its buttons. */
 export function promptMessage(
   kind: PromptKind,
   body: Record<string, unknown>,
@@ -116,7 +121,10 @@ export function promptMessage(
   const session = String(body.session ?? '')
   const tool = String(body.tool_name ?? '')
   if (kind === 'question') return questionMessage(code, session, body.input)
-  const title = kind === 'plan' ? `📋 Plan review — ${session}` : `🔐 Permission: ${tool} — ${session}`
+  const title =
+    kind === 'plan'
+      ? `**📋 Plan review** — ${escapeMarkdown(session)}`
+      : `**🔐 Permission: ${escapeMarkdown(tool)}** — ${escapeMarkdown(session)}`
   return {
     text: `${title}\n${promptSummary(kind, body)}\n\n(reply "yes ${code}" or "no ${code}", or use the buttons)`,
     buttons: [
@@ -130,8 +138,9 @@ export function promptMessage(
 }
 
 /**
- * What a tool call does, as the dashboard shows it (`$ ls -la`, a file and its diff), with Claude's
- * account of it labelled; a plan review, or a prompt without a tool, says what the hub said.
+ * What a tool call does (prompt-view.ts: `$ ls -la` in a code block, a file and its diff), with
+ * Claude's account of it labelled; a plan review shows the plan (markdown itself), and a prompt
+ * without a tool says what the hub said.
  */
 function promptSummary(kind: PromptKind, body: Record<string, unknown>): string {
   const tool = typeof body.tool_name === 'string' ? body.tool_name : null
@@ -140,29 +149,33 @@ function promptSummary(kind: PromptKind, body: Record<string, unknown>): string 
   // A terminal session's plan comes with its text (the plan file's, as Claude Code hands it over).
   if (kind === 'plan' && typeof input?.plan === 'string') return cutVisibly(input.plan, SUMMARY_LIMIT)
   if (kind === 'plan' || !tool || (!input && preview === null))
-    return String(body.text ?? '').replace(/ — reply "yes [a-z]{5}" or "no [a-z]{5}"$/, '')
+    return escapeMarkdown(String(body.text ?? '').replace(/ — reply "yes [a-z]{5}" or "no [a-z]{5}"$/, ''))
   const description =
     typeof body.description === 'string' ? body.description : text(input?.description) || null
   const said = claudeSaid(description)
-  return `${toolCallView(tool, input, preview, SUMMARY_LIMIT)}${said ? `\n${said}` : ''}`
+  return `${promptView(tool, input, preview, SUMMARY_LIMIT)}${said ? `\n_${escapeMarkdown(said)}_` : ''}`
 }
 
 function text(v: unknown): string {
   return typeof v === 'string' ? v : ''
 }
 
-/** The full request, for See more: the whole call as far as one message holds it. */
+/** The full request, for See more (markdown): the whole call as far as one message holds it. */
 export function promptDetails(request: Record<string, unknown>, limit: number): string {
   const tool = String(request.tool_name ?? '')
   const input = inputOf(request)
   const preview = typeof request.input_preview === 'string' ? request.input_preview : null
-  const description = typeof request.description === 'string' ? `${request.description}\n\n` : ''
-  const head = `${tool}\n${description}`
-  if (typeof input?.plan === 'string') return cutVisibly(`${head}${input.plan}`, Math.max(0, limit - 40))
-  // Every field of the input, laid out, where the summary showed the part that runs.
-  const whole = input ? JSON.stringify(input, null, 2) : (preview ?? '(no input)')
-  const view = input ? `${toolCallView(tool, input, preview, Number.MAX_SAFE_INTEGER)}\n\n` : ''
-  return cutVisibly(`${head}${view}${whole}`, Math.max(0, limit - 40))
+  const description =
+    typeof request.description === 'string' ? `_${escapeMarkdown(request.description)}_\n\n` : ''
+  const head = `**${escapeMarkdown(tool)}**\n${description}`
+  const room = Math.max(0, limit - head.length - 40)
+  if (typeof input?.plan === 'string') return `${head}${cutVisibly(input.plan, room)}`
+  if (!input) return `${head}${promptView(tool, null, preview, room)}`
+  // The part that runs in full first, then every field of the input as it came, where room is left.
+  const view = promptView(tool, input, preview, room, true)
+  const left = room - view.length - 20
+  if (left < 100) return `${head}${view}`
+  return `${head}${view}\n\n${codeBlock(cutVisibly(JSON.stringify(input, null, 2), left), 'json')}`
 }
 
 /** What the decision records for a press; null when the press does not fit the decision. */
@@ -190,6 +203,8 @@ export function outcomeLine(
   /** Why a cancelled prompt closed, when its session said (e.g. "answered at the terminal"). */
   reason?: string,
 ): string {
+  // The person at the terminal answered first: who they are is known, what they chose is not.
+  if (by === null && reason?.startsWith('answered at the terminal')) return `⌨️ A${reason.slice(1)}`
   if (by === null) return `⏹ No longer open: ${reason ?? 'its session ended or withdrew it'}`
   const answers = answer?.answers as Record<string, string> | undefined
   if (answers) return `✅ Answered "${Object.values(answers).join(', ')}" by ${by}`

@@ -3,6 +3,7 @@
 // its real client library behind this; the hub's bridge logic (hub/bridges/) knows only this.
 import { z } from 'zod'
 import type { BridgePlatform } from '../../core/bridges.js'
+import type { ChunkMode, FormattedText } from './chunk-markdown.js'
 
 /** A file that came with a message; `ref` is what `download` takes back (also after a restart). */
 export const inboundAttachmentSchema = z.object({
@@ -57,7 +58,10 @@ export interface Button {
 }
 
 export interface OutgoingMessage {
+  /** The words plain; what goes out when there is no `markup`, or the platform refuses it. */
   text: string
+  /** The same words in the platform's markup (the adapter's `format`). */
+  markup?: string
   /** Rows of buttons under the message. */
   buttons?: Button[][]
   /** A message id in the same chat this one answers. */
@@ -104,6 +108,8 @@ export class PlatformError extends Error {
       permanent?: boolean
       /** The platform refused the bot's token: nothing goes out until it is fixed, and nothing is dropped. */
       tokenRefused?: boolean
+      /** The platform could not read the message's markup: the same words go again as plain text. */
+      formatRefused?: boolean
     } = {},
   ) {
     super(message)
@@ -124,10 +130,18 @@ export interface PlatformAdapter {
   /** Stops receiving and closes every connection; start() is not called again on this object. */
   stop(): Promise<void>
 
-  /** Sends one message (text within textLimit: the caller chunks); resolves with its id. */
+  /**
+   * Markdown (as Claude writes it) in this platform's markup, cut into messages of at most `limit`
+   * characters as the platform counts them, no code block or entity broken.
+   */
+  format(markdown: string, limit: number, mode: ChunkMode): FormattedText[]
+  /**
+   * Sends one message (text within textLimit: the caller chunks); resolves with its id. A `markup`
+   * the platform refuses as malformed is sent again as the plain `text`.
+   */
   send(chatId: string, message: OutgoingMessage): Promise<string>
-  /** Replaces a message's text; `buttons: []` removes its buttons, undefined keeps none. */
-  edit(chatId: string, messageId: string, text: string, buttons?: Button[][]): Promise<void>
+  /** Replaces a message's text; `buttons: []` removes its buttons, undefined keeps none; `markup` as in send. */
+  edit(chatId: string, messageId: string, text: string, buttons?: Button[][], markup?: string): Promise<void>
   react(chatId: string, messageId: string, emoji: string): Promise<void>
   /** Shows "typing…" in a chat (in one of its threads) for a few seconds. */
   typing(chatId: string, thread?: string): Promise<void>
@@ -164,4 +178,18 @@ export interface PlatformCredentials {
   appToken?: string
   /** Another API server: Telegram's --api-root, Discord's --api, Slack's --api-url. */
   apiUrl?: string
+}
+
+/** Runs `send` with the markup, and once more without it when the platform could not read the markup. */
+export async function withPlainFallback<T>(
+  markup: string | undefined,
+  send: (markup: string | undefined) => Promise<T>,
+): Promise<T> {
+  if (markup === undefined) return send(undefined)
+  try {
+    return await send(markup)
+  } catch (error) {
+    if (error instanceof PlatformError && error.options.formatRefused) return send(undefined)
+    throw error
+  }
 }

@@ -21,6 +21,7 @@ import {
   type PlatformHandlers,
 } from '../chat/platform.js'
 import { call, isTokenRefused, TOKEN_REFUSED, toPlatformError } from './errors.js'
+import { formatForDiscord } from './format.js'
 import { stoppableShards } from './gateway.js'
 import { toInbound, toPress } from './inbound.js'
 import { download, editMessage, history, react, sendMessage, typing } from './outbound.js'
@@ -171,8 +172,10 @@ export function createDiscordAdapter(credentials: PlatformCredentials, log: Logg
       await client.destroy()
     },
 
+    format: formatForDiscord,
     send: (chatId, message) => sendMessage(rest, chatId, message),
-    edit: (chatId, messageId, text, buttons) => editMessage(rest, chatId, messageId, text, buttons),
+    edit: (chatId, messageId, text, buttons, markup) =>
+      editMessage(rest, chatId, messageId, markup ?? text, buttons),
     react: (chatId, messageId, emoji) => react(rest, chatId, messageId, emoji),
     typing: (chatId, thread) => typing(rest, thread ?? chatId),
     threads: discordThreads(rest),

@@ -71,7 +71,8 @@ function rawFiles(files: OutgoingFile[]): RawFile[] {
 export async function sendMessage(rest: REST, chatId: string, message: OutgoingMessage): Promise<string> {
   const files = rawFiles(message.files ?? [])
   const body = {
-    content: message.text,
+    // Discord reads markdown itself and refuses none: the markup, when there is one, is what goes.
+    content: message.markup ?? message.text,
     // Text Claude wrote must not ping a whole server or a role; people named by id still are.
     allowed_mentions: { parse: ['users'] },
     components: message.buttons?.length ? componentRows(message.buttons) : undefined,

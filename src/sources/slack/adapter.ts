@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto'
 import { type App, type Logger as BoltLogger, webApi } from '@slack/bolt'
 import { TEXT_LIMITS } from '../../core/bridges.js'
 import type { Logger } from '../../core/log.js'
+import type { ChunkMode, FormattedText } from '../chat/chunk-markdown.js'
 import {
   type BotIdentity,
   type Button,
@@ -16,10 +17,12 @@ import {
   PlatformError,
   type PlatformHandlers,
   type PlatformThreads,
+  withPlainFallback,
 } from '../chat/platform.js'
 import { boltLogger, clientOptions, createBoltApp } from './bolt.js'
 import { SocketKeeper } from './connection.js'
 import { slackErrorCode, tokenRefused, toPlatformError } from './errors.js'
+import { formatForSlack } from './format.js'
 import {
   isPersonMessage,
   type SlackBlockActions,
@@ -167,21 +170,27 @@ class SlackAdapter implements PlatformAdapter {
     return asked
   }
 
+  format(markdown: string, limit: number, mode: ChunkMode): FormattedText[] {
+    return formatForSlack(markdown, limit, mode)
+  }
+
   async send(chatId: string, message: OutgoingMessage): Promise<string> {
     const files = message.files ?? []
-    // Slack takes no empty message; a message of files alone is captioned by their names.
-    const text = message.text || files.map((file) => file.name).join(', ')
     const buttons = (message.buttons ?? []).filter((row) => row.length > 0)
     // A session's thread (hub/bridges/threads.ts), else a reply to a message starts or joins its thread.
     const threadTs = message.thread ?? message.replyTo
-    const sent = await this.web.chat
-      .postMessage({
-        channel: chatId,
-        text,
-        ...(threadTs ? { thread_ts: threadTs } : {}),
-        ...(buttons.length > 0 ? { blocks: messageBlocks(text, buttons) } : {}),
-      })
-      .catch((error: unknown) => Promise.reject(toPlatformError(error, `chat.postMessage to ${chatId}`)))
+    const sent = await withPlainFallback(message.markup, (markup) => {
+      // Slack takes no empty message; a message of files alone is captioned by their names.
+      const text = (markup ?? message.text) || files.map((file) => file.name).join(', ')
+      return this.web.chat
+        .postMessage({
+          channel: chatId,
+          text,
+          ...(threadTs ? { thread_ts: threadTs } : {}),
+          ...(buttons.length > 0 ? { blocks: messageBlocks(text, buttons) } : {}),
+        })
+        .catch((error: unknown) => Promise.reject(toPlatformError(error, `chat.postMessage to ${chatId}`)))
+    })
     if (!sent.ts) throw new PlatformError('Slack chat.postMessage gave no ts')
     if (files.length > 0) await uploadFiles(this.web, chatId, files, threadTs)
     return sent.ts
@@ -198,10 +207,19 @@ class SlackAdapter implements PlatformAdapter {
     chatOf: (chatId) => chatId,
   }
 
-  async edit(chatId: string, messageId: string, text: string, buttons?: Button[][]): Promise<void> {
-    await this.web.chat
-      .update({ channel: chatId, ts: messageId, text, blocks: messageBlocks(text, buttons ?? []) })
-      .catch((error: unknown) => Promise.reject(toPlatformError(error, `chat.update of ${messageId}`)))
+  async edit(
+    chatId: string,
+    messageId: string,
+    plain: string,
+    buttons?: Button[][],
+    markup?: string,
+  ): Promise<void> {
+    await withPlainFallback(markup, (mrkdwn) => {
+      const text = mrkdwn ?? plain
+      return this.web.chat
+        .update({ channel: chatId, ts: messageId, text, blocks: messageBlocks(text, buttons ?? []) })
+        .catch((error: unknown) => Promise.reject(toPlatformError(error, `chat.update of ${messageId}`)))
+    })
   }
 
   async react(chatId: string, messageId: string, emoji: string): Promise<void> {

@@ -12,6 +12,9 @@ const TRANSIENT = new Set([
   'team_added_to_org',
 ])
 
+/** Slack's refusals of a message's blocks or markup: the same words may go as plain text. */
+const FORMAT_ERRORS = new Set(['invalid_blocks', 'invalid_blocks_format', 'msg_blocks_too_long'])
+
 /** The errors that say a token is not (or no longer) good. */
 const AUTH_ERRORS = new Set([
   'invalid_auth',
@@ -58,6 +61,8 @@ export function toPlatformError(error: unknown, what: string): PlatformError {
       const code = slackErrorCode(error) ?? 'unknown_error'
       if (AUTH_ERRORS.has(code))
         return new PlatformError(tokenRefused('bot token', code), { permanent: true, tokenRefused: true })
+      if (FORMAT_ERRORS.has(code))
+        return new PlatformError(`Slack ${what}: ${code}`, { permanent: true, formatRefused: true })
       return new PlatformError(`Slack ${what}: ${code}`, { permanent: !TRANSIENT.has(code) })
     }
     case 'slack_webapi_http_error': {

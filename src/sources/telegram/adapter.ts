@@ -16,6 +16,7 @@ import {
 } from '../chat/platform.js'
 import { download } from './download.js'
 import { toPlatformError } from './errors.js'
+import { formatForTelegram } from './format.js'
 import { toInbound, toPress } from './inbound.js'
 import { answerPress, call, editMessage, messageIdOf, react, sendMessage } from './outbound.js'
 import { telegramThreads } from './threads.js'
@@ -171,8 +172,10 @@ export function createTelegramAdapter(credentials: PlatformCredentials, log: Log
       return stopped
     },
 
+    format: formatForTelegram,
     send: (chatId, message) => sendMessage(api, chatId, message),
-    edit: (chatId, messageId, text, buttons) => editMessage(api, chatId, messageId, text, buttons),
+    edit: (chatId, messageId, text, buttons, markup) =>
+      editMessage(api, chatId, messageId, text, buttons, markup),
     react: (chatId, messageId, emoji) => react(api, chatId, messageId, emoji),
     async typing(chatId, thread) {
       const message_thread_id = thread === undefined ? undefined : messageIdOf(thread)

@@ -3,7 +3,7 @@
 import { extname } from 'node:path'
 import { type Api, InputFile } from 'grammy'
 import type { InlineKeyboardMarkup, ReactionTypeEmoji, ReplyParameters } from 'grammy/types'
-import { type Button, type OutgoingMessage, PlatformError } from '../chat/platform.js'
+import { type Button, type OutgoingMessage, PlatformError, withPlainFallback } from '../chat/platform.js'
 import { isNotModified, toPlatformError } from './errors.js'
 
 const PHOTO_EXTENSIONS = new Set(['.jpg', '.jpeg', '.png', '.gif', '.webp'])
@@ -44,8 +44,17 @@ export async function sendMessage(api: Api, chatId: string, message: OutgoingMes
   let firstId: string | null = null
   // Telegram refuses an empty text; files alone need none.
   if (message.text.trim() !== '' || files.length === 0) {
-    const sent = await call('sendMessage', () =>
-      api.sendMessage(chatId, message.text, { reply_markup, reply_parameters, message_thread_id }),
+    const sent = await withPlainFallback(message.markup, (markup) =>
+      call('sendMessage', () =>
+        markup === undefined
+          ? api.sendMessage(chatId, message.text, { reply_markup, reply_parameters, message_thread_id })
+          : api.sendMessage(chatId, markup, {
+              parse_mode: 'HTML',
+              reply_markup,
+              reply_parameters,
+              message_thread_id,
+            }),
+      ),
     )
     firstId = String(sent.message_id)
   }
@@ -75,14 +84,19 @@ export async function editMessage(
   messageId: string,
   text: string,
   buttons?: Button[][],
+  markup?: string,
 ) {
   const id = messageIdOf(messageId)
-  try {
-    await api.editMessageText(chatId, id, text, { reply_markup: keyboard(buttons ?? []) })
-  } catch (error) {
-    if (isNotModified(error)) return
-    throw toPlatformError(error, 'editMessageText')
-  }
+  const reply_markup = keyboard(buttons ?? [])
+  await withPlainFallback(markup, async (html) => {
+    try {
+      if (html === undefined) await api.editMessageText(chatId, id, text, { reply_markup })
+      else await api.editMessageText(chatId, id, html, { parse_mode: 'HTML', reply_markup })
+    } catch (error) {
+      if (isNotModified(error)) return
+      throw toPlatformError(error, 'editMessageText')
+    }
+  })
 }
 
 export async function react(api: Api, chatId: string, messageId: string, emoji: string): Promise<void> {
