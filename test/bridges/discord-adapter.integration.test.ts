@@ -241,6 +241,7 @@ describe('Discord adapter: sending', () => {
         buttons,
         replyTo: inbound,
         files: [],
+        thread: null,
       },
     ])
   })

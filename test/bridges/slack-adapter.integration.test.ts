@@ -228,6 +228,8 @@ describe('Slack adapter: sending', () => {
         buttons,
         replyTo: null,
         files: [],
+
+        thread: null,
       },
       {
         chatId: chat,
@@ -237,6 +239,8 @@ describe('Slack adapter: sending', () => {
         buttons: [],
         replyTo: first,
         files: [],
+
+        thread: first,
       },
     ])
   })

@@ -202,6 +202,7 @@ describe('Telegram adapter: sending', () => {
         buttons,
         replyTo: inbound,
         files: [],
+        thread: null,
       },
     ])
   })
