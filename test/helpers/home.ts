@@ -1,6 +1,6 @@
 // A throwaway Switchboard home and port per test, and the `switchboard` CLI run against them.
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
@@ -135,10 +135,16 @@ export class TestHome {
     }
   }
 
+  /** The pid hub.json names; null when there is none, also one a stopping hub removed as it was read. */
   hubPid(): number | null {
-    const file = join(this.dir, 'hub.json')
-    if (!existsSync(file)) return null
-    return (JSON.parse(readFileSync(file, 'utf8')) as { pid: number }).pid
+    let text: string
+    try {
+      text = readFileSync(join(this.dir, 'hub.json'), 'utf8')
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null
+      throw err
+    }
+    return (JSON.parse(text) as { pid: number }).pid
   }
 
   /** Stops whatever hub runs on this home, and waits until it is gone. */
