@@ -4,8 +4,8 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { textOf, toolResults } from '../fakes/anthropic.js'
-import { PrintSession, ROOT } from '../helpers/claude.js'
-import { chatAs, e2eWorld, startedSession } from '../helpers/e2e.js'
+import { ROOT } from '../helpers/claude.js'
+import { chatAs, e2eWorld, printSession, startedSession } from '../helpers/e2e.js'
 import {
   channelBlock,
   PLUGIN_CHANNEL,
@@ -115,14 +115,7 @@ it('takes events into a session whose channel came up before its hub did', async
   // Code starts the channel, and comes up only after the session's first turn: the channel must have
   // answered Claude Code at once, or the session never takes a channel notification.
   await world.home.cli('stop')
-  const session = new PrintSession(PLUGIN_CHANNEL, {
-    cwd: world.claude.cwd,
-    env: world.claude.env(world.fake.url, {
-      SWITCHBOARD_HOME: world.home.dir,
-      SWITCHBOARD_PORT: String(world.home.port),
-    }),
-  })
-  world.closers.push(() => session.close())
+  const session = printSession(world, PLUGIN_CHANNEL)
   await session.waitForMcpServer()
   world.fake.respond(() => ({ text: 'ready' }))
   await session.sendUntilChannelWired('get ready')

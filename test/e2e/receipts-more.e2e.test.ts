@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { textOf } from '../fakes/anthropic.js'
-import { CLAUDE_BIN, PrintSession, switchboardChannel } from '../helpers/claude.js'
-import { e2eWorld, startDrivingHub, startedSession, waitForChannel } from '../helpers/e2e.js'
+import { CLAUDE_BIN, switchboardChannel } from '../helpers/claude.js'
+import { e2eWorld, printSession, startDrivingHub, startedSession, waitForChannel } from '../helpers/e2e.js'
 import { alive, waitFor } from '../helpers/home.js'
 import { PLUGIN_CHANNEL } from '../helpers/plugin.js'
 import {
@@ -282,15 +282,7 @@ it('ends in context exactly once the events a killed channel left waiting, once 
   await first.close()
   const away = await postWebhook(world, 'ci', secret, 'while the session was away')
 
-  const resumed = new PrintSession([...PLUGIN_CHANNEL, '--resume', sessionId], {
-    cwd: world.claude.cwd,
-    env: world.claude.env(world.fake.url, {
-      SWITCHBOARD_HOME: world.home.dir,
-      SWITCHBOARD_PORT: String(world.home.port),
-      ...QUICK,
-    }),
-  })
-  world.closers.push(() => resumed.close())
+  const resumed = printSession(world, [...PLUGIN_CHANNEL, '--resume', sessionId], QUICK)
   // A cold start of the CLI, its plugin's launcher and the channel: slow on a busy machine.
   await waitForChannel(world, 60_000).catch((err: Error) => {
     let debug = ''

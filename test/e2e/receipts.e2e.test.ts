@@ -3,8 +3,15 @@
 // including the ones Claude Code drops; one that cannot get there ends unconfirmed, and operators hear.
 import { expect, it } from 'vitest'
 import { textOf } from '../fakes/anthropic.js'
-import { CLAUDE_BIN, PrintSession, switchboardChannel } from '../helpers/claude.js'
-import { adminCall, e2eWorld, startDrivingHub, startedSession, waitForChannel } from '../helpers/e2e.js'
+import { CLAUDE_BIN, switchboardChannel } from '../helpers/claude.js'
+import {
+  adminCall,
+  e2eWorld,
+  printSession,
+  startDrivingHub,
+  startedSession,
+  waitForChannel,
+} from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 import { PLUGIN_CHANNEL } from '../helpers/plugin.js'
 import { deliveriesOf, inContextCounts, postWebhook, waitForState } from '../helpers/receipts.js'
@@ -27,15 +34,7 @@ it('writes again the events a -p session dropped before its first input line, un
   timeout: 120_000,
 }, async () => {
   const secret = await world.home.addSource('ci')
-  const session = new PrintSession(PLUGIN_CHANNEL, {
-    cwd: world.claude.cwd,
-    env: world.claude.env(world.fake.url, {
-      SWITCHBOARD_HOME: world.home.dir,
-      SWITCHBOARD_PORT: String(world.home.port),
-      ...QUICK,
-    }),
-  })
-  world.closers.push(() => session.close())
+  const session = printSession(world, PLUGIN_CHANNEL, QUICK)
   world.fake.respond(() => ({ text: 'noted' }))
   // The channel starts with the CLI (and starts the hub); no input line has come yet.
   await world.home.waitForHub(20_000)
@@ -181,15 +180,7 @@ it('confirms in the resumed transcript an event sent while the session was away 
     'the first channel to leave',
   )
   const away = await postWebhook(world, 'ci', secret, 'while the session was away')
-  const resumed = new PrintSession([...PLUGIN_CHANNEL, '--resume', sessionId], {
-    cwd: world.claude.cwd,
-    env: world.claude.env(world.fake.url, {
-      SWITCHBOARD_HOME: world.home.dir,
-      SWITCHBOARD_PORT: String(world.home.port),
-      ...QUICK,
-    }),
-  })
-  world.closers.push(() => resumed.close())
+  const resumed = printSession(world, [...PLUGIN_CHANNEL, '--resume', sessionId], QUICK)
   await waitForChannel(world)
   await resumed.waitForMcpServer()
   await resumed.sendUntilChannelWired('back again')

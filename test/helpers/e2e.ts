@@ -18,6 +18,20 @@ export interface World {
   closers: (() => unknown)[]
 }
 
+/** A `-p` session on this world's Switchboard home, closed after the test; nothing sent yet. */
+export function printSession(world: World, args: string[], env: Record<string, string> = {}): PrintSession {
+  const session = new PrintSession(args, {
+    cwd: world.claude.cwd,
+    env: world.claude.env(world.fake.url, {
+      SWITCHBOARD_HOME: world.home.dir,
+      SWITCHBOARD_PORT: String(world.home.port),
+      ...env,
+    }),
+  })
+  world.closers.push(() => session.close())
+  return session
+}
+
 /**
  * A `-p` session that has taken its first line, sent once a channel is connected to the hub (the hub
  * may be one that channel starts) and Claude Code counts its server as connected, and repeated until
@@ -31,15 +45,7 @@ export async function startedSession(
   env: Record<string, string> = {},
   { channels = true }: { channels?: boolean } = {},
 ): Promise<PrintSession> {
-  const session = new PrintSession(args, {
-    cwd: world.claude.cwd,
-    env: world.claude.env(world.fake.url, {
-      SWITCHBOARD_HOME: world.home.dir,
-      SWITCHBOARD_PORT: String(world.home.port),
-      ...env,
-    }),
-  })
-  world.closers.push(() => session.close())
+  const session = printSession(world, args, env)
   await world.home.waitForHub(30_000)
   await waitForChannel(world)
   await session.waitForMcpServer()
