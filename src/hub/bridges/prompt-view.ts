@@ -2,37 +2,15 @@
 // block (`$ …`), an edit as a diff, a write as its path and how its content starts, a read as its
 // path; any other tool as one `key: value` line per field, never raw JSON. Cut visibly, never silently.
 import { codeBlock, escapeMarkdown, inlineCode } from '../../sources/chat/markdown.js'
-import { cutVisibly } from '../core/tool-call-text.js'
+import { cutVisibly, diff, linesOf, text } from '../core/tool-call-text.js'
 
 /** Lines of each side of an edit, and of a written file's start, a prompt shows. */
 const DIFF_LINES = 8
 const WRITE_LINES = 6
 const VALUE_MAX = 200
 
-function text(v: unknown): string {
-  return typeof v === 'string' ? v : ''
-}
-
-function linesOf(s: string): string[] {
-  if (s === '') return []
-  const lines = s.split(/\r\n|\r|\n/)
-  if (lines.length > 1 && lines.at(-1) === '') lines.pop()
-  return lines
-}
-
 function more(n: number, what: string): string[] {
   return n > 0 ? [`… ${n} more ${what}${n === 1 ? '' : 's'}`] : []
-}
-
-/** An edit's removed lines `- ` and added lines `+ `, a few of each. */
-function diff(edit: Record<string, unknown>, lines: number): string[] {
-  const side = (all: string[], mark: string) => [
-    ...all.slice(0, lines).map((line) => `${mark} ${line}`),
-    ...(all.length > lines ? [`${mark} … ${all.length - lines} more lines`] : []),
-  ]
-  const removed = linesOf(text(edit.old_string))
-  const added = linesOf(text(edit.new_string))
-  return removed.length || added.length ? [...side(removed, '-'), ...side(added, '+')] : ['(no change)']
 }
 
 function value(v: unknown, limit: number): string {

@@ -43,22 +43,25 @@ export function claudeSaid(description: string | null | undefined): string {
   return `Claude's description: "${said.length > 160 ? `${said.slice(0, 157)}...` : said}"`
 }
 
-function text(v: unknown): string {
+export function text(v: unknown): string {
   return typeof v === 'string' ? v : ''
 }
 
-function linesOf(s: string): string[] {
+export function linesOf(s: string): string[] {
   if (s === '') return []
   const lines = s.split(/\r\n|\r|\n/)
   if (lines.length > 1 && lines.at(-1) === '') lines.pop()
   return lines
 }
 
-/** An edit as the dashboard shows it: removed lines `- `, added lines `+ `, a few of each. */
-function diff(edit: Record<string, unknown>): string[] {
-  const side = (lines: string[], mark: string) => [
-    ...lines.slice(0, DIFF_LINES).map((line) => `${mark} ${line}`),
-    ...(lines.length > DIFF_LINES ? [`${mark} … ${lines.length - DIFF_LINES} more lines`] : []),
+/**
+ * An edit as the dashboard and the chats show it: removed lines `- `, added lines `+ `, `lines` of
+ * each at most.
+ */
+export function diff(edit: Record<string, unknown>, lines = DIFF_LINES): string[] {
+  const side = (all: string[], mark: string) => [
+    ...all.slice(0, lines).map((line) => `${mark} ${line}`),
+    ...(all.length > lines ? [`${mark} … ${all.length - lines} more lines`] : []),
   ]
   const removed = linesOf(text(edit.old_string))
   const added = linesOf(text(edit.new_string))
