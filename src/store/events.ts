@@ -60,8 +60,12 @@ export interface EventStore {
     limit: number,
     fence?: Fence,
   ): Promise<StoredEvent[]>
-  /** Marks these deliveries to the subscriber as handled; exactly these, never the ones between. */
-  ack(subscriber: string, seqs: number[]): Promise<void>
+  /**
+   * Marks these deliveries to the subscriber as handled; exactly these, never the ones between. With
+   * `writtenAt`, the same transaction records each as written for the subscriber (its receipt; a
+   * later stage it reported stays): one commit per batch of acks on the delivery path.
+   */
+  ack(subscriber: string, seqs: number[], writtenAt?: number): Promise<void>
   /**
    * Stored events, newest first: those whose content holds `text` (any case), from `source`, before
    * `beforeSeq` (for the next page), at most `limit`. For people reading the log, not for delivery.

@@ -48,11 +48,12 @@ export function describeReceiptStoreContract(open: OpenStore): void {
       })
       // A late report of an earlier stage changes nothing.
       await store.recordReceipt({ eventId: e.id, subscriber: 'alpha', state: 'written', at: 3_000, tries: 2 })
-      await store.ack('alpha', [e.seq])
-      await store.receiptsAcked('alpha', [e.seq], 4_000)
+      await store.ack('alpha', [e.seq], 4_000)
       // An older channel only acknowledges: written, at its ack.
-      await store.ack('beta', [e.seq])
-      await store.receiptsAcked('beta', [e.seq], 5_000)
+      await store.ack('beta', [e.seq], 5_000)
+      // In the same commit as the receipts, the deliveries are gone.
+      expect(await store.pendingDeliveries('alpha', 0, 10)).toEqual([])
+      expect(await store.pendingDeliveries('beta', 0, 10)).toEqual([])
       expect(await store.eventReceipts(e.id)).toEqual([
         {
           subscriber: 'alpha',

@@ -15,8 +15,6 @@ export interface ReceiptStore {
     tries: number
     reason?: string | null
   }): Promise<void>
-  /** Acknowledged deliveries whose subscriber said nothing more (an older channel, a hub consumer): written. */
-  receiptsAcked(subscriber: string, seqs: number[], at: number): Promise<void>
   /** The event with this id, or null. */
   eventById(id: string): Promise<StoredEvent | null>
   /** Every subscriber's delivery of the event: those still pending, and those that reported. */

@@ -145,8 +145,7 @@ export class SubscriberConnection {
     if (seqs.length === 0) return
     // A delivery acknowledged is at least written; a subscriber that proves more said so before.
     this.store
-      .ack(this.name, seqs)
-      .then(() => this.store.receiptsAcked(this.name, seqs, Date.now()))
+      .ack(this.name, seqs, Date.now())
       .catch((err) => this.log.error({ err, subscriber: this.name }, 'acks not stored'))
   }
 

@@ -6,6 +6,7 @@ import { type StoredEvent, topicMatches } from '../../core/event.js'
 import { keyedEventId, newId } from '../../core/ids.js'
 import type { EventStore, StagedEvent } from '../events.js'
 import { toEvent, toSubscriberInfo } from '../rows.js'
+import { writtenOnAck } from '../shared/receipts.js'
 import { notice } from './changes.js'
 import type { PostgresDb, Queryable } from './db.js'
 
@@ -222,11 +223,20 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
       return rows.map(toEvent)
     },
 
-    async ack(subscriber, seqs) {
-      await db.query('DELETE FROM deliveries WHERE subscriber = $1 AND seq = ANY($2::bigint[])', [
-        subscriber,
-        seqs,
-      ])
+    async ack(subscriber, seqs, writtenAt) {
+      if (writtenAt === undefined) {
+        await db.query('DELETE FROM deliveries WHERE subscriber = $1 AND seq = ANY($2::bigint[])', [
+          subscriber,
+          seqs,
+        ])
+        return
+      }
+      // One statement, so one commit: the deliveries go and their receipts say written together.
+      await db.query(
+        `WITH handled AS (DELETE FROM deliveries WHERE subscriber = $1 AND seq = ANY($3::bigint[]))
+         ${writtenOnAck('seq = ANY($3::bigint[])')}`,
+        [subscriber, writtenAt, seqs],
+      )
     },
 
     async searchEvents(filter) {

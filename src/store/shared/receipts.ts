@@ -23,6 +23,17 @@ const UPSERT = `INSERT INTO receipts (event_id, subscriber, state, written_at, i
     reason = CASE WHEN excluded.reason IS NULL THEN receipts.reason ELSE excluded.reason END,
     updated_at = excluded.updated_at`
 
+/**
+ * An acknowledged delivery is written, unless its subscriber reported more ($1 subscriber, $2 at; the
+ * events are chosen by `seqs`, a condition on `seq`). Run in the ack's own transaction (EventStore.ack).
+ */
+export const writtenOnAck = (seqs: string) =>
+  `INSERT INTO receipts (event_id, subscriber, state, written_at, in_context_at, tries, reason, hook_taken, updated_at)
+   SELECT id, $1, 'written', $2, NULL, 1, NULL, false, $2 FROM events WHERE ${seqs}
+   ON CONFLICT (event_id, subscriber) DO UPDATE SET
+     written_at = coalesce(receipts.written_at, excluded.written_at),
+     state = CASE WHEN receipts.state = 'stored' THEN 'written' ELSE receipts.state END`
+
 const RECEIPTS = `SELECT r.subscriber, r.state, e.created_at AS stored, r.written_at, r.in_context_at, r.tries, r.reason
   FROM receipts r JOIN events e ON e.id = r.event_id WHERE r.event_id = $1
   UNION ALL
@@ -47,19 +58,6 @@ export function receiptStore(sql: Sql): ReceiptStore {
         reason ?? null,
         at,
       ])
-    },
-
-    async receiptsAcked(subscriber, seqs, at) {
-      if (seqs.length === 0) return
-      const list = seqs.map((_, i) => `$${i + 3}`).join(', ')
-      await sql.run(
-        `INSERT INTO receipts (event_id, subscriber, state, written_at, in_context_at, tries, reason, hook_taken, updated_at)
-         SELECT id, $1, 'written', $2, NULL, 1, NULL, false, $2 FROM events WHERE seq IN (${list})
-         ON CONFLICT (event_id, subscriber) DO UPDATE SET
-           written_at = coalesce(receipts.written_at, excluded.written_at),
-           state = CASE WHEN receipts.state = 'stored' THEN 'written' ELSE receipts.state END`,
-        [subscriber, at, ...seqs],
-      )
     },
 
     async eventById(id) {

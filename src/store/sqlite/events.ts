@@ -5,6 +5,7 @@ import { type StoredEvent, topicMatches } from '../../core/event.js'
 import { keyedEventId, newId } from '../../core/ids.js'
 import type { EventStore, StagedEvent } from '../events.js'
 import { type Row, toEvent, toSubscriberInfo } from '../rows.js'
+import { writtenOnAck } from '../shared/receipts.js'
 
 /**
  * Holds an event nobody wanted when it arrived, for every subscriber that registers wanting it while
@@ -37,6 +38,7 @@ export function sqliteEventStore(db: Database.Database): EventStore {
        ORDER BY d.seq LIMIT @limit`,
     ),
     ack: db.prepare('DELETE FROM deliveries WHERE subscriber = ? AND seq = ?'),
+    written: db.prepare(writtenOnAck('seq = $3')),
     allSubscribers: db.prepare('SELECT name, topics FROM subscribers'),
     parkedOffered: db.prepare('SELECT parked_seq FROM subscribers WHERE name = ?'),
     upsertSubscriber: db.prepare(
@@ -82,8 +84,11 @@ export function sqliteEventStore(db: Database.Database): EventStore {
     return row ? toEvent(row) : null
   }
 
-  const ackTx = db.transaction((subscriber: string, seqs: number[]) => {
-    for (const seq of seqs) q.ack.run(subscriber, seq)
+  const ackTx = db.transaction((subscriber: string, seqs: number[], writtenAt?: number) => {
+    for (const seq of seqs) {
+      q.ack.run(subscriber, seq)
+      if (writtenAt !== undefined) q.written.run({ 1: subscriber, 2: writtenAt, 3: seq })
+    }
   })
   const writeTx = db.transaction((staged: StagedEvent[]) => {
     for (const s of staged) {
@@ -172,8 +177,8 @@ export function sqliteEventStore(db: Database.Database): EventStore {
       return (rows as Row[]).map(toEvent)
     },
 
-    async ack(subscriber, seqs) {
-      ackTx(subscriber, seqs)
+    async ack(subscriber, seqs, writtenAt) {
+      ackTx(subscriber, seqs, writtenAt)
     },
 
     async searchEvents(filter) {
