@@ -11,7 +11,8 @@ const MIN_LITERAL = 8
 /** Characters a value after `=` or `:` stops at: quotes, separators, markup's angle brackets. */
 const VALUE = String.raw`[^\s"'&;,<>()\[\]{}]`
 /** Names that say their value is a secret. */
-const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_]*`
+const SECRET_NAME =
+  '[A-Za-z0-9_.-]*(?:password|passwd|pwd|secret|token|api[_-]?key|apikey|access[_-]?key|private[_-]?key|credentials?)[A-Za-z0-9_]*'
 
 interface Rule {
   name: string
@@ -27,10 +28,15 @@ export const SECRET_RULES: readonly Rule[] = [
   {
     name: 'PEM private key',
     // To its END line, or to the end of the text when that was cut off.
-    pattern: /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|$)/g,
+    pattern:
+      /-----BEGIN ((?:[A-Z0-9]+ )*)PRIVATE KEY-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY-----|$)/g,
     replace: (_m, kind) => `-----BEGIN ${kind ?? ''}PRIVATE KEY----- ${REDACTED}`,
   },
-  { name: 'AWS access key id', pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[0-9A-Z]{16}\b/g, replace: whole },
+  {
+    name: 'AWS access key id',
+    pattern: /\b(?:AKIA|ASIA|ABIA|ACCA|AROA|AIDA)[0-9A-Z]{16}\b/g,
+    replace: whole,
+  },
   { name: 'GitHub token', pattern: /\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{30,}\b/g, replace: whole },
   { name: 'GitHub fine-grained token', pattern: /\bgithub_pat_[A-Za-z0-9_]{22,}/g, replace: whole },
   { name: 'GitLab token', pattern: /\bglpat-[A-Za-z0-9_-]{20,}/g, replace: whole },
