@@ -29,7 +29,20 @@ const secret = fc.oneof(
 /** Ordinary words and punctuation, as a tool call or a reply is made of. */
 const prose = fc
   .array(
-    fc.constantFrom('ls', '-la', 'src/app.ts', 'npm test', 'the', 'key', 'Read', '$', '|', '\n', 'token', 'x = 1'),
+    fc.constantFrom(
+      'ls',
+      '-la',
+      'src/app.ts',
+      'npm test',
+      'the',
+      'key',
+      'Read',
+      '$',
+      '|',
+      '\n',
+      'token',
+      'x = 1',
+    ),
     { maxLength: 8 },
   )
   .map((words) => words.join(' '))
@@ -91,7 +104,8 @@ describe('redactSecrets', () => {
   })
 
   it('redacts a PEM private key whole, also when its end was cut off', () => {
-    const key = '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\nAAAA\n-----END OPENSSH PRIVATE KEY-----'
+    const key =
+      '-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmU\nAAAA\n-----END OPENSSH PRIVATE KEY-----'
     expect(redactSecrets(`cat ~/.ssh/id\n${key}\ndone`)).toBe(
       `cat ~/.ssh/id\n-----BEGIN OPENSSH PRIVATE KEY----- ${REDACTED}\ndone`,
     )

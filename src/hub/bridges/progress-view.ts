@@ -55,7 +55,8 @@ export function turnHeader(view: TurnView, now: number): string {
   const { costUsd, durationMs, failed } = view.ended
   const took = duration(durationMs ?? now - view.startedAt)
   const cost = costUsd === null ? '' : ` · $${costUsd.toFixed(4)}`
-  return `${failed ? '✗' : '✓'} ${who}turn ${failed ? 'failed' : 'finished'} · ${took}${cost}`
+  const made = view.tools.length ? ` · ${calls}` : ''
+  return `${failed ? '✗' : '✓'} ${who}turn ${failed ? 'failed' : 'finished'}${made} · ${took}${cost}`
 }
 
 /** The whole message, within `room` characters of markdown (the adapter cuts visibly beyond it). */

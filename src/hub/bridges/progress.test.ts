@@ -175,7 +175,7 @@ describe.each(BRIDGE_PLATFORMS)('%s: progress', (platform) => {
     await memory.setProgress(USER, 'minimal')
     await turnOf(5, () => ({ command: 'ls' }))
     expect(calls.map((c) => c.kind)).toEqual(['send'])
-    expect(calls[0]?.text).toMatch(/^✓ .*turn finished · \d+s · \$0\.0421$/)
+    expect(calls[0]?.text).toMatch(/^✓ .*turn finished · 5 tool calls · \d+s · \$0\.0421$/)
     await memory.setProgress(USER, 'off')
     calls.length = 0
     await turnOf(5, () => ({ command: 'ls' }))

@@ -190,7 +190,9 @@ export class Progress {
     const record = driven ? await store.getSession(driven) : null
     if (record) return `${basename(record.cwd)} (${session})`
     const terminal = await store.getTerminalSession(session)
-    return terminal ? `${basename(terminal.folder)} (${terminal.name})` : session
+    if (!terminal) return session
+    const project = basename(terminal.folder)
+    return project === terminal.name ? project : `${project} (${terminal.name})`
   }
 
   private async dmOf(userId: string): Promise<string> {
