@@ -89,7 +89,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
     presenceSeconds: config.presenceSeconds,
     escalateSeconds: config.escalateSeconds,
   }))
-  const bridges = new BridgeManager(hub, sessions, config.home, log)
+  const bridges = new BridgeManager(hub, sessions, config.home, log, [adminToken])
   const outbound = new OutboundWebhooks(hub, log)
   const signin = new WebSignin(store)
   // Prompts and turn ends are pushed by the hub where they happen: once, whichever hubs share the store.
@@ -97,6 +97,8 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
   hub.decisions.onPrompt((decision) => {
     push.prompt(decision).catch((err) => log.warn({ err }, 'push of a prompt failed'))
   })
+  sessions.onLine((id, _seq, line) => hub.activity.fromLine(`session:${id}`, line))
+  sessions.onPartial((id, piece) => hub.activity.fromPartial(`session:${id}`, piece))
   sessions.onLine((id, _seq, line) => {
     const turn = turnRow(id, line)
     if (turn) push.turn(turn).catch((err) => log.warn({ err }, 'push of a turn end failed'))

@@ -79,6 +79,22 @@ export function describeBridgeMemoryStoreContract(open: OpenStore): void {
       expect(await again.recall('telegram', 'thread', 'session:ses_a')).toEqual(thread)
     })
 
+    it('keeps a chat’s and a thread’s progress level across a restart, and retention keeps them', async ({
+      store,
+      reopen,
+    }) => {
+      await store.remember('telegram', 'progress', '-100200', { level: 'minimal' }, 1_000)
+      await store.remember('telegram', 'progress', '-100200:17', { level: 'normal' }, 1_000)
+      await store.remember('telegram', 'progress', '-100200:17', { level: 'full' }, 2_000) // changed
+      const again = await reopen()
+      let deleted = 0
+      for (let n = -1; n !== 0; deleted += n) n = await again.prune(9_000, 10)
+      expect(deleted).toBe(0)
+      expect(await again.recall('telegram', 'progress', '-100200')).toEqual({ level: 'minimal' })
+      expect(await again.recall('telegram', 'progress', '-100200:17')).toEqual({ level: 'full' })
+      expect(await again.recall('slack', 'progress', '-100200')).toBeNull()
+    })
+
     it('lets retention delete old attachments and counts, never a chat’s choices', async ({ store }) => {
       await store.remember('telegram', 'attachment', 'file_old', { n: 1 }, 1_000)
       await store.countUp('telegram', 'replies', 'code', 1_000)

@@ -5,7 +5,8 @@
 // `notice-choice` is a sender's choice of notices (platform `hub`, any surface's sender; read by
 // hub/core/decisions.ts): kept like the rest, no table of its own for one small value. `thread` and
 // `thread-session` are a session's thread in a group and back (hub/bridges/threads.ts); `thread-copy`
-// is the one message a prompt or notice every operator is sent became in that thread.
+// is the one message a prompt or notice every operator is sent became in that thread. `progress` is
+// the progress level a chat or a thread chose (`/progress`, hub/bridges/progress-level.ts).
 
 export const BRIDGE_MEMORY_KINDS = [
   'route',
@@ -17,6 +18,7 @@ export const BRIDGE_MEMORY_KINDS = [
   'thread',
   'thread-session',
   'thread-copy',
+  'progress',
 ] as const
 export type BridgeMemoryKind = (typeof BRIDGE_MEMORY_KINDS)[number]
 

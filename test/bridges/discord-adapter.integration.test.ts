@@ -284,7 +284,9 @@ describe('Discord adapter: sending', () => {
     const id = await adapter.send(chat, { text: 'Allow?', buttons: [[{ text: 'Allow', data: 'a' }]] })
     await adapter.edit(chat, id, 'Allowed', [])
     expect(fake.sent()[0]).toMatchObject({ messageId: id, text: 'Allowed', buttons: [] })
-    expect(fake.edits).toEqual([{ chatId: chat, messageId: id, text: 'Allowed', buttons: [] }])
+    expect(fake.edits).toEqual([
+      { chatId: chat, messageId: id, text: 'Allowed', buttons: [], at: expect.any(Number) },
+    ])
     await adapter.edit(chat, id, 'Pick again', [[{ text: 'Again', data: 'g' }]])
     expect(fake.sent()[0]?.buttons).toEqual([[{ text: 'Again', data: 'g' }]])
     // Someone else's message: Discord refuses, and asking again cannot help.

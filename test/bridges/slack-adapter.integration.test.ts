@@ -268,7 +268,9 @@ describe('Slack adapter: sending', () => {
     const id = await adapter.send(chat, { text: 'Allow?', buttons: [[{ text: 'Allow', data: 'a' }]] })
     await adapter.edit(chat, id, 'Allowed by alice', [])
     expect(fake.sent()[0]).toMatchObject({ messageId: id, text: 'Allowed by alice', buttons: [] })
-    expect(fake.edits).toEqual([{ chatId: chat, messageId: id, text: 'Allowed by alice', buttons: [] }])
+    expect(fake.edits).toEqual([
+      { chatId: chat, messageId: id, text: 'Allowed by alice', buttons: [], at: expect.any(Number) },
+    ])
     await adapter.edit(chat, id, 'Ask again?', [[{ text: 'Again', data: 'b' }]])
     expect(fake.sent()[0]?.buttons).toEqual([[{ text: 'Again', data: 'b' }]])
   })

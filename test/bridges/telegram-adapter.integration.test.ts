@@ -228,7 +228,9 @@ describe('Telegram adapter: sending', () => {
     const id = await adapter.send(chat, { text: 'Allow?', buttons: [[{ text: 'Allow', data: 'a' }]] })
     await adapter.edit(chat, id, 'Allowed', [])
     expect(fake.sent()[0]).toMatchObject({ messageId: id, text: 'Allowed', buttons: [] })
-    expect(fake.edits).toEqual([{ chatId: chat, messageId: id, text: 'Allowed', buttons: [] }])
+    expect(fake.edits).toEqual([
+      { chatId: chat, messageId: id, text: 'Allowed', buttons: [], at: expect.any(Number) },
+    ])
     const edit = fake.calls.find((c) => c.method === 'editMessageText')
     expect(edit?.fields.reply_markup).toEqual({ inline_keyboard: [] })
     // Telegram refuses an edit into the same content; the message already is what was asked.

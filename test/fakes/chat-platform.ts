@@ -69,8 +69,8 @@ export interface FakePlatform {
 
   /** Every message the bot sent, in order, as it is now (edits applied). */
   sent(): FakeMessage[]
-  /** Every edit the bot made, in order. */
-  readonly edits: { chatId: string; messageId: string; text: string; buttons: Button[][] }[]
+  /** Every edit the bot made, in order, with when the fake took it (its own clock, ms). */
+  readonly edits: { chatId: string; messageId: string; text: string; buttons: Button[][]; at: number }[]
   readonly reactions: { chatId: string; messageId: string; emoji: string }[]
   /** Chats the bot showed "typing…" in, one entry per call. */
   readonly typing: string[]
@@ -92,6 +92,14 @@ export interface FakePlatform {
   /** Polls `probe` until it returns something other than undefined/false. */
   waitFor<T>(probe: () => T | undefined | false | null, what: string, timeoutMs?: number): Promise<T>
   close(): Promise<void>
+}
+
+/** The most of `times` (ms) in any window of `windowMs`, both ends counted: what a rate limit counts. */
+export function mostInWindow(times: number[], windowMs: number): number {
+  let most = 0
+  for (const from of times)
+    most = Math.max(most, times.filter((t) => t >= from && t <= from + windowMs).length)
+  return most
 }
 
 /** What every fake's waitFor does: polls `probe` until it gives something, or fails naming the wait. */

@@ -570,6 +570,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       messageId: id,
       text: message.content,
       buttons: buttonsOf(message.components),
+      at: Date.now(),
     })
     return messageJson(message)
   }

@@ -574,6 +574,7 @@ class FakeSlackServer implements FakeSlack {
           messageId: message.messageId,
           text: message.text,
           buttons: message.buttons.map((row) => row.map((b) => ({ ...b }))),
+          at: Date.now(),
         })
         return { channel, ts: message.messageId, text: message.text }
       }

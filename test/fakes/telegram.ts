@@ -384,7 +384,13 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
         message.text = text
         message.entities = entities
         message.buttons = buttons
-        edits.push({ chatId: message.chatId, messageId: String(message.messageId), text, buttons })
+        edits.push({
+          chatId: message.chatId,
+          messageId: String(message.messageId),
+          text,
+          buttons,
+          at: Date.now(),
+        })
         return messageJson(message)
       }
       case 'setmessagereaction': {

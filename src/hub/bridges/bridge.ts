@@ -21,7 +21,9 @@ import { Delivery } from './delivery.js'
 import { oneMessage } from './formatting.js'
 import { Inbound } from './inbound.js'
 import { BridgeMemory } from './memory.js'
+import { Progress } from './progress.js'
 import { parseButtonData, promptDetails, promptMessage, questionMessage, questionStep } from './prompts.js'
+import { type HubSecrets, redacting } from './redacting-adapter.js'
 import { checkReplyFiles, FileRefused } from './reply-files.js'
 import { Threads } from './threads.js'
 import { answerFromChat, openPrompt } from './verdicts.js'
@@ -36,6 +38,8 @@ export interface BridgeDeps {
   sessions: SessionControl | null
   log: Logger
   home: string
+  /** The hub's own secrets: nothing the bridge sends carries them (redacting-adapter.ts). */
+  secrets: HubSecrets
   createAdapter(platform: BridgePlatform, config: BridgeConfig, log: Logger): Promise<PlatformAdapter>
 }
 
@@ -52,6 +56,7 @@ export class Bridge {
   private readonly context: BridgeContext
   private readonly delivery: Delivery
   private readonly inbound: Inbound
+  private readonly progress: Progress
   private readonly log: Logger
 
   constructor(
@@ -73,6 +78,7 @@ export class Bridge {
     this.context = { ...parts, threads: new Threads(parts) }
     this.delivery = new Delivery(this.context)
     this.inbound = new Inbound(this.context)
+    this.progress = new Progress(this.context)
   }
 
   /** Connects in the background, retrying with backoff; never throws. */
@@ -100,6 +106,7 @@ export class Bridge {
     this.state = 'stopped'
     if (this.reconnect) clearTimeout(this.reconnect)
     this.delivery.stop()
+    this.progress.stop()
     // The adapter first: a message being taken may be waiting on the platform, which stopping ends.
     await this.adapter?.stop().catch((err) => this.log.warn({ err: (err as Error).message }, 'stop failed'))
     await this.inboundQueue
@@ -124,7 +131,12 @@ export class Bridge {
     this.release = lock.release
     let adapter: PlatformAdapter | null = null
     try {
-      adapter = await this.deps.createAdapter(this.platform, this.config, this.log)
+      await this.deps.secrets.refresh()
+      // The one way out: whatever the bridge sends through it is redacted first.
+      adapter = redacting(
+        await this.deps.createAdapter(this.platform, this.config, this.log),
+        this.deps.secrets.redactor,
+      )
       this.adapter = adapter
       const me = await adapter.start({
         message: (m) => {

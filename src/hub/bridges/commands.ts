@@ -8,6 +8,13 @@ import { noticeKindsOf, noticeLine } from '../../core/notices.js'
 import type { InboundMessage } from '../../sources/chat/platform.js'
 import type { Sender } from '../../store/store.js'
 import type { BridgeContext } from './context.js'
+import {
+  DEFAULT_PROGRESS,
+  PROGRESS_LEVELS,
+  PROGRESS_MEANING,
+  progressKey,
+  progressLevelSchema,
+} from './progress-level.js'
 
 const HELP = [
   'Switchboard commands:',
@@ -17,6 +24,7 @@ const HELP = [
   '/new <folder> <prompt> — start a session in a folder on the hub’s machine (operators)',
   '/stop <session> — stop a driven session (operators)',
   '/notices [waiting] [finished] | all | off — which notices of sessions at terminals you get here (operators)',
+  '/progress [off|minimal|normal|full] — how much of a session’s work this chat or thread shows as it happens',
   'yes <id> / no <id> — answer a prompt (operators)',
   'answer <id> <one answer per question> — answer a question (operators)',
 ].join('\n')
@@ -63,6 +71,26 @@ export async function runCommand(
       const line = noticeLine(await decisions.noticeChoice(sender.id))
       await say(
         `You get ${line} here${rest ? ' now' : ''}. /notices waiting finished | all | off changes it.`,
+      )
+      return true
+    }
+    case 'progress': {
+      const key = progressKey(message.chatId, message.thread)
+      if (rest) {
+        if (!(await operatorOnly())) return true
+        const level = progressLevelSchema.safeParse(rest.toLowerCase())
+        if (!level.success) {
+          await say(`Say one of ${PROGRESS_LEVELS.join(', ')} (not "${rest}").`)
+          return true
+        }
+        await context.memory.setProgress(key, level.data)
+      }
+      const chosen = await context.memory.progress(key)
+      // A thread without a level of its own shows its group's.
+      const inherited = chosen ?? (message.thread ? await context.memory.progress(message.chatId) : null)
+      const level = inherited ?? DEFAULT_PROGRESS
+      await say(
+        `Progress ${message.thread ? 'in this thread' : 'here'}${rest ? ' now' : ''}: ${level} — ${PROGRESS_MEANING[level]}.${rest ? '' : ' /progress off|minimal|normal|full changes it.'}`,
       )
       return true
     }

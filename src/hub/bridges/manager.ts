@@ -15,6 +15,7 @@ import { Bridge } from './bridge.js'
 import { groupSenderNameOf, type SessionControl } from './context.js'
 import { THREAD_END } from './delivery.js'
 import { BridgeMemory } from './memory.js'
+import { HubSecrets } from './redacting-adapter.js'
 
 const WATCH_MS = 1000
 /** How often items stored by other processes (the CLI's "Paired") are looked for. */
@@ -43,13 +44,17 @@ export class BridgeManager {
   private watch: NodeJS.Timeout | null = null
   private sweep: NodeJS.Timeout | null = null
   private checking = Promise.resolve()
+  private readonly secrets: HubSecrets
 
   constructor(
     private readonly hub: Hub,
     private readonly sessions: SessionControl | null,
     private readonly home: string,
     private readonly log: Logger,
+    /** Secrets of the hub not kept in its home or store (an admin token given by a setting). */
+    ownSecrets: string[] = [],
   ) {
+    this.secrets = new HubSecrets(home, hub.store, ownSecrets)
     hub.outbox.listen(async (item) => {
       const sender = await hub.store.senderById(item.senderId)
       if (!sender) return undefined
@@ -83,6 +88,7 @@ export class BridgeManager {
     }, WATCH_MS)
     this.watch.unref()
     this.sweep = setInterval(() => {
+      void this.secrets.refresh()
       for (const bridge of this.bridges.values())
         bridge.sweep().catch((err) => this.log.error({ err }, 'bridge sweep failed'))
     }, SWEEP_MS)
@@ -170,6 +176,7 @@ export class BridgeManager {
         sessions: this.sessions,
         log: this.log,
         home: this.home,
+        secrets: this.secrets,
         createAdapter,
       })
       this.bridges.set(platform, bridge)

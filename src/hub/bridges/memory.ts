@@ -1,10 +1,12 @@
 // What one bridge remembers between messages, kept in the store (store/bridge-memory.ts) so that a
 // restarted hub, or the hub that takes the bridge's lease over, carries on from it: a chat's `/to`
 // choice, the chat a `/new` session answers to, the attachments Claude may download, the replies a
-// stranger was given, when a chat was last told no session takes it, each session's thread in a group.
+// stranger was given, when a chat was last told no session takes it, each session's thread in a group,
+// the progress level each chat or thread chose.
 import { z } from 'zod'
 import { type InboundAttachment, inboundAttachmentSchema } from '../../sources/chat/platform.js'
 import type { BridgeMemoryKind, BridgeMemoryStore } from '../../store/store.js'
+import { type ProgressLevel, progressLevelSchema } from './progress-level.js'
 
 /** Attachments kept per platform; older ids stop working. */
 const MAX_ATTACHMENTS = 1000
@@ -21,6 +23,7 @@ const threadSchema = z.object({
 })
 export type SessionThread = z.infer<typeof threadSchema>
 const threadSessionSchema = z.object({ session: z.string() })
+const progressSchema = z.object({ level: progressLevelSchema })
 const copySchema = z.record(z.string(), z.unknown())
 /** Messages that stand for many operators' copies, kept per platform. */
 const MAX_COPIES = 1000
@@ -103,6 +106,15 @@ export class BridgeMemory {
   async setThreadCopy(key: string, receipt: Record<string, unknown>): Promise<void> {
     await this.store.remember(this.platform, 'thread-copy', key, receipt, Date.now())
     await this.store.trimMemory(this.platform, 'thread-copy', MAX_COPIES)
+  }
+
+  /** The progress level a chat (`chat`) or one of its threads (`chat:thread`) chose; null: none chosen. */
+  async progress(key: string): Promise<ProgressLevel | null> {
+    return (await this.read('progress', key, progressSchema))?.level ?? null
+  }
+
+  async setProgress(key: string, level: ProgressLevel): Promise<void> {
+    await this.store.remember(this.platform, 'progress', key, { level }, Date.now())
   }
 
   /** What is stored, if it still reads as this kind's shape (written by another version, say). */

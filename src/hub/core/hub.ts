@@ -11,6 +11,7 @@ import { Decisions } from './decisions.js'
 import type { LeaseKeeper } from './lease-keeper.js'
 import { Peers } from './peers.js'
 import { SenderOutbox } from './sender-outbox.js'
+import { SessionActivity } from './session-activity.js'
 import { type DeliverySink, SubscriberConnection } from './subscriber-connection.js'
 
 /** A subscriber's receipt as the hub recorded it: its time given. */
@@ -29,6 +30,8 @@ export class Hub {
   readonly chatSurfaces: ChatSurface[] = []
   /** Told of each receipt once it is recorded (outbound webhooks that asked to be). */
   readonly receiptListeners: ((subscriber: string, receipt: RecordedReceipt) => Promise<void>)[] = []
+  /** What sessions heard on this hub are doing (tool calls, text, turn ends), live: chats' progress. */
+  readonly activity = new SessionActivity()
   private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
   /** A write is under way (see writeUnwritten). */
   private writing = false

@@ -95,6 +95,13 @@ export class TerminalHooks {
         await this.waitingNotice(input)
         return NOTHING
       case 'Stop':
+        this.hub.activity.tell({
+          kind: 'turn-end',
+          session: input.session_id,
+          costUsd: null,
+          durationMs: null,
+          failed: false,
+        })
         this.settleAll(input.session_id, ANSWERED_AT_TERMINAL, true)
         this.wentOn(input.session_id)
         await this.finishedNotice(input)
@@ -107,6 +114,13 @@ export class TerminalHooks {
         this.settleAll(input.session_id, ANSWERED_AT_TERMINAL, true)
         return this.context(event, name)
       case 'PostToolUse':
+        if (typeof input.tool_name === 'string')
+          this.hub.activity.tell({
+            kind: 'tool',
+            session: input.session_id,
+            tool: input.tool_name,
+            input: input.tool_input ?? null,
+          })
         this.settleCall(input)
         // A subagent's tool may run while the session's own dialog still waits.
         if (input.agent_id === undefined) this.wentOn(input.session_id)
