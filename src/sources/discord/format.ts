@@ -36,11 +36,16 @@ function unping(text: string): string {
   return text.replace(/@(everyone|here)/g, `@${ZWSP}$1`).replace(/<([@#])/g, `<${ZWSP}$1`)
 }
 
+/** Each run of at least `from` backticks with its backticks kept apart, so no such run is left. */
+function brokenRuns(text: string, from: number): string {
+  return text.replace(new RegExp(`\`{${from},}`, 'g'), (run) => run.split('').join(ZWSP))
+}
+
 function code(text: string): string {
   const longest = Math.max(0, ...[...text.matchAll(/`+/g)].map((m) => m[0].length))
   const fence = '`'.repeat(Math.min(longest + 1, 2))
-  // Discord has no fence longer than two backticks: a run of two inside is broken instead.
-  const body = longest >= 2 ? text.replace(/``/g, `\`${ZWSP}\``) : text
+  // Discord has no fence longer than two backticks: a run of two or more inside is broken instead.
+  const body = longest >= 2 ? brokenRuns(text, 2) : text
   const pad = body.startsWith('`') || body.endsWith('`') ? ' ' : ''
   return `${fence}${pad}${body}${pad}${fence}`
 }
@@ -69,7 +74,7 @@ function inlines(nodes: Inline[], inLink = false): string {
 function block(b: Block): string {
   if (b.type === 'code') {
     // A fence inside the code would end the block early: its backticks are broken up.
-    return `\`\`\`${b.lang}\n${b.text.replace(/```/g, `\`${ZWSP}\`\``)}\n\`\`\``
+    return `\`\`\`${b.lang}\n${brokenRuns(b.text, 3)}\n\`\`\``
   }
   if (b.style === 'heading') {
     const words = plainInlines(b.inlines)
