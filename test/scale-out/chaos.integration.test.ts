@@ -19,7 +19,11 @@ const KILLS: [number, 'hub' | 'channel'][] = [
 
 const world = clusterPerTest(2, { SWITCHBOARD_LEASE_MS: '1500' })
 
-it('loses, repeats and reorders nothing while hubs and the channel are killed in turn', async () => {
+// Four kills, each waited out by a lease of 1.5 s and a restart: 15 s on a quiet machine, twice that
+// and more when other test files share its two cores (seen in CI).
+it('loses, repeats and reorders nothing while hubs and the channel are killed in turn', {
+  timeout: 120_000,
+}, async () => {
   const { cluster } = world
   const [a, b] = [cluster.hub(0), cluster.hub(1)]
   await cluster.startAll()
