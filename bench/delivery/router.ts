@@ -13,7 +13,8 @@
 // A sender process (sender.ts) POSTs and times each answer: one at a time, the ways taking turns
 // request by request, so a slow stretch of the machine falls on all of them alike; then 32 at a time
 // for throughput, the ways taking turns in rounds, with this process's CPU time per request (what a
-// busy machine's noise distorts least). BENCH_ROUTER_N and BENCH_ROUTER_THROUGHPUT_N shorten a run; BENCH_ROUTER_ROUNDS (10) cuts the flood into more turns, which a machine busy with other work needs.
+// busy machine's noise distorts least). BENCH_ROUTER_N and BENCH_ROUTER_THROUGHPUT_N shorten a run; BENCH_ROUTER_ROUNDS (10) cuts the flood into more turns, which a machine busy with other work needs;
+// BENCH_ROUTER_WAYS picks some of the ways.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -49,6 +50,9 @@ const THROUGHPUT_N = Number(process.env.BENCH_ROUTER_THROUGHPUT_N ?? 20000)
 const IN_FLIGHT = 32
 const SECRET = 'whsec_router_bench'
 const BEFORE_DIST = process.env.BENCH_BEFORE_DIST || null
+/** BENCH_ROUTER_WAYS=app (say) serves only those ways: a CPU profile (node --cpu-prof) of one alone. */
+const WAYS = process.env.BENCH_ROUTER_WAYS?.split(',') ?? null
+const wanted = (way: string) => WAYS === null || WAYS.includes(way)
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void
 interface Way {
@@ -240,9 +244,10 @@ async function serveBare(config: HubConfig): Promise<Way> {
 }
 
 const config = loadConfig({ home: join(dir, 'home'), port: String(await freePort()) })
-const ways: Way[] = [await serveApp(config)]
-if (BEFORE_DIST) ways.push(await serveBefore(BEFORE_DIST, config))
-ways.push(await serveBare(config))
+const ways: Way[] = []
+if (wanted('app')) ways.push(await serveApp(config))
+if (BEFORE_DIST && wanted('before')) ways.push(await serveBefore(BEFORE_DIST, config))
+if (wanted('bare')) ways.push(await serveBare(config))
 const names = ways.map((w) => w.name)
 
 const sender = startSender()
