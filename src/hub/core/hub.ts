@@ -29,6 +29,11 @@ export class Hub {
   readonly chatSurfaces: ChatSurface[] = []
   /** Told of each receipt once it is recorded (outbound webhooks that asked to be). */
   readonly receiptListeners: ((subscriber: string, receipt: RecordedReceipt) => Promise<void>)[] = []
+  /**
+   * Told when a session at a terminal (its SessionEnd hook, by session id) or a channel (its `bye`, by
+   * subscriber name) ends; a driven session's end is the session manager's to tell.
+   */
+  readonly endListeners: ((session: string, reason: string | null) => void)[] = []
   private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
   /** A write is under way (see writeUnwritten). */
   private writing = false
@@ -66,6 +71,11 @@ export class Hub {
     connection.close()
     if (terminate) connection.terminate()
     this.connections.delete(name)
+  }
+
+  /** A session ended: what shows it (a chat's thread for it) is told. */
+  sessionEnded(session: string, reason: string | null): void {
+    for (const listener of this.endListeners) listener(session, reason)
   }
 
   isConnected(name: string): boolean {
