@@ -139,6 +139,26 @@ describe.each(BRIDGE_PLATFORMS)('%s: a thread per session', (platform) => {
       expect(botMessages(fake, dm).filter((m) => m.text.includes('Permission'))).toEqual([])
   })
 
+  it('edits a session’s reply in its thread where it was sent', async () => {
+    await pair(home, fake, olga, true)
+    const { alpha, alphaThread } = await twoSessionsAnswering()
+    const reply = await fake.waitFor(
+      () => inThread(alphaThread).find((m) => m.text === 'alpha here'),
+      'alpha’s reply',
+    )
+    const chatId = alpha.events[0]?.meta?.chat_id
+    const result = await alpha.callTool('edit_message', {
+      chat_id: chatId,
+      message_id: reply.messageId,
+      text: 'alpha here, after all',
+    })
+    expect(JSON.stringify(result.content)).toContain('edited')
+    expect(result.isError).toBeFalsy()
+    const edit = fake.edits.find((e) => e.messageId === reply.messageId)
+    expect(edit?.text).toContain('alpha here, after all')
+    expect(edit?.text).not.toContain('[alpha]')
+  })
+
   /** Ended, a session says so in its thread, which is closed where the platform closes threads. */
   async function endedIn(thread: FakeThread, said: string) {
     // Slack has no closed thread: its last line is the mark.
