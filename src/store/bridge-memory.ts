@@ -5,7 +5,8 @@
 // `notice-choice` is a sender's choice of notices (platform `hub`, any surface's sender; read by
 // hub/core/decisions.ts): kept like the rest, no table of its own for one small value. `thread` and
 // `thread-session` are a session's thread in a group and back (hub/bridges/threads.ts); `thread-copy`
-// is the one message a prompt or notice every operator is sent became in that thread.
+// is the one message a prompt or notice every operator is sent became in that thread; `message-thread`
+// is where a message written in a thread lives when that is not its group (a Discord thread's channel).
 
 export const BRIDGE_MEMORY_KINDS = [
   'route',
@@ -17,11 +18,18 @@ export const BRIDGE_MEMORY_KINDS = [
   'thread',
   'thread-session',
   'thread-copy',
+  'message-thread',
 ] as const
 export type BridgeMemoryKind = (typeof BRIDGE_MEMORY_KINDS)[number]
 
 /** Kinds that only matter for a while: retention deletes them once they are old. */
-export const PASSING_MEMORY: readonly BridgeMemoryKind[] = ['attachment', 'replies', 'notice', 'thread-copy']
+export const PASSING_MEMORY: readonly BridgeMemoryKind[] = [
+  'attachment',
+  'replies',
+  'notice',
+  'thread-copy',
+  'message-thread',
+]
 
 export interface BridgeMemoryStore {
   /** Keeps `value` under (platform, kind, key), replacing what was there (and its count). */

@@ -159,6 +159,25 @@ describe.each(BRIDGE_PLATFORMS)('%s: a thread per session', (platform) => {
     expect(edit?.text).not.toContain('[alpha]')
   })
 
+  it('reacts to a message written in a session’s thread, in the thread', async () => {
+    await pair(home, fake, olga, true)
+    const { alpha, alphaThread } = await twoSessionsAnswering()
+    const written = await fake.groupMessage(group, olga, 'thanks, alpha', { thread: alphaThread.thread })
+    const event = await fake.waitFor(
+      () => alpha.events.find((e) => e.content === 'thanks, alpha'),
+      'olga’s message at alpha',
+    )
+    expect(event.meta?.message_id).toBe(written)
+    const result = await alpha.callTool('react', {
+      chat_id: event.meta?.chat_id,
+      message_id: written,
+      emoji: '👍',
+    })
+    expect(JSON.stringify(result.content)).toContain('reacted')
+    // Slack names its emoji (thumbsup); the others take the character.
+    expect(fake.reactions.filter((r) => r.messageId === written)).toHaveLength(1)
+  })
+
   /** Ended, a session says so in its thread, which is closed where the platform closes threads. */
   async function endedIn(thread: FakeThread, said: string) {
     // Slack has no closed thread: its last line is the mark.

@@ -340,8 +340,12 @@ export class Bridge {
       return { ok: false, message: `${this.platform} is not connected now; try again later` }
     switch (action.action) {
       case 'react': {
-        const reply = await this.replyIn(chat, action.message_id)
-        await adapter.react(reply?.chat ?? platformChat, action.message_id, action.emoji)
+        // A message in a Discord thread is in the thread's channel: a reply's receipt, or what was kept.
+        const where =
+          (await this.replyIn(chat, action.message_id))?.chat ??
+          (await this.context.memory.messagePlace(platformChat, action.message_id)) ??
+          platformChat
+        await adapter.react(where, action.message_id, action.emoji)
         return { ok: true, message: 'reacted' }
       }
       case 'edit': {
