@@ -68,6 +68,11 @@ const SAMPLES: Record<SettingName, { text: string; json?: unknown; shown: unknow
   hookWaitSeconds: { text: '90', json: 90, shown: 90 },
   presenceSeconds: { text: '60', json: 60, shown: 60 },
   escalateSeconds: { text: '600', json: 600, shown: 600 },
+  pushContact: {
+    text: 'mailto:ops@shop.test',
+    json: 'mailto:ops@shop.test',
+    shown: 'mailto:ops@shop.test',
+  },
   advertise: { text: 'hub-a.example:7420', json: 'hub-a.example:7420', shown: 'hub-a.example:7420' },
   adminToken: {
     text: 'shared-admin-token-0123456789abcdef',

@@ -93,7 +93,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
   const outbound = new OutboundWebhooks(hub, log)
   const signin = new WebSignin(store)
   // Prompts and turn ends are pushed by the hub where they happen: once, whichever hubs share the store.
-  const push = new Push(store, log)
+  const push = new Push(store, log, { contact: () => config.pushContact })
   hub.decisions.onPrompt((decision) => {
     push.prompt(decision).catch((err) => log.warn({ err }, 'push of a prompt failed'))
   })

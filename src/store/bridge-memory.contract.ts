@@ -65,7 +65,9 @@ export function describeBridgeMemoryStoreContract(open: OpenStore): void {
         { chat: '-100200', messages: ['18'] },
         1_000,
       )
+      await store.remember('discord', 'message-thread', '300:301', { chat: '302' }, 1_000)
       const again = await reopen()
+      expect(await again.recall('discord', 'message-thread', '300:301')).toEqual({ chat: '302' })
       expect(await again.recall('telegram', 'thread', 'session:ses_a')).toEqual(thread)
       expect(await again.recall('telegram', 'thread-session', '-100200:17')).toEqual({
         session: 'session:ses_a',
@@ -73,9 +75,11 @@ export function describeBridgeMemoryStoreContract(open: OpenStore): void {
       expect(await again.recall('discord', 'thread', 'session:ses_a')).toBeNull()
       let deleted = 0
       for (let n = -1; n !== 0; deleted += n) n = await again.prune(5_000, 10)
-      // The copy of a prompt only matters while it is answered; the thread for as long as its session.
-      expect(deleted).toBe(1)
+      // The copy of a prompt only matters while it is answered, where a thread's message is while
+      // Claude may react to it; the thread for as long as its session.
+      expect(deleted).toBe(2)
       expect(await again.recall('telegram', 'thread-copy', 'prompt:bqzmx')).toBeNull()
+      expect(await again.recall('discord', 'message-thread', '300:301')).toBeNull()
       expect(await again.recall('telegram', 'thread', 'session:ses_a')).toEqual(thread)
     })
 

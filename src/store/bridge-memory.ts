@@ -6,7 +6,9 @@
 // hub/core/decisions.ts): kept like the rest, no table of its own for one small value. `thread` and
 // `thread-session` are a session's thread in a group and back (hub/bridges/threads.ts); `thread-copy`
 // is the one message a prompt or notice every operator is sent became in that thread. `progress` is
-// the progress level a chat or a thread chose (`/progress`, hub/bridges/progress-level.ts).
+// the progress level a chat or a thread chose (`/progress`, hub/bridges/progress-level.ts);
+// `message-thread` is where a message written in a thread lives when that is not its group (a
+// Discord thread's channel).
 
 export const BRIDGE_MEMORY_KINDS = [
   'route',
@@ -19,11 +21,18 @@ export const BRIDGE_MEMORY_KINDS = [
   'thread-session',
   'thread-copy',
   'progress',
+  'message-thread',
 ] as const
 export type BridgeMemoryKind = (typeof BRIDGE_MEMORY_KINDS)[number]
 
 /** Kinds that only matter for a while: retention deletes them once they are old. */
-export const PASSING_MEMORY: readonly BridgeMemoryKind[] = ['attachment', 'replies', 'notice', 'thread-copy']
+export const PASSING_MEMORY: readonly BridgeMemoryKind[] = [
+  'attachment',
+  'replies',
+  'notice',
+  'thread-copy',
+  'message-thread',
+]
 
 export interface BridgeMemoryStore {
   /** Keeps `value` under (platform, kind, key), replacing what was there (and its count). */

@@ -3,8 +3,13 @@
 // prompts open its own thread and go there, a message written in a thread reaches that session alone,
 // and the way from thread to session is kept in the store across a hub restart.
 import type { ChildProcess } from 'node:child_process'
+import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BRIDGE_PLATFORMS, type BridgePlatform } from '../../src/core/bridges.js'
+import { readHookToken } from '../../src/core/hook-token.js'
+import { defaultSubscriberName } from '../../src/core/subscriber-name.js'
 import type { FakePlatform, FakeThread } from '../fakes/chat-platform.js'
 import {
   botMessages,
@@ -132,6 +137,93 @@ describe.each(BRIDGE_PLATFORMS)('%s: a thread per session', (platform) => {
     expect(inThread(thread).filter((m) => m.text.includes('Permission: Bash'))).toHaveLength(1)
     for (const dm of dms)
       expect(botMessages(fake, dm).filter((m) => m.text.includes('Permission'))).toEqual([])
+  })
+
+  it('edits a session’s reply in its thread where it was sent', async () => {
+    await pair(home, fake, olga, true)
+    const { alpha, alphaThread } = await twoSessionsAnswering()
+    const reply = await fake.waitFor(
+      () => inThread(alphaThread).find((m) => m.text === 'alpha here'),
+      'alpha’s reply',
+    )
+    const chatId = alpha.events[0]?.meta?.chat_id
+    const result = await alpha.callTool('edit_message', {
+      chat_id: chatId,
+      message_id: reply.messageId,
+      text: 'alpha here, after all',
+    })
+    expect(JSON.stringify(result.content)).toContain('edited')
+    expect(result.isError).toBeFalsy()
+    const edit = fake.edits.find((e) => e.messageId === reply.messageId)
+    expect(edit?.text).toContain('alpha here, after all')
+    expect(edit?.text).not.toContain('[alpha]')
+  })
+
+  it('reacts to a message written in a session’s thread, in the thread', async () => {
+    await pair(home, fake, olga, true)
+    const { alpha, alphaThread } = await twoSessionsAnswering()
+    const written = await fake.groupMessage(group, olga, 'thanks, alpha', { thread: alphaThread.thread })
+    const event = await fake.waitFor(
+      () => alpha.events.find((e) => e.content === 'thanks, alpha'),
+      'olga’s message at alpha',
+    )
+    expect(event.meta?.message_id).toBe(written)
+    const result = await alpha.callTool('react', {
+      chat_id: event.meta?.chat_id,
+      message_id: written,
+      emoji: '👍',
+    })
+    expect(JSON.stringify(result.content)).toContain('reacted')
+    // Slack names its emoji (thumbsup); the others take the character.
+    expect(fake.reactions.filter((r) => r.messageId === written)).toHaveLength(1)
+  })
+
+  /** Ended, a session says so in its thread, which is closed where the platform closes threads. */
+  async function endedIn(thread: FakeThread, said: string) {
+    // Slack has no closed thread: its last line is the mark.
+    const closedHere = platform !== 'slack'
+    await fake.waitFor(
+      () =>
+        inThread(thread).at(-1)?.text.includes(said) &&
+        (!closedHere || fake.threads().find((t) => t.thread === thread.thread)?.closed),
+      `the thread “${thread.title}” marked ended`,
+    )
+  }
+
+  it('marks a channel session’s thread ended when the session leaves', async () => {
+    await pair(home, fake, olga, true)
+    const { alpha, alphaThread, betaThread } = await twoSessionsAnswering()
+    await alpha.close()
+    opened.splice(opened.indexOf(alpha), 1)
+    await endedIn(alphaThread, 'alpha ended')
+    expect(fake.threads().find((t) => t.thread === betaThread.thread)?.closed).toBe(false)
+    expect(inThread(betaThread).some((m) => m.text.includes('ended'))).toBe(false)
+  })
+
+  it('marks a terminal session’s thread ended at its SessionEnd hook', async () => {
+    await pair(home, fake, olga, true)
+    const project = realpathSync(mkdtempSync(join(tmpdir(), 'hooked-shop-')))
+    opened.push({ close: () => rmSync(project, { recursive: true, force: true }) })
+    const session = '5f0c1a2e-0000-4000-8000-0000000000c1'
+    const hook = (event: string, extra: Record<string, unknown> = {}) =>
+      fetch(`${home.url}/api/claude-hooks/${event}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${readHookToken(home.dir)}` },
+        body: JSON.stringify({
+          session_id: session,
+          transcript_path: '/tmp/t.jsonl',
+          cwd: project,
+          hook_event_name: event,
+          ...extra,
+        }),
+      }).then((res) => res.json())
+    await hook('SessionStart', { source: 'startup' })
+    // Its turn's end, told while nobody is at the terminal, opens its thread.
+    await hook('Stop', { last_assistant_message: 'the shop is tidy' })
+    const thread = await threadTitled(`${basename(project)} · ${defaultSubscriberName(project)}`)
+    await fake.waitFor(() => inThread(thread).find((m) => m.text.includes('the shop is tidy')), 'the notice')
+    await hook('SessionEnd', { reason: 'prompt_input_exit' })
+    await endedIn(thread, 'ended: prompt_input_exit')
   })
 
   it('routes a thread to its session after the hub restarts', { timeout: 90_000 }, async () => {

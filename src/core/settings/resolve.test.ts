@@ -178,3 +178,15 @@ describe('secrets', () => {
     ])
   })
 })
+
+it('takes the push contact as a mailto: or https: address, and refuses anything else in one line', () => {
+  expect(resolveSettings({ home: homeWith() }, {}).values.pushContact).toBe('mailto:switchboard@example.com')
+  const https = { SWITCHBOARD_PUSH_CONTACT: 'https://shop.test/ops' }
+  expect(resolveSettings({ home: homeWith() }, https).values.pushContact).toBe('https://shop.test/ops')
+  const home = homeWith({ pushContact: 'mailto:ops@shop.test' })
+  expect(resolveSettings({ home }, {}).values.pushContact).toBe('mailto:ops@shop.test')
+  for (const wrong of ['ops@shop.test', 'http://shop.test/ops', 'mailto:', 'https://'])
+    expect(resolveSettings({ home: homeWith(), pushContact: wrong }, {}).problems).toEqual([
+      '--push-contact: a mailto: or https: address push services may write to (mailto:you@example.org)',
+    ])
+})

@@ -15,6 +15,19 @@ import {
 } from './addresses.js'
 import { booleanSchema, listOf, numberIn, setting, text } from './define.js'
 
+const PUSH_CONTACT = 'a mailto: or https: address push services may write to (mailto:you@example.org)'
+
+/** RFC 8292's `sub`: a mailto: with an address, or an https: URL with a host. */
+function isPushContact(value: string): boolean {
+  if (/^mailto:[^@\s]+@[^@\s]+$/.test(value)) return true
+  try {
+    const url = new URL(value)
+    return url.protocol === 'https:' && url.hostname !== ''
+  } catch {
+    return false
+  }
+}
+
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
 
 const ON_SERVE = ['serve'] as const
@@ -260,6 +273,16 @@ export const SETTINGS = {
     default: 300,
     description:
       'a terminal session left waiting this long is told to the operators even if its person was there (0: never)',
+  }),
+  pushContact: setting({
+    variable: 'SWITCHBOARD_PUSH_CONTACT',
+    flag: { spec: '--push-contact <address>', on: ON_SERVE },
+    inFile: true,
+    text: text.string,
+    schema: z.string().refine(isPushContact, PUSH_CONTACT),
+    default: 'mailto:switchboard@example.com',
+    description:
+      "the contact Web Push services are given with each push (VAPID's subject): they write there about a hub that misbehaves",
   }),
   listenGraceMs: setting({
     variable: 'SWITCHBOARD_LISTEN_GRACE_MS',

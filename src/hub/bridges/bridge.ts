@@ -326,15 +326,23 @@ export class Bridge {
     }
   }
 
-  private async isReplyIn(chat: Chat, messageId: string): Promise<boolean> {
-    if (!chat.senderId) return false
+  /**
+   * Where a reply sent to this chat lives, from its receipt: a thread is a channel of its own on
+   * Discord, and its messages are edited there, not in the group. Null: no reply of this chat.
+   */
+  private async replyIn(chat: Chat, messageId: string): Promise<{ chat: string; thread: boolean } | null> {
+    if (!chat.senderId) return null
     const items = await this.deps.hub.store.outboxFor(chat.senderId, 0)
-    return items.some(
+    const sent = items.find(
       (i) =>
         i.kind === 'reply' &&
         i.body.chat_id === chat.id &&
         (i.receipt?.messages as string[] | undefined)?.includes(messageId) === true,
     )
+    const where = sent?.receipt?.chat
+    return typeof where === 'string'
+      ? { chat: where, thread: typeof sent?.receipt?.thread === 'string' }
+      : null
   }
 
   async act(chat: Chat, action: ChatAction, from: string): Promise<{ ok: boolean; message: string }> {
@@ -343,19 +351,24 @@ export class Bridge {
     if (!adapter || !platformChat)
       return { ok: false, message: `${this.platform} is not connected now; try again later` }
     switch (action.action) {
-      case 'react':
-        await adapter.react(platformChat, action.message_id, action.emoji)
+      case 'react': {
+        // A message in a Discord thread is in the thread's channel: a reply's receipt, or what was kept.
+        const where =
+          (await this.replyIn(chat, action.message_id))?.chat ??
+          (await this.context.memory.messagePlace(platformChat, action.message_id)) ??
+          platformChat
+        await adapter.react(where, action.message_id, action.emoji)
         return { ok: true, message: 'reacted' }
+      }
       case 'edit': {
         // Only a reply sent to this chat: the bot's prompts and notices there are not Claude's to rewrite.
-        if (!(await this.isReplyIn(chat, action.message_id)))
+        const reply = await this.replyIn(chat, action.message_id)
+        if (!reply)
           return { ok: false, message: `message ${action.message_id} is not a reply sent to this chat` }
-        const edited = oneMessage(
-          adapter,
-          `[${escapeMarkdown(from)}] ${action.text}`,
-          textLimit(this.context),
-        )
-        await adapter.edit(platformChat, action.message_id, edited.text, undefined, edited.markup)
+        // In its session's thread a reply carries no name in front, and keeps none once edited.
+        const text = reply.thread ? action.text : `[${escapeMarkdown(from)}] ${action.text}`
+        const edited = oneMessage(adapter, text, textLimit(this.context))
+        await adapter.edit(reply.chat, action.message_id, edited.text, undefined, edited.markup)
         return { ok: true, message: 'edited' }
       }
       case 'download': {

@@ -71,6 +71,10 @@ export class Inbound {
       : null
     if (session && !(await store.hasSubscriber(session)))
       return this.sayTo(message, `${session} is gone: nothing takes this thread any more.`)
+    // Claude reacts to it by the group's chat and its id: where it is must be known then.
+    const place = this.chatOf(message)
+    if (place !== message.chatId)
+      await this.context.memory.setMessagePlace(message.chatId, message.messageId, place)
     await this.publish(message, senderNameOf(this.context.platform, message.userId), chat.id, session)
   }
 

@@ -69,7 +69,8 @@ export class BridgeManager {
     // On every hub, not only the bridges' own: a session runs on whichever hub holds its lease, and
     // its answer, stored for the chat, reaches the bridge wherever that runs.
     sessions?.onLine((id, _seq, line) => void this.sessionSaid(id, line))
-    sessions?.onEnded((id, reason) => void this.sessionEnded(id, reason))
+    sessions?.onEnded((id, reason) => void this.sessionEnded(`session:${id}`, reason))
+    hub.endListeners.push((session, reason) => void this.sessionEnded(session, reason))
     hub.chatSurfaces.push({
       owns: (chat) => this.bridgeOf(chat.source) !== undefined,
       refuse: async (chat, extras) => (await this.bridgeOf(chat.source)?.refuse(chat, extras)) ?? null,
@@ -122,11 +123,11 @@ export class BridgeManager {
   }
 
   /**
-   * A session whose CLI ended: its threads get a last line and are closed. Told through the group's
-   * outbox, like its answers, so the hub running the bridge does it wherever the session ran.
+   * A session that ended (driven, at a terminal, a channel): its threads get a last line and are
+   * closed. Told through the group's outbox, like its answers, so the hub running the bridge does it
+   * wherever the session ran.
    */
-  private async sessionEnded(sessionId: string, reason: string | null): Promise<void> {
-    const session = `session:${sessionId}`
+  private async sessionEnded(session: string, reason: string | null): Promise<void> {
     try {
       for (const platform of BRIDGE_PLATFORMS) {
         const thread = await new BridgeMemory(this.hub.store, platform).thread(session)

@@ -25,6 +25,9 @@ export type SessionThread = z.infer<typeof threadSchema>
 const threadSessionSchema = z.object({ session: z.string() })
 const progressSchema = z.object({ level: progressLevelSchema })
 const copySchema = z.record(z.string(), z.unknown())
+const placeSchema = z.object({ chat: z.string() })
+/** Thread messages whose place is kept, per platform: Claude reacts to recent ones. */
+const MAX_PLACES = 1000
 /** Messages that stand for many operators' copies, kept per platform. */
 const MAX_COPIES = 1000
 
@@ -96,6 +99,22 @@ export class BridgeMemory {
       now,
     )
     await this.store.remember(this.platform, 'thread', session, thread, now)
+  }
+
+  /** Where a message written in a thread of `chat` lives, when not in `chat` itself (Discord). */
+  async messagePlace(chat: string, messageId: string): Promise<string | null> {
+    return (await this.read('message-thread', `${chat}:${messageId}`, placeSchema))?.chat ?? null
+  }
+
+  async setMessagePlace(chat: string, messageId: string, place: string): Promise<void> {
+    await this.store.remember(
+      this.platform,
+      'message-thread',
+      `${chat}:${messageId}`,
+      { chat: place },
+      Date.now(),
+    )
+    await this.store.trimMemory(this.platform, 'message-thread', MAX_PLACES)
   }
 
   /** The message (its receipt) that stands in a thread for every operator's copy of one item. */

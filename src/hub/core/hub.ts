@@ -32,6 +32,11 @@ export class Hub {
   readonly receiptListeners: ((subscriber: string, receipt: RecordedReceipt) => Promise<void>)[] = []
   /** What sessions heard on this hub are doing (tool calls, text, turn ends), live: chats' progress. */
   readonly activity = new SessionActivity()
+  /**
+   * Told when a session at a terminal (its SessionEnd hook, by session id) or a channel (its `bye`, by
+   * subscriber name) ends; a driven session's end is the session manager's to tell.
+   */
+  readonly endListeners: ((session: string, reason: string | null) => void)[] = []
   private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
   /** A write is under way (see writeUnwritten). */
   private writing = false
@@ -69,6 +74,11 @@ export class Hub {
     connection.close()
     if (terminate) connection.terminate()
     this.connections.delete(name)
+  }
+
+  /** A session ended: what shows it (a chat's thread for it) is told. */
+  sessionEnded(session: string, reason: string | null): void {
+    for (const listener of this.endListeners) listener(session, reason)
   }
 
   isConnected(name: string): boolean {

@@ -14,11 +14,6 @@ import { oneLine, sessionName } from '../../core/session-name.js'
 import type { Decision, PushKeys, PushSubscriptionRecord, Sender, Store } from '../../store/store.js'
 import { toolCallView } from './tool-call-text.js'
 
-/**
- * Who sends (RFC 8292's `sub`): push services ask for a contact; a mailto of an example domain is
- * what a self-hosted hub without one can honestly give.
- */
-const SUBJECT = 'mailto:switchboard@example.com'
 /** How long a push service keeps a push for a phone that is off: a prompt an hour old is still open. */
 const TTL_SECONDS = 60 * 60
 /** A push service answers within this, or the push is given up (the next one tries again). */
@@ -29,7 +24,14 @@ const BODY_MAX = 180
 export interface PushOptions {
   /** How a request reaches a push service (a test's fake one too). */
   fetch?: typeof fetch
+  /**
+   * Who sends (RFC 8292's `sub`, the pushContact setting, read at each push): push services ask for
+   * a contact; the default, a mailto of an example domain, is what a hub without one can honestly give.
+   */
+  contact?: () => string
 }
+
+const NO_CONTACT = 'mailto:switchboard@example.com'
 
 /** The push service's host, which is all a list shows of an endpoint (the endpoint is a capability). */
 function serviceOf(endpoint: string): string {
@@ -54,6 +56,7 @@ function checkEndpoint(endpoint: string): void {
 export class Push {
   private keys: Promise<PushKeys> | null = null
   private readonly fetch: typeof fetch
+  private readonly contact: () => string
 
   constructor(
     private readonly store: Store,
@@ -61,6 +64,7 @@ export class Push {
     options: PushOptions = {},
   ) {
     this.fetch = options.fetch ?? globalThis.fetch
+    this.contact = options.contact ?? (() => NO_CONTACT)
   }
 
   /** The hub's key pair, made on first use and kept in the store (every hub on it signs alike). */
@@ -195,7 +199,7 @@ export class Push {
         { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },
         JSON.stringify(payload),
         {
-          vapidDetails: { subject: SUBJECT, publicKey: keys.publicKey, privateKey: keys.privateKey },
+          vapidDetails: { subject: this.contact(), publicKey: keys.publicKey, privateKey: keys.privateKey },
           TTL: TTL_SECONDS,
           urgency: payload.type === 'decision' ? 'high' : 'normal',
           contentEncoding: 'aes128gcm',

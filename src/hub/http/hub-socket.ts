@@ -45,7 +45,9 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
       hub.leases.unseize(connection.name)
     }
     hub.log.info({ subscriber: connection.name, bye: saidBye }, 'channel disconnected')
-    if (saidBye) void hub.decisions.subscriberLeft(connection.name)
+    if (!saidBye) return
+    void hub.decisions.subscriberLeft(connection.name)
+    hub.sessionEnded(connection.name, null)
   })
 
   async function handle(text: string): Promise<void> {

@@ -182,6 +182,7 @@ export class TerminalHooks {
     this.finishedTold.delete(session)
     this.written.delete(session)
     await this.hub.store.endTerminalSession(session, input.reason ?? 'ended', Date.now())
+    this.hub.sessionEnded(session, input.reason ?? null)
   }
 
   /** The events waiting for the session, as text the model is given; none: nothing to say. */

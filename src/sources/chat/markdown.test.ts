@@ -193,7 +193,8 @@ describe('markdown as each platform shows it', () => {
   it('keeps backticks inside Discord code from ending it, however many there are', () => {
     // Found by the property above: four backticks in a code block closed it after three.
     for (const md of ['\n```py\n*````', '```\na ``` b ```` c\n```', '`` a ``` b ``', '``` `` ```'])
-      for (const message of formatForDiscord(md, 80, 'length')) expect(discordProblem(message.markup, 80)).toBeNull()
+      for (const message of formatForDiscord(md, 80, 'length'))
+        expect(discordProblem(message.markup, 80)).toBeNull()
   })
 
   it('gives Slack mrkdwn, escaped', () => {
