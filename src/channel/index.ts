@@ -8,6 +8,7 @@ import { hubStarter } from '../client/autostart.js'
 import { localSocket, tcpTarget } from '../client/hub-address.js'
 import { HubClient } from '../client/hub-client.js'
 import { readAdminToken } from '../core/admin-token.js'
+import { defusedContent } from '../core/channel-content.js'
 import { type HubConfig, paths } from '../core/config.js'
 import { isHubDriven } from '../core/driven.js'
 import { eventMeta, type StoredEvent } from '../core/event.js'
@@ -103,7 +104,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
           event,
           mcp?.notification({
             method: 'notifications/claude/channel',
-            params: { content: event.content, meta: channelMeta(event) },
+            params: { content: defusedContent(event.content), meta: channelMeta(event) },
           }),
         )
         return
@@ -151,7 +152,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
       write: async (event) => {
         await mcp?.notification({
           method: 'notifications/claude/channel',
-          params: { content: event.content, meta: channelMeta(event) },
+          params: { content: defusedContent(event.content), meta: channelMeta(event) },
         })
       },
       receipt: (event, stage, tries, reason) => {
