@@ -219,3 +219,54 @@ export function runKey(spec: Pick<RoutineSpec, 'key'>, doc: unknown): string {
   if (!spec.key) return ''
   return spec.key.replace(PLACEHOLDER, (_, path: string) => fieldText(valueAt(doc, path))).slice(0, 500)
 }
+
+// --- runs, as the store keeps them and every surface shows them -------------------------------------
+
+export type RunState = 'pending' | 'gated' | 'starting' | 'running' | 'done' | 'failed' | 'stopped'
+/** A run in these states takes the events of its key; at most one per (routine, key). */
+export const OPEN_RUN_STATES: readonly RunState[] = ['pending', 'gated', 'starting', 'running']
+
+export interface RoutineRun {
+  id: string
+  routine: string
+  key: string
+  state: RunState
+  /** What made it: an event of the routine's trigger, or a person (`routine fire`). */
+  trigger: 'event' | 'manual'
+  /** The driven session it starts (given before its CLI is spawned), or delivers to. */
+  sessionId: string | null
+  /** The gate's decision, while and after it is asked. */
+  decisionId: string | null
+  /** It may start from then on (debounce). */
+  dueAt: number
+  events: number
+  costUsd: number
+  turns: number
+  reason: string | null
+  createdAt: number
+  startedAt: number | null
+  endedAt: number | null
+}
+
+export interface RoutineView {
+  name: string
+  spec: RoutineSpec
+  paused: boolean
+  createdAt: number
+  updatedAt: number
+}
+
+/** What `routine test` says an event would do, without doing it. */
+export interface DryRun {
+  matched: boolean
+  /** Why it does not match: the first condition that fails, as JSON. */
+  why: string | null
+  key: string
+  /** The open run of that key it would join, or null: a new run. */
+  joins: string | null
+  gate: boolean
+  /** What the started session would be told (a start action), or where it would go (deliver). */
+  prompt: string | null
+  deliverTo: string | null
+  folder: string | null
+}

@@ -30,6 +30,7 @@ import { ForwardVerifier } from './http/forward-signature.js'
 import type { HubParts } from './http/parts.js'
 import { SenderStreams } from './http/sender-streams.js'
 import type { HubTls } from './net/tls.js'
+import { Routines } from './routines/routines.js'
 import { SessionManager } from './sessions/session-manager.js'
 import { TerminalHooks } from './sessions/terminal-hooks.js'
 
@@ -91,6 +92,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
   }))
   const bridges = new BridgeManager(hub, sessions, config.home, log)
   const outbound = new OutboundWebhooks(hub, log)
+  const routines = new Routines(hub, sessions, log)
   const signin = new WebSignin(store)
   // Prompts and turn ends are pushed by the hub where they happen: once, whichever hubs share the store.
   const push = new Push(store, log)
@@ -111,6 +113,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
 
   leases.source(outbound.work())
   leases.source(sessions.work())
+  leases.source(routines.work())
   leases.exclusive('bridges', { start: () => bridges.start(), stop: () => bridges.stop() })
   let retention: { stop(): void } | null = null
   leases.exclusive('retention', {
@@ -156,6 +159,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
     replies: new ChatReplies(hub),
     streams,
     outbound,
+    routines,
     push,
     creds: {
       adminToken,

@@ -2,10 +2,10 @@
 // and each run's events. An event is taken by a routine once: the run it joins and the delivery it
 // came as are changed in one transaction (takeRoutineEvent).
 import type { StoredEvent } from '../core/event.js'
+import type { RoutineRun, RunState } from '../core/routines.js'
 
-export type RunState = 'pending' | 'gated' | 'starting' | 'running' | 'done' | 'failed' | 'stopped'
-/** A run in these states takes the events of its key; at most one per (routine, key). */
-export const OPEN_RUN_STATES: readonly RunState[] = ['pending', 'gated', 'starting', 'running']
+export { OPEN_RUN_STATES } from '../core/routines.js'
+export type { RoutineRun, RunState }
 
 export interface RoutineRecord {
   name: string
@@ -14,28 +14,6 @@ export interface RoutineRecord {
   paused: boolean
   createdAt: number
   updatedAt: number
-}
-
-export interface RoutineRun {
-  id: string
-  routine: string
-  key: string
-  state: RunState
-  /** What made it: an event of the routine's trigger, or a person (`routine fire`). */
-  trigger: 'event' | 'manual'
-  /** The driven session it starts (given before its CLI is spawned), or delivers to. */
-  sessionId: string | null
-  /** The gate's decision, while and after it is asked. */
-  decisionId: string | null
-  /** It may start from then on (debounce). */
-  dueAt: number
-  events: number
-  costUsd: number
-  turns: number
-  reason: string | null
-  createdAt: number
-  startedAt: number | null
-  endedAt: number | null
 }
 
 export interface RunEvent {
