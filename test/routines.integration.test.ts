@@ -150,6 +150,42 @@ it('starts one run for 20 events of one key within the debounce window, a second
   expect(fake.runs()).toHaveLength(2)
 })
 
+it('sends an event of a running run’s key into its session, and ends the run once that turn is done too', {
+  timeout: 60_000,
+}, async () => {
+  // The first turn asks for Bash: it waits for an operator while the second alert comes.
+  const { fake } = await hubWith({
+    turns: [
+      {
+        when: 'Alert group',
+        steps: [{ ask: { tool: 'Bash', input: { command: 'df -h' } } }, { say: 'full' }],
+      },
+      { steps: [{ say: 'still full' }] },
+    ],
+  })
+  const secret = await world.home.addSource('alerts')
+  await addRoutine(alertRoutine())
+  await post(secret, { text: 'db-1 down', group: 'g1', severity: 'critical' })
+  const [running] = await until('alerts', (rs) => rs[0]?.state === 'running', 'the run to be running')
+  type Open = { decisions: { id: string; owner: string }[] }
+  await waitFor(
+    async () =>
+      (await api<Open>('GET', '/api/decisions')).decisions.some((d) => d.owner === running?.sessionId),
+    10_000,
+    'the session to ask for Bash',
+  )
+  await post(secret, { text: 'db-2 down', group: 'g1', severity: 'critical' })
+  await until('alerts', (rs) => rs[0]?.events === 2, 'the second alert to join the run')
+  const { decisions } = await api<Open>('GET', '/api/decisions')
+  const asked = decisions.find((d) => d.owner === running?.sessionId)
+  await world.home.cli('answer', String(asked?.id), 'yes')
+  const [done] = await until('alerts', (rs) => rs[0]?.state === 'done', 'the run to be done')
+  expect(done).toMatchObject({ id: running?.id, events: 2, reason: 'still full' })
+  const prompts = fake.got().filter((l) => l.type === 'user' && JSON.stringify(l).includes('down'))
+  expect(prompts.map((p) => JSON.stringify(p).includes('db-2 down'))).toEqual([false, true])
+  expect(fake.runs()).toHaveLength(1)
+})
+
 it('starts no CLI when the gate is denied, and says who denied it', { timeout: 60_000 }, async () => {
   const { fake } = await hubWith({})
   await addRoutine({
