@@ -226,7 +226,8 @@ it('starts the run once after the hub was killed between taking the event and st
 }, async () => {
   const { fake, hub } = await hubWith({ turns: [{ steps: [{ say: 'looked' }] }] })
   const secret = await world.home.addSource('alerts')
-  await addRoutine(alertRoutine({ debounceSeconds: 3 }))
+  // Long enough that the hub is killed before the run is due, however slow the machine.
+  await addRoutine(alertRoutine({ debounceSeconds: 6 }))
   await post(secret, { text: 'db down', group: 'g1', severity: 'critical' })
   const [pending] = await until('alerts', (rs) => rs[0]?.state === 'pending', 'the run to be taken')
   hub.kill('SIGKILL')
