@@ -106,5 +106,27 @@ export function describeRoutineStoreContract(open: OpenStore): void {
       expect(await store.removeRoutine('ci')).toBe(true)
       expect(await store.getRoutineRun('run_3')).toBeNull()
     })
+
+    it('lets retention take runs that ended long ago, with their events, and keeps the others', async ({
+      store,
+    }) => {
+      await store.addRoutine({ name: 'ci', spec })
+      for (const [content, key, runId] of [
+        ['a', 'old', 'run_old'],
+        ['b', 'recent', 'run_recent'],
+        ['c', 'open', 'run_open'],
+      ] as const)
+        await take(store, await delivered(store, content), key, runId, 1_000)
+      await store.moveRoutineRun('run_old', ['pending'], 'failed', { endedAt: 2_000, reason: 'x' })
+      await store.moveRoutineRun('run_recent', ['pending'], 'done', { endedAt: 9_000 })
+      await store.prune(5_000, 100)
+      expect(await store.getRoutineRun('run_old')).toBeNull()
+      expect(await store.runEvents('run_old')).toEqual([])
+      expect((await store.routineRuns({ routine: 'ci', limit: 10 })).map((r) => r.id).sort()).toEqual([
+        'run_open',
+        'run_recent',
+      ])
+      expect(await store.runEvents('run_open')).toHaveLength(1)
+    })
   })
 }

@@ -73,6 +73,18 @@ function setClause(change: RunChange, first: number): { text: string; params: un
   }
 }
 
+const ENDED = inStates(['done', 'failed', 'stopped'])
+
+/** Retention (shared/retention.ts): runs that ended before $1, their events first, then the runs left empty. */
+export const PRUNE_ROUTINE_RUNS = [
+  `DELETE FROM routine_run_events WHERE run_id IN
+     (SELECT id FROM routine_runs WHERE ${ENDED} AND ended_at < $1 ORDER BY ended_at LIMIT $2)`,
+  `DELETE FROM routine_runs WHERE id IN
+     (SELECT r.id FROM routine_runs r WHERE r.${ENDED} AND r.ended_at < $1
+        AND NOT EXISTS (SELECT 1 FROM routine_run_events e WHERE e.run_id = r.id)
+      ORDER BY r.ended_at LIMIT $2)`,
+]
+
 export function routineStore(sql: Sql): RoutineStore {
   const runOfEvent = async (routine: string, eventId: string) => {
     const row = await sql.get(
