@@ -200,9 +200,10 @@ export function failedCondition(filter: Condition[], doc: unknown): Condition | 
 // --- templates ------------------------------------------------------------------------------------
 
 const MAX_FIELD = 200
-const escaped = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;')
+const escaped = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
-/** A field's value as a template puts it in: one line, capped, escaped; untrusted, so never bare. */
+/** A field's value as a template puts it in: one line, capped, escaped (its quotes too); untrusted, so never bare. */
 function fieldText(v: unknown): string {
   if (v === undefined || v === null) return ''
   const s = typeof v === 'string' ? v : JSON.stringify(v)
