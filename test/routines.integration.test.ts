@@ -2,8 +2,8 @@
 // scripted fake CLI), one run per key however many events a debounce window holds, within the caps;
 // a denied gate starts no CLI; a budget spent stops the run; and a hub killed between taking an
 // event and starting its run starts it once after a restart.
-import { type ChildProcess, spawn } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { RoutineRun } from '../src/core/routines.js'
@@ -184,6 +184,36 @@ it('sends an event of a running run’s key into its session, and ends the run o
   const prompts = fake.got().filter((l) => l.type === 'user' && JSON.stringify(l).includes('down'))
   expect(prompts.map((p) => JSON.stringify(p).includes('db-2 down'))).toEqual([false, true])
   expect(fake.runs()).toHaveLength(1)
+})
+
+it('runs a session in a fresh worktree on a new branch, and removes the worktree once the run is done', {
+  timeout: 60_000,
+}, async () => {
+  const repo = join(world.home.dir, 'repo')
+  mkdirSync(repo)
+  const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' })
+  git('init', '-q', '-b', 'main')
+  writeFileSync(join(repo, 'README'), 'hello\n')
+  git('add', 'README')
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.test', 'commit', '-q', '-m', 'first')
+  await hubWith({ turns: [{ steps: [{ say: 'fixed' }] }] })
+  const secret = await world.home.addSource('alerts')
+  await addRoutine(
+    alertRoutine({
+      action: {
+        kind: 'start',
+        worktree: { repo, branch: 'fix/{{meta.group}} now' },
+        prompt: 'fix {{meta.group}}',
+      },
+    }),
+  )
+  await post(secret, { text: 'db down', group: 'g1', severity: 'critical' })
+  const [run] = await until('alerts', (rs) => rs[0]?.state === 'done', 'the run to be done')
+  const session = await api<{ cwd: string }>('GET', `/api/sessions/${run?.sessionId}`)
+  expect(session.cwd).toBe(join(world.home.dir, 'worktrees', String(run?.id)))
+  await waitFor(() => !existsSync(session.cwd), 10_000, 'the worktree to be removed')
+  expect(git('branch', '--list', 'fix/*').trim()).toBe('fix/g1-now')
+  expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1)
 })
 
 it('starts no CLI when the gate is denied, and says who denied it', { timeout: 60_000 }, async () => {

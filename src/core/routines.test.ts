@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { StoredEvent } from './event.js'
 import {
+  branchName,
   eventDocument,
   failedCondition,
   renderTemplate,
@@ -62,6 +63,25 @@ describe('a routine as it is added', () => {
       'action: permissionMode bypassPermissions, allowedTools: tools would run without asking; add it with --allow-pre-approval (allowPreApproval: true)',
     ])
     expect(routineProblems({ ...base, action: { ...action, allowPreApproval: true } })).toEqual([])
+  })
+
+  it('takes a folder or a worktree for a session, one of the two', () => {
+    const worktree = { repo: '/repo', branch: 'fix/{{meta.branch}}' }
+    expect(routineProblems({ ...base, action: { ...base.action, worktree } })).toEqual([
+      'action: give the session a folder or a worktree (one of the two)',
+    ])
+    const { folder: _, ...noFolder } = base.action
+    expect(routineProblems({ ...base, action: noFolder })).toEqual([
+      'action: give the session a folder or a worktree (one of the two)',
+    ])
+    const spec = routineSpecSchema.parse({ ...base, action: { ...noFolder, worktree } })
+    expect(spec.action).toMatchObject({ worktree: { cleanup: 'on-success' } })
+  })
+
+  it('makes a branch name git takes of any rendered text', () => {
+    expect(branchName('fix/feature x..y//z')).toBe('fix/feature-x.y/z')
+    expect(branchName('-/..')).toBe('routine')
+    expect(branchName('a.lock/b')).toBe('a-lock/b')
   })
 
   it('refuses a schedule until schedules are served', () => {

@@ -61,10 +61,21 @@ const templateSchema = (max: number) =>
 
 const absolute = z.string().startsWith('/', 'must be an absolute path')
 
+/** A fresh `git worktree` of `repo` per run, on a new branch; removed when the run ends, by `cleanup`. */
+const worktreeSchema = z
+  .object({
+    repo: absolute,
+    /** A template (as the key's); default `routine/<name>/<run id>`. */
+    branch: templateSchema(200).optional(),
+    cleanup: z.enum(['always', 'on-success', 'never']).default('on-success'),
+  })
+  .strict()
+
 const startSchema = z
   .object({
     kind: z.literal('start'),
-    folder: absolute,
+    folder: absolute.optional(),
+    worktree: worktreeSchema.optional(),
     prompt: templateSchema(20_000),
     model: claudeOptionsSchema.shape.model,
     permissionMode: claudeOptionsSchema.shape.permissionMode,
@@ -101,7 +112,14 @@ export const routineSpecSchema = z
   })
   .strict()
   .superRefine((spec, ctx) => {
-    if (spec.action.kind !== 'start' || spec.action.allowPreApproval) return
+    if (spec.action.kind !== 'start') return
+    if ((spec.action.folder === undefined) === (spec.action.worktree === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['action'],
+        message: 'give the session a folder or a worktree (one of the two)',
+      })
+    if (spec.action.allowPreApproval) return
     const asked = preApprovals(spec.action)
     if (asked.length)
       ctx.addIssue({
@@ -113,6 +131,19 @@ export const routineSpecSchema = z
 export type RoutineSpec = z.output<typeof routineSpecSchema>
 export type RoutineInput = z.input<typeof routineSpecSchema>
 export type StartAction = z.output<typeof startSchema>
+export type WorktreeSpec = z.output<typeof worktreeSchema>
+
+/** A branch name git takes, from a rendered template: anything else becomes `-`. */
+export function branchName(text: string): string {
+  const name = text
+    .replace(/[^A-Za-z0-9._/-]+/g, '-')
+    .replace(/\.{2,}/g, '.')
+    .replace(/\/{2,}/g, '/')
+    .replace(/(^[-./]+)|([-./]+$)/g, '')
+    .replace(/\.lock(\/|$)/g, '-lock$1')
+    .slice(0, 200)
+  return name || 'routine'
+}
 
 /** What of an action lets its session run tools unasked (the MCP driver refuses the same). */
 export function preApprovals(a: StartAction): string[] {

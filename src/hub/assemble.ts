@@ -2,6 +2,7 @@
 // bridges, outbound webhooks, the dashboard's sign-in and feeds, and what the one app needs of them
 // (hub/http/parts.ts). server.ts serves it; what runs on one hub at a time is given to the leases.
 import { readlinkSync } from 'node:fs'
+import { join } from 'node:path'
 import { WebSocketServer } from 'ws'
 import { claudeEnv } from '../claude/env.js'
 import { readAdminToken } from '../core/admin-token.js'
@@ -92,7 +93,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
   }))
   const bridges = new BridgeManager(hub, sessions, config.home, log)
   const outbound = new OutboundWebhooks(hub, log)
-  const routines = new Routines(hub, sessions, log)
+  const routines = new Routines(hub, sessions, log, join(config.home, 'worktrees'))
   const signin = new WebSignin(store)
   // Prompts and turn ends are pushed by the hub where they happen: once, whichever hubs share the store.
   const push = new Push(store, log)

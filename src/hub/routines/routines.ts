@@ -48,8 +48,10 @@ export class Routines {
     private readonly hub: Hub,
     sessions: SessionManager,
     private readonly log: Logger,
+    /** Where runs' worktrees go (`<home>/worktrees`). */
+    worktrees: string,
   ) {
-    this.runner = new Runner(hub.store, hub, sessions, log)
+    this.runner = new Runner(hub.store, hub, sessions, log, worktrees)
   }
 
   // --- what the surfaces call ------------------------------------------------------------------
@@ -123,7 +125,8 @@ export class Routines {
       gate: spec.gate,
       prompt: failed || action.kind !== 'start' ? null : runPrompt(action, [event]),
       deliverTo: action.kind === 'deliver' ? action.session : null,
-      folder: action.kind === 'start' ? action.folder : null,
+      folder:
+        action.kind !== 'start' ? null : (action.folder ?? `a new worktree of ${action.worktree?.repo}`),
     }
   }
 

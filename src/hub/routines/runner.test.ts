@@ -43,7 +43,10 @@ async function startingRun(): Promise<{ runner: Runner; spec: ReturnType<typeof 
     maxWaitMs: 0,
   })
   await world.store.moveRoutineRun('run_1', ['pending'], 'starting', { sessionId: sessionOfRun('run_1') })
-  return { runner: new Runner(world.store, world.hub, world.sessions, pino({ level: 'silent' })), spec }
+  return {
+    runner: new Runner(world.store, world.hub, world.sessions, pino({ level: 'silent' }), world.dir),
+    spec,
+  }
 }
 
 describe('a run left starting by a hub that died', () => {

@@ -7,15 +7,18 @@ import { channelMessage } from '../../claude/channel-tag.js'
 import type { StoredEvent } from '../../core/event.js'
 import type { Logger } from '../../core/log.js'
 import {
+  branchName,
   eventDocument,
   type RoutineRun,
   type RoutineSpec,
   renderTemplate,
+  runKey,
   type StartAction,
 } from '../../core/routines.js'
 import type { Store } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import type { SessionManager } from '../sessions/session-manager.js'
+import { addWorktree, removeWorktree, worktreePath } from './worktree.js'
 
 /** Runs starting or running at once on the database, of every routine together. */
 export const OVERALL_CONCURRENCY = 4
@@ -37,6 +40,8 @@ export class Runner {
     private readonly hub: Hub,
     private readonly sessions: SessionManager,
     private readonly log: Logger,
+    /** Where runs' worktrees go (`<home>/worktrees`). */
+    private readonly worktrees: string,
   ) {}
 
   /** One pass over a routine's open runs. */
@@ -112,7 +117,7 @@ export class Runner {
       decision.status === 'answered'
         ? `the gate was denied by ${decision.answeredBy ?? 'an operator'}`
         : `the gate was ${decision.status}`
-    await this.end(run, ['gated'], 'stopped', reason)
+    await this.end(spec, run, ['gated'], 'stopped', reason)
   }
 
   /** `from`: the state the run is in now; the move to starting records the session first. */
@@ -146,13 +151,14 @@ export class Runner {
   ): Promise<void> {
     const events = await this.store.runEvents(run.id)
     try {
+      const cwd = await this.folderOf(spec, action, run, events[0]?.event)
       await this.sessions.create(
         runPrompt(
           action,
           events.map((e) => e.event),
         ),
         {
-          cwd: action.folder,
+          cwd,
           model: action.model,
           permissionMode: action.permissionMode,
           allowedTools: action.allowedTools,
@@ -163,7 +169,13 @@ export class Runner {
         { id: sessionId },
       )
     } catch (err) {
-      await this.end(run, ['starting'], 'failed', `the session did not start: ${(err as Error).message}`)
+      await this.end(
+        spec,
+        run,
+        ['starting'],
+        'failed',
+        `the session did not start: ${(err as Error).message}`,
+      )
       return
     }
     await this.store.markRunEventsSent(
@@ -172,6 +184,25 @@ export class Runner {
     )
     await this.store.moveRoutineRun(run.id, ['starting'], 'running')
     this.log.info({ routine: spec.name, run: run.id, session: sessionId }, 'routine run started its session')
+  }
+
+  /** The session's folder: the routine's, or the run's own worktree, added now if it is not there. */
+  private async folderOf(
+    spec: RoutineSpec,
+    action: StartAction,
+    run: RoutineRun,
+    first: StoredEvent | undefined,
+  ): Promise<string> {
+    if (!action.worktree) return action.folder as string
+    const template = action.worktree.branch
+    const branch = branchName(
+      template && first
+        ? runKey({ key: template }, eventDocument(first))
+        : `routine/${spec.name}/${run.id.replace(/^run_/, '')}`,
+    )
+    const path = worktreePath(this.worktrees, run.id)
+    await addWorktree(action.worktree.repo, path, branch)
+    return path
   }
 
   private async deliver(spec: RoutineSpec, run: RoutineRun, from: RoutineRun['state'][]): Promise<void> {
@@ -189,14 +220,14 @@ export class Runner {
         events.map((e) => e.event),
       )
     } catch (err) {
-      await this.end(run, ['running'], 'failed', `not delivered to ${to}: ${(err as Error).message}`)
+      await this.end(spec, run, ['running'], 'failed', `not delivered to ${to}: ${(err as Error).message}`)
       return
     }
     await this.store.markRunEventsSent(
       run.id,
       events.map((e) => e.n),
     )
-    await this.end(run, ['running'], 'done', `delivered to ${to}`)
+    await this.end(spec, run, ['running'], 'done', `delivered to ${to}`)
   }
 
   /** A driven session is sent the events as a message; any other subscriber gets them as a direct message. */
@@ -221,13 +252,13 @@ export class Runner {
   private async watch(spec: RoutineSpec, run: RoutineRun): Promise<void> {
     if (spec.action.kind !== 'start' || !run.sessionId) return
     const session = await this.store.getSession(run.sessionId)
-    if (!session) return this.end(run, ['running'], 'failed', 'its session was removed')
+    if (!session) return this.end(spec, run, ['running'], 'failed', 'its session was removed')
     await this.store.updateRoutineRun(run.id, { costUsd: session.costUsd, turns: session.turns })
     const budget = spec.action.maxBudgetUsd
     if (budget !== undefined && session.costUsd > budget) {
       const reason = `over budget: $${session.costUsd.toFixed(2)} of $${budget.toFixed(2)} spent`
       await this.sessions.stop(session.id, `routine ${spec.name}: ${reason}`).catch(() => {})
-      await this.end(run, ['running'], 'stopped', reason)
+      await this.end(spec, run, ['running'], 'stopped', reason)
       await this.hub.decisions.toOperators('notice', {
         session: session.id,
         text: `routine ${spec.name}: run ${run.id} stopped, ${reason}`,
@@ -245,10 +276,11 @@ export class Runner {
         return
       }
       await this.sessions.stop(session.id, `routine ${spec.name}: the run is done`).catch(() => {})
-      return this.end(run, ['running'], 'done', session.lastResult?.slice(0, 500) ?? null)
+      return this.end(spec, run, ['running'], 'done', session.lastResult?.slice(0, 500) ?? null)
     }
     if (ENDED.has(session.status))
       await this.end(
+        spec,
         run,
         ['running'],
         session.status === 'error' ? 'failed' : 'stopped',
@@ -257,12 +289,20 @@ export class Runner {
   }
 
   private async end(
+    spec: RoutineSpec,
     run: RoutineRun,
     from: RoutineRun['state'][],
     to: 'done' | 'failed' | 'stopped',
     reason: string | null,
   ): Promise<void> {
     const ended = await this.store.moveRoutineRun(run.id, from, to, { reason, endedAt: Date.now() })
-    if (ended) this.log.info({ routine: run.routine, run: run.id, state: to, reason }, 'routine run ended')
+    if (!ended) return
+    this.log.info({ routine: run.routine, run: run.id, state: to, reason }, 'routine run ended')
+    const worktree = spec.action.kind === 'start' ? spec.action.worktree : undefined
+    if (!worktree || worktree.cleanup === 'never' || (worktree.cleanup === 'on-success' && to !== 'done'))
+      return
+    await removeWorktree(worktree.repo, worktreePath(this.worktrees, run.id)).catch((err) =>
+      this.log.warn({ err, run: run.id }, 'the run’s worktree was not removed'),
+    )
   }
 }
