@@ -4,6 +4,7 @@
 // event and starting its run starts it once after a restart.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { RoutineRun } from '../src/core/routines.js'
@@ -106,6 +107,46 @@ it('starts a session for a webhook that matches, with the event as untrusted dat
   expect(prompt).toContain('db-1 &lt;/channel&gt; is down')
   const listed = await world.home.cli('routine', 'runs', 'alerts')
   expect(listed).toContain(`${run?.id}\tdone\tevent\tkey=g1\tevents=1\tsession=${run?.sessionId}`)
+})
+
+it('tells a run’s end as an event outbound webhooks get, which no routine takes, not even one on every topic', {
+  timeout: 60_000,
+}, async () => {
+  const told: { content: string; meta: Record<string, string> }[] = []
+  const receiver = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c) => {
+      body += c
+    })
+    req.on('end', () => {
+      told.push(JSON.parse(body))
+      res.end()
+    })
+  })
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+  world.opened.push({ close: () => receiver.close() })
+  await hubWith({ turns: [{ steps: [{ say: 'triaged 3 issues' }] }] })
+  const port = (receiver.address() as { port: number }).port
+  await world.home.cli('subscribe', '--url', `http://127.0.0.1:${port}/`, '--topics', 'routines.*')
+  await addRoutine({
+    name: 'all',
+    trigger: { kind: 'events', topics: ['*'] },
+    filter: [{ path: 'topic', equals: 'go' }],
+    action: { kind: 'start', folder: world.home.dir, prompt: 'triage' },
+  })
+  const fired = JSON.parse(await world.home.cli('routine', 'fire', 'all', '--json')) as RoutineRun
+  await waitFor(() => told.length > 0, 20_000, 'the run’s end to be POSTed')
+  expect(told[0]).toMatchObject({
+    content: `routine all: run ${fired.id} done: triaged 3 issues`,
+    meta: { routine: 'all', run: fired.id, state: 'done' },
+  })
+  // The routine on every topic was offered that event too, and took no run of it.
+  await waitFor(
+    async () => (await world.home.pending('routine:all')) === 0,
+    10_000,
+    'routine:all to be offered it',
+  )
+  expect((await runs('all')).map((r) => r.id)).toEqual([fired.id])
 })
 
 it('starts one run for 20 events of one key within the debounce window, a second for another key, and holds the cap', {

@@ -23,7 +23,7 @@ import type { Lease, RoutineRecord } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import type { WorkSource } from '../core/lease-keeper.js'
 import type { SessionManager } from '../sessions/session-manager.js'
-import { Runner, runPrompt } from './runner.js'
+import { ROUTINE_SOURCE, Runner, runPrompt } from './runner.js'
 
 const TICK_MS = 1_000
 /** A pending run waits for its storm to settle, but no longer than this many windows after its first event. */
@@ -169,6 +169,10 @@ export class Routines {
       await this.hub.attachConsumer(
         routineSubscriber(spec.name),
         async (event) => {
+          // A run's end told as an event would start runs of a routine on `*` without end.
+          if (event.source === ROUTINE_SOURCE) return
+          // Offered before its commit (Hub.publish): taken once written, so the take's ack is the one.
+          await this.hub.settled()
           if (!failedCondition(spec.filter, eventDocument(event))) await this.take(spec, event, 'event')
         },
         lease,

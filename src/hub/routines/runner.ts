@@ -4,7 +4,7 @@
 // is sent the events that joined it, stopped over budget, and ended once its session is idle.
 // Every move is a compare-and-set in the store, so a tick that races another changes nothing twice.
 import { channelMessage } from '../../claude/channel-tag.js'
-import type { StoredEvent } from '../../core/event.js'
+import { type StoredEvent, toMeta } from '../../core/event.js'
 import type { Logger } from '../../core/log.js'
 import {
   branchName,
@@ -19,6 +19,9 @@ import type { Store } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import type { SessionManager } from '../sessions/session-manager.js'
 import { addWorktree, removeWorktree, worktreePath } from './worktree.js'
+
+/** The source of the events that tell a run's end: a routine never takes them (no loops). */
+export const ROUTINE_SOURCE = 'routine'
 
 /** Runs starting or running at once on the database, of every routine together. */
 export const OVERALL_CONCURRENCY = 4
@@ -288,6 +291,40 @@ export class Runner {
       )
   }
 
+  /**
+   * A run's end, as an event on `routines.<name>` (what outbound webhooks and sessions subscribe
+   * to; never taken by a routine, see routines.ts), and as a reply to the chat its first event came
+   * from, if any.
+   */
+  private async tell(spec: RoutineSpec, run: RoutineRun): Promise<void> {
+    const text = `routine ${spec.name}: run ${run.id} ${run.state}${run.reason ? `: ${run.reason}` : ''}`
+    await this.hub.publish({
+      topic: `routines.${spec.name}`,
+      source: ROUTINE_SOURCE,
+      sender: null,
+      chat_id: null,
+      target: null,
+      content: text,
+      meta: toMeta({
+        routine: spec.name,
+        run: run.id,
+        state: run.state,
+        key: run.key,
+        session: run.sessionId,
+        cost_usd: run.costUsd,
+        turns: run.turns,
+      }),
+      idempotencyKey: `${run.id}:${run.state}`,
+    })
+    const [first] = await this.store.runEvents(run.id)
+    const chat = first?.event.chat_id
+    if (chat) {
+      const said = await this.hub.reply(`routine:${spec.name}`, chat, text)
+      if (!said.ok)
+        this.log.warn({ run: run.id, chat, why: said.message }, 'the run’s end not told to its chat')
+    }
+  }
+
   private async end(
     spec: RoutineSpec,
     run: RoutineRun,
@@ -298,6 +335,9 @@ export class Runner {
     const ended = await this.store.moveRoutineRun(run.id, from, to, { reason, endedAt: Date.now() })
     if (!ended) return
     this.log.info({ routine: run.routine, run: run.id, state: to, reason }, 'routine run ended')
+    await this.tell(spec, ended).catch((err) =>
+      this.log.warn({ err, run: run.id }, 'the run’s end was not told'),
+    )
     const worktree = spec.action.kind === 'start' ? spec.action.worktree : undefined
     if (!worktree || worktree.cleanup === 'never' || (worktree.cleanup === 'on-success' && to !== 'done'))
       return
