@@ -257,7 +257,9 @@ it('runs a session in a fresh worktree on a new branch, and removes the worktree
   expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1)
 })
 
-it('starts no CLI when the gate is denied, and says who denied it', { timeout: 60_000 }, async () => {
+it('starts no CLI when the gate is denied, says who denied it, and starts it once the run is replayed and approved', {
+  timeout: 60_000,
+}, async () => {
   const { fake } = await hubWith({})
   await addRoutine({
     name: 'gated',
@@ -278,6 +280,18 @@ it('starts no CLI when the gate is denied, and says who denied it', { timeout: 6
   const [ended] = await until('gated', (rs) => rs[0]?.state === 'stopped', 'the run to stop')
   expect(ended).toMatchObject({ id: run.id, reason: expect.stringMatching(/^the gate was denied by /) })
   expect(fake.runs()).toEqual([])
+
+  // Replayed, it is gated again; approved, its session starts.
+  const replayed = JSON.parse(
+    await world.home.cli('routine', 'replay', 'gated', run.id, '--json'),
+  ) as RoutineRun
+  expect(replayed).toMatchObject({ trigger: 'replay', state: 'pending', events: 1 })
+  const again = await until('gated', (rs) => rs[0]?.state === 'gated', 'the replay to be gated')
+  await world.home.cli('answer', String(again[0]?.decisionId), 'yes')
+  await until('gated', (rs) => rs[0]?.state === 'done', 'the replay to be done')
+  expect(fake.runs()).toHaveLength(1)
+  const refused = await world.home.cliFails('routine', 'replay', 'gated', 'run_nope')
+  expect(refused.stderr).toBe('switchboard: no run "run_nope" of routine gated\n')
 })
 
 it('stops a run whose session spent its budget, and tells operators', { timeout: 60_000 }, async () => {

@@ -1,5 +1,6 @@
 // `switchboard routine`: routines (issue 25, docs/routines.md): add one from its JSON file, list,
-// show, pause, resume, remove, its runs, fire it by hand, and test an event against it (a dry run).
+// show, pause, resume, remove, its runs, fire it by hand, replay an ended run, and test an event
+// against it (a dry run).
 import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { z } from 'zod'
@@ -167,6 +168,16 @@ export function registerRoutine(program: Command): void {
       })
       if (opts.json) return printJson(run)
       process.stdout.write(`${describeRun(run)}\n`)
+    })
+
+  routine
+    .command('replay <name> <run>')
+    .description('an ended run (a failed one, say) again: a new run with its events')
+    .option('--json', 'JSON, for scripts')
+    .action(async (name: string, run: string, opts: { json?: boolean }, command: Command) => {
+      const replayed = await hubApi(command).call('replayRun', { params: { name, run } })
+      if (opts.json) return printJson(replayed)
+      process.stdout.write(`${describeRun(replayed)}\n`)
     })
 
   routine

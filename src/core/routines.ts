@@ -263,8 +263,8 @@ export interface RoutineRun {
   routine: string
   key: string
   state: RunState
-  /** What made it: an event of the routine's trigger, or a person (`routine fire`). */
-  trigger: 'event' | 'manual'
+  /** What made it: an event of the routine's trigger, a person (`routine fire`), or a replay of an ended run. */
+  trigger: 'event' | 'manual' | 'replay'
   /** The driven session it starts (given before its CLI is spawned), or delivers to. */
   sessionId: string | null
   /** The gate's decision, while and after it is asked. */

@@ -107,6 +107,31 @@ export function describeRoutineStoreContract(open: OpenStore): void {
       expect(await store.getRoutineRun('run_3')).toBeNull()
     })
 
+    it('replays an ended run as a new pending run with its events, unless an open run has its key', async ({
+      store,
+    }) => {
+      await store.addRoutine({ name: 'ci', spec })
+      await take(store, await delivered(store, 'a'), 'k', 'run_1', 1_000)
+      await take(store, await delivered(store, 'b'), 'k', 'run_2', 1_000)
+      expect(await store.replayRoutineRun('run_1', 'run_r', 2_000)).toBeNull()
+      await store.moveRoutineRun('run_1', ['pending'], 'failed', { endedAt: 1_500, reason: 'x' })
+      const replayed = await store.replayRoutineRun('run_1', 'run_r', 2_000)
+      expect(replayed).toMatchObject({
+        id: 'run_r',
+        key: 'k',
+        state: 'pending',
+        trigger: 'replay',
+        events: 2,
+      })
+      expect((await store.runEvents('run_r')).map((e) => [e.n, e.event.content, e.sent])).toEqual([
+        [1, 'a', false],
+        [2, 'b', false],
+      ])
+      // An open run of the key stands in the way of another replay.
+      expect(await store.replayRoutineRun('run_1', 'run_r2', 3_000)).toBeNull()
+      expect(await store.runEvents('run_r2')).toEqual([])
+    })
+
     it('lets retention take runs that ended long ago, with their events, and keeps the others', async ({
       store,
     }) => {

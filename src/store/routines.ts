@@ -55,6 +55,11 @@ export interface RoutineStore {
     maxWaitMs: number
     delivery?: { subscriber: string; seq: number }
   }): Promise<{ run: RoutineRun; duplicate: boolean; joined: boolean }>
+  /**
+   * A new pending run `newId` with the events of the ended run `id` (due `now`); null when `id` has
+   * not ended or an open run of its key stands in the way.
+   */
+  replayRoutineRun(id: string, newId: string, now: number): Promise<RoutineRun | null>
   getRoutineRun(id: string): Promise<RoutineRun | null>
   /** Runs newest first: of a routine, in these states, at most `limit`. */
   routineRuns(filter: {

@@ -114,6 +114,7 @@ export interface Responses {
   resumeRoutine: RoutineView
   routineRuns: { runs: RoutineRun[] }
   fireRoutine: RoutineRun
+  replayRun: RoutineRun
   testRoutine: DryRun
 }
 

@@ -440,6 +440,13 @@ export const ROUTES = {
     status: 201,
     summary: 'fires a routine by hand, with an event of its own or an empty one',
   },
+  replayRun: {
+    method: 'POST',
+    path: '/api/routines/:name/runs/:run/replay',
+    auth: 'admin',
+    status: 201,
+    summary: 'an ended run again: a new run with its events',
+  },
   testRoutine: {
     method: 'POST',
     path: '/api/routines/:name/test',

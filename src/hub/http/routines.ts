@@ -22,6 +22,7 @@ export function routineRoutes(parts: HubParts): Hono<HubEnv> {
     runs: await routines.runs(params.name, query.limit),
   }))
   defineRoute(app, creds, 'fireRoutine', (_c, { params, body }) => routines.fire(params.name, body.event))
+  defineRoute(app, creds, 'replayRun', (_c, { params }) => routines.replay(params.name, params.run))
   defineRoute(app, creds, 'testRoutine', (_c, { params, body }) => routines.test(params.name, body.event))
   return app
 }

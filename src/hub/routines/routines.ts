@@ -107,6 +107,19 @@ export class Routines {
     return run
   }
 
+  /** An ended run (a failed one, say) again: a new run with its events, started as any other. */
+  async replay(name: string, runId: string): Promise<RoutineRun> {
+    await this.get(name)
+    const run = await this.hub.store.getRoutineRun(runId)
+    if (run?.routine !== name) throw notFound(`no run "${runId}" of routine ${name}`)
+    if (OPEN_RUN_STATES.includes(run.state))
+      throw conflict(`run ${runId} is ${run.state}; only a run that ended is replayed`)
+    const replayed = await this.hub.store.replayRoutineRun(runId, newId('run'), Date.now())
+    if (!replayed) throw conflict(`a run of key "${run.key}" is under way; replay once it ends`)
+    this.kick(name)
+    return replayed
+  }
+
   /** What the event would do now: whether it matches, its key, the run it joins, the prompt. */
   async test(name: string, given: Partial<StoredEvent>): Promise<DryRun> {
     const { spec } = await this.get(name)

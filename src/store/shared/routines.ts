@@ -169,6 +169,27 @@ export function routineStore(sql: Sql): RoutineStore {
       if (!run) throw new Error(`routine ${routine}: event ${event.id} was taken by no run`)
       return { run, duplicate: counts[2] === 0, joined: counts[2] !== 0 && counts[0] === 0 }
     },
+    async replayRoutineRun(id, newId, now) {
+      const params = [id, newId, now]
+      await sql.batch([
+        [
+          `INSERT INTO routine_runs (id, routine, run_key, state, cause, due_at, event_count, cost_usd, turns, created_at)
+           SELECT CAST($2 AS TEXT), routine, run_key, 'pending', 'replay', CAST($3 AS BIGINT), event_count, 0, 0,
+             CAST($3 AS BIGINT)
+           FROM routine_runs WHERE id = $1 AND ${ENDED} ON CONFLICT DO NOTHING`,
+          params,
+        ],
+        // Its events again, each under a name of the new run's: an event is taken once per routine.
+        [
+          `INSERT INTO routine_run_events (routine, event_id, run_id, n, event, sent, at)
+           SELECT routine, event_id || ':' || CAST($2 AS TEXT), CAST($2 AS TEXT), n, event, false, CAST($3 AS BIGINT)
+           FROM routine_run_events WHERE run_id = $1 AND EXISTS (SELECT 1 FROM routine_runs WHERE id = $2)`,
+          params,
+        ],
+      ])
+      const row = await sql.get('SELECT * FROM routine_runs WHERE id = $1', [newId])
+      return row && toRun(row)
+    },
     async getRoutineRun(id) {
       const row = await sql.get('SELECT * FROM routine_runs WHERE id = $1', [id])
       return row && toRun(row)
