@@ -38,7 +38,12 @@ function eventFrom(file: string | undefined) {
 
 function describeRoutine(r: RoutineView): string {
   const { spec } = r
-  const trigger = spec.trigger.kind === 'events' ? `on ${spec.trigger.topics.join(',')}` : 'by hand'
+  const trigger =
+    spec.trigger.kind === 'events'
+      ? `on ${spec.trigger.topics.join(',')}`
+      : spec.trigger.kind === 'schedule'
+        ? `at ${spec.trigger.cron} (${spec.trigger.timeZone}; missed: ${spec.trigger.missed})`
+        : 'by hand'
   const action =
     spec.action.kind === 'start'
       ? `starts a session in ${spec.action.folder}`

@@ -84,10 +84,15 @@ describe('a routine as it is added', () => {
     expect(branchName('a.lock/b')).toBe('a-lock/b')
   })
 
-  it('refuses a schedule until schedules are served', () => {
-    expect(routineProblems({ ...base, trigger: { kind: 'schedule', cron: '* * * * *' } })[0]).toMatch(
-      /^trigger\.kind: /,
-    )
+  it('takes a schedule in a time zone, and says which field of a wrong one is wrong', () => {
+    const trigger = { kind: 'schedule', cron: '30 8 * * 1-5', timeZone: 'Europe/Berlin' }
+    expect(routineSpecSchema.parse({ ...base, trigger }).trigger).toMatchObject({ missed: 'skip' })
+    expect(routineProblems({ ...base, trigger: { ...trigger, cron: '61 8 * * *' } })).toEqual([
+      'trigger.cron: minute "61" is outside 0-59',
+    ])
+    expect(routineProblems({ ...base, trigger: { ...trigger, timeZone: 'Mars/Olympus' } })).toEqual([
+      'trigger.timeZone: not a time zone this system knows (e.g. Europe/Berlin, UTC)',
+    ])
   })
 })
 

@@ -3,6 +3,7 @@
 // and the pure parts the hub runs on each event: the filter, templates, the key.
 import { z } from 'zod'
 import { claudeOptionsSchema } from './claude-options.js'
+import { knownTimeZone, parseCron } from './cron.js'
 import type { StoredEvent } from './event.js'
 import { topicSchema } from './hub-protocol.js'
 import { unaskedPermissionModes } from './permission-modes.js'
@@ -102,6 +103,24 @@ export const routineSpecSchema = z
         })
         .strict(),
       z.object({ kind: z.literal('manual') }).strict(),
+      z
+        .object({
+          kind: z.literal('schedule'),
+          cron: z.string().superRefine((text, ctx) => {
+            try {
+              parseCron(text)
+            } catch (err) {
+              ctx.addIssue({ code: 'custom', message: (err as Error).message })
+            }
+          }),
+          timeZone: z
+            .string()
+            .refine(knownTimeZone, 'not a time zone this system knows (e.g. Europe/Berlin, UTC)')
+            .default('UTC'),
+          /** A minute it named while no hub held it: `skip` it, or run `once` for the latest one missed. */
+          missed: z.enum(['skip', 'once']).default('skip'),
+        })
+        .strict(),
     ]),
     filter: z.array(conditionSchema).max(32).default([]),
     key: templateSchema(500).optional(),
@@ -263,8 +282,8 @@ export interface RoutineRun {
   routine: string
   key: string
   state: RunState
-  /** What made it: an event of the routine's trigger, a person (`routine fire`), or a replay of an ended run. */
-  trigger: 'event' | 'manual' | 'replay'
+  /** What made it: an event of the routine's trigger, its schedule, a person (`routine fire`), or a replay. */
+  trigger: 'event' | 'schedule' | 'manual' | 'replay'
   /** The driven session it starts (given before its CLI is spawned), or delivers to. */
   sessionId: string | null
   /** The gate's decision, while and after it is asked. */

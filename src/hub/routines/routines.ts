@@ -2,6 +2,7 @@
 // and the work each is for one hub at a time. The hub holding a routine's lease takes its events
 // (a durable subscriber `routine:<name>`, fenced by that lease) into runs and moves its runs along
 // (runner.ts): a tick on every change it makes or hears of, and one a second for due times.
+import { cronMatches, lastMatchBetween, MINUTE, parseCron } from '../../core/cron.js'
 import { conflict, invalid, notFound } from '../../core/errors.js'
 import type { StoredEvent } from '../../core/event.js'
 import { newId } from '../../core/ids.js'
@@ -50,6 +51,8 @@ export class Routines {
     private readonly log: Logger,
     /** Where runs' worktrees go (`<home>/worktrees`). */
     worktrees: string,
+    /** The clock schedules are read by (a test's own). */
+    private readonly now: () => number = Date.now,
   ) {
     this.runner = new Runner(hub.store, hub, sessions, log, worktrees)
   }
@@ -175,7 +178,13 @@ export class Routines {
   }
 
   private async hold(spec: RoutineSpec, lease: Lease): Promise<void> {
-    const timer = setInterval(() => this.kick(spec.name), TICK_MS)
+    const timer = setInterval(() => {
+      if (spec.trigger.kind === 'schedule')
+        this.scheduleTick(spec).catch((err) =>
+          this.log.error({ err, routine: spec.name }, 'schedule tick failed'),
+        )
+      this.kick(spec.name)
+    }, TICK_MS)
     timer.unref()
     this.held.set(spec.name, { spec, timer })
     if (spec.trigger.kind === 'events')
@@ -190,7 +199,57 @@ export class Routines {
         },
         lease,
       )
+    if (spec.trigger.kind === 'schedule') await this.catchUp(spec)
     this.kick(spec.name)
+  }
+
+  /**
+   * The minute the schedule names now fires: once, since its event's id is the minute's, whichever
+   * tick or hub takes it first.
+   */
+  async scheduleTick(spec: RoutineSpec): Promise<void> {
+    if (spec.trigger.kind !== 'schedule') return
+    const minute = Math.floor(this.now() / MINUTE) * MINUTE
+    if (cronMatches(parseCron(spec.trigger.cron), minute, spec.trigger.timeZone))
+      await this.fireScheduled(spec, minute)
+  }
+
+  /**
+   * Taken by a hub (started, or the last holder died): a minute the schedule named since the
+   * routine's last run, before this one, runs once with `missed: once`; with `skip` it is let go.
+   */
+  async catchUp(spec: RoutineSpec): Promise<void> {
+    if (spec.trigger.kind !== 'schedule' || spec.trigger.missed !== 'once') return
+    const [latest] = await this.hub.store.routineRuns({ routine: spec.name, limit: 1 })
+    const record = await this.hub.store.getRoutine(spec.name)
+    const since = Math.max(latest?.createdAt ?? 0, record?.createdAt ?? 0)
+    const thisMinute = Math.floor(this.now() / MINUTE) * MINUTE
+    const missed = lastMatchBetween(
+      parseCron(spec.trigger.cron),
+      spec.trigger.timeZone,
+      since,
+      thisMinute - 1,
+    )
+    if (missed !== null) await this.fireScheduled(spec, missed)
+  }
+
+  private async fireScheduled(spec: RoutineSpec, minute: number): Promise<void> {
+    const at = new Date(minute).toISOString()
+    await this.take(
+      spec,
+      {
+        id: `sched_${spec.name}_${minute}`,
+        seq: 0,
+        topic: `routines.${spec.name}.schedule`,
+        source: 'schedule',
+        sender: null,
+        chat_id: null,
+        content: `scheduled for ${at}`,
+        meta: { scheduled_at: at },
+        created_at: minute,
+      },
+      'schedule',
+    )
   }
 
   private release(name: string): void {
@@ -202,7 +261,7 @@ export class Routines {
   }
 
   private async take(spec: RoutineSpec, event: StoredEvent, trigger: RoutineRun['trigger']) {
-    const now = Date.now()
+    const now = this.now()
     const window = spec.debounceSeconds * 1000
     const taken = await this.hub.store.takeRoutineEvent({
       routine: spec.name,
