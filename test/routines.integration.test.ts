@@ -257,6 +257,48 @@ it('runs a session in a fresh worktree on a new branch, and removes the worktree
   expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1)
 })
 
+it('delivers a run’s events to a named live session as untrusted data, and is done', {
+  timeout: 60_000,
+}, async () => {
+  const { fake } = await hubWith({ turns: [{ steps: [{ say: 'noted' }] }] })
+  const session = await api<{ id: string }>('POST', '/api/sessions', {
+    prompt: 'wait for alerts',
+    options: { cwd: world.home.dir },
+  })
+  await waitFor(
+    async () => (await api<{ status: string }>('GET', `/api/sessions/${session.id}`)).status === 'idle',
+    10_000,
+    'the session to be idle',
+  )
+  await addRoutine({
+    name: 'forward',
+    trigger: { kind: 'manual' },
+    action: { kind: 'deliver', session: session.id },
+  })
+  const event = join(world.home.dir, 'event.json')
+  writeFileSync(
+    event,
+    JSON.stringify({ topic: 'alerts', content: 'disk <b>full</b>', meta: { host: 'db-1' } }),
+  )
+  await world.home.cli('routine', 'fire', 'forward', '--event', event)
+  const [run] = await until('forward', (rs) => rs[0]?.state === 'done', 'the run to be done')
+  expect(run).toMatchObject({ sessionId: session.id, reason: `delivered to ${session.id}` })
+  await waitFor(
+    () => fake.got().some((l) => l.type === 'user' && JSON.stringify(l).includes('disk &lt;b&gt;full')),
+    10_000,
+    'the session to be sent the event',
+  )
+  const sent = JSON.stringify(
+    fake
+      .got()
+      .filter((l) => l.type === 'user')
+      .at(-1),
+  )
+  expect(sent).toContain('untrusted data')
+  expect(sent).toContain('host=\\"db-1\\"')
+  expect(fake.runs()).toHaveLength(1)
+})
+
 it('starts no CLI when the gate is denied, says who denied it, and starts it once the run is replayed and approved', {
   timeout: 60_000,
 }, async () => {
