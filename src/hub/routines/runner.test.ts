@@ -71,3 +71,37 @@ describe('a run left starting by a hub that died', () => {
     expect(world.fake.runs()).toEqual([])
   })
 })
+
+describe('a run left gated by a hub that died before it asked', () => {
+  it('is put to operators when the routine is next moved along, once', async () => {
+    world = sessionWorld()
+    const spec = routineSpecSchema.parse({
+      name: 'r',
+      trigger: { kind: 'manual' },
+      gate: true,
+      action: { kind: 'start', folder: world.dir, prompt: 'look' },
+    })
+    await world.store.addRoutine({ name: 'r', spec })
+    await world.store.takeRoutineEvent({
+      routine: 'r',
+      runId: 'run_1',
+      key: '',
+      event,
+      trigger: 'manual',
+      now: 1,
+      dueAt: 1,
+      maxWaitMs: 0,
+    })
+    await world.store.moveRoutineRun('run_1', ['pending'], 'gated')
+    const runner = new Runner(world.store, world.hub, world.sessions, pino({ level: 'silent' }), world.dir)
+    await runner.tick(spec)
+    await runner.tick(spec)
+    const open = await world.store.listDecisions({ status: 'open' })
+    expect(open.map((d) => [d.owner, d.request.tool_name])).toEqual([['routine:r', 'StartRoutine']])
+    expect(await world.store.getRoutineRun('run_1')).toMatchObject({
+      state: 'gated',
+      decisionId: open[0]?.id,
+    })
+    expect(world.fake.runs()).toEqual([])
+  })
+})

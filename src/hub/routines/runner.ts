@@ -89,29 +89,33 @@ export class Runner {
   }
 
   private async ask(spec: RoutineSpec, run: RoutineRun): Promise<void> {
+    const gated = await this.store.moveRoutineRun(run.id, ['pending'], 'gated')
+    if (gated) await this.openGate(spec, gated)
+  }
+
+  /** The gate's question to operators; asked again for a run left gated without one (a crash between). */
+  private async openGate(spec: RoutineSpec, run: RoutineRun): Promise<void> {
     const events = (await this.store.runEvents(run.id)).map((e) => e.event)
     const action = spec.action
     const what =
       action.kind === 'start'
-        ? { folder: action.folder, prompt: runPrompt(action, events) }
+        ? { folder: action.folder ?? action.worktree?.repo, prompt: runPrompt(action, events) }
         : { session: action.session, events: events.length }
-    // Gated first: a decision opened by a tick that then lost the race is cancelled below.
-    const gated = await this.store.moveRoutineRun(run.id, ['pending'], 'gated')
-    if (!gated) return
+    const count = `${run.events} event${run.events === 1 ? '' : 's'}`
     const decision = await this.hub.decisions.openQuestion(`routine:${spec.name}`, {
       tool_name: 'StartRoutine',
       input: { routine: spec.name, run: run.id, key: run.key, ...what },
       description:
         action.kind === 'start'
-          ? `routine ${spec.name} would start a session in ${action.folder} (run ${run.id}, ${run.events} event${run.events === 1 ? '' : 's'})`
-          : `routine ${spec.name} would deliver ${run.events} event${run.events === 1 ? '' : 's'} to ${action.session}`,
+          ? `routine ${spec.name} would start a session in ${what.folder} (run ${run.id}, ${count})`
+          : `routine ${spec.name} would deliver ${count} to ${action.session}`,
     })
     await this.store.updateRoutineRun(run.id, { decisionId: decision.id })
     this.log.info({ routine: spec.name, run: run.id, decision: decision.code }, 'routine run gated')
   }
 
   private async gateAnswered(spec: RoutineSpec, run: RoutineRun): Promise<void> {
-    if (!run.decisionId) return
+    if (!run.decisionId) return this.openGate(spec, run)
     const decision = await this.store.getDecision(run.decisionId)
     if (!decision || decision.status === 'open') return
     const allowed = decision.status === 'answered' && decision.answer?.behavior === 'allow'
