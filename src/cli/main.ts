@@ -26,6 +26,7 @@ const commands: Record<string, () => Promise<Register>> = {
   events: async () => (await import('./events.js')).registerEvents,
   run: async () => (await import('./run.js')).registerRun,
   subscribe: async () => (await import('./subscribe.js')).registerSubscribe,
+  routine: async () => (await import('./routine.js')).registerRoutine,
   deliveries: async () => (await import('./subscribe.js')).registerDeliveries,
   source: async () => (await import('./source.js')).registerSources,
   sender: async () => (await import('./access.js')).registerAccess,

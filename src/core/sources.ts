@@ -11,6 +11,7 @@ const RESERVED_SOURCES = new Set<string>([
   'api',
   'mcp',
   'session',
+  'routine',
   'web',
   'webchat',
   ...BRIDGE_PLATFORMS,

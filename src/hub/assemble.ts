@@ -2,6 +2,7 @@
 // bridges, outbound webhooks, the dashboard's sign-in and feeds, and what the one app needs of them
 // (hub/http/parts.ts). server.ts serves it; what runs on one hub at a time is given to the leases.
 import { readlinkSync } from 'node:fs'
+import { join } from 'node:path'
 import { WebSocketServer } from 'ws'
 import { claudeEnv } from '../claude/env.js'
 import { readAdminToken } from '../core/admin-token.js'
@@ -30,6 +31,7 @@ import { ForwardVerifier } from './http/forward-signature.js'
 import type { HubParts } from './http/parts.js'
 import { SenderStreams } from './http/sender-streams.js'
 import type { HubTls } from './net/tls.js'
+import { Routines } from './routines/routines.js'
 import { SessionManager } from './sessions/session-manager.js'
 import { TerminalHooks } from './sessions/terminal-hooks.js'
 
@@ -91,6 +93,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
   }))
   const bridges = new BridgeManager(hub, sessions, config.home, log, [adminToken])
   const outbound = new OutboundWebhooks(hub, log)
+  const routines = new Routines(hub, sessions, log, join(config.home, 'worktrees'))
   const signin = new WebSignin(store)
   // Prompts and turn ends are pushed by the hub where they happen: once, whichever hubs share the store.
   const push = new Push(store, log, { contact: () => config.pushContact })
@@ -113,6 +116,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
 
   leases.source(outbound.work())
   leases.source(sessions.work())
+  leases.source(routines.work())
   leases.exclusive('bridges', { start: () => bridges.start(), stop: () => bridges.stop() })
   let retention: { stop(): void } | null = null
   leases.exclusive('retention', {
@@ -158,6 +162,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
     replies: new ChatReplies(hub),
     streams,
     outbound,
+    routines,
     push,
     creds: {
       adminToken,

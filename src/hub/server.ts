@@ -90,6 +90,7 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
     address: parts.advertised(),
     async close() {
       background.stop()
+      parts.routines.halt()
       await parts.sessions.stopAll()
       await parts.hub.leases.stop()
       parts.streams.closeAll()

@@ -10,6 +10,7 @@ import type { OutboundStore } from './outbound.js'
 import type { PeerStore } from './peers.js'
 import type { PushStore } from './push.js'
 import type { ReceiptStore } from './receipts.js'
+import type { RoutineStore } from './routines.js'
 import type { RuleStore } from './rules.js'
 import type { SessionStore } from './sessions.js'
 import type { TerminalSessionStore } from './terminal-sessions.js'
@@ -26,7 +27,8 @@ export interface Store
     BridgeMemoryStore,
     TerminalSessionStore,
     ReceiptStore,
-    PushStore {
+    PushStore,
+    RoutineStore {
   close(): Promise<void>
   /**
    * Deletes up to `limit` rows per kind older than `before` (ms since epoch) that nothing needs any
@@ -80,6 +82,14 @@ export type {
 } from './outbound.js'
 export type { DeadLetter, PeerStore } from './peers.js'
 export type { PushKeys, PushStore, PushSubscriptionRecord } from './push.js'
+export type {
+  RoutineRecord,
+  RoutineRun,
+  RoutineStore,
+  RunChange,
+  RunEvent,
+  RunState,
+} from './routines.js'
 export type { Rule, RuleScope, RuleStore } from './rules.js'
 export type { SessionLine, SessionRecord, SessionStatus, SessionStore } from './sessions.js'
 export type {

@@ -5,6 +5,7 @@ import type { z } from 'zod'
 import type { StoredEvent } from '../event.js'
 import type { NoticeKind } from '../notices.js'
 import type { ReceiptView } from '../receipts.js'
+import type { DryRun, RoutineRun, RoutineView } from '../routines.js'
 import type { ROUTES, RouteName } from './routes.js'
 import type {
   BrowserRow,
@@ -105,6 +106,16 @@ export interface Responses {
   pushSubscribe: { subscription: PushSubscriptionRow }
   revokePush: { removed: string }
   pushTest: { sent: number }
+  routines: { routines: RoutineView[] }
+  addRoutine: RoutineView
+  routine: RoutineView
+  removeRoutine: { removed: string }
+  pauseRoutine: RoutineView
+  resumeRoutine: RoutineView
+  routineRuns: { runs: RoutineRun[] }
+  fireRoutine: RoutineRun
+  replayRun: RoutineRun
+  testRoutine: DryRun
 }
 
 /** `/api/sessions/:id/lines` → `{ id: string }`. */

@@ -398,6 +398,61 @@ export const ROUTES = {
     auth: 'operator',
     summary: "a test notification to the asking browser's subscriptions",
   },
+
+  // --- routines (issue 25, docs/routines.md) ------------------------------------------------------
+  routines: { method: 'GET', path: '/api/routines', auth: 'operator', summary: 'routines' },
+  addRoutine: {
+    method: 'POST',
+    path: '/api/routines',
+    auth: 'admin',
+    status: 201,
+    summary: 'a routine: a trigger, a filter and an action (it starts sessions: the admin token only)',
+  },
+  routine: { method: 'GET', path: '/api/routines/:name', auth: 'operator', summary: 'one routine' },
+  removeRoutine: {
+    method: 'DELETE',
+    path: '/api/routines/:name',
+    auth: 'admin',
+    summary: 'removes a routine, its runs and what waits for it',
+  },
+  pauseRoutine: {
+    method: 'POST',
+    path: '/api/routines/:name/pause',
+    auth: 'admin',
+    summary: 'a routine takes no events and starts no runs until resumed (its events wait)',
+  },
+  resumeRoutine: {
+    method: 'POST',
+    path: '/api/routines/:name/resume',
+    auth: 'admin',
+    summary: 'a paused routine goes on, with the events that waited',
+  },
+  routineRuns: {
+    method: 'GET',
+    path: '/api/routines/:name/runs',
+    auth: 'operator',
+    summary: "a routine's runs, newest first: trigger, key, session, state, cost, outcome",
+  },
+  fireRoutine: {
+    method: 'POST',
+    path: '/api/routines/:name/fire',
+    auth: 'admin',
+    status: 201,
+    summary: 'fires a routine by hand, with an event of its own or an empty one',
+  },
+  replayRun: {
+    method: 'POST',
+    path: '/api/routines/:name/runs/:run/replay',
+    auth: 'admin',
+    status: 201,
+    summary: 'an ended run again: a new run with its events',
+  },
+  testRoutine: {
+    method: 'POST',
+    path: '/api/routines/:name/test',
+    auth: 'operator',
+    summary: 'a dry run: whether an event matches, its key, the run it joins, the prompt',
+  },
 } as const satisfies Record<string, RouteDef>
 
 export type RouteName = keyof typeof ROUTES

@@ -4,8 +4,10 @@
 import { z } from 'zod'
 import { hookInputSchema } from '../../core/claude-hooks.js'
 import { claudeOptionsSchema } from '../../core/claude-options.js'
+import { metaSchema } from '../event.js'
 import { subscriberNameSchema, topicSchema } from '../hub-protocol.js'
 import { noticeChoiceSchema } from '../notices.js'
+import { routineSpecSchema } from '../routines.js'
 import { linesQuerySchema, respondSchema, sessionSetupSchema } from '../session-api.js'
 
 const folder = z.string().min(1, 'choose a folder').startsWith('/', 'the folder is an absolute path')
@@ -158,6 +160,25 @@ export const pushSubscriptionSchema = z.object({
   keys: z.object({ p256dh: base64url('keys.p256dh'), auth: base64url('keys.auth') }),
 })
 
+/** An event a person gives a routine (`routine fire`, `routine test --event`): any of its fields. */
+export const givenEventSchema = z
+  .object({
+    id: z.string().min(1).max(200).optional(),
+    topic: z.string().min(1).max(200).optional(),
+    source: z.string().min(1).max(200).optional(),
+    sender: z.string().max(200).nullable().optional(),
+    chat_id: z.string().max(200).nullable().optional(),
+    content: z.string().max(1_000_000).optional(),
+    meta: metaSchema.optional(),
+  })
+  .strict()
+
+export const routineEventSchema = z.object({ event: givenEventSchema.default({}) }).strict()
+
+export const routineRunsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(1000).default(50).catch(50),
+})
+
 /** Each route's inputs, by route name: what the hub checks and the clients are typed from. */
 export const INPUTS = {
   health: { query: healthQuerySchema },
@@ -184,4 +205,8 @@ export const INPUTS = {
   chat: { body: chatMessageSchema },
   nameSession: { body: sessionTitleSchema },
   pushSubscribe: { body: pushSubscriptionSchema },
+  addRoutine: { body: routineSpecSchema },
+  routineRuns: { query: routineRunsQuerySchema },
+  fireRoutine: { body: routineEventSchema },
+  testRoutine: { body: routineEventSchema },
 } as const

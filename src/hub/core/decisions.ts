@@ -160,6 +160,23 @@ export class Decisions {
   }
 
   /**
+   * A question for operators that nothing in this process waits for and no rule answers (a routine's
+   * gate, hub/routines/): its asker reads the answer from the store.
+   */
+  async openQuestion(owner: string, request: Record<string, unknown>): Promise<Decision> {
+    const decision = await this.store.openDecision({
+      kind: 'permission',
+      code: await this.freeCode(),
+      owner,
+      request,
+      expiresAt: null,
+    })
+    await this.toOperators('permission', promptBody(decision))
+    this.prompted(decision)
+    return decision
+  }
+
+  /**
    * Another hub answered a decision: a waiter here gets the answer, and a permission whose channel
    * is connected here is relayed to it. `id` null: anything may have been answered (a missed notice).
    */

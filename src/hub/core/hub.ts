@@ -205,8 +205,11 @@ export class Hub {
       send: (message) => {
         if (message.type !== 'deliver') return
         const { event } = message
+        // Acknowledged once written: an event handled as soon as it was offered (before its commit)
+        // would have its ack delete nothing, and wait for this subscriber again after the commit.
         inOrder = inOrder
           .then(() => handle(event))
+          .then(() => this.settled())
           .then(() => connection.ack(event.seq))
           .catch((err) => this.log.error({ err, subscriber: name, event: event.id }, 'event not handed over'))
       },

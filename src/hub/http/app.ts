@@ -17,6 +17,7 @@ import type { HubParts } from './parts.js'
 import { peopleRoutes } from './people.js'
 import { pushRoutes } from './push.js'
 import { checkHostAndOrigin, checkTarget } from './request-guard.js'
+import { routineRoutes } from './routines.js'
 import { senderRoutes } from './senders.js'
 import { sessionRoutes } from './sessions.js'
 import { stateRoutes } from './state.js'
@@ -47,6 +48,7 @@ export function createApp(parts: HubParts): HubApp {
   app.route('/', sessionRoutes(parts, passOnToItsHub(parts.hub.store, parts.forwarding)))
   app.route('/', chatRoutes(parts))
   app.route('/', pushRoutes(parts))
+  app.route('/', routineRoutes(parts))
   app.route('/', pageRoutes())
   app.notFound((c) => {
     const path = c.req.path

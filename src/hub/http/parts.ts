@@ -8,6 +8,7 @@ import type { OutboundWebhooks } from '../core/outbound.js'
 import type { Push } from '../core/push.js'
 import type { DecisionFeed } from '../core/views.js'
 import type { WebSignin } from '../core/web-signin.js'
+import type { Routines } from '../routines/routines.js'
 import type { SessionManager } from '../sessions/session-manager.js'
 import type { TerminalHooks } from '../sessions/terminal-hooks.js'
 import type { Forwarding } from './forward.js'
@@ -25,6 +26,8 @@ export interface HubParts {
   replies: ChatReplies
   streams: SenderStreams
   outbound: OutboundWebhooks
+  /** Routines: events and a person's fire that start and steer sessions (issue 25). */
+  routines: Routines
   /** Web Push to operators' browsers (keys, subscriptions, sending). */
   push: Push
   creds: Credentials

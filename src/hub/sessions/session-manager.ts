@@ -101,19 +101,20 @@ export class SessionManager {
   /**
    * `topics`: events on them are written into the session as `<channel>` messages (rung 2).
    * `peer`: other sessions may message it; off by default, since whatever a peer writes becomes a
-   * user turn of this session.
+   * user turn of this session. `id`: given by a caller that must know it before the CLI starts (a
+   * routine's run records it first, to start its session once across a crash).
    */
   async create(
     prompt: string,
     options: ClaudeOptions,
-    extra: { topics?: string[]; setup?: SessionSetup; peer?: boolean } = {},
+    extra: { topics?: string[]; setup?: SessionSetup; peer?: boolean; id?: string } = {},
   ): Promise<SessionView> {
     const config: SessionConfig = {
       options: claudeOptionsSchema.parse(options),
       setup: sessionSetupSchema.parse(extra.setup ?? { transport: 'stdio' }),
       peer: extra.peer ?? false,
     }
-    const id = newId('ses')
+    const id = extra.id ?? newId('ses')
     const record = await this.store.createSession({
       id,
       cwd: config.options.cwd,

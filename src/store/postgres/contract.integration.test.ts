@@ -13,6 +13,7 @@ import { describePeerStoreContract } from '../peers.contract.js'
 import { describePushStoreContract } from '../push.contract.js'
 import { describeReceiptStoreContract } from '../receipts.contract.js'
 import { describeRetentionContract } from '../retention.contract.js'
+import { describeRoutineStoreContract } from '../routines.contract.js'
 import { describeRuleStoreContract } from '../rules.contract.js'
 import { describeSessionStoreContract } from '../sessions.contract.js'
 import { describeTerminalSessionStoreContract } from '../terminal-sessions.contract.js'
@@ -48,6 +49,7 @@ describePeerStoreContract(openPostgres)
 describeOutboundStoreContract(openPostgres)
 describeRetentionContract(openPostgres)
 describeRuleStoreContract(openPostgres)
+describeRoutineStoreContract(openPostgres)
 describeLeaseStoreContract(openPostgres)
 describeBridgeMemoryStoreContract(openPostgres)
 describeTerminalSessionStoreContract(openPostgres)

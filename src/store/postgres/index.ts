@@ -12,6 +12,7 @@ import { peerStore } from '../shared/peers.js'
 import { pushStore } from '../shared/push.js'
 import { receiptStore } from '../shared/receipts.js'
 import { prune } from '../shared/retention.js'
+import { routineStore } from '../shared/routines.js'
 import { ruleStore } from '../shared/rules.js'
 import { sessionRecords } from '../shared/sessions.js'
 import { terminalSessionStore } from '../shared/terminal-sessions.js'
@@ -54,6 +55,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     peerStore(sql),
     outboundStore(sql),
     ruleStore(sql),
+    routineStore(sql),
     leaseStore(sql),
     bridgeMemoryStore(sql),
     terminalSessionStore(sql),

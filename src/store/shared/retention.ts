@@ -8,6 +8,7 @@ import { PRUNE_DECISIONS } from './decisions.js'
 import { PRUNE_OUTBOUND_LOG } from './outbound.js'
 import { PRUNE_DEAD_LETTERS } from './peers.js'
 import { PRUNE_RECEIPTS } from './receipts.js'
+import { PRUNE_ROUTINE_RUNS } from './routines.js'
 import { PRUNE_SESSION_LINES } from './sessions.js'
 import type { Sql, Statement } from './sql.js'
 import { PRUNE_TERMINAL_SESSIONS } from './terminal-sessions.js'
@@ -33,6 +34,7 @@ const PRUNE = [
   ...PRUNE_BRIDGE_MEMORY,
   ...PRUNE_TERMINAL_SESSIONS,
   ...PRUNE_RECEIPTS,
+  ...PRUNE_ROUTINE_RUNS,
 ]
 
 /**

@@ -13,6 +13,7 @@ import { describePeerStoreContract } from '../peers.contract.js'
 import { describePushStoreContract } from '../push.contract.js'
 import { describeReceiptStoreContract } from '../receipts.contract.js'
 import { describeRetentionContract } from '../retention.contract.js'
+import { describeRoutineStoreContract } from '../routines.contract.js'
 import { describeRuleStoreContract } from '../rules.contract.js'
 import { describeSessionStoreContract } from '../sessions.contract.js'
 import { describeTerminalSessionStoreContract } from '../terminal-sessions.contract.js'
@@ -44,6 +45,7 @@ describePeerStoreContract(openSqlite)
 describeOutboundStoreContract(openSqlite)
 describeRetentionContract(openSqlite)
 describeRuleStoreContract(openSqlite)
+describeRoutineStoreContract(openSqlite)
 describeLeaseStoreContract(openSqlite)
 describeBridgeMemoryStoreContract(openSqlite)
 describeTerminalSessionStoreContract(openSqlite)

@@ -313,4 +313,46 @@ export const migrations: string[] = [
   ALTER TABLE sessions ADD COLUMN first_prompt TEXT;
   ALTER TABLE sessions ADD COLUMN title TEXT;
   `,
+  `
+  -- Routines (issue 25, store/routines.ts, docs/routines.md): each routine as its checked JSON; its
+  -- runs, at most one open per (routine, key); each run's events, taken once per (routine, event).
+  CREATE TABLE routines (
+    name TEXT PRIMARY KEY,
+    spec TEXT NOT NULL,
+    paused INTEGER NOT NULL DEFAULT 0,
+    created_at INTEGER NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE TABLE routine_runs (
+    id TEXT PRIMARY KEY,
+    routine TEXT NOT NULL,
+    run_key TEXT NOT NULL,
+    state TEXT NOT NULL,
+    cause TEXT NOT NULL,
+    session_id TEXT,
+    decision_id TEXT,
+    due_at INTEGER NOT NULL,
+    event_count INTEGER NOT NULL,
+    cost_usd REAL NOT NULL DEFAULT 0,
+    turns INTEGER NOT NULL DEFAULT 0,
+    reason TEXT,
+    created_at INTEGER NOT NULL,
+    started_at INTEGER,
+    ended_at INTEGER
+  );
+  CREATE UNIQUE INDEX routine_runs_open ON routine_runs (routine, run_key)
+    WHERE state IN ('pending', 'gated', 'starting', 'running');
+  CREATE INDEX routine_runs_by_routine ON routine_runs (routine, created_at);
+  CREATE TABLE routine_run_events (
+    routine TEXT NOT NULL,
+    event_id TEXT NOT NULL,
+    run_id TEXT NOT NULL,
+    n INTEGER NOT NULL,
+    event TEXT NOT NULL,
+    sent INTEGER NOT NULL DEFAULT 0,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (routine, event_id)
+  );
+  CREATE INDEX routine_run_events_run ON routine_run_events (run_id, n);
+  `,
 ]

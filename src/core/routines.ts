@@ -1,0 +1,323 @@
+// A routine (issue 25, docs/routines.md): a trigger, a filter and an action, with a key, a debounce
+// window, a concurrency cap and a human gate. The one schema every surface checks a routine with,
+// and the pure parts the hub runs on each event: the filter, templates, the key.
+import { z } from 'zod'
+import { claudeOptionsSchema } from './claude-options.js'
+import { knownTimeZone, parseCron } from './cron.js'
+import type { StoredEvent } from './event.js'
+import { topicSchema } from './hub-protocol.js'
+import { unaskedPermissionModes } from './permission-modes.js'
+
+export const ROUTINE_NAME = /^[a-z0-9][a-z0-9._-]{0,63}$/
+export const routineNameSchema = z
+  .string()
+  .regex(ROUTINE_NAME, 'a routine name is 1-64 lowercase letters, digits or . _ - (first a letter or digit)')
+
+/** The subscriber a routine's events are delivered to. */
+export const routineSubscriber = (name: string) => `routine:${name}`
+
+const SEGMENT = /^[A-Za-z0-9_-]{1,64}$/
+const MAX_DEPTH = 8
+export const pathSchema = z
+  .string()
+  .refine(
+    (p) => p.split('.').length <= MAX_DEPTH && p.split('.').every((s) => SEGMENT.test(s)),
+    `a path is up to ${MAX_DEPTH} dot-separated names of letters, digits, _ or - (meta.branch)`,
+  )
+
+const scalar = z.union([z.string().max(500), z.number(), z.boolean()])
+
+const conditionSchema = z
+  .object({
+    path: pathSchema,
+    equals: scalar.optional(),
+    oneOf: z.array(scalar).min(1).max(100).optional(),
+    glob: z.string().min(1).max(200).optional(),
+    gt: z.number().optional(),
+    gte: z.number().optional(),
+    lt: z.number().optional(),
+    lte: z.number().optional(),
+    exists: z.boolean().optional(),
+  })
+  .strict()
+  .refine(
+    (c) => TESTS.filter((t) => c[t] !== undefined).length === 1,
+    `a condition has a path and exactly one of ${'equals, oneOf, glob, gt, gte, lt, lte, exists'}`,
+  )
+const TESTS = ['equals', 'oneOf', 'glob', 'gt', 'gte', 'lt', 'lte', 'exists'] as const
+export type Condition = z.infer<typeof conditionSchema>
+
+/** `{{path}}` placeholders and text; a placeholder's path is checked as a filter's is. */
+const PLACEHOLDER = /\{\{\s*([^{}]*?)\s*\}\}/g
+const templateSchema = (max: number) =>
+  z
+    .string()
+    .min(1, 'must not be empty')
+    .max(max)
+    .superRefine((t, ctx) => {
+      for (const [, path] of t.matchAll(PLACEHOLDER))
+        if (!pathSchema.safeParse(path).success)
+          ctx.addIssue({ code: 'custom', message: `{{${path}}} is not a path into the event (meta.branch)` })
+    })
+
+const absolute = z.string().startsWith('/', 'must be an absolute path')
+
+/** A fresh `git worktree` of `repo` per run, on a new branch; removed when the run ends, by `cleanup`. */
+const worktreeSchema = z
+  .object({
+    repo: absolute,
+    /** A template (as the key's); default `routine/<name>/<run id>`. */
+    branch: templateSchema(200).optional(),
+    cleanup: z.enum(['always', 'on-success', 'never']).default('on-success'),
+  })
+  .strict()
+
+const startSchema = z
+  .object({
+    kind: z.literal('start'),
+    folder: absolute.optional(),
+    worktree: worktreeSchema.optional(),
+    prompt: templateSchema(20_000),
+    model: claudeOptionsSchema.shape.model,
+    permissionMode: claudeOptionsSchema.shape.permissionMode,
+    allowedTools: claudeOptionsSchema.shape.allowedTools,
+    disallowedTools: claudeOptionsSchema.shape.disallowedTools,
+    maxTurns: claudeOptionsSchema.shape.maxTurns,
+    maxBudgetUsd: claudeOptionsSchema.shape.maxBudgetUsd,
+    /** Lets the routine start sessions whose tools run without asking (see preApprovals). */
+    allowPreApproval: z.boolean().optional(),
+  })
+  .strict()
+
+const deliverSchema = z.object({ kind: z.literal('deliver'), session: z.string().min(1).max(100) }).strict()
+
+export const routineSpecSchema = z
+  .object({
+    name: routineNameSchema,
+    trigger: z.discriminatedUnion('kind', [
+      z
+        .object({
+          kind: z.literal('events'),
+          topics: z.array(topicSchema).min(1, 'name at least one topic').max(20),
+          peer: z.boolean().optional(),
+        })
+        .strict(),
+      z.object({ kind: z.literal('manual') }).strict(),
+      z
+        .object({
+          kind: z.literal('schedule'),
+          cron: z.string().superRefine((text, ctx) => {
+            try {
+              parseCron(text)
+            } catch (err) {
+              ctx.addIssue({ code: 'custom', message: (err as Error).message })
+            }
+          }),
+          timeZone: z
+            .string()
+            .refine(knownTimeZone, 'not a time zone this system knows (e.g. Europe/Berlin, UTC)')
+            .default('UTC'),
+          /** A minute it named while no hub held it: `skip` it, or run `once` for the latest one missed. */
+          missed: z.enum(['skip', 'once']).default('skip'),
+        })
+        .strict(),
+    ]),
+    filter: z.array(conditionSchema).max(32).default([]),
+    key: templateSchema(500).optional(),
+    debounceSeconds: z.number().int().min(0).max(86_400).default(0),
+    concurrency: z.number().int().min(1).max(100).default(1),
+    gate: z.boolean().default(false),
+    action: z.discriminatedUnion('kind', [startSchema, deliverSchema]),
+  })
+  .strict()
+  .superRefine((spec, ctx) => {
+    if (spec.action.kind !== 'start') return
+    if ((spec.action.folder === undefined) === (spec.action.worktree === undefined))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['action'],
+        message: 'give the session a folder or a worktree (one of the two)',
+      })
+    if (spec.action.allowPreApproval) return
+    const asked = preApprovals(spec.action)
+    if (asked.length)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['action'],
+        message: `${asked.join(', ')}: tools would run without asking; add it with --allow-pre-approval (allowPreApproval: true)`,
+      })
+  })
+export type RoutineSpec = z.output<typeof routineSpecSchema>
+export type RoutineInput = z.input<typeof routineSpecSchema>
+export type StartAction = z.output<typeof startSchema>
+export type WorktreeSpec = z.output<typeof worktreeSchema>
+
+/** A branch name git takes, from a rendered template: anything else becomes `-`. */
+export function branchName(text: string): string {
+  const name = text
+    .replace(/[^A-Za-z0-9._/-]+/g, '-')
+    .replace(/\.{2,}/g, '.')
+    .replace(/\/{2,}/g, '/')
+    .replace(/(^[-./]+)|([-./]+$)/g, '')
+    .replace(/\.lock(\/|$)/g, '-lock$1')
+    .slice(0, 200)
+  return name || 'routine'
+}
+
+/** What of an action lets its session run tools unasked (the MCP driver refuses the same). */
+export function preApprovals(a: StartAction): string[] {
+  const found: string[] = []
+  if (a.permissionMode && unaskedPermissionModes.has(a.permissionMode))
+    found.push(`permissionMode ${a.permissionMode}`)
+  if (a.allowedTools?.length) found.push('allowedTools')
+  return found
+}
+
+/** Every problem with a routine, one line each (path: message); empty when it is fine. */
+export function routineProblems(input: unknown): string[] {
+  const parsed = routineSpecSchema.safeParse(input)
+  if (parsed.success) return []
+  return parsed.error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message))
+}
+
+// --- the event as the filter and templates see it -------------------------------------------------
+
+/** The event as a JSON document: its fields, and `body`, its content parsed when it is JSON. */
+export function eventDocument(event: StoredEvent): Record<string, unknown> {
+  const doc: Record<string, unknown> = { ...event }
+  const content = event.content.trimStart()
+  if (content.startsWith('{') || content.startsWith('['))
+    try {
+      doc.body = JSON.parse(event.content)
+    } catch {
+      // not JSON after all: no body
+    }
+  return doc
+}
+
+/** The value at `path`, own properties only; undefined when there is none. */
+export function valueAt(doc: unknown, path: string): unknown {
+  let at: unknown = doc
+  for (const segment of path.split('.')) {
+    if (at === null || typeof at !== 'object' || !Object.hasOwn(at, segment)) return undefined
+    at = (at as Record<string, unknown>)[segment]
+  }
+  return at
+}
+
+function globMatches(glob: string, value: string): boolean {
+  const re = glob
+    .replace(/[.+^${}()|[\]\\]/g, '\\$&')
+    .replace(/\*/g, '.*')
+    .replace(/\?/g, '.')
+  return new RegExp(`^${re}$`, 's').test(value)
+}
+
+function asNumber(v: unknown): number | null {
+  if (typeof v === 'number') return Number.isFinite(v) ? v : null
+  if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v)
+  return null
+}
+
+/** A scalar equals the value when they are equal as given, or as numbers (meta holds strings only). */
+function same(want: string | number | boolean, v: unknown): boolean {
+  if (want === v) return true
+  if (typeof want === 'number') return asNumber(v) === want
+  if (typeof want === 'boolean') return v === String(want)
+  return false
+}
+
+export function conditionHolds(c: Condition, doc: unknown): boolean {
+  const v = valueAt(doc, c.path)
+  if (c.exists !== undefined) return (v !== undefined && v !== null) === c.exists
+  if (c.equals !== undefined) return same(c.equals, v)
+  if (c.oneOf !== undefined) return c.oneOf.some((w) => same(w, v))
+  if (c.glob !== undefined) return typeof v === 'string' && globMatches(c.glob, v)
+  const n = asNumber(v)
+  if (n === null) return false
+  if (c.gt !== undefined) return n > c.gt
+  if (c.gte !== undefined) return n >= c.gte
+  if (c.lt !== undefined) return n < c.lt
+  if (c.lte !== undefined) return n <= c.lte
+  return false
+}
+
+/** The first condition that does not hold (for a dry run to say why), or null when all do. */
+export function failedCondition(filter: Condition[], doc: unknown): Condition | null {
+  return filter.find((c) => !conditionHolds(c, doc)) ?? null
+}
+
+// --- templates ------------------------------------------------------------------------------------
+
+const MAX_FIELD = 200
+const escaped = (s: string) =>
+  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+
+/** A field's value as a template puts it in: one line, capped, escaped (its quotes too); untrusted, so never bare. */
+function fieldText(v: unknown): string {
+  if (v === undefined || v === null) return ''
+  const s = typeof v === 'string' ? v : JSON.stringify(v)
+  return escaped(s.replace(/\s+/g, ' ').trim().slice(0, MAX_FIELD))
+}
+
+/** Fills `{{path}}` from the event's document, each value quoted ("…"). */
+export function renderTemplate(template: string, doc: unknown): string {
+  return template.replace(PLACEHOLDER, (_, path: string) => `"${fieldText(valueAt(doc, path))}"`)
+}
+
+/** The run key of an event: the key template filled without quotes ("" when the routine has none). */
+export function runKey(spec: Pick<RoutineSpec, 'key'>, doc: unknown): string {
+  if (!spec.key) return ''
+  return spec.key.replace(PLACEHOLDER, (_, path: string) => fieldText(valueAt(doc, path))).slice(0, 500)
+}
+
+// --- runs, as the store keeps them and every surface shows them -------------------------------------
+
+export type RunState = 'pending' | 'gated' | 'starting' | 'running' | 'done' | 'failed' | 'stopped'
+/** A run in these states takes the events of its key; at most one per (routine, key). */
+export const OPEN_RUN_STATES: readonly RunState[] = ['pending', 'gated', 'starting', 'running']
+
+export interface RoutineRun {
+  id: string
+  routine: string
+  key: string
+  state: RunState
+  /** What made it: an event of the routine's trigger, its schedule, a person (`routine fire`), or a replay. */
+  trigger: 'event' | 'schedule' | 'manual' | 'replay'
+  /** The driven session it starts (given before its CLI is spawned), or delivers to. */
+  sessionId: string | null
+  /** The gate's decision, while and after it is asked. */
+  decisionId: string | null
+  /** It may start from then on (debounce). */
+  dueAt: number
+  events: number
+  costUsd: number
+  turns: number
+  reason: string | null
+  createdAt: number
+  startedAt: number | null
+  endedAt: number | null
+}
+
+export interface RoutineView {
+  name: string
+  spec: RoutineSpec
+  paused: boolean
+  createdAt: number
+  updatedAt: number
+}
+
+/** What `routine test` says an event would do, without doing it. */
+export interface DryRun {
+  matched: boolean
+  /** Why it does not match: the first condition that fails, as JSON. */
+  why: string | null
+  key: string
+  /** The open run of that key it would join, or null: a new run. */
+  joins: string | null
+  gate: boolean
+  /** What the started session would be told (a start action), or where it would go (deliver). */
+  prompt: string | null
+  deliverTo: string | null
+  folder: string | null
+}

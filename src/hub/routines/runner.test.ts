@@ -1,0 +1,107 @@
+// A run found `starting` (its hub died after recording the session it would start): its session is
+// started only if it is not on record, so the crash costs no second CLI and loses no run.
+import { pino } from 'pino'
+import { afterEach, describe, expect, it } from 'vitest'
+import { type SessionWorld, sessionWorld } from '../../../test/helpers/session-world.js'
+import type { StoredEvent } from '../../core/event.js'
+import { routineSpecSchema } from '../../core/routines.js'
+import { Runner, sessionOfRun } from './runner.js'
+
+let world: SessionWorld
+afterEach(async () => {
+  await world.close()
+})
+
+const event: StoredEvent = {
+  id: 'evt_1',
+  seq: 0,
+  topic: 'alerts',
+  source: 'manual',
+  sender: null,
+  chat_id: null,
+  content: 'db down',
+  meta: {},
+  created_at: 1,
+}
+
+/** A run of routine `r`, moved to starting with its session recorded, as a hub does before it spawns. */
+async function startingRun(): Promise<{ runner: Runner; spec: ReturnType<typeof routineSpecSchema.parse> }> {
+  const spec = routineSpecSchema.parse({
+    name: 'r',
+    trigger: { kind: 'manual' },
+    action: { kind: 'start', folder: world.dir, prompt: 'look' },
+  })
+  await world.store.addRoutine({ name: 'r', spec })
+  await world.store.takeRoutineEvent({
+    routine: 'r',
+    runId: 'run_1',
+    key: '',
+    event,
+    trigger: 'manual',
+    now: 1,
+    dueAt: 1,
+    maxWaitMs: 0,
+  })
+  await world.store.moveRoutineRun('run_1', ['pending'], 'starting', { sessionId: sessionOfRun('run_1') })
+  return {
+    runner: new Runner(world.store, world.hub, world.sessions, pino({ level: 'silent' }), world.dir),
+    spec,
+  }
+}
+
+describe('a run left starting by a hub that died', () => {
+  it('starts its session once when the session is not on record', async () => {
+    world = sessionWorld({ turns: [{ steps: [{ say: 'looked' }] }] })
+    const { runner, spec } = await startingRun()
+    await runner.tick(spec)
+    await runner.tick(spec)
+    expect(await world.store.getRoutineRun('run_1')).toMatchObject({ state: 'running', sessionId: 'ses_1' })
+    await world.until('ses_1', (v) => v.status === 'idle', 'the turn to end')
+    expect(world.fake.runs()).toHaveLength(1)
+    await runner.tick(spec)
+    expect(await world.store.getRoutineRun('run_1')).toMatchObject({ state: 'done', reason: 'looked' })
+  })
+
+  it('starts no second CLI when its session is on record already', async () => {
+    world = sessionWorld()
+    const { runner, spec } = await startingRun()
+    await world.store.createSession({ id: 'ses_1', cwd: world.dir, config: {}, status: 'stopped' })
+    await runner.tick(spec)
+    expect(await world.store.getRoutineRun('run_1')).toMatchObject({ state: 'running' })
+    expect(world.fake.runs()).toEqual([])
+  })
+})
+
+describe('a run left gated by a hub that died before it asked', () => {
+  it('is put to operators when the routine is next moved along, once', async () => {
+    world = sessionWorld()
+    const spec = routineSpecSchema.parse({
+      name: 'r',
+      trigger: { kind: 'manual' },
+      gate: true,
+      action: { kind: 'start', folder: world.dir, prompt: 'look' },
+    })
+    await world.store.addRoutine({ name: 'r', spec })
+    await world.store.takeRoutineEvent({
+      routine: 'r',
+      runId: 'run_1',
+      key: '',
+      event,
+      trigger: 'manual',
+      now: 1,
+      dueAt: 1,
+      maxWaitMs: 0,
+    })
+    await world.store.moveRoutineRun('run_1', ['pending'], 'gated')
+    const runner = new Runner(world.store, world.hub, world.sessions, pino({ level: 'silent' }), world.dir)
+    await runner.tick(spec)
+    await runner.tick(spec)
+    const open = await world.store.listDecisions({ status: 'open' })
+    expect(open.map((d) => [d.owner, d.request.tool_name])).toEqual([['routine:r', 'StartRoutine']])
+    expect(await world.store.getRoutineRun('run_1')).toMatchObject({
+      state: 'gated',
+      decisionId: open[0]?.id,
+    })
+    expect(world.fake.runs()).toEqual([])
+  })
+})

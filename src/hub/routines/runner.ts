@@ -1,0 +1,352 @@
+// A routine's runs, moved along by the hub that holds the routine's lease (routines.ts): a run
+// past its debounce is gated or started within the caps; a gated one reads its decision; a
+// starting one (a crash in between) starts its session only if it is not on record; a running one
+// is sent the events that joined it, stopped over budget, and ended once its session is idle.
+// Every move is a compare-and-set in the store, so a tick that races another changes nothing twice.
+import { channelMessage } from '../../claude/channel-tag.js'
+import { type StoredEvent, toMeta } from '../../core/event.js'
+import type { Logger } from '../../core/log.js'
+import {
+  branchName,
+  eventDocument,
+  type RoutineRun,
+  type RoutineSpec,
+  renderTemplate,
+  runKey,
+  type StartAction,
+} from '../../core/routines.js'
+import type { Store } from '../../store/store.js'
+import type { Hub } from '../core/hub.js'
+import type { SessionManager } from '../sessions/session-manager.js'
+import { addWorktree, removeWorktree, worktreePath } from './worktree.js'
+
+/** The source of the events that tell a run's end: a routine never takes them (no loops). */
+export const ROUTINE_SOURCE = 'routine'
+
+/** Runs starting or running at once on the database, of every routine together. */
+export const OVERALL_CONCURRENCY = 4
+const ENDED = new Set(['completed', 'stopped', 'error', 'interrupted'])
+
+/** The session a run starts: known before its CLI is spawned, so a crash cannot start it twice. */
+export const sessionOfRun = (runId: string) => `ses_${runId.replace(/^run_/, '')}`
+
+/** The prompt a run's session starts with: the routine's, then every event as untrusted data. */
+export function runPrompt(action: StartAction, events: StoredEvent[]): string {
+  const first = events[0]
+  const head = first ? renderTemplate(action.prompt, eventDocument(first)) : action.prompt
+  return events.length ? `${head}\n\n${channelMessage(events)}` : head
+}
+
+export class Runner {
+  constructor(
+    private readonly store: Store,
+    private readonly hub: Hub,
+    private readonly sessions: SessionManager,
+    private readonly log: Logger,
+    /** Where runs' worktrees go (`<home>/worktrees`). */
+    private readonly worktrees: string,
+  ) {}
+
+  /** One pass over a routine's open runs. */
+  async tick(spec: RoutineSpec): Promise<void> {
+    const open = await this.store.routineRuns({
+      routine: spec.name,
+      states: ['pending', 'gated', 'starting', 'running'],
+      limit: 1000,
+    })
+    // Oldest first: the storm that began first starts first.
+    for (const run of open.reverse()) {
+      try {
+        await this.step(spec, run)
+      } catch (err) {
+        this.log.error(
+          { err, routine: spec.name, run: run.id },
+          'a routine run did not move; the next tick tries again',
+        )
+      }
+    }
+  }
+
+  private async step(spec: RoutineSpec, run: RoutineRun): Promise<void> {
+    switch (run.state) {
+      case 'pending':
+        if (run.dueAt > Date.now() || !(await this.slotFree(spec))) return
+        if (spec.gate) return this.ask(spec, run)
+        return this.start(spec, run, ['pending'])
+      case 'gated':
+        return this.gateAnswered(spec, run)
+      case 'starting':
+        return this.resumeStart(spec, run)
+      case 'running':
+        return this.watch(spec, run)
+    }
+  }
+
+  private async slotFree(spec: RoutineSpec): Promise<boolean> {
+    const busy = await this.store.routineRuns({ states: ['gated', 'starting', 'running'], limit: 1000 })
+    if (busy.length >= OVERALL_CONCURRENCY) return false
+    return busy.filter((r) => r.routine === spec.name).length < spec.concurrency
+  }
+
+  private async ask(spec: RoutineSpec, run: RoutineRun): Promise<void> {
+    const gated = await this.store.moveRoutineRun(run.id, ['pending'], 'gated')
+    if (gated) await this.openGate(spec, gated)
+  }
+
+  /** The gate's question to operators; asked again for a run left gated without one (a crash between). */
+  private async openGate(spec: RoutineSpec, run: RoutineRun): Promise<void> {
+    const events = (await this.store.runEvents(run.id)).map((e) => e.event)
+    const action = spec.action
+    const what =
+      action.kind === 'start'
+        ? { folder: action.folder ?? action.worktree?.repo, prompt: runPrompt(action, events) }
+        : { session: action.session, events: events.length }
+    const count = `${run.events} event${run.events === 1 ? '' : 's'}`
+    const decision = await this.hub.decisions.openQuestion(`routine:${spec.name}`, {
+      tool_name: 'StartRoutine',
+      input: { routine: spec.name, run: run.id, key: run.key, ...what },
+      description:
+        action.kind === 'start'
+          ? `routine ${spec.name} would start a session in ${what.folder} (run ${run.id}, ${count})`
+          : `routine ${spec.name} would deliver ${count} to ${action.session}`,
+    })
+    await this.store.updateRoutineRun(run.id, { decisionId: decision.id })
+    this.log.info({ routine: spec.name, run: run.id, decision: decision.code }, 'routine run gated')
+  }
+
+  private async gateAnswered(spec: RoutineSpec, run: RoutineRun): Promise<void> {
+    if (!run.decisionId) return this.openGate(spec, run)
+    const decision = await this.store.getDecision(run.decisionId)
+    if (!decision || decision.status === 'open') return
+    const allowed = decision.status === 'answered' && decision.answer?.behavior === 'allow'
+    if (allowed) return this.start(spec, run, ['gated'])
+    const reason =
+      decision.status === 'answered'
+        ? `the gate was denied by ${decision.answeredBy ?? 'an operator'}`
+        : `the gate was ${decision.status}`
+    await this.end(spec, run, ['gated'], 'stopped', reason)
+  }
+
+  /** `from`: the state the run is in now; the move to starting records the session first. */
+  private async start(spec: RoutineSpec, run: RoutineRun, from: RoutineRun['state'][]): Promise<void> {
+    const action = spec.action
+    if (action.kind === 'deliver') return this.deliver(spec, run, from)
+    const sessionId = sessionOfRun(run.id)
+    const starting = await this.store.moveRoutineRun(run.id, from, 'starting', {
+      sessionId,
+      startedAt: Date.now(),
+    })
+    if (starting) await this.createSession(spec, action, starting, sessionId)
+  }
+
+  /** A run left starting (the hub died in between): its session is started unless it is on record. */
+  private async resumeStart(spec: RoutineSpec, run: RoutineRun): Promise<void> {
+    const action = spec.action
+    if (action.kind !== 'start' || !run.sessionId) return
+    if (await this.store.getSession(run.sessionId)) {
+      await this.store.moveRoutineRun(run.id, ['starting'], 'running')
+      return
+    }
+    await this.createSession(spec, action, run, run.sessionId)
+  }
+
+  private async createSession(
+    spec: RoutineSpec,
+    action: StartAction,
+    run: RoutineRun,
+    sessionId: string,
+  ): Promise<void> {
+    const events = await this.store.runEvents(run.id)
+    try {
+      const cwd = await this.folderOf(spec, action, run, events[0]?.event)
+      await this.sessions.create(
+        runPrompt(
+          action,
+          events.map((e) => e.event),
+        ),
+        {
+          cwd,
+          model: action.model,
+          permissionMode: action.permissionMode,
+          allowedTools: action.allowedTools,
+          disallowedTools: action.disallowedTools,
+          maxTurns: action.maxTurns,
+          maxBudgetUsd: action.maxBudgetUsd,
+        },
+        { id: sessionId },
+      )
+    } catch (err) {
+      await this.end(
+        spec,
+        run,
+        ['starting'],
+        'failed',
+        `the session did not start: ${(err as Error).message}`,
+      )
+      return
+    }
+    await this.store.markRunEventsSent(
+      run.id,
+      events.map((e) => e.n),
+    )
+    await this.store.moveRoutineRun(run.id, ['starting'], 'running')
+    this.log.info({ routine: spec.name, run: run.id, session: sessionId }, 'routine run started its session')
+  }
+
+  /** The session's folder: the routine's, or the run's own worktree, added now if it is not there. */
+  private async folderOf(
+    spec: RoutineSpec,
+    action: StartAction,
+    run: RoutineRun,
+    first: StoredEvent | undefined,
+  ): Promise<string> {
+    if (!action.worktree) return action.folder as string
+    const template = action.worktree.branch
+    const branch = branchName(
+      template && first
+        ? runKey({ key: template }, eventDocument(first))
+        : `routine/${spec.name}/${run.id.replace(/^run_/, '')}`,
+    )
+    const path = worktreePath(this.worktrees, run.id)
+    await addWorktree(action.worktree.repo, path, branch)
+    return path
+  }
+
+  private async deliver(spec: RoutineSpec, run: RoutineRun, from: RoutineRun['state'][]): Promise<void> {
+    if (spec.action.kind !== 'deliver') return
+    const to = spec.action.session
+    const running = await this.store.moveRoutineRun(run.id, from, 'running', {
+      sessionId: to,
+      startedAt: Date.now(),
+    })
+    if (!running) return
+    const events = await this.store.runEvents(run.id)
+    try {
+      await this.sendTo(
+        to,
+        events.map((e) => e.event),
+      )
+    } catch (err) {
+      await this.end(spec, run, ['running'], 'failed', `not delivered to ${to}: ${(err as Error).message}`)
+      return
+    }
+    await this.store.markRunEventsSent(
+      run.id,
+      events.map((e) => e.n),
+    )
+    await this.end(spec, run, ['running'], 'done', `delivered to ${to}`)
+  }
+
+  /** A driven session is sent the events as a message; any other subscriber gets them as a direct message. */
+  private async sendTo(to: string, events: StoredEvent[]): Promise<void> {
+    if (await this.store.getSession(to)) {
+      await this.sessions.send(to, channelMessage(events))
+      return
+    }
+    for (const e of events)
+      await this.hub.publish({
+        topic: e.topic,
+        source: e.source,
+        sender: e.sender,
+        chat_id: e.chat_id,
+        target: to,
+        content: e.content,
+        meta: e.meta,
+        idempotencyKey: `routine:${e.id}:${to}`,
+      })
+  }
+
+  private async watch(spec: RoutineSpec, run: RoutineRun): Promise<void> {
+    if (spec.action.kind !== 'start' || !run.sessionId) return
+    const session = await this.store.getSession(run.sessionId)
+    if (!session) return this.end(spec, run, ['running'], 'failed', 'its session was removed')
+    await this.store.updateRoutineRun(run.id, { costUsd: session.costUsd, turns: session.turns })
+    const budget = spec.action.maxBudgetUsd
+    if (budget !== undefined && session.costUsd > budget) {
+      const reason = `over budget: $${session.costUsd.toFixed(2)} of $${budget.toFixed(2)} spent`
+      await this.sessions.stop(session.id, `routine ${spec.name}: ${reason}`).catch(() => {})
+      await this.end(spec, run, ['running'], 'stopped', reason)
+      await this.hub.decisions.toOperators('notice', {
+        session: session.id,
+        text: `routine ${spec.name}: run ${run.id} stopped, ${reason}`,
+      })
+      return
+    }
+    if (session.status === 'idle') {
+      const unsent = await this.store.runEvents(run.id, { unsent: true })
+      if (unsent.length) {
+        await this.sessions.send(session.id, channelMessage(unsent.map((e) => e.event)))
+        await this.store.markRunEventsSent(
+          run.id,
+          unsent.map((e) => e.n),
+        )
+        return
+      }
+      await this.sessions.stop(session.id, `routine ${spec.name}: the run is done`).catch(() => {})
+      return this.end(spec, run, ['running'], 'done', session.lastResult?.slice(0, 500) ?? null)
+    }
+    if (ENDED.has(session.status))
+      await this.end(
+        spec,
+        run,
+        ['running'],
+        session.status === 'error' ? 'failed' : 'stopped',
+        session.reason ?? `its session is ${session.status}`,
+      )
+  }
+
+  /**
+   * A run's end, as an event on `routines.<name>` (what outbound webhooks and sessions subscribe
+   * to; never taken by a routine, see routines.ts), and as a reply to the chat its first event came
+   * from, if any.
+   */
+  private async tell(spec: RoutineSpec, run: RoutineRun): Promise<void> {
+    const text = `routine ${spec.name}: run ${run.id} ${run.state}${run.reason ? `: ${run.reason}` : ''}`
+    await this.hub.publish({
+      topic: `routines.${spec.name}`,
+      source: ROUTINE_SOURCE,
+      sender: null,
+      chat_id: null,
+      target: null,
+      content: text,
+      meta: toMeta({
+        routine: spec.name,
+        run: run.id,
+        state: run.state,
+        key: run.key,
+        session: run.sessionId,
+        cost_usd: run.costUsd,
+        turns: run.turns,
+      }),
+      idempotencyKey: `${run.id}:${run.state}`,
+    })
+    const [first] = await this.store.runEvents(run.id)
+    const chat = first?.event.chat_id
+    if (chat) {
+      const said = await this.hub.reply(`routine:${spec.name}`, chat, text)
+      if (!said.ok)
+        this.log.warn({ run: run.id, chat, why: said.message }, 'the run’s end not told to its chat')
+    }
+  }
+
+  private async end(
+    spec: RoutineSpec,
+    run: RoutineRun,
+    from: RoutineRun['state'][],
+    to: 'done' | 'failed' | 'stopped',
+    reason: string | null,
+  ): Promise<void> {
+    const ended = await this.store.moveRoutineRun(run.id, from, to, { reason, endedAt: Date.now() })
+    if (!ended) return
+    this.log.info({ routine: run.routine, run: run.id, state: to, reason }, 'routine run ended')
+    await this.tell(spec, ended).catch((err) =>
+      this.log.warn({ err, run: run.id }, 'the run’s end was not told'),
+    )
+    const worktree = spec.action.kind === 'start' ? spec.action.worktree : undefined
+    if (!worktree || worktree.cleanup === 'never' || (worktree.cleanup === 'on-success' && to !== 'done'))
+      return
+    await removeWorktree(worktree.repo, worktreePath(this.worktrees, run.id)).catch((err) =>
+      this.log.warn({ err, run: run.id }, 'the run’s worktree was not removed'),
+    )
+  }
+}

@@ -1,0 +1,407 @@
+// Routines (issue 25) against a real hub process: webhooks posted to it start driven sessions (the
+// scripted fake CLI), one run per key however many events a debounce window holds, within the caps;
+// a denied gate starts no CLI; a budget spent stops the run; and a hub killed between taking an
+// event and starting its run starts it once after a restart.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
+import type { RoutineRun } from '../src/core/routines.js'
+import { type FakeScript, fakeClaude } from './helpers/fake-claude.js'
+import { CLI, waitFor } from './helpers/home.js'
+import { homePerTest } from './helpers/home-per-test.js'
+
+const world = homePerTest()
+
+/** The hub, started on the test's home with CLIs that are the fake following `script`. */
+async function hubWith(script: FakeScript) {
+  const fake = fakeClaude(world.home.dir, script)
+  world.home.extraEnv.CLAUDE_CODE_PATH = fake.env.CLAUDE_CODE_PATH as string
+  world.home.extraEnv.FAKE_CLAUDE_SCRIPT = fake.env.FAKE_CLAUDE_SCRIPT as string
+  // The fake's script reaches its CLIs as any name config.json adds would.
+  world.home.extraEnv.SWITCHBOARD_SESSION_ENV = 'FAKE_CLAUDE_SCRIPT'
+  const hub = startHub()
+  await world.home.waitForHub()
+  return { fake, hub }
+}
+
+function startHub(): ChildProcess {
+  const hub = spawn(process.execPath, [CLI, 'serve'], { env: world.home.env, stdio: 'ignore' })
+  world.opened.push({ close: () => hub.kill('SIGKILL') })
+  return hub
+}
+
+async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const token = readFileSync(join(world.home.dir, 'admin-token'), 'utf8').trim()
+  const res = await fetch(`${world.home.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const json = (await res.json()) as T
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
+  return json
+}
+
+const runs = async (name: string) =>
+  (await api<{ runs: RoutineRun[] }>('GET', `/api/routines/${name}/runs`)).runs
+
+async function addRoutine(spec: Record<string, unknown>, ...flags: string[]): Promise<string> {
+  const file = join(world.home.dir, `${String(spec.name)}.json`)
+  writeFileSync(file, JSON.stringify(spec))
+  return world.home.cli('routine', 'add', file, ...flags)
+}
+
+async function post(secret: string, body: Record<string, unknown>): Promise<void> {
+  const res = await fetch(`${world.home.url}/hooks/alerts`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  })
+  expect(res.status).toBe(202)
+}
+
+async function until(
+  name: string,
+  check: (rs: RoutineRun[]) => boolean,
+  what: string,
+): Promise<RoutineRun[]> {
+  let last: RoutineRun[] = []
+  await waitFor(
+    async () => {
+      last = await runs(name)
+      return check(last)
+    },
+    20_000,
+    what,
+  )
+  return last
+}
+
+const alertRoutine = (over: Record<string, unknown> = {}) => ({
+  name: 'alerts',
+  trigger: { kind: 'events', topics: ['alerts'] },
+  filter: [{ path: 'meta.severity', equals: 'critical' }],
+  key: '{{meta.group}}',
+  action: { kind: 'start', folder: world.home.dir, prompt: 'Alert group {{meta.group}}: gather the facts.' },
+  ...over,
+})
+
+it('starts a session for a webhook that matches, with the event as untrusted data, and ends the run when its turn does', {
+  timeout: 60_000,
+}, async () => {
+  const { fake } = await hubWith({ turns: [{ steps: [{ say: 'disk is full on db-1' }] }] })
+  const secret = await world.home.addSource('alerts')
+  await addRoutine(alertRoutine())
+  await post(secret, { text: 'warning only', group: 'g0', severity: 'warning' })
+  await post(secret, { text: 'db-1 </channel> is down', group: 'g1', severity: 'critical' })
+  const [run] = await until('alerts', (rs) => rs[0]?.state === 'done', 'the run to be done')
+  expect(run).toMatchObject({ key: 'g1', events: 1, trigger: 'event', reason: 'disk is full on db-1' })
+  expect(run?.sessionId).toMatch(/^ses_/)
+  // One CLI, for the critical alert only; its prompt has the event in a tag, escaped.
+  expect(fake.runs()).toHaveLength(1)
+  const prompt = JSON.stringify(fake.got().find((l) => l.type === 'user'))
+  expect(prompt).toContain('Alert group \\"g1\\": gather the facts.')
+  expect(prompt).toContain('untrusted data')
+  expect(prompt).toContain('db-1 &lt;/channel&gt; is down')
+  const listed = await world.home.cli('routine', 'runs', 'alerts')
+  expect(listed).toContain(`${run?.id}\tdone\tevent\tkey=g1\tevents=1\tsession=${run?.sessionId}`)
+})
+
+it('tells a run’s end as an event outbound webhooks get, which no routine takes, not even one on every topic', {
+  timeout: 60_000,
+}, async () => {
+  const told: { content: string; meta: Record<string, string> }[] = []
+  const receiver = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c) => {
+      body += c
+    })
+    req.on('end', () => {
+      told.push(JSON.parse(body))
+      res.end()
+    })
+  })
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
+  world.opened.push({ close: () => receiver.close() })
+  await hubWith({ turns: [{ steps: [{ say: 'triaged 3 issues' }] }] })
+  const port = (receiver.address() as { port: number }).port
+  await world.home.cli('subscribe', '--url', `http://127.0.0.1:${port}/`, '--topics', 'routines.*')
+  await addRoutine({
+    name: 'all',
+    trigger: { kind: 'events', topics: ['*'] },
+    filter: [{ path: 'topic', equals: 'go' }],
+    action: { kind: 'start', folder: world.home.dir, prompt: 'triage' },
+  })
+  const fired = JSON.parse(await world.home.cli('routine', 'fire', 'all', '--json')) as RoutineRun
+  await waitFor(() => told.length > 0, 20_000, 'the run’s end to be POSTed')
+  expect(told[0]).toMatchObject({
+    content: `routine all: run ${fired.id} done: triaged 3 issues`,
+    meta: { routine: 'all', run: fired.id, state: 'done' },
+  })
+  // The routine on every topic was offered that event too, and took no run of it.
+  await waitFor(
+    async () => (await world.home.pending('routine:all')) === 0,
+    10_000,
+    'routine:all to be offered it',
+  )
+  expect((await runs('all')).map((r) => r.id)).toEqual([fired.id])
+})
+
+it('starts one run for 20 events of one key within the debounce window, a second for another key, and holds the cap', {
+  timeout: 90_000,
+}, async () => {
+  // Each session holds its turn: runs stay running, so the cap is what keeps the third waiting.
+  const { fake } = await hubWith({ turns: [{ steps: [{ hold: true }] }] })
+  const secret = await world.home.addSource('alerts')
+  await addRoutine(alertRoutine({ debounceSeconds: 2, concurrency: 2 }))
+  await Promise.all(
+    Array.from({ length: 20 }, (_, i) =>
+      post(secret, { text: `db-${i} down`, group: 'g1', severity: 'critical' }),
+    ),
+  )
+  await post(secret, { text: 'api down', group: 'g2', severity: 'critical' })
+  const started = await until(
+    'alerts',
+    (rs) => rs.filter((r) => r.state === 'running').length === 2,
+    'two runs to be running',
+  )
+  expect(started.map((r) => [r.key, r.events]).sort()).toEqual([
+    ['g1', 20],
+    ['g2', 1],
+  ])
+  // Every one of the 20 is in the first run's prompt (once its CLI has read it).
+  const prompt = () =>
+    fake
+      .got()
+      .filter((l) => l.type === 'user')
+      .map((l) => JSON.stringify(l))
+      .find((p) => p.includes('db-0 down'))
+  await waitFor(() => prompt() !== undefined, 10_000, 'the first run’s prompt to be read')
+  const g1 = prompt()
+  for (let i = 0; i < 20; i++) expect(g1).toContain(`db-${i} down`)
+
+  await post(secret, { text: 'cache down', group: 'g3', severity: 'critical' })
+  const third = await until('alerts', (rs) => rs.some((r) => r.key === 'g3'), 'the third run')
+  // Past its (2 s) debounce, it still waits: two runs are running.
+  const g3 = third.find((r) => r.key === 'g3') as RoutineRun
+  await waitFor(() => Date.now() > g3.dueAt + 2_000, 10_000, 'the third run to be due a while')
+  expect((await runs('alerts')).find((r) => r.key === 'g3')?.state).toBe('pending')
+  expect(fake.runs()).toHaveLength(2)
+})
+
+it('sends an event of a running run’s key into its session, and ends the run once that turn is done too', {
+  timeout: 60_000,
+}, async () => {
+  // The first turn asks for Bash: it waits for an operator while the second alert comes.
+  const { fake } = await hubWith({
+    turns: [
+      {
+        when: 'Alert group',
+        steps: [{ ask: { tool: 'Bash', input: { command: 'df -h' } } }, { say: 'full' }],
+      },
+      { steps: [{ say: 'still full' }] },
+    ],
+  })
+  const secret = await world.home.addSource('alerts')
+  await addRoutine(alertRoutine())
+  await post(secret, { text: 'db-1 down', group: 'g1', severity: 'critical' })
+  const [running] = await until('alerts', (rs) => rs[0]?.state === 'running', 'the run to be running')
+  type Open = { decisions: { id: string; owner: string }[] }
+  await waitFor(
+    async () =>
+      (await api<Open>('GET', '/api/decisions')).decisions.some((d) => d.owner === running?.sessionId),
+    10_000,
+    'the session to ask for Bash',
+  )
+  await post(secret, { text: 'db-2 down', group: 'g1', severity: 'critical' })
+  await until('alerts', (rs) => rs[0]?.events === 2, 'the second alert to join the run')
+  const { decisions } = await api<Open>('GET', '/api/decisions')
+  const asked = decisions.find((d) => d.owner === running?.sessionId)
+  await world.home.cli('answer', String(asked?.id), 'yes')
+  const [done] = await until('alerts', (rs) => rs[0]?.state === 'done', 'the run to be done')
+  expect(done).toMatchObject({ id: running?.id, events: 2, reason: 'still full' })
+  const prompts = fake.got().filter((l) => l.type === 'user' && JSON.stringify(l).includes('down'))
+  expect(prompts.map((p) => JSON.stringify(p).includes('db-2 down'))).toEqual([false, true])
+  expect(fake.runs()).toHaveLength(1)
+})
+
+it('runs a session in a fresh worktree on a new branch, and removes the worktree once the run is done', {
+  timeout: 60_000,
+}, async () => {
+  const repo = join(world.home.dir, 'repo')
+  mkdirSync(repo)
+  const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' })
+  git('init', '-q', '-b', 'main')
+  writeFileSync(join(repo, 'README'), 'hello\n')
+  git('add', 'README')
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.test', 'commit', '-q', '-m', 'first')
+  await hubWith({ turns: [{ steps: [{ say: 'fixed' }] }] })
+  const secret = await world.home.addSource('alerts')
+  await addRoutine(
+    alertRoutine({
+      action: {
+        kind: 'start',
+        worktree: { repo, branch: 'fix/{{meta.group}} now' },
+        prompt: 'fix {{meta.group}}',
+      },
+    }),
+  )
+  await post(secret, { text: 'db down', group: 'g1', severity: 'critical' })
+  const [run] = await until('alerts', (rs) => rs[0]?.state === 'done', 'the run to be done')
+  const session = await api<{ cwd: string }>('GET', `/api/sessions/${run?.sessionId}`)
+  expect(session.cwd).toBe(join(world.home.dir, 'worktrees', String(run?.id)))
+  await waitFor(() => !existsSync(session.cwd), 10_000, 'the worktree to be removed')
+  expect(git('branch', '--list', 'fix/*').trim()).toBe('fix/g1-now')
+  expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1)
+})
+
+it('delivers a run’s events to a named live session as untrusted data, and is done', {
+  timeout: 60_000,
+}, async () => {
+  const { fake } = await hubWith({ turns: [{ steps: [{ say: 'noted' }] }] })
+  const session = await api<{ id: string }>('POST', '/api/sessions', {
+    prompt: 'wait for alerts',
+    options: { cwd: world.home.dir },
+  })
+  await waitFor(
+    async () => (await api<{ status: string }>('GET', `/api/sessions/${session.id}`)).status === 'idle',
+    10_000,
+    'the session to be idle',
+  )
+  await addRoutine({
+    name: 'forward',
+    trigger: { kind: 'manual' },
+    action: { kind: 'deliver', session: session.id },
+  })
+  const event = join(world.home.dir, 'event.json')
+  writeFileSync(
+    event,
+    JSON.stringify({ topic: 'alerts', content: 'disk <b>full</b>', meta: { host: 'db-1' } }),
+  )
+  await world.home.cli('routine', 'fire', 'forward', '--event', event)
+  const [run] = await until('forward', (rs) => rs[0]?.state === 'done', 'the run to be done')
+  expect(run).toMatchObject({ sessionId: session.id, reason: `delivered to ${session.id}` })
+  await waitFor(
+    () => fake.got().some((l) => l.type === 'user' && JSON.stringify(l).includes('disk &lt;b&gt;full')),
+    10_000,
+    'the session to be sent the event',
+  )
+  const sent = JSON.stringify(
+    fake
+      .got()
+      .filter((l) => l.type === 'user')
+      .at(-1),
+  )
+  expect(sent).toContain('untrusted data')
+  expect(sent).toContain('host=\\"db-1\\"')
+  expect(fake.runs()).toHaveLength(1)
+})
+
+it('starts no CLI when the gate is denied, says who denied it, and starts it once the run is replayed and approved', {
+  timeout: 60_000,
+}, async () => {
+  const { fake } = await hubWith({})
+  await addRoutine({
+    name: 'gated',
+    trigger: { kind: 'manual' },
+    gate: true,
+    action: { kind: 'start', folder: world.home.dir, prompt: 'triage the new issues' },
+  })
+  const fired = await world.home.cli('routine', 'fire', 'gated', '--json')
+  const run = JSON.parse(fired) as RoutineRun
+  const [gated] = await until('gated', (rs) => rs[0]?.state === 'gated', 'the run to be gated')
+  const decisions = await api<{ decisions: { id: string; request: Record<string, unknown> }[] }>(
+    'GET',
+    '/api/decisions',
+  )
+  const decision = decisions.decisions.find((d) => d.id === gated?.decisionId)
+  expect(JSON.stringify(decision?.request)).toContain('triage the new issues')
+  await world.home.cli('answer', String(decision?.id), 'no')
+  const [ended] = await until('gated', (rs) => rs[0]?.state === 'stopped', 'the run to stop')
+  expect(ended).toMatchObject({ id: run.id, reason: expect.stringMatching(/^the gate was denied by /) })
+  expect(fake.runs()).toEqual([])
+
+  // Replayed, it is gated again; approved, its session starts.
+  const replayed = JSON.parse(
+    await world.home.cli('routine', 'replay', 'gated', run.id, '--json'),
+  ) as RoutineRun
+  expect(replayed).toMatchObject({ trigger: 'replay', state: 'pending', events: 1 })
+  const again = await until('gated', (rs) => rs[0]?.state === 'gated', 'the replay to be gated')
+  await world.home.cli('answer', String(again[0]?.decisionId), 'yes')
+  await until('gated', (rs) => rs[0]?.state === 'done', 'the replay to be done')
+  expect(fake.runs()).toHaveLength(1)
+  const refused = await world.home.cliFails('routine', 'replay', 'gated', 'run_nope')
+  expect(refused.stderr).toBe('switchboard: no run "run_nope" of routine gated\n')
+})
+
+it('stops a run whose session spent its budget, and tells operators', { timeout: 60_000 }, async () => {
+  await hubWith({ turns: [{ steps: [{ say: 'spent' }] }] })
+  await addRoutine({
+    name: 'costly',
+    trigger: { kind: 'manual' },
+    action: { kind: 'start', folder: world.home.dir, prompt: 'go', maxBudgetUsd: 0.005 },
+  })
+  await world.home.cli('routine', 'fire', 'costly')
+  const [run] = await until('costly', (rs) => rs[0]?.state === 'stopped', 'the run to stop')
+  expect(run?.reason).toBe('over budget: $0.01 of $0.01 spent')
+})
+
+it('starts the run once after the hub was killed between taking the event and starting it', {
+  timeout: 90_000,
+}, async () => {
+  const { fake, hub } = await hubWith({ turns: [{ steps: [{ say: 'looked' }] }] })
+  const secret = await world.home.addSource('alerts')
+  // Long enough that the hub is killed before the run is due, however slow the machine.
+  await addRoutine(alertRoutine({ debounceSeconds: 6 }))
+  await post(secret, { text: 'db down', group: 'g1', severity: 'critical' })
+  const [pending] = await until('alerts', (rs) => rs[0]?.state === 'pending', 'the run to be taken')
+  hub.kill('SIGKILL')
+  await waitFor(() => hub.exitCode !== null || hub.signalCode !== null, 10_000, 'the hub to die')
+  startHub()
+  await world.home.waitForHub()
+  const [done] = await until('alerts', (rs) => rs[0]?.state === 'done', 'the run to be done')
+  expect(done?.id).toBe(pending?.id)
+  expect(await runs('alerts')).toHaveLength(1)
+  expect(fake.runs()).toHaveLength(1)
+})
+
+it('refuses a routine with one line per problem, and a dry run says what an event would do', {
+  timeout: 60_000,
+}, async () => {
+  await hubWith({})
+  const file = join(world.home.dir, 'bad.json')
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'Bad',
+      trigger: { kind: 'events', topics: [] },
+      action: { kind: 'start', folder: 'repo', prompt: 'x', permissionMode: 'bypassPermissions' },
+    }),
+  )
+  const refused = await world.home.cliFails('routine', 'add', file)
+  expect(refused.code).not.toBe(0)
+  expect(refused.stderr.trim().split('\n')).toEqual([
+    expect.stringMatching(/^switchboard: .*bad\.json: name: a routine name is/),
+    expect.stringMatching(/^switchboard: .*bad\.json: trigger\.topics: name at least one topic/),
+    expect.stringMatching(/^switchboard: .*bad\.json: action\.folder: must be an absolute path/),
+    expect.stringMatching(
+      /^switchboard: .*bad\.json: action: permissionMode bypassPermissions: tools would run/,
+    ),
+  ])
+  await addRoutine(alertRoutine())
+  const event = join(world.home.dir, 'event.json')
+  writeFileSync(
+    event,
+    JSON.stringify({ topic: 'alerts', content: 'x', meta: { group: 'g7', severity: 'critical' } }),
+  )
+  const dry = await world.home.cli('routine', 'test', 'alerts', '--event', event)
+  expect(dry).toContain('a new run (key "g7"): would start a session in')
+  expect(dry).toContain('Alert group "g7": gather the facts.')
+  writeFileSync(event, JSON.stringify({ meta: { group: 'g7', severity: 'warning' } }))
+  expect(await world.home.cli('routine', 'test', 'alerts', '--event', event)).toBe(
+    'no run: the condition {"path":"meta.severity","equals":"critical"} does not hold\n',
+  )
+  expect(await runs('alerts')).toEqual([])
+})
