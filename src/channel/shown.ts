@@ -1,17 +1,9 @@
 // What this subscriber's session was shown, kept on disk. A channel started again under the same
 // name, after its predecessor died, skips what that one wrote to Claude Code but could not
 // acknowledge: the hub sends it again, and Claude must not see it twice.
-import {
-  closeSync,
-  existsSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  writeFileSync,
-  writeSync,
-} from 'node:fs'
+import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs'
 import { dirname } from 'node:path'
+import { replacePrivateFile } from '../core/private-file.js'
 
 /**
  * Ids kept: more than the hub ever has in flight to one subscriber unacknowledged (its window is
@@ -71,10 +63,8 @@ export class ShownLog {
 
   /** The file cut down to the ids kept, written aside and renamed over: a crash leaves one or the other. */
   private rewrite(): number {
-    const draft = `${this.file}.${process.pid}.tmp`
     const ids = this.kept()
-    writeFileSync(draft, ids.map((id) => `${id}\n`).join(''), { mode: 0o600 })
-    renameSync(draft, this.file)
+    replacePrivateFile(this.file, ids.map((id) => `${id}\n`).join(''))
     if (this.fd !== undefined) closeSync(this.fd)
     this.lines = ids.length
     return openSync(this.file, 'a', 0o600)

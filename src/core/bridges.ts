@@ -1,9 +1,10 @@
 // The chat bridges a hub runs, kept in `<home>/bridges.json` (mode 0600: it holds bot tokens). The
 // CLI writes it; a running hub reads it again when it changes, so adding a bridge needs no restart.
-import { chmodSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { statSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { readJsonFile } from './config.js'
+import { replacePrivateFile } from './private-file.js'
 
 export const BRIDGE_PLATFORMS = ['telegram', 'discord', 'slack'] as const
 export type BridgePlatform = (typeof BRIDGE_PLATFORMS)[number]
@@ -74,11 +75,7 @@ export function readBridges(home: string): BridgesFile {
 
 /** Written whole and renamed into place, so a hub reading it never sees half a file. */
 export function writeBridges(home: string, bridges: BridgesFile): void {
-  const file = bridgesPath(home)
-  const partial = `${file}.${process.pid}.tmp`
-  writeFileSync(partial, `${JSON.stringify(bridgesFileSchema.parse(bridges), null, 2)}\n`, { mode: 0o600 })
-  chmodSync(partial, 0o600)
-  renameSync(partial, file)
+  replacePrivateFile(bridgesPath(home), `${JSON.stringify(bridgesFileSchema.parse(bridges), null, 2)}\n`)
 }
 
 /** Changes whenever the file is rewritten: what a hub compares to know it must read it again. */

@@ -1,12 +1,13 @@
 // `switchboard serve`: puts the hub together (assemble.ts), serves the one app (hub/http) on its TCP
 // port (TLS beyond loopback) and on the home's Unix socket, and owns the store for its lifetime.
-import { chmodSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { createServer as createSecureServer } from 'node:https'
 import type { Server as NetServer } from 'node:net'
 import { type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
 import { pinText } from '../core/fingerprint.js'
 import type { Logger } from '../core/log.js'
+import { replacePrivateFile } from '../core/private-file.js'
 import type { Store } from '../store/store.js'
 import { assemble } from './assemble.js'
 import type { Hub } from './core/hub.js'
@@ -68,8 +69,8 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
   }
 
   const info = { pid: process.pid, port, host: config.host, fingerprint: tls?.fingerprint }
-  writeFileSync(paths.hubInfo(config.home), JSON.stringify(info), { mode: 0o600 })
-  chmodSync(paths.hubInfo(config.home), 0o600)
+  // Whole or not at all: the CLI and the channels read it while a hub starts.
+  replacePrivateFile(paths.hubInfo(config.home), JSON.stringify(info))
   log.info(
     { port, host: config.host, home: config.home, ...(tls ? { tls: pinText(tls.fingerprint) } : {}) },
     'hub listening',
