@@ -8,7 +8,16 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BRIDGE_PLATFORMS } from '../../src/core/bridges.js'
 import { openSqliteStore } from '../../src/store/sqlite/index.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
-import { botMessages, bridgeAddArgs, FAKES, LIMITS, pair, person, spawnHub } from '../helpers/bridge-world.js'
+import {
+  botMessages,
+  bridgeAddArgs,
+  LIMITS,
+  pair,
+  person,
+  spawnHub,
+  startBridgedHub,
+  stopBridgedHub,
+} from '../helpers/bridge-world.js'
 import { ChannelClient } from '../helpers/channel-client.js'
 import { TestHome, waitFor } from '../helpers/home.js'
 
@@ -22,19 +31,11 @@ describe.each(BRIDGE_PLATFORMS)('%s bridge', (platform) => {
   const stranger = person(platform, 3, 'mallory')
 
   beforeEach(async () => {
-    fake = await FAKES[platform]()
-    home = await TestHome.create()
-    await home.cli(...bridgeAddArgs(fake))
-    hub = spawnHub(home)
-    await home.waitForHub()
-    await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+    ;({ fake, home, hub } = await startBridgedHub(platform))
   })
 
   afterEach(async () => {
-    for (const thing of opened.splice(0)) await thing.close()
-    hub.kill('SIGTERM')
-    await home.cleanup()
-    await fake.close()
+    await stopBridgedHub({ fake, home, hub }, opened)
   })
 
   async function channel(): Promise<ChannelClient> {

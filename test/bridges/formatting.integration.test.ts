@@ -7,9 +7,16 @@ import { BRIDGE_PLATFORMS, type BridgePlatform } from '../../src/core/bridges.js
 import type { FakeMessage, FakePlatform } from '../fakes/chat-platform.js'
 import { discordProblem, slackProblem } from '../fakes/markup-rules.js'
 import type { FakeTelegram } from '../fakes/telegram.js'
-import { botMessages, bridgeAddArgs, FAKES, LIMITS, pair, person, spawnHub } from '../helpers/bridge-world.js'
+import {
+  botMessages,
+  LIMITS,
+  pair,
+  person,
+  startBridgedHub,
+  stopBridgedHub,
+} from '../helpers/bridge-world.js'
 import { ChannelClient } from '../helpers/channel-client.js'
-import { TestHome } from '../helpers/home.js'
+import type { TestHome } from '../helpers/home.js'
 
 const REPLY = [
   '## Fixed',
@@ -52,19 +59,11 @@ describe.each(BRIDGE_PLATFORMS)('%s formatting', (platform) => {
   const olga = person(platform, 2, 'olga')
 
   beforeEach(async () => {
-    fake = await FAKES[platform]()
-    home = await TestHome.create()
-    await home.cli(...bridgeAddArgs(fake))
-    hub = spawnHub(home)
-    await home.waitForHub()
-    await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+    ;({ fake, home, hub } = await startBridgedHub(platform))
   })
 
   afterEach(async () => {
-    for (const thing of opened.splice(0)) await thing.close()
-    hub.kill('SIGTERM')
-    await home.cleanup()
-    await fake.close()
+    await stopBridgedHub({ fake, home, hub }, opened)
   })
 
   async function channel(): Promise<ChannelClient> {

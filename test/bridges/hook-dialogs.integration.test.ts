@@ -8,8 +8,8 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { readHookToken } from '../../src/core/hook-token.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
-import { botMessages, bridgeAddArgs, FAKES, pair, person, spawnHub } from '../helpers/bridge-world.js'
-import { TestHome, waitFor } from '../helpers/home.js'
+import { botMessages, pair, person, startBridgedHub, stopBridgedHub } from '../helpers/bridge-world.js'
+import { type TestHome, waitFor } from '../helpers/home.js'
 import { TWO_QUESTIONS } from '../helpers/questions.js'
 import { SseReader } from '../helpers/sse.js'
 
@@ -20,19 +20,12 @@ let project: string
 const olga = person('telegram', 2, 'olga')
 
 beforeEach(async () => {
-  fake = await FAKES.telegram()
-  home = await TestHome.create()
   project = realpathSync(mkdtempSync(join(tmpdir(), 'hooked-shop-')))
-  await home.cli(...bridgeAddArgs(fake))
-  hub = spawnHub(home)
-  await home.waitForHub()
-  await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+  ;({ fake, home, hub } = await startBridgedHub('telegram'))
 })
 
 afterEach(async () => {
-  hub.kill('SIGTERM')
-  await home.cleanup()
-  await fake.close()
+  await stopBridgedHub({ fake, home, hub })
   rmSync(project, { recursive: true, force: true })
 })
 

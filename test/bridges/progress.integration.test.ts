@@ -13,14 +13,13 @@ import { EDIT_LIMITS } from '../../src/hub/bridges/progress-pace.js'
 import { type FakePlatform, mostInWindow } from '../fakes/chat-platform.js'
 import {
   botMessages,
-  bridgeAddArgs,
-  FAKES,
   pair,
   person,
   restartHub,
-  spawnHub,
+  startBridgedHub,
+  stopBridgedHub,
 } from '../helpers/bridge-world.js'
-import { TestHome } from '../helpers/home.js'
+import type { TestHome } from '../helpers/home.js'
 
 const SESSION = '5f0c1a2e-0000-4000-8000-00000000c0de'
 const GITHUB_TOKEN = 'ghp_4Fq8ZkL2mN7pR1sT6vW9xY3bC5dE0gH2jK4a'
@@ -34,19 +33,12 @@ describe.each(BRIDGE_PLATFORMS)('%s: progress in a chat', (platform: BridgePlatf
   const olga = person(platform, 2, 'olga')
 
   beforeEach(async () => {
-    fake = await FAKES[platform]()
-    home = await TestHome.create()
     project = realpathSync(mkdtempSync(join(tmpdir(), 'progress-shop-')))
-    await home.cli(...bridgeAddArgs(fake))
-    hub = spawnHub(home)
-    await home.waitForHub()
-    await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+    ;({ fake, home, hub } = await startBridgedHub(platform))
   })
 
   afterEach(async () => {
-    hub.kill('SIGTERM')
-    await home.cleanup()
-    await fake.close()
+    await stopBridgedHub({ fake, home, hub })
     rmSync(project, { recursive: true, force: true })
   })
 

@@ -19,9 +19,9 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BRIDGE_PLATFORMS } from '../../src/core/bridges.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
-import { botMessages, bridgeAddArgs, FAKES, pair, person, spawnHub } from '../helpers/bridge-world.js'
+import { botMessages, pair, person, startBridgedHub, stopBridgedHub } from '../helpers/bridge-world.js'
 import { ChannelClient } from '../helpers/channel-client.js'
-import { TestHome, waitFor } from '../helpers/home.js'
+import { type TestHome, waitFor } from '../helpers/home.js'
 
 describe.each(BRIDGE_PLATFORMS)('%s: files a reply attaches', (platform) => {
   let fake: FakePlatform
@@ -33,24 +33,17 @@ describe.each(BRIDGE_PLATFORMS)('%s: files a reply attaches', (platform) => {
   const ann = person(platform, 1, 'ann')
 
   beforeEach(async () => {
-    fake = await FAKES[platform]()
-    home = await TestHome.create()
-    // The hub's user, whose ~/.ssh a session must never reach.
     userHome = realpathSync(mkdtempSync(join(tmpdir(), 'switchboard-user-')))
     project = realpathSync(mkdtempSync(join(tmpdir(), 'switchboard-project-')))
-    home.extraEnv.HOME = userHome
-    home.extraEnv.SWITCHBOARD_LOG_FILE = join(home.dir, 'hub.log')
-    await home.cli(...bridgeAddArgs(fake))
-    hub = spawnHub(home)
-    await home.waitForHub()
-    await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+    ;({ fake, home, hub } = await startBridgedHub(platform, ({ home }) => {
+      // The hub's user, whose ~/.ssh a session must never reach.
+      home.extraEnv.HOME = userHome
+      home.extraEnv.SWITCHBOARD_LOG_FILE = join(home.dir, 'hub.log')
+    }))
   })
 
   afterEach(async () => {
-    for (const thing of opened.splice(0)) await thing.close()
-    hub.kill('SIGTERM')
-    await home.cleanup()
-    await fake.close()
+    await stopBridgedHub({ fake, home, hub }, opened)
     rmSync(userHome, { recursive: true, force: true })
     rmSync(project, { recursive: true, force: true })
   })

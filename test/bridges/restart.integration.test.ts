@@ -8,15 +8,14 @@ import { BRIDGE_PLATFORMS } from '../../src/core/bridges.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
 import {
   botMessages,
-  bridgeAddArgs,
-  FAKES,
   pair,
   person,
   restartHub,
-  spawnHub,
+  startBridgedHub,
+  stopBridgedHub,
 } from '../helpers/bridge-world.js'
 import { ChannelClient } from '../helpers/channel-client.js'
-import { TestHome } from '../helpers/home.js'
+import type { TestHome } from '../helpers/home.js'
 
 describe.each(BRIDGE_PLATFORMS)('%s bridge across a hub restart', (platform) => {
   let fake: FakePlatform
@@ -27,19 +26,11 @@ describe.each(BRIDGE_PLATFORMS)('%s bridge across a hub restart', (platform) => 
   const stranger = person(platform, 3, 'mallory')
 
   beforeEach(async () => {
-    fake = await FAKES[platform]()
-    home = await TestHome.create()
-    await home.cli(...bridgeAddArgs(fake))
-    hub = spawnHub(home)
-    await home.waitForHub()
-    await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+    ;({ fake, home, hub } = await startBridgedHub(platform))
   })
 
   afterEach(async () => {
-    for (const thing of opened.splice(0)) await thing.close()
-    hub.kill('SIGTERM')
-    await home.cleanup()
-    await fake.close()
+    await stopBridgedHub({ fake, home, hub }, opened)
   })
 
   async function channel(name: string): Promise<ChannelClient> {

@@ -13,15 +13,14 @@ import { defaultSubscriberName } from '../../src/core/subscriber-name.js'
 import type { FakePlatform, FakeThread } from '../fakes/chat-platform.js'
 import {
   botMessages,
-  bridgeAddArgs,
-  FAKES,
   pair,
   person,
   restartHub,
-  spawnHub,
+  startBridgedHub,
+  stopBridgedHub,
 } from '../helpers/bridge-world.js'
 import { ChannelClient } from '../helpers/channel-client.js'
-import { TestHome } from '../helpers/home.js'
+import type { TestHome } from '../helpers/home.js'
 
 const GROUPS: Record<BridgePlatform, string> = {
   telegram: '-1001234567890',
@@ -39,21 +38,14 @@ describe.each(BRIDGE_PLATFORMS)('%s: a thread per session', (platform) => {
   const group = GROUPS[platform]
 
   beforeEach(async () => {
-    fake = await FAKES[platform]()
-    fake.addGroup(group)
-    home = await TestHome.create()
-    await home.cli(...bridgeAddArgs(fake))
-    await home.cli('bridge', 'group', 'add', platform, group, '--topics')
-    hub = spawnHub(home)
-    await home.waitForHub()
-    await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+    ;({ fake, home, hub } = await startBridgedHub(platform, async ({ fake, home }) => {
+      fake.addGroup(group)
+      await home.cli('bridge', 'group', 'add', platform, group, '--topics')
+    }))
   })
 
   afterEach(async () => {
-    for (const thing of opened.splice(0)) await thing.close()
-    hub.kill('SIGTERM')
-    await home.cleanup()
-    await fake.close()
+    await stopBridgedHub({ fake, home, hub }, opened)
   })
 
   async function channel(name: string): Promise<ChannelClient> {

@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import type { BridgePlatform } from '../../src/core/bridges.js'
 import type { FakePlatform, FakeUser } from '../fakes/chat-platform.js'
-import { CLI, type TestHome, waitFor } from './home.js'
+import { CLI, TestHome, waitFor } from './home.js'
 
 export const FAKES: Record<BridgePlatform, () => Promise<FakePlatform>> = {
   telegram: async () => (await import('../fakes/telegram.js')).startFakeTelegram(),
@@ -45,6 +45,38 @@ export function bridgeAddArgs(fake: FakePlatform): string[] {
 
 export function spawnHub(home: TestHome): ChildProcess {
   return spawn(process.execPath, [CLI, 'serve'], { env: home.env, stdio: 'ignore' })
+}
+
+export interface BridgedHub {
+  fake: FakePlatform
+  home: TestHome
+  hub: ChildProcess
+}
+
+/**
+ * A fake platform, a home with a bridge to it, and a hub running that bridge, once it has connected.
+ * `prepare` runs after the bridge is added and before the hub starts (a group, the hub's environment).
+ */
+export async function startBridgedHub(
+  platform: BridgePlatform,
+  prepare?: (world: Omit<BridgedHub, 'hub'>) => Promise<unknown> | unknown,
+): Promise<BridgedHub> {
+  const fake = await FAKES[platform]()
+  const home = await TestHome.create()
+  await home.cli(...bridgeAddArgs(fake))
+  await prepare?.({ fake, home })
+  const hub = spawnHub(home)
+  await home.waitForHub()
+  await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+  return { fake, home, hub }
+}
+
+/** Closes what a test opened, then the hub, the home and the fake. */
+export async function stopBridgedHub(world: BridgedHub, opened: { close(): unknown }[] = []): Promise<void> {
+  for (const thing of opened.splice(0)) await thing.close()
+  world.hub.kill('SIGTERM')
+  await world.home.cleanup()
+  await world.fake.close()
 }
 
 /** The bot's messages in a chat, oldest first. */
