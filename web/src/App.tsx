@@ -10,6 +10,7 @@ import { HubPage } from './HubPage.tsx'
 import { InboxPage } from './InboxPage.tsx'
 import { Nav } from './Nav.tsx'
 import { shareKeyWithWorker } from './push.ts'
+import { RoutinesPage } from './RoutinesPage.tsx'
 import { RulesPage } from './RulesPage.tsx'
 import { useRoute } from './router.ts'
 import { SessionPage } from './SessionPage.tsx'
@@ -96,6 +97,8 @@ export function App() {
         <ChatPage />
       ) : route.page === 'rules' ? (
         <RulesPage />
+      ) : route.page === 'routines' ? (
+        <RoutinesPage />
       ) : route.page === 'access' ? (
         <AccessPage />
       ) : route.page === 'hub' ? (

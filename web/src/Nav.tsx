@@ -1,5 +1,5 @@
-// The top bar: Sessions, Inbox (with how many decisions are open), Chat, Rules, Access, Hub, Events,
-// who is signed in, and signing out. On a phone the links wrap onto a second line rather than scroll sideways.
+// The top bar: Sessions, Inbox (with how many decisions are open), Chat, Rules, Routines, Access, Hub,
+// Events, who is signed in, and signing out. On a phone the links wrap onto a second line rather than scroll sideways.
 import { signOut } from './api.ts'
 import type { Route } from './router.ts'
 import { href } from './router.ts'
@@ -27,6 +27,9 @@ export function Nav({ route, openCount, me }: { route: Route; openCount: number;
         </a>
         <a href={href.rules()} aria-current={current(route.page === 'rules')}>
           Rules
+        </a>
+        <a href={href.routines()} aria-current={current(route.page === 'routines')}>
+          Routines
         </a>
         <a href={href.access()} aria-current={current(route.page === 'access')}>
           Access

@@ -6,7 +6,7 @@ describe('the dashboard’s addresses', () => {
     expect(parseHash('')).toEqual({ page: 'sessions' })
     expect(parseHash('#')).toEqual({ page: 'sessions' })
     expect(parseHash('#/')).toEqual({ page: 'sessions' })
-    for (const page of ['inbox', 'chat', 'rules', 'access', 'hub'] as const)
+    for (const page of ['inbox', 'chat', 'rules', 'routines', 'access', 'hub'] as const)
       expect(parseHash(`#/${page}`)).toEqual({ page })
     expect(parseHash('#/sessions/ses_1')).toEqual({ page: 'session', id: 'ses_1' })
   })

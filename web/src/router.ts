@@ -1,5 +1,5 @@
-// A tiny hash router: `#/`, `#/sessions/<id>`, `#/inbox`, `#/chat`, `#/rules`, `#/access`, `#/hub`,
-// `#/events` (with an optional query: `#/events?q=<text>&source=<name>`).
+// A tiny hash router: `#/`, `#/sessions/<id>`, `#/inbox`, `#/chat`, `#/rules`, `#/routines`,
+// `#/access`, `#/hub`, `#/events` (with an optional query: `#/events?q=<text>&source=<name>`).
 import { useEffect, useState } from 'react'
 
 export type Route =
@@ -8,6 +8,7 @@ export type Route =
   | { page: 'inbox' }
   | { page: 'chat' }
   | { page: 'rules' }
+  | { page: 'routines' }
   | { page: 'access' }
   | { page: 'hub' }
   | { page: 'events'; q: string; source: string }
@@ -28,6 +29,7 @@ export function parseHash(hash: string): Route {
   if (path === '/inbox') return { page: 'inbox' }
   if (path === '/chat') return { page: 'chat' }
   if (path === '/rules') return { page: 'rules' }
+  if (path === '/routines') return { page: 'routines' }
   if (path === '/access') return { page: 'access' }
   if (path === '/hub') return { page: 'hub' }
   if (path === '/events')
@@ -43,6 +45,7 @@ export const href = {
   inbox: () => '#/inbox',
   chat: () => '#/chat',
   rules: () => '#/rules',
+  routines: () => '#/routines',
   access: () => '#/access',
   hub: () => '#/hub',
   events: ({ q, source }: EventsQuery = {}) => {

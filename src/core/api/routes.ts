@@ -400,6 +400,10 @@ export const ROUTES = {
   },
 
   // --- routines (issue 25, docs/routines.md) ------------------------------------------------------
+  // Adding or removing one is the admin's (a routine says what starts, where, with which tools);
+  // pausing, resuming, firing and replaying what the admin wrote are an operator's, from the page too:
+  // an operator can already start a session with a prompt of their own, and a run goes through the
+  // routine's gate and caps, with a fired event's fields as untrusted data.
   routines: { method: 'GET', path: '/api/routines', auth: 'operator', summary: 'routines' },
   addRoutine: {
     method: 'POST',
@@ -418,13 +422,13 @@ export const ROUTES = {
   pauseRoutine: {
     method: 'POST',
     path: '/api/routines/:name/pause',
-    auth: 'admin',
+    auth: 'operator',
     summary: 'a routine takes no events and starts no runs until resumed (its events wait)',
   },
   resumeRoutine: {
     method: 'POST',
     path: '/api/routines/:name/resume',
-    auth: 'admin',
+    auth: 'operator',
     summary: 'a paused routine goes on, with the events that waited',
   },
   routineRuns: {
@@ -436,14 +440,14 @@ export const ROUTES = {
   fireRoutine: {
     method: 'POST',
     path: '/api/routines/:name/fire',
-    auth: 'admin',
+    auth: 'operator',
     status: 201,
     summary: 'fires a routine by hand, with an event of its own or an empty one',
   },
   replayRun: {
     method: 'POST',
     path: '/api/routines/:name/runs/:run/replay',
-    auth: 'admin',
+    auth: 'operator',
     status: 201,
     summary: 'an ended run again: a new run with its events',
   },

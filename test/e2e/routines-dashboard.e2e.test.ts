@@ -1,0 +1,88 @@
+// The Routines page in real headless Chromium, against a hub driving the real Claude Code CLI on the
+// fake Messages API: a routine added at the terminal shows with its trigger, a run fired by hand shows
+// with its session and outcome, and an operator pauses and fires the routine from the page.
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import type { RoutineRun, RoutineView } from '../../src/core/routines.js'
+import { launchChromium } from '../helpers/chromium.js'
+import { adminCall, drivingEnv, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
+import { runCli, waitFor } from '../helpers/home.js'
+
+const world = e2eWorld()
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launchChromium()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+
+/** A signed-in page: the link `switchboard open --print` prints, opened once. */
+async function signedIn(): Promise<Page> {
+  const printed = await world.home.cli('open', '--print')
+  const url = /(http:\/\/\S+\/signin\?token=\S+)/.exec(printed)?.[1]
+  expect(url).toBeDefined()
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  world.closers.push(() => context.close())
+  const page = await context.newPage()
+  await page.goto(url as string)
+  await page.getByRole('link', { name: /Sessions/ }).waitFor()
+  return page
+}
+
+const runsOf = async (name: string) =>
+  (await adminCall<{ runs: RoutineRun[] }>(world, 'GET', `/api/routines/${name}/runs`)).json.runs
+
+it('shows a routine added at the terminal and its run, and pauses and fires it from the page', {
+  timeout: 120_000,
+}, async () => {
+  await startDrivingHub(world)
+  const env = drivingEnv(world)
+  const file = join(world.home.dir, 'triage.json')
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'triage',
+      trigger: { kind: 'manual' },
+      action: { kind: 'start', folder: world.claude.cwd, prompt: 'Triage the new issues.', maxTurns: 1 },
+    }),
+  )
+  expect((await runCli(['routine', 'add', file], env)).code).toBe(0)
+  world.fake.respond(() => ({ text: 'nothing new today' }))
+
+  const page = await signedIn()
+  await page.getByRole('link', { name: 'Routines' }).click()
+  const card = page.getByRole('article', { name: 'triage' })
+  await card.getByText('by hand').waitFor()
+  await card.getByText('No runs yet.').waitFor()
+
+  expect((await runCli(['routine', 'fire', 'triage'], env)).code).toBe(0)
+  await waitFor(async () => (await runsOf('triage'))[0]?.state === 'done', 60_000, 'the run to be done')
+  const [run] = await runsOf('triage')
+  const row = card.getByRole('row', { name: `Run ${run?.id}` })
+  await row.getByText('nothing new today').waitFor({ timeout: 15_000 })
+  await expect(row.getByRole('link', { name: run?.sessionId ?? '' }).getAttribute('href')).resolves.toBe(
+    `#/sessions/${run?.sessionId}`,
+  )
+  expect(await row.getByText('manual').count()).toBe(1)
+
+  await card.getByRole('button', { name: 'Pause triage' }).click()
+  await card.getByText('paused', { exact: true }).waitFor()
+  await card.getByRole('button', { name: 'Resume triage' }).waitFor()
+  const paused = await adminCall<RoutineView>(world, 'GET', '/api/routines/triage')
+  expect(paused.json.paused).toBe(true)
+
+  // Fired from the page while paused: the run waits, open, until the routine is resumed.
+  await card.getByRole('button', { name: 'Fire triage' }).click()
+  await waitFor(async () => (await runsOf('triage')).length === 2, 15_000, 'a second run')
+  await card.getByRole('button', { name: 'Resume triage' }).click()
+  await card.getByRole('button', { name: 'Pause triage' }).waitFor()
+  await waitFor(
+    async () => (await runsOf('triage')).every((r) => r.state === 'done'),
+    60_000,
+    'the run fired from the page to be done',
+  )
+})
