@@ -8,6 +8,7 @@ import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { RoutineRun } from '../src/core/routines.js'
+import { signInWith } from './helpers/dashboard.js'
 import { type FakeScript, fakeClaude } from './helpers/fake-claude.js'
 import { CLI, waitFor } from './helpers/home.js'
 import { homePerTest } from './helpers/home-per-test.js'
@@ -365,6 +366,34 @@ it('starts the run once after the hub was killed between taking the event and st
   expect(done?.id).toBe(pending?.id)
   expect(await runs('alerts')).toHaveLength(1)
   expect(fake.runs()).toHaveLength(1)
+})
+
+it('lets a signed-in browser fire a routine, but not one that runs tools unasked: that stays the admin token’s', {
+  timeout: 60_000,
+}, async () => {
+  await hubWith({ turns: [{ steps: [{ say: 'looked' }] }] })
+  await addRoutine({ ...alertRoutine({ name: 'asks' }), trigger: { kind: 'manual' } })
+  await addRoutine(
+    {
+      ...alertRoutine({ name: 'unasked' }),
+      trigger: { kind: 'manual' },
+      action: { kind: 'start', folder: world.home.dir, prompt: 'Tidy up.', permissionMode: 'acceptEdits' },
+    },
+    '--allow-pre-approval',
+  )
+  const link = /(http:\/\/\S+\/signin\?token=\S+)/.exec(
+    await world.home.cli('open', '--print'),
+  )?.[1] as string
+  const browser = { ...(await signInWith(link)), 'x-switchboard': '1', 'content-type': 'application/json' }
+  const fire = (name: string) =>
+    fetch(`${world.home.url}/api/routines/${name}/fire`, { method: 'POST', headers: browser, body: '{}' })
+  expect((await fire('asks')).status).toBe(201)
+  const refused = await fire('unasked')
+  expect(refused.status).toBe(403)
+  expect(((await refused.json()) as { error: string }).error).toMatch(/without asking.*admin/)
+  expect(await runs('unasked')).toEqual([])
+  await api('POST', '/api/routines/unasked/fire', {})
+  await until('unasked', (rs) => rs.length === 1, 'the admin’s run')
 })
 
 it('refuses a routine with one line per problem, and a dry run says what an event would do', {
