@@ -4,43 +4,37 @@
 // and spawns its CLI right after (session-manager.ts create), so the hub's share is the POST to that
 // record, and the CLI's share is its start-up up to its first request. All three clocks are Date.now()
 // on one machine (milliseconds).
-import { type ChildProcess, spawn } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { RoutineRun } from '../../src/core/routines.js'
 import type { SessionView } from '../../src/core/session-api.js'
 import { FakeAnthropic, latestTurn } from '../../test/fakes/anthropic.js'
-import { CLAUDE_BIN, ClaudeHome } from '../../test/helpers/claude.js'
-import { CLI, TestHome, waitFor } from '../../test/helpers/home.js'
+import { ClaudeHome } from '../../test/helpers/claude.js'
+import { adminCall, startDrivingHub, type World } from '../../test/helpers/e2e.js'
+import { TestHome, waitFor } from '../../test/helpers/home.js'
+import { postWebhook } from '../../test/helpers/receipts.js'
 import { fmt, summarize } from '../stats.js'
 
 const RUNS = Number(process.env.BENCH_ROUTINE_RUNS ?? 10)
 const WARMUP = 1
 
-const fake = await new FakeAnthropic().start()
+const world: World = {
+  fake: await new FakeAnthropic().start(),
+  home: await TestHome.create(),
+  claude: new ClaudeHome(),
+  closers: [],
+}
 /** When each request reached the fake API, and which run's event it carried (runs never overlap). */
 const requests: { at: number; marker: string | undefined }[] = []
-fake.respond((request) => {
+world.fake.respond((request) => {
   requests.push({ at: Date.now(), marker: /bench-run-\d+/.exec(latestTurn(request))?.[0] })
   return { text: 'looked into it' }
 })
-const claude = new ClaudeHome()
-const home = await TestHome.create()
-const env = {
-  ...claude.env(fake.url),
-  SWITCHBOARD_HOME: home.dir,
-  SWITCHBOARD_PORT: String(home.port),
-  CLAUDE_CODE_PATH: CLAUDE_BIN,
-}
-const hub: ChildProcess = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' })
-await home.waitForHub(10_000)
-const token = readFileSync(join(home.dir, 'admin-token'), 'utf8').trim()
-const admin = { authorization: `Bearer ${token}`, 'content-type': 'application/json' }
 
 async function api<T>(path: string): Promise<T> {
-  const res = await fetch(`${home.url}${path}`, { headers: admin })
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`)
-  return (await res.json()) as T
+  const { status, json } = await adminCall<T>(world, 'GET', path)
+  if (status !== 200) throw new Error(`${path}: ${status} ${JSON.stringify(json)}`)
+  return json
 }
 
 interface Sample {
@@ -53,12 +47,7 @@ interface Sample {
 async function once(n: number, secret: string): Promise<Sample> {
   const marker = `bench-run-${n}`
   const posted = Date.now()
-  const res = await fetch(`${home.url}/hooks/bench`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ marker }),
-  })
-  if (res.status !== 202) throw new Error(`webhook: ${res.status} ${await res.text()}`)
+  await postWebhook(world, 'bench', secret, JSON.stringify({ marker }))
   let run: RoutineRun | undefined
   // The run is done once its session's turn is: its CLI stopped, so runs never overlap.
   await waitFor(
@@ -81,18 +70,23 @@ async function once(n: number, secret: string): Promise<Sample> {
 }
 
 try {
-  const added = await home.cli('source', 'add', 'bench')
-  const secret = /secret: (\S+)/.exec(added)?.[1] ?? ''
-  const file = join(home.dir, 'bench-routine.json')
+  await startDrivingHub(world)
+  const secret = await world.home.addSource('bench')
+  const file = join(world.home.dir, 'bench-routine.json')
   writeFileSync(
     file,
     JSON.stringify({
       name: 'bench',
       trigger: { kind: 'events', topics: ['bench'] },
-      action: { kind: 'start', folder: claude.cwd, prompt: 'A webhook came: look into it.', maxTurns: 1 },
+      action: {
+        kind: 'start',
+        folder: world.claude.cwd,
+        prompt: 'A webhook came: look into it.',
+        maxTurns: 1,
+      },
     }),
   )
-  await home.cli('routine', 'add', file)
+  await world.home.cli('routine', 'add', file)
 
   const samples: Sample[] = []
   for (let i = 0; i < WARMUP + RUNS; i++) {
@@ -118,9 +112,8 @@ try {
     `  the hub's share                    p50 ${fmt(summarize(share).p50, 1)} %  (of its run's whole, per run)`,
   )
 } finally {
-  hub.kill('SIGTERM')
-  await new Promise((r) => hub.once('exit', r))
-  await fake.close()
-  await home.cleanup()
-  claude.cleanup()
+  for (const close of world.closers.splice(0).reverse()) await close()
+  await world.fake.close()
+  await world.home.cleanup()
+  world.claude.cleanup()
 }
