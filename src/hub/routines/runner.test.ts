@@ -24,12 +24,19 @@ const event: StoredEvent = {
   created_at: 1,
 }
 
-/** A run of routine `r`, moved to starting with its session recorded, as a hub does before it spawns. */
-async function startingRun(): Promise<{ runner: Runner; spec: ReturnType<typeof routineSpecSchema.parse> }> {
+/**
+ * A run of routine `r` (with `more` in its spec) left in `state` by a hub that died: starting with its
+ * session recorded, as a hub does before it spawns, or gated before it asked.
+ */
+async function runLeft(
+  state: 'starting' | 'gated',
+  more: Record<string, unknown> = {},
+): Promise<{ runner: Runner; spec: ReturnType<typeof routineSpecSchema.parse> }> {
   const spec = routineSpecSchema.parse({
     name: 'r',
     trigger: { kind: 'manual' },
     action: { kind: 'start', folder: world.dir, prompt: 'look' },
+    ...more,
   })
   await world.store.addRoutine({ name: 'r', spec })
   await world.store.takeRoutineEvent({
@@ -42,7 +49,12 @@ async function startingRun(): Promise<{ runner: Runner; spec: ReturnType<typeof 
     dueAt: 1,
     maxWaitMs: 0,
   })
-  await world.store.moveRoutineRun('run_1', ['pending'], 'starting', { sessionId: sessionOfRun('run_1') })
+  await world.store.moveRoutineRun(
+    'run_1',
+    ['pending'],
+    state,
+    state === 'starting' ? { sessionId: sessionOfRun('run_1') } : undefined,
+  )
   return {
     runner: new Runner(world.store, world.hub, world.sessions, pino({ level: 'silent' }), world.dir),
     spec,
@@ -52,7 +64,7 @@ async function startingRun(): Promise<{ runner: Runner; spec: ReturnType<typeof 
 describe('a run left starting by a hub that died', () => {
   it('starts its session once when the session is not on record', async () => {
     world = sessionWorld({ turns: [{ steps: [{ say: 'looked' }] }] })
-    const { runner, spec } = await startingRun()
+    const { runner, spec } = await runLeft('starting')
     await runner.tick(spec)
     await runner.tick(spec)
     expect(await world.store.getRoutineRun('run_1')).toMatchObject({ state: 'running', sessionId: 'ses_1' })
@@ -64,7 +76,7 @@ describe('a run left starting by a hub that died', () => {
 
   it('starts no second CLI when its session is on record already', async () => {
     world = sessionWorld()
-    const { runner, spec } = await startingRun()
+    const { runner, spec } = await runLeft('starting')
     await world.store.createSession({ id: 'ses_1', cwd: world.dir, config: {}, status: 'stopped' })
     await runner.tick(spec)
     expect(await world.store.getRoutineRun('run_1')).toMatchObject({ state: 'running' })
@@ -75,25 +87,7 @@ describe('a run left starting by a hub that died', () => {
 describe('a run left gated by a hub that died before it asked', () => {
   it('is put to operators when the routine is next moved along, once', async () => {
     world = sessionWorld()
-    const spec = routineSpecSchema.parse({
-      name: 'r',
-      trigger: { kind: 'manual' },
-      gate: true,
-      action: { kind: 'start', folder: world.dir, prompt: 'look' },
-    })
-    await world.store.addRoutine({ name: 'r', spec })
-    await world.store.takeRoutineEvent({
-      routine: 'r',
-      runId: 'run_1',
-      key: '',
-      event,
-      trigger: 'manual',
-      now: 1,
-      dueAt: 1,
-      maxWaitMs: 0,
-    })
-    await world.store.moveRoutineRun('run_1', ['pending'], 'gated')
-    const runner = new Runner(world.store, world.hub, world.sessions, pino({ level: 'silent' }), world.dir)
+    const { runner, spec } = await runLeft('gated', { gate: true })
     await runner.tick(spec)
     await runner.tick(spec)
     const open = await world.store.listDecisions({ status: 'open' })
