@@ -98,3 +98,19 @@ it('a channel whose home was removed under it starts no hub there', async () => 
   expect(existsSync(world.home.dir)).toBe(false)
   expect(await answers()).toBe(false)
 })
+
+it('a hub started for a home removed meanwhile does not make the home again', async () => {
+  // What a channel's autostart runs; the home went (uninstall --purge, a test's cleanup) while the
+  // hub's process was still starting.
+  const gone = join(world.home.dir, 'removed')
+  const serve = await runCli(
+    ['serve', '--home', gone, '--port', String(world.home.port), '--unless-stopped'],
+    world.home.env,
+    {
+      timeout: 15_000,
+    },
+  )
+  expect(serve.code).toBe(0)
+  expect(existsSync(gone)).toBe(false)
+  expect(await answers()).toBe(false)
+})

@@ -3,7 +3,7 @@
 // them as JSON lines on stderr (a service manager, autostart), --json prints the banner as JSON.
 import { readFileSync } from 'node:fs'
 import { type Command, Option } from 'commander'
-import { clearStopped, rotateHubLog, stoppedOnPurpose } from '../client/autostart.js'
+import { clearStopped, rotateHubLog, startRefused } from '../client/autostart.js'
 import { reach, tcpTarget } from '../client/hub-address.js'
 import { readAdminToken } from '../core/admin-token.js'
 import { ensureHome, type HubConfig, paths } from '../core/config.js'
@@ -42,14 +42,22 @@ export function registerServe(program: Command): void {
     .addOption(new Option('--unless-stopped').hideHelp())
     .action(async (opts: ServeOptions, command: Command) => {
       let config = configFrom(command)
-      if (opts.unlessStopped && stoppedOnPurpose(config.home)) {
-        createLogger('hub', config).info({ home: config.home }, 'stopped with switchboard stop; not starting')
+      // Autostart's hub is wanted while its home is there and not stopped on purpose. Its process
+      // can take seconds to get here, and a stop or a removed home meanwhile wins: asked again once
+      // it holds the port, since until then a hub that was being stopped may still hold it.
+      const unwanted = () => (opts.unlessStopped ? startRefused(config.home) : null)
+      let before = unwanted()
+      if (!before) {
+        await refuseSecondHub(config)
+        before = unwanted()
+      }
+      if (before) {
+        createLogger('hub', config).info({ home: config.home }, `${before}; not starting`)
         return
       }
-      await refuseSecondHub(config)
-      // Serving is what "start" means: channels may start this hub again from now on.
       ensureHome(config.home)
-      clearStopped(config.home)
+      // Serving is what "start" means: channels may start this hub again from now on.
+      if (!opts.unlessStopped) clearStopped(config.home)
       // A person at a terminal reads the banner; the logs go to the home's log file instead.
       const person = !opts.logJson && process.stderr.isTTY === true
       if (person && !config.logFile) config = { ...config, logFile: rotateHubLog(config.home) }
@@ -71,6 +79,12 @@ export function registerServe(program: Command): void {
             ? `this home's hub already answers on ${config.host}:${config.port}; switchboard status says more`
             : `port ${config.port} on ${config.host} is in use by another program; pick another: switchboard serve --port <port> (or "port" in ${config.home}/config.json)`,
         )
+      }
+      const after = unwanted()
+      if (after) {
+        log.info({ home: config.home }, `${after}; leaving`)
+        await running.close()
+        process.exit(0)
       }
       const shown = {
         pid: process.pid,

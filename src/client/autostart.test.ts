@@ -15,7 +15,7 @@ import { describe, expect, it } from 'vitest'
 import { type HubConfig, loadConfig, paths } from '../core/config.js'
 import { clearStopped, hubStarter, markStopped, rotateHubLog, START_AGAIN } from './autostart.js'
 
-function world() {
+function world(start?: () => number) {
   const home = mkdtempSync(join(tmpdir(), 'sb-autostart-'))
   const config: HubConfig = loadConfig({ home, port: '7420' })
   const said: { level: string; msg: string }[] = []
@@ -25,7 +25,7 @@ function world() {
   )
   let clock = 1_000_000
   let starts = 0
-  const missing = hubStarter(config, log, { start: () => ++starts, now: () => clock })
+  const missing = hubStarter(config, log, { start: start ?? (() => ++starts), now: () => clock })
   return {
     home,
     missing,
@@ -84,6 +84,20 @@ describe('starting a hub when none answers', () => {
     expect(w.said.map((s) => s.msg)).toEqual([
       expect.stringContaining('was stopped with switchboard stop'),
       `${w.home} is gone; not starting a hub there`,
+    ])
+  })
+
+  it('says so, and lets its channel go on, when no hub can be spawned', () => {
+    const w = world(() => {
+      throw new Error(`ENOENT: no such file or directory, open '/gone/logs/hub.log'`)
+    })
+    expect(() => w.missing()).not.toThrow()
+    expect(w.said).toEqual([
+      expect.objectContaining({
+        level: 'warn',
+        msg: 'no hub answered, and none could be started',
+        err: expect.stringContaining('ENOENT'),
+      }),
     ])
   })
 })

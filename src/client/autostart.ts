@@ -115,7 +115,17 @@ export function hubStarter(
     if (at - lastStart < RESTART_GAP_MS) return
     lastStart = at
     // --unless-stopped: a `switchboard stop` between this check and the hub's start still counts.
-    const pid = start()
+    let pid: number | undefined
+    try {
+      pid = start()
+    } catch (err) {
+      // The home's log folder going with the home, say: the next try asks startRefused again.
+      log.warn(
+        { home: config.home, err: (err as Error).message },
+        'no hub answered, and none could be started',
+      )
+      return
+    }
     log.info({ pid, port: config.port }, 'no hub answered; started one')
   }
 }

@@ -1,10 +1,11 @@
 // A throwaway Switchboard home and port per test, and the `switchboard` CLI run against them.
 import { execFile } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
+import { markStopped } from '../../src/client/autostart.js'
 import { openSqliteStore } from '../../src/store/sqlite/index.js'
 import { startsProcesses } from './fast-loop.js'
 
@@ -159,10 +160,37 @@ export class TestHome {
     await waitFor(() => !alive(pid), 10_000, `hub ${pid} to exit`)
   }
 
+  /**
+   * Stops the home as `switchboard stop` does (the marker first, so a hub a channel is starting
+   * meanwhile leaves), and removes it once no hub of it runs: one still starting would write into it.
+   */
   async cleanup(): Promise<void> {
+    if (existsSync(this.dir)) markStopped(this.dir)
     await this.stopHub()
+    await waitFor(() => hubsOf(this.dir).length === 0, 20_000, `every hub of ${this.dir} to leave`)
     rmSync(this.dir, { recursive: true, force: true })
   }
+}
+
+/** The pids of `switchboard serve` processes of `home` (named by --home or SWITCHBOARD_HOME). */
+export function hubsOf(home: string): number[] {
+  const found: number[] = []
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue
+    const pid = Number(entry)
+    try {
+      const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
+      if (!args.includes('serve') || !alive(pid)) continue
+      const named = args[args.indexOf('--home') + 1] === home
+      const inherited = readFileSync(`/proc/${pid}/environ`, 'utf8')
+        .split('\0')
+        .includes(`SWITCHBOARD_HOME=${home}`)
+      if (named || (inherited && !args.includes('--home'))) found.push(pid)
+    } catch {
+      // gone meanwhile, or not ours to read
+    }
+  }
+  return found
 }
 
 /** A zombie (killed, not yet reaped by a stopped parent) counts as gone. */
