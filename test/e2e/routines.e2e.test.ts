@@ -1,24 +1,68 @@
-// A routine with the real Claude Code CLI (issue 25), offline against the fake API: a signed GitHub
-// check_run failure starts a driven session on its branch's routine, the event reaches the model as
-// untrusted data in a <channel> tag, its Bash call waits for an operator's "yes <code>" from their
-// phone's stream, and the run is done when the session's turn is.
+// A routine with the real Claude Code CLI (issue 25), offline against the fake API, as the issue's
+// first test asks, in one run: a signed GitHub check_run failure starts a driven session in a fresh
+// git worktree on a new branch; the event reaches the model as untrusted data in a <channel> tag; its
+// Bash call is put to an operator on the fake Telegram and allowed there; the answer is POSTed to an
+// outbound webhook; and the worktree is removed once the run is done.
+
+import { execFileSync } from 'node:child_process'
 import { createHmac, randomUUID } from 'node:crypto'
-import { existsSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { RoutineRun } from '../../src/core/routines.js'
-import { latestTurn, toolResults } from '../fakes/anthropic.js'
+import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
+import { botMessages, bridgeAddArgs, FAKES, pair, person } from '../helpers/bridge-world.js'
 import { adminCall, drivingEnv, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { runCli, waitFor } from '../helpers/home.js'
-import { SseReader } from '../helpers/sse.js'
 
 const world = e2eWorld()
 
-it('starts a session for a failed check on a feature branch, and finishes once an operator approves its Bash call', {
-  timeout: 120_000,
+/** A repository with one commit on main, in the folder Claude Code trusts. */
+function repository(): { dir: string; git: (...args: string[]) => string } {
+  const dir = join(world.claude.cwd, 'app')
+  mkdirSync(dir)
+  const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' })
+  git('init', '-q', '-b', 'main')
+  writeFileSync(join(dir, 'README'), 'app\n')
+  git('add', 'README')
+  git('-c', 'user.name=t', '-c', 'user.email=t@example.test', 'commit', '-q', '-m', 'first')
+  return { dir, git }
+}
+
+/** An outbound webhook's receiver on 127.0.0.1: what it was POSTed, parsed. */
+async function receiver() {
+  const got: { content: string; meta: Record<string, string> }[] = []
+  const server = createServer((req, res) => {
+    let body = ''
+    req.on('data', (c) => {
+      body += c
+    })
+    req.on('end', () => {
+      got.push(JSON.parse(body))
+      res.end()
+    })
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  world.closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, got }
+}
+
+it('starts a session in a fresh worktree for a failed check, lets the phone allow its Bash call, POSTs the answer, and removes the worktree', {
+  timeout: 180_000,
 }, async () => {
-  await startDrivingHub(world)
+  const telegram = await FAKES.telegram()
+  world.closers.push(() => telegram.close())
   const env = drivingEnv(world)
+  expect((await runCli(bridgeAddArgs(telegram), env)).code).toBe(0)
+  await startDrivingHub(world)
+  await telegram.waitFor(() => telegram.receivers() > 0, 'the bridge to connect', 20_000)
+  const olga = person('telegram', 2, 'olga')
+  const chat = await pair(world.home, telegram, olga, true)
+
+  const repo = repository()
+  const told = await receiver()
+  expect((await runCli(['subscribe', '--url', told.url, '--topics', 'routines.*'], env)).code).toBe(0)
   const added = await runCli(['source', 'add', 'gh', '--preset', 'github'], env)
   const secret = /secret: (\S+)/.exec(added.stdout)?.[1] ?? ''
   const file = join(world.home.dir, 'ci.json')
@@ -34,23 +78,22 @@ it('starts a session for a failed check on a feature branch, and finishes once a
       key: '{{meta.branch}}',
       action: {
         kind: 'start',
-        folder: world.claude.cwd,
+        worktree: { repo: repo.dir, branch: 'fix/{{meta.branch}}' },
         prompt: 'CI check {{meta.check}} failed on {{meta.branch}}: look into it.',
         maxTurns: 5,
       },
     }),
   )
   expect((await runCli(['routine', 'add', file], env)).code).toBe(0)
-  const operator = await world.home.addSender('ops', true)
-  const phone = await SseReader.open(world.home.url, operator)
-  world.closers.push(() => phone.close())
 
-  const marker = join(world.claude.cwd, 'investigated')
   world.fake.respond((r) =>
     toolResults(r).length
       ? { text: 'the test is flaky' }
       : latestTurn(r).includes('failed on')
-        ? { tool: 'Bash', input: { command: `touch ${marker}`, description: 'note it' } }
+        ? {
+            tool: 'Bash',
+            input: { command: 'touch noted && pwd && git branch --show-current', description: 'note where it ran' },
+          }
         : { text: 'nothing to do' },
   )
   const body = JSON.stringify({
@@ -78,29 +121,35 @@ it('starts a session for a failed check on a feature branch, and finishes once a
   })
   expect(res.status).toBe(202)
 
-  const asked = await phone.waitFor('permission', 60_000)
-  expect((asked.data as { tool_name: string }).tool_name).toBe('Bash')
-  const code = (asked.data as { id: string }).id
-  const said = await fetch(`${world.home.url}/messages`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${operator}` },
-    body: `yes ${code}`,
-  })
-  expect(said.status).toBe(200)
-
-  let runs: RoutineRun[] = []
-  await waitFor(
-    async () => {
-      runs = (await adminCall<{ runs: RoutineRun[] }>(world, 'GET', '/api/routines/ci-failure/runs')).json
-        .runs
-      return runs[0]?.state === 'done'
-    },
-    60_000,
-    'the run to be done',
+  // The run's session is in the worktree while the Bash call waits for the phone.
+  const prompt = await telegram.waitFor(
+    () => botMessages(telegram, chat).find((m) => m.text.includes('Permission: Bash')),
+    'the Bash prompt on the phone',
+    90_000,
   )
-  expect(runs).toHaveLength(1)
-  expect(runs[0]).toMatchObject({ key: 'feature/login', events: 1, reason: 'the test is flaky' })
-  expect(existsSync(marker)).toBe(true)
+  expect(prompt.text).toContain('$ touch noted && pwd && git branch --show-current')
+  const [waiting] = (await adminCall<{ runs: RoutineRun[] }>(world, 'GET', '/api/routines/ci-failure/runs'))
+    .json.runs
+  const worktree = join(world.home.dir, 'worktrees', String(waiting?.id))
+  expect(existsSync(worktree)).toBe(true)
+  expect(repo.git('worktree', 'list')).toContain(worktree)
+  const allow = prompt.buttons.flat().find((b) => b.text === 'Allow')
+  await telegram.press(olga, chat, prompt.messageId, allow?.data as string)
+
+  await waitFor(() => told.got.length > 0, 90_000, 'the run’s answer at the outbound webhook')
+  expect(told.got[0]).toMatchObject({
+    content: `routine ci-failure: run ${waiting?.id} done: the test is flaky`,
+    meta: { routine: 'ci-failure', run: waiting?.id, state: 'done' },
+  })
+  const [run] = (await adminCall<{ runs: RoutineRun[] }>(world, 'GET', '/api/routines/ci-failure/runs')).json
+    .runs
+  expect(run).toMatchObject({ state: 'done', key: 'feature/login', events: 1, reason: 'the test is flaky' })
+  // Bash ran in the worktree, on the routine's branch, and the worktree went with the run.
+  await waitFor(() => !existsSync(worktree), 20_000, 'the worktree to be removed')
+  expect(repo.git('branch', '--list', 'fix/*').trim()).toBe('fix/feature/login')
+  expect(repo.git('worktree', 'list').trim().split('\n')).toHaveLength(1)
+  expect(telegram.sent().find((m) => m.messageId === prompt.messageId)?.text).toContain('Allowed by olga')
+
   // The model read the routine's prompt, the field quoted and escaped, and the event as untrusted data.
   const first = latestTurn(
     world.fake.requests.find((r) => latestTurn(r).includes('failed on')) ?? ({} as never),
@@ -110,4 +159,6 @@ it('starts a session for a failed check on a feature branch, and finishes once a
   )
   expect(first).toContain('untrusted data')
   expect(first).toContain('<channel source="switchboard"')
+  const [ran] = toolResults(world.fake.requests.find((r) => toolResults(r).length) ?? ({} as never))
+  expect(textOf(ran?.content).trim()).toBe(`${worktree}\nfix/feature/login`)
 })
