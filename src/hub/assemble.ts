@@ -91,9 +91,9 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
     presenceSeconds: config.presenceSeconds,
     escalateSeconds: config.escalateSeconds,
   }))
-  const bridges = new BridgeManager(hub, sessions, config.home, log, [adminToken])
-  const outbound = new OutboundWebhooks(hub, log)
   const routines = new Routines(hub, sessions, log, join(config.home, 'worktrees'))
+  const bridges = new BridgeManager(hub, sessions, routines, config.home, log, [adminToken])
+  const outbound = new OutboundWebhooks(hub, log)
   const signin = new WebSignin(store)
   // Prompts and turn ends are pushed by the hub where they happen: once, whichever hubs share the store.
   const push = new Push(store, log, { contact: () => config.pushContact })

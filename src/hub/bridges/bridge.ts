@@ -13,6 +13,7 @@ import { takeBot } from './bot-lock.js'
 import {
   type BridgeContext,
   platformChatOf,
+  type RoutineControl,
   type SessionControl,
   senderNameOf,
   textLimit,
@@ -36,6 +37,7 @@ const ANSWER_WITHIN_MS = 10_000
 export interface BridgeDeps {
   hub: Hub
   sessions: SessionControl | null
+  routines: RoutineControl | null
   log: Logger
   home: string
   /** The hub's own secrets: nothing the bridge sends carries them (redacting-adapter.ts). */
@@ -69,6 +71,7 @@ export class Bridge {
       platform,
       hub: deps.hub,
       sessions: deps.sessions,
+      routines: deps.routines,
       log: this.log,
       home: deps.home,
       config: () => this.config,

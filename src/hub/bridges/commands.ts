@@ -1,6 +1,6 @@
 // Commands a person types in a DM with the bot (or in the group with topics): which sessions take this chat and which one gets
 // the next messages (`/sessions`, `/to`), and for operators, starting and stopping driven sessions
-// (`/new`, `/status`, `/stop`) and which notices they get (`/notices`). Unknown `/words` are not commands: they go to Claude as they are.
+// (`/new`, `/status`, `/stop`), firing routines (`/run`) and which notices they get (`/notices`). Unknown `/words` are not commands: they go to Claude as they are.
 import { isAbsolute } from 'node:path'
 import { isDomainError } from '../../core/errors.js'
 import { topicMatches } from '../../core/event.js'
@@ -23,6 +23,7 @@ const HELP = [
   '/status — the driven sessions (operators)',
   '/new <folder> <prompt> — start a session in a folder on the hub’s machine (operators)',
   '/stop <session> — stop a driven session (operators)',
+  '/run <routine> [text] — fire a routine with the text as its event; its run’s end is told here (operators)',
   '/notices [waiting] [finished] | all | off — which notices of sessions at terminals you get here (operators)',
   '/progress [off|minimal|normal|full] — how much of a session’s work this chat or thread shows as it happens',
   'yes <id> / no <id> — answer a prompt (operators)',
@@ -176,8 +177,42 @@ export async function runCommand(
       }
       return true
     }
+    case 'run': {
+      if (!(await operatorOnly())) return true
+      await say(await fireRoutine(context, rest, sender, chatId))
+      return true
+    }
     default:
       return false
+  }
+}
+
+/**
+ * `/run <routine> [text]`: the routine is fired with the text as its event's content, from this chat,
+ * so the runner tells the run's end here (runner.ts). `/run` alone lists what may be fired.
+ */
+async function fireRoutine(
+  context: BridgeContext,
+  rest: string,
+  sender: Sender,
+  chatId: string,
+): Promise<string> {
+  const { routines } = context
+  if (!routines) return 'This hub runs no routines.'
+  const [, name, text] = /^(\S+)(?:\s+([\s\S]*))?$/.exec(rest) ?? []
+  if (!name) {
+    const all = await routines.list()
+    return all.length
+      ? `Routines: ${all.map((r) => `${r.name}${r.paused ? ' (paused)' : ''}`).join(', ')}. /run <routine> [text] fires one.`
+      : 'No routines. switchboard routine add <file> adds one.'
+  }
+  try {
+    await routines.mayStart(name, false)
+    const run = await routines.fire(name, { content: text ?? '', chat_id: chatId }, sender.name)
+    return `Fired ${name}: run ${run.id} is ${run.state}; its end is told here.`
+  } catch (err) {
+    if (!isDomainError(err)) throw err
+    return `Could not fire ${name}: ${err.message}`
   }
 }
 

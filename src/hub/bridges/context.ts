@@ -2,6 +2,7 @@
 // bridge's settings, and what it remembers between messages.
 import type { BridgeConfig, BridgePlatform } from '../../core/bridges.js'
 import { TEXT_LIMITS } from '../../core/bridges.js'
+import type { StoredEvent } from '../../core/event.js'
 import type { Logger } from '../../core/log.js'
 import type { PlatformAdapter } from '../../sources/chat/platform.js'
 import type { Hub } from '../core/hub.js'
@@ -20,10 +21,19 @@ export interface SessionControl {
   ): () => void
 }
 
+/** The routines, as far as a chat may fire them (implemented by Routines). */
+export interface RoutineControl {
+  list(): Promise<{ name: string; paused: boolean }[]>
+  /** Throws, saying why, when the routine is not an operator's to start (see Routines.mayStart). */
+  mayStart(name: string, admin: boolean): Promise<void>
+  fire(name: string, given: Partial<StoredEvent>, by: string): Promise<{ id: string; state: string }>
+}
+
 export interface BridgeContext {
   readonly platform: BridgePlatform
   readonly hub: Hub
   readonly sessions: SessionControl | null
+  readonly routines: RoutineControl | null
   readonly log: Logger
   readonly home: string
   config(): BridgeConfig

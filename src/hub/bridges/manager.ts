@@ -12,7 +12,7 @@ import type { Logger } from '../../core/log.js'
 import type { PlatformAdapter } from '../../sources/chat/platform.js'
 import type { Hub } from '../core/hub.js'
 import { Bridge } from './bridge.js'
-import { groupSenderNameOf, type SessionControl } from './context.js'
+import { groupSenderNameOf, type RoutineControl, type SessionControl } from './context.js'
 import { THREAD_END } from './delivery.js'
 import { BridgeMemory } from './memory.js'
 import { HubSecrets } from './redacting-adapter.js'
@@ -49,6 +49,7 @@ export class BridgeManager {
   constructor(
     private readonly hub: Hub,
     private readonly sessions: SessionControl | null,
+    private readonly routines: RoutineControl | null,
     private readonly home: string,
     private readonly log: Logger,
     /** Secrets of the hub not kept in its home or store (an admin token given by a setting). */
@@ -175,6 +176,7 @@ export class BridgeManager {
       const bridge = new Bridge(platform, config, {
         hub: this.hub,
         sessions: this.sessions,
+        routines: this.routines,
         log: this.log,
         home: this.home,
         secrets: this.secrets,

@@ -105,6 +105,7 @@ describe.each(BRIDGE_PLATFORMS)('%s: progress', (platform) => {
       platform,
       hub,
       sessions: null,
+      routines: null,
       log,
       home: '/nonexistent',
       config: () => config as BridgeConfig,

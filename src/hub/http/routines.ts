@@ -1,9 +1,8 @@
 // The routines' routes (issue 25): adding, listing, pausing, removing, firing and testing a routine,
 // and its runs. What they do is hub/routines/'s; here a request becomes a call.
 import { Hono } from 'hono'
-import { forbidden } from '../../core/errors.js'
 import { defineRoute } from './define.js'
-import type { HubEnv, Principal } from './env.js'
+import type { HubEnv } from './env.js'
 import type { HubParts } from './parts.js'
 
 export function routineRoutes(parts: HubParts): Hono<HubEnv> {
@@ -22,25 +21,12 @@ export function routineRoutes(parts: HubParts): Hono<HubEnv> {
   defineRoute(app, creds, 'routineRuns', async (_c, { params, query }) => ({
     runs: await routines.runs(params.name, query.limit),
   }))
-  /**
-   * Operators fire and replay runs from any surface, the routine's gate and budget holding; one whose
-   * sessions run tools without asking was the admin's to allow (--allow-pre-approval), and so is
-   * starting it, with an event of the caller's choosing.
-   */
-  async function mayStart(name: string, who: Principal): Promise<void> {
-    if (who.kind === 'admin') return
-    const { spec } = await routines.get(name)
-    if (spec.action.kind === 'start' && spec.action.allowPreApproval)
-      throw forbidden(
-        `routine ${name} starts sessions whose tools run without asking: only the admin token fires or replays it`,
-      )
-  }
   defineRoute(app, creds, 'fireRoutine', async (_c, { params, body, who }) => {
-    await mayStart(params.name, who)
+    await routines.mayStart(params.name, who.kind === 'admin')
     return routines.fire(params.name, body.event)
   })
   defineRoute(app, creds, 'replayRun', async (_c, { params, who }) => {
-    await mayStart(params.name, who)
+    await routines.mayStart(params.name, who.kind === 'admin')
     return routines.replay(params.name, params.run)
   })
   defineRoute(app, creds, 'testRoutine', (_c, { params, body }) => routines.test(params.name, body.event))

@@ -3,7 +3,7 @@
 // (a durable subscriber `routine:<name>`, fenced by that lease) into runs and moves its runs along
 // (runner.ts): a tick on every change it makes or hears of, and one a second for due times.
 import { cronMatches, lastMatchBetween, MINUTE, parseCron } from '../../core/cron.js'
-import { conflict, invalid, notFound } from '../../core/errors.js'
+import { conflict, forbidden, invalid, notFound } from '../../core/errors.js'
 import type { StoredEvent } from '../../core/event.js'
 import { newId } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
@@ -100,6 +100,20 @@ export class Routines {
   async runs(name: string | undefined, limit: number): Promise<RoutineRun[]> {
     if (name !== undefined) await this.get(name)
     return this.hub.store.routineRuns({ routine: name, limit })
+  }
+
+  /**
+   * Operators fire and replay runs from any surface, the routine's gate and budget holding; one whose
+   * sessions run tools without asking was the admin's to allow (--allow-pre-approval), and so is
+   * starting it, with an event of the caller's choosing.
+   */
+  async mayStart(name: string, admin: boolean): Promise<void> {
+    if (admin) return
+    const { spec } = await this.get(name)
+    if (spec.action.kind === 'start' && spec.action.allowPreApproval)
+      throw forbidden(
+        `routine ${name} starts sessions whose tools run without asking: only the admin token fires or replays it`,
+      )
   }
 
   /** A person fires the routine, with an event of their own or an empty one: the filter is not asked. */
