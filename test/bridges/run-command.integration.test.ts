@@ -83,7 +83,9 @@ it('lets only operators fire routines, and only the admin token fire one whose t
 
   let bobSeen = botMessages(fake, bobChat).length
   await fake.dm(bob, '/run yolo')
-  expect((await nextFromBot(fake, bobChat, bobSeen++, 'the refusal')).text).toBe('[switchboard] /run is for operators.')
+  expect((await nextFromBot(fake, bobChat, bobSeen++, 'the refusal')).text).toBe(
+    '[switchboard] /run is for operators.',
+  )
   let seen = botMessages(fake, olgaChat).length
   await fake.dm(olga, '/run yolo')
   expect((await nextFromBot(fake, olgaChat, seen++, 'the refusal')).text).toBe(

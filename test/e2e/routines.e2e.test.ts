@@ -92,7 +92,10 @@ it('starts a session in a fresh worktree for a failed check, lets the phone allo
       : latestTurn(r).includes('failed on')
         ? {
             tool: 'Bash',
-            input: { command: 'touch noted && pwd && git branch --show-current', description: 'note where it ran' },
+            input: {
+              command: 'touch noted && pwd && git branch --show-current',
+              description: 'note where it ran',
+            },
           }
         : { text: 'nothing to do' },
   )
