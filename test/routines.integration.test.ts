@@ -192,6 +192,45 @@ it('starts one run for 20 events of one key within the debounce window, a second
   expect(fake.runs()).toHaveLength(2)
 })
 
+it('holds the routineRuns cap across routines, and starts the run it kept waiting once a slot is free', {
+  timeout: 90_000,
+}, async () => {
+  world.home.extraEnv.SWITCHBOARD_ROUTINE_RUNS = '2'
+  const { fake } = await hubWith({ turns: [{ steps: [{ hold: true }] }] })
+  for (const name of ['first', 'second'])
+    await addRoutine({
+      name,
+      trigger: { kind: 'manual' },
+      // A run per firing: one of the same key would join the run under way.
+      key: '{{id}}',
+      concurrency: 3,
+      action: { kind: 'start', folder: world.home.dir, prompt: `the ${name} routine` },
+    })
+  const fire = async (name: string) =>
+    JSON.parse(await world.home.cli('routine', 'fire', name, '--json')) as RoutineRun
+  const a = await fire('first')
+  const b = await fire('second')
+  await until('first', (rs) => rs[0]?.state === 'running', 'the first routine’s run')
+  await until('second', (rs) => rs[0]?.state === 'running', 'the second routine’s run')
+  // Each routine's own cap (3) would take it; the hubs' (2) keeps it pending while two run.
+  const c = await fire('second')
+  await waitFor(() => Date.now() > c.dueAt + 2_000, 10_000, 'the third run to be due a while')
+  expect((await runs('second')).find((r) => r.id === c.id)?.state).toBe('pending')
+  expect(fake.runs()).toHaveLength(2)
+
+  const [first] = await runs('first')
+  expect(first?.id).toBe(a.id)
+  await api('POST', `/api/sessions/${first?.sessionId}/stop`)
+  await until('first', (rs) => rs[0]?.state !== 'running', 'the first run to end')
+  await until(
+    'second',
+    (rs) => rs.find((r) => r.id === c.id)?.state === 'running',
+    'the waiting run to start',
+  )
+  await waitFor(() => fake.runs().length === 3, 10_000, 'its CLI to start')
+  expect((await runs('second')).find((r) => r.id === b.id)?.state).toBe('running')
+})
+
 it('sends an event of a running run’s key into its session, and ends the run once that turn is done too', {
   timeout: 60_000,
 }, async () => {

@@ -65,6 +65,7 @@ const SAMPLES: Record<SettingName, { text: string; json?: unknown; shown: unknow
     shown: ['127.0.0.1:7421', '[::1]:7422'],
   },
   leaseMs: { text: '1500', json: 1500, shown: 1500 },
+  routineRuns: { text: '2', json: 2, shown: 2 },
   hookWaitSeconds: { text: '90', json: 90, shown: 90 },
   presenceSeconds: { text: '60', json: 60, shown: 60 },
   escalateSeconds: { text: '600', json: 600, shown: 600 },

@@ -91,7 +91,10 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
     presenceSeconds: config.presenceSeconds,
     escalateSeconds: config.escalateSeconds,
   }))
-  const routines = new Routines(hub, sessions, log, join(config.home, 'worktrees'))
+  const routines = new Routines(hub, sessions, log, {
+    worktrees: join(config.home, 'worktrees'),
+    overallCap: () => config.routineRuns,
+  })
   const bridges = new BridgeManager(hub, sessions, routines, config.home, log, [adminToken])
   const outbound = new OutboundWebhooks(hub, log)
   const signin = new WebSignin(store)

@@ -244,6 +244,16 @@ export const SETTINGS = {
     default: false,
     description: 'an unexpected error prints its stack trace too',
   }),
+  routineRuns: setting({
+    variable: 'SWITCHBOARD_ROUTINE_RUNS',
+    flag: { spec: '--routine-runs <n>', on: ON_SERVE },
+    inFile: true,
+    text: text.number,
+    schema: numberIn('a whole number of runs from 1 to 100', 1, 100, { whole: true }),
+    default: 4,
+    description:
+      'how many routine runs, of all routines together, may be gated, starting or running at once (each routine has its own cap too)',
+  }),
   hookWaitSeconds: setting({
     variable: 'SWITCHBOARD_HOOK_WAIT_SECONDS',
     flag: { spec: '--hook-wait-seconds <s>', on: ON_SERVE },

@@ -49,13 +49,23 @@ export class Routines {
     private readonly hub: Hub,
     sessions: SessionManager,
     private readonly log: Logger,
-    /** Where runs' worktrees go (`<home>/worktrees`). */
-    worktrees: string,
-    /** The clock schedules are read by (a test's own). */
-    private readonly now: () => number = Date.now,
+    {
+      worktrees,
+      overallCap,
+      now = Date.now,
+    }: {
+      /** Where runs' worktrees go (`<home>/worktrees`). */
+      worktrees: string
+      /** How many runs of all routines may be under way at once (the routineRuns setting). */
+      overallCap: () => number
+      /** The clock schedules are read by (a test's own). */
+      now?: () => number
+    },
   ) {
-    this.runner = new Runner(hub.store, hub, sessions, log, worktrees)
+    this.now = now
+    this.runner = new Runner(hub.store, hub, sessions, log, worktrees, overallCap)
   }
+  private readonly now: () => number
 
   // --- what the surfaces call ------------------------------------------------------------------
 

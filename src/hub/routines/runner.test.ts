@@ -56,7 +56,7 @@ async function runLeft(
     state === 'starting' ? { sessionId: sessionOfRun('run_1') } : undefined,
   )
   return {
-    runner: new Runner(world.store, world.hub, world.sessions, pino({ level: 'silent' }), world.dir),
+    runner: new Runner(world.store, world.hub, world.sessions, pino({ level: 'silent' }), world.dir, () => 4),
     spec,
   }
 }

@@ -23,8 +23,6 @@ import { addWorktree, removeWorktree, worktreePath } from './worktree.js'
 /** The source of the events that tell a run's end: a routine never takes them (no loops). */
 export const ROUTINE_SOURCE = 'routine'
 
-/** Runs starting or running at once on the database, of every routine together. */
-export const OVERALL_CONCURRENCY = 4
 const ENDED = new Set(['completed', 'stopped', 'error', 'interrupted'])
 
 /** The session a run starts: known before its CLI is spawned, so a crash cannot start it twice. */
@@ -45,6 +43,8 @@ export class Runner {
     private readonly log: Logger,
     /** Where runs' worktrees go (`<home>/worktrees`). */
     private readonly worktrees: string,
+    /** How many runs of all routines may be under way at once (the routineRuns setting). */
+    private readonly overallCap: () => number,
   ) {}
 
   /** One pass over a routine's open runs. */
@@ -84,7 +84,7 @@ export class Runner {
 
   private async slotFree(spec: RoutineSpec): Promise<boolean> {
     const busy = await this.store.routineRuns({ states: ['gated', 'starting', 'running'], limit: 1000 })
-    if (busy.length >= OVERALL_CONCURRENCY) return false
+    if (busy.length >= this.overallCap()) return false
     return busy.filter((r) => r.routine === spec.name).length < spec.concurrency
   }
 

@@ -25,7 +25,11 @@ async function scheduled(missed: 'skip' | 'once'): Promise<{ routines: Routines;
     action: { kind: 'start', folder: world.dir, prompt: 'triage' },
   })
   await world.store.addRoutine({ name: spec.name, spec })
-  const routines = new Routines(world.hub, world.sessions, pino({ level: 'silent' }), world.dir, () => clock)
+  const routines = new Routines(world.hub, world.sessions, pino({ level: 'silent' }), {
+    worktrees: world.dir,
+    overallCap: () => 4,
+    now: () => clock,
+  })
   return { routines, spec }
 }
 
