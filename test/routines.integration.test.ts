@@ -407,6 +407,38 @@ it('starts the run once after the hub was killed between taking the event and st
   expect(fake.runs()).toHaveLength(1)
 })
 
+it.each(['SIGTERM', 'SIGKILL'] as const)(
+  'carries on a run whose hub went (%s) mid-turn: its session resumes, and the run ends done',
+  {
+    timeout: 90_000,
+  },
+  async (signal) => {
+    const { fake, hub } = await hubWith({
+      turns: [
+        { when: 'hub running this session restarted', steps: [{ say: 'finished after the restart' }] },
+        { steps: [{ hold: true }] },
+      ],
+    })
+    await addRoutine({
+      name: 'long',
+      trigger: { kind: 'manual' },
+      action: { kind: 'start', folder: world.home.dir, prompt: 'a long job' },
+    })
+    await world.home.cli('routine', 'fire', 'long')
+    const [running] = await until('long', (rs) => rs[0]?.state === 'running', 'the run to be running')
+    await waitFor(() => fake.runs().length === 1, 10_000, 'its CLI to start')
+    hub.kill(signal)
+    await waitFor(() => hub.exitCode !== null || hub.signalCode !== null, 10_000, 'the hub to go')
+    startHub()
+    await world.home.waitForHub()
+    const [done] = await until('long', (rs) => rs[0]?.state === 'done', 'the run to be done')
+    expect(done).toMatchObject({ id: running?.id, reason: 'finished after the restart' })
+    // The second CLI resumed the first's Claude session.
+    expect(fake.runs()).toHaveLength(2)
+    expect(fake.runs()[1]).toContain('--resume')
+  },
+)
+
 it('lets a signed-in browser fire a routine, but not one that runs tools unasked: that stays the admin token’s', {
   timeout: 60_000,
 }, async () => {

@@ -17,13 +17,17 @@ import {
 } from '../../core/routines.js'
 import type { Store } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
-import type { SessionManager } from '../sessions/session-manager.js'
+import { endedWithItsHub, type SessionManager } from '../sessions/session-manager.js'
 import { addWorktree, removeWorktree, worktreePath } from './worktree.js'
 
 /** The source of the events that tell a run's end: a routine never takes them (no loops). */
 export const ROUTINE_SOURCE = 'routine'
 
 const ENDED = new Set(['completed', 'stopped', 'error', 'interrupted'])
+
+/** What a run's session is told when its CLI is started again after its hub went mid-run. */
+const CARRY_ON =
+  'The hub running this session restarted while you were working. Carry on with the task where you left off.'
 
 /** The session a run starts: known before its CLI is spawned, so a crash cannot start it twice. */
 export const sessionOfRun = (runId: string) => `ses_${runId.replace(/^run_/, '')}`
@@ -284,6 +288,13 @@ export class Runner {
       }
       await this.sessions.stop(session.id, `routine ${spec.name}: the run is done`).catch(() => {})
       return this.end(spec, run, ['running'], 'done', session.lastResult?.slice(0, 500) ?? null)
+    }
+    // Its CLI went with a hub (stopped, or killed and found so by the next): the run is not over.
+    if (endedWithItsHub(session)) {
+      await this.sessions.send(session.id, CARRY_ON).catch(async (err) => {
+        await this.end(spec, run, ['running'], 'failed', `its session did not resume: ${(err as Error).message}`)
+      })
+      return
     }
     if (ENDED.has(session.status))
       await this.end(

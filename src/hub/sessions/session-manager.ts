@@ -45,6 +45,12 @@ import { exitOutcome, LIVE_STATUSES, Supervisor } from './supervision.js'
 /** How long a failed write waits for the CLI's end to be recorded, to report why it died. */
 const DEATH_WAIT_MS = 3_000
 const ORPHANED = 'its CLI ended with the hub that ran it; the next message resumes it'
+const HUB_STOPPED = 'the hub stopped; the next message resumes it'
+
+/** Whether the session's CLI ended because the hub running it went (stopped, or killed), not for itself. */
+export function endedWithItsHub(session: Pick<SessionRecord, 'status' | 'reason'>): boolean {
+  return session.status === 'stopped' && (session.reason === ORPHANED || session.reason === HUB_STOPPED)
+}
 const ENDED_STATUSES: ReadonlySet<SessionStatus> = new Set(['stopped', 'completed', 'error'])
 
 export class SessionManager {
@@ -217,7 +223,7 @@ export class SessionManager {
 
   async stopAll(): Promise<void> {
     this.stopping = true
-    await this.supervisor.stopAll('the hub stopped; the next message resumes it', 3_000)
+    await this.supervisor.stopAll(HUB_STOPPED, 3_000)
   }
 
   // --- what a session is, was, and says ----------------------------------------------------------
