@@ -292,7 +292,13 @@ export class Runner {
     // Its CLI went with a hub (stopped, or killed and found so by the next): the run is not over.
     if (endedWithItsHub(session)) {
       await this.sessions.send(session.id, CARRY_ON).catch(async (err) => {
-        await this.end(spec, run, ['running'], 'failed', `its session did not resume: ${(err as Error).message}`)
+        await this.end(
+          spec,
+          run,
+          ['running'],
+          'failed',
+          `its session did not resume: ${(err as Error).message}`,
+        )
       })
       return
     }
