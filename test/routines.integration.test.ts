@@ -3,6 +3,7 @@
 // a denied gate starts no CLI; a budget spent stops the run; and a hub killed between taking an
 // event and starting its run starts it once after a restart.
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { createHmac } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:http'
 import { join } from 'node:path'
@@ -297,6 +298,72 @@ it('runs a session in a fresh worktree on a new branch, and removes the worktree
   expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1)
 })
 
+it('comments a run’s end on the GitHub issue it was about, trying again when GitHub fails', {
+  timeout: 60_000,
+}, async () => {
+  const comments: { path: string; auth: string | undefined; body: { body: string } }[] = []
+  let failures = 1
+  const github = createServer((req, res) => {
+    let raw = ''
+    req.on('data', (c) => {
+      raw += c
+    })
+    req.on('end', () => {
+      if (failures-- > 0) {
+        res.writeHead(502).end('{"message":"Server Error"}')
+        return
+      }
+      comments.push({ path: req.url ?? '', auth: req.headers.authorization, body: JSON.parse(raw) })
+      res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":1}')
+    })
+  })
+  await new Promise<void>((resolve) => github.listen(0, '127.0.0.1', resolve))
+  world.opened.push({ close: () => github.close() })
+  world.home.extraEnv.SWITCHBOARD_GITHUB_TOKEN = 'ghp_routinecomments0123456789'
+  world.home.extraEnv.SWITCHBOARD_GITHUB_API_URL = `http://127.0.0.1:${(github.address() as { port: number }).port}`
+  // A comment is public: the hub's own token in the answer does not reach it.
+  await hubWith({
+    turns: [{ steps: [{ say: 'Safari 17 blocks the click handler (ghp_routinecomments0123456789)' }] }],
+  })
+  const out = await world.home.cli('source', 'add', 'gh', '--preset', 'github')
+  const secret = /secret: (\S+)/.exec(out)?.[1] ?? ''
+  await addRoutine({
+    name: 'triage',
+    trigger: { kind: 'events', topics: ['gh.issues'] },
+    filter: [{ path: 'meta.action', equals: 'opened' }],
+    action: {
+      kind: 'start',
+      folder: world.home.dir,
+      prompt: 'Triage issue {{meta.number}}.',
+      commentOnGitHub: true,
+    },
+  })
+  const body = readFileSync(join(import.meta.dirname, 'fixtures/webhooks/github-issues-opened.json'))
+  const res = await fetch(`${world.home.url}/hooks/gh`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      'x-github-event': 'issues',
+      'x-github-delivery': '5d1c7a52-0000-4000-8000-000000000034',
+      'x-hub-signature-256': `sha256=${createHmac('sha256', secret).update(body).digest('hex')}`,
+    },
+    body,
+  })
+  expect(res.status).toBe(202)
+  const [run] = await until('triage', (rs) => rs[0]?.state === 'done', 'the run to be done')
+  await waitFor(() => comments.length === 1, 20_000, 'the comment on the issue')
+  expect(comments[0]).toEqual({
+    path: '/repos/acme/webshop/issues/34/comments',
+    auth: 'Bearer ghp_routinecomments0123456789',
+    body: {
+      body: `routine triage: run ${run?.id} done: Safari 17 blocks the click handler (‹redacted›)`,
+    },
+  })
+  const log = await world.home.cli('deliveries', 'github:comments')
+  expect(log).toMatch(/attempt 1\t502/)
+  expect(log).toMatch(/attempt 2\t201/)
+})
+
 it('delivers a run’s events to a named live session as untrusted data, and is done', {
   timeout: 60_000,
 }, async () => {
@@ -426,7 +493,14 @@ it.each(['SIGTERM', 'SIGKILL'] as const)(
     })
     await world.home.cli('routine', 'fire', 'long')
     const [running] = await until('long', (rs) => rs[0]?.state === 'running', 'the run to be running')
-    await waitFor(() => fake.runs().length === 1, 10_000, 'its CLI to start')
+    // Mid-turn: its CLI has begun the Claude session a resume goes on with.
+    await waitFor(
+      async () =>
+        (await api<{ claudeSessionId: string | null }>('GET', `/api/sessions/${running?.sessionId}`))
+          .claudeSessionId !== null,
+      20_000,
+      'its CLI to begin the Claude session',
+    )
     hub.kill(signal)
     await waitFor(() => hub.exitCode !== null || hub.signalCode !== null, 10_000, 'the hub to go')
     startHub()

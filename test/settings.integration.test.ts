@@ -66,6 +66,12 @@ const SAMPLES: Record<SettingName, { text: string; json?: unknown; shown: unknow
   },
   leaseMs: { text: '1500', json: 1500, shown: 1500 },
   routineRuns: { text: '2', json: 2, shown: 2 },
+  githubToken: { text: 'ghp_settingstest0123456789', json: 'ghp_settingstest0123456789', shown: '(hidden)' },
+  githubApiUrl: {
+    text: 'https://github.example.com/api/v3',
+    json: 'https://github.example.com/api/v3',
+    shown: 'https://github.example.com/api/v3',
+  },
   hookWaitSeconds: { text: '90', json: 90, shown: 90 },
   presenceSeconds: { text: '60', json: 60, shown: 60 },
   escalateSeconds: { text: '600', json: 600, shown: 600 },

@@ -4,7 +4,8 @@
 // one network address is dialled there over TLS, pinned to the certificate it recorded in the home.
 import { readFileSync } from 'node:fs'
 import { dialHost, type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
-import { hubRequest, hubTarget, isLoopback, type TcpHub } from '../core/hub-dial.js'
+import { hubRequest, hubTarget, type TcpHub } from '../core/hub-dial.js'
+import { isLoopback } from '../core/network.js'
 
 export { type Answer, describeTarget, type HubTarget, inClear, type Reach, reach } from '../core/hub-dial.js'
 export const call = hubRequest

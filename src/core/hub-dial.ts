@@ -11,6 +11,7 @@ import type { HubAddress } from './config.js'
 import { fingerprintOf, pinText } from './fingerprint.js'
 import { connectionBinding, hubProof } from './hub-proof.js'
 import { safeEqual } from './ids.js'
+import { isLoopback } from './network.js'
 
 /** A hub over TCP: plain HTTP, or TLS pinned to a fingerprint (null: checked against this machine's CAs). */
 export interface TcpHub {
@@ -19,11 +20,6 @@ export interface TcpHub {
   tls?: { fingerprint: string | null }
 }
 export type HubTarget = { socketPath: string } | TcpHub
-
-/** Names this machine's loopback interface only: what is sent there never crosses a network. */
-export function isLoopback(host: string): boolean {
-  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
-}
 
 /** How a hub named by address is dialled: pinned TLS with a fingerprint; else TLS beyond loopback. */
 export function hubTarget(address: HubAddress): TcpHub {

@@ -36,3 +36,8 @@ export function reachableAt(
   const host = isEverywhere(bound) ? (lanAddress(interfaces) ?? '127.0.0.1') : bound
   return hostPort(host, port)
 }
+
+/** Names this machine's loopback interface only: what is sent there never crosses a network. */
+export function isLoopback(host: string): boolean {
+  return host === 'localhost' || host === '::1' || /^127\.\d+\.\d+\.\d+$/.test(host)
+}

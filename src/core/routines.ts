@@ -86,6 +86,8 @@ const startSchema = z
     maxBudgetUsd: claudeOptionsSchema.shape.maxBudgetUsd,
     /** Lets the routine start sessions whose tools run without asking (see preApprovals). */
     allowPreApproval: z.boolean().optional(),
+    /** The run's end is also a comment on the GitHub issue or pull request its first event is about. */
+    commentOnGitHub: z.boolean().optional(),
   })
   .strict()
 
@@ -183,6 +185,18 @@ export function routineProblems(input: unknown): string[] {
 // --- the event as the filter and templates see it -------------------------------------------------
 
 /** The event as a JSON document: its fields, and `body`, its content parsed when it is JSON. */
+/**
+ * The GitHub issue or pull request an event of the github preset is about, as `owner/repo#12`: a
+ * pull request's, an issue's or a comment's number, or the pull request a check ran for.
+ */
+export function githubThreadOf(event: Pick<StoredEvent, 'meta'>): string | null {
+  const { github_event, repository, pull_request, number } = event.meta
+  const n = pull_request ?? number
+  if (!github_event || !repository || !n || !/^\d+$/.test(n) || !/^[\w.-]+\/[\w.-]+$/.test(repository))
+    return null
+  return `${repository}#${n}`
+}
+
 export function eventDocument(event: StoredEvent): Record<string, unknown> {
   const doc: Record<string, unknown> = { ...event }
   const content = event.content.trimStart()

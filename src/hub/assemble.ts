@@ -9,16 +9,16 @@ import { readAdminToken } from '../core/admin-token.js'
 import { dialHost, type HubConfig } from '../core/config.js'
 import { pinText } from '../core/fingerprint.js'
 import { readHookToken } from '../core/hook-token.js'
-import { isLoopback } from '../core/hub-dial.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
-import { reachableAt } from '../core/network.js'
+import { isLoopback, reachableAt } from '../core/network.js'
 import { VERSION } from '../core/version.js'
 import type { Store } from '../store/store.js'
 import { BridgeManager } from './bridges/manager.js'
 import { ChatReplies } from './core/chat-replies.js'
 import { Hub } from './core/hub.js'
 import { readHubId } from './core/hub-id.js'
+import { HubSecrets } from './core/hub-secrets.js'
 import { clusterHubs, LeaseKeeper } from './core/lease-keeper.js'
 import { followOtherHubs } from './core/other-hubs.js'
 import { OutboundWebhooks } from './core/outbound.js'
@@ -31,6 +31,7 @@ import { ForwardVerifier } from './http/forward-signature.js'
 import type { HubParts } from './http/parts.js'
 import { SenderStreams } from './http/sender-streams.js'
 import type { HubTls } from './net/tls.js'
+import { GitHubComments } from './routines/github-comments.js'
 import { Routines } from './routines/routines.js'
 import { SessionManager } from './sessions/session-manager.js'
 import { TerminalHooks } from './sessions/terminal-hooks.js'
@@ -95,7 +96,9 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
     worktrees: join(config.home, 'worktrees'),
     overallCap: () => config.routineRuns,
   })
-  const bridges = new BridgeManager(hub, sessions, routines, config.home, log, [adminToken])
+  // Secrets of the hub not kept in its home or store: an admin token or a GitHub token given by a setting.
+  const secrets = new HubSecrets(config.home, store, [adminToken, config.githubToken ?? ''])
+  const bridges = new BridgeManager(hub, sessions, routines, config.home, log, secrets)
   const outbound = new OutboundWebhooks(hub, log)
   const signin = new WebSignin(store)
   // Prompts and turn ends are pushed by the hub where they happen: once, whichever hubs share the store.
@@ -120,6 +123,12 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
   leases.source(outbound.work())
   leases.source(sessions.work())
   leases.source(routines.work())
+  leases.source(
+    new GitHubComments(hub, log, secrets, () => ({
+      token: config.githubToken,
+      apiUrl: config.githubApiUrl,
+    })).work(),
+  )
   leases.exclusive('bridges', { start: () => bridges.start(), stop: () => bridges.stop() })
   let retention: { stop(): void } | null = null
   leases.exclusive('retention', {

@@ -5,6 +5,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { subscriberNameSchema } from '../hub-protocol.js'
+import { isLoopback } from '../network.js'
 import {
   advertiseSchema,
   type HubAddress,
@@ -16,6 +17,19 @@ import {
 import { booleanSchema, listOf, numberIn, setting, text } from './define.js'
 
 const PUSH_CONTACT = 'a mailto: or https: address push services may write to (mailto:you@example.org)'
+
+/** The token goes there: https, or plain http only to this machine. */
+function isGitHubApi(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return (
+      url.protocol === 'https:' ||
+      (url.protocol === 'http:' && isLoopback(url.hostname.replace(/^\[|\]$/g, '')))
+    )
+  } catch {
+    return false
+  }
+}
 
 /** RFC 8292's `sub`: a mailto: with an address, or an https: URL with a host. */
 function isPushContact(value: string): boolean {
@@ -243,6 +257,32 @@ export const SETTINGS = {
     schema: booleanSchema,
     default: false,
     description: 'an unexpected error prints its stack trace too',
+  }),
+  githubToken: setting({
+    variable: 'SWITCHBOARD_GITHUB_TOKEN',
+    flag: null,
+    inFile: true,
+    why: 'on a command line every user of the machine could read it (ps)',
+    text: text.string,
+    schema: z.string().trim().min(1, 'a GitHub token'),
+    default: null,
+    defaultText: 'none: routines post nothing to GitHub',
+    secret: true,
+    show: (token) => (token === null ? null : '(hidden)'),
+    description:
+      'the token routines comment on GitHub issues and pull requests with (commentOnGitHub); it needs to write issues and pull requests',
+  }),
+  githubApiUrl: setting({
+    variable: 'SWITCHBOARD_GITHUB_API_URL',
+    flag: null,
+    inFile: true,
+    why: 'set once per machine (GitHub Enterprise Server), as the token is',
+    text: text.string,
+    schema: z
+      .string()
+      .refine(isGitHubApi, 'an https: URL (or http: on loopback), such as https://github.example.com/api/v3'),
+    default: 'https://api.github.com',
+    description: 'the GitHub REST API routines post comments to',
   }),
   routineRuns: setting({
     variable: 'SWITCHBOARD_ROUTINE_RUNS',

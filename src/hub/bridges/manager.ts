@@ -11,11 +11,11 @@ import type { BridgeStatus } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { PlatformAdapter } from '../../sources/chat/platform.js'
 import type { Hub } from '../core/hub.js'
+import type { HubSecrets } from '../core/hub-secrets.js'
 import { Bridge } from './bridge.js'
 import { groupSenderNameOf, type RoutineControl, type SessionControl } from './context.js'
 import { THREAD_END } from './delivery.js'
 import { BridgeMemory } from './memory.js'
-import { HubSecrets } from './redacting-adapter.js'
 
 const WATCH_MS = 1000
 /** How often items stored by other processes (the CLI's "Paired") are looked for. */
@@ -44,7 +44,6 @@ export class BridgeManager {
   private watch: NodeJS.Timeout | null = null
   private sweep: NodeJS.Timeout | null = null
   private checking = Promise.resolve()
-  private readonly secrets: HubSecrets
 
   constructor(
     private readonly hub: Hub,
@@ -52,10 +51,9 @@ export class BridgeManager {
     private readonly routines: RoutineControl | null,
     private readonly home: string,
     private readonly log: Logger,
-    /** Secrets of the hub not kept in its home or store (an admin token given by a setting). */
-    ownSecrets: string[] = [],
+    /** What every bridge redacts from what it sends. */
+    private readonly secrets: HubSecrets,
   ) {
-    this.secrets = new HubSecrets(home, hub.store, ownSecrets)
     hub.outbox.listen(async (item) => {
       const sender = await hub.store.senderById(item.senderId)
       if (!sender) return undefined

@@ -15,10 +15,13 @@ import type { Hub } from './hub.js'
 
 const EVENTS_PAGE = 50
 
-/** Channel sessions: every subscriber but driven sessions and outbound webhooks. */
+/** Subscribers inside the hub: driven sessions, outbound webhooks, GitHub comments. */
+const INSIDE_THE_HUB = /^(session|webhook|github):/
+
+/** Channel sessions: every subscriber but those inside the hub. */
 export async function channelRows(hub: Hub): Promise<ChannelRow[]> {
   return (await hub.store.listSubscribers())
-    .filter((s) => !s.name.startsWith('session:') && !s.name.startsWith('webhook:'))
+    .filter((s) => !INSIDE_THE_HUB.test(s.name))
     .map((s) => ({
       name: s.name,
       connected: hub.isConnected(s.name),

@@ -4,7 +4,7 @@
 // else is told to use HTTPS and closed, before anything is read from it.
 import type { Server } from 'node:http'
 import { createServer, type Server as NetServer, type Socket } from 'node:net'
-import { isLoopback } from '../../core/hub-dial.js'
+import { isLoopback } from '../../core/network.js'
 
 const TLS_HANDSHAKE = 0x16
 /** A connection that says nothing for this long is dropped. */

@@ -8,7 +8,7 @@ import { dirname } from 'node:path'
 import { type HubConfig, paths } from '../../core/config.js'
 import { invalid } from '../../core/errors.js'
 import { fingerprintOf } from '../../core/fingerprint.js'
-import { isLoopback } from '../../core/hub-dial.js'
+import { isLoopback } from '../../core/network.js'
 import { readOrMakeSecretFile } from '../../core/secret-file.js'
 import { selfSignedCertificate } from './self-signed.js'
 

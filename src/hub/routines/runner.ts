@@ -9,6 +9,7 @@ import type { Logger } from '../../core/log.js'
 import {
   branchName,
   eventDocument,
+  githubThreadOf,
   type RoutineRun,
   type RoutineSpec,
   renderTemplate,
@@ -319,6 +320,10 @@ export class Runner {
    */
   private async tell(spec: RoutineSpec, run: RoutineRun): Promise<void> {
     const text = `routine ${spec.name}: run ${run.id} ${run.state}${run.reason ? `: ${run.reason}` : ''}`
+    const [first] = await this.store.runEvents(run.id)
+    const commenting = spec.action.kind === 'start' && spec.action.commentOnGitHub
+    // Where github-comments.ts posts it.
+    const thread = commenting && first ? githubThreadOf(first.event) : null
     await this.hub.publish({
       topic: `routines.${spec.name}`,
       source: ROUTINE_SOURCE,
@@ -334,10 +339,10 @@ export class Runner {
         session: run.sessionId,
         cost_usd: run.costUsd,
         turns: run.turns,
+        github_thread: thread,
       }),
       idempotencyKey: `${run.id}:${run.state}`,
     })
-    const [first] = await this.store.runEvents(run.id)
     const chat = first?.event.chat_id
     if (chat) {
       const said = await this.hub.reply(`routine:${spec.name}`, chat, text)

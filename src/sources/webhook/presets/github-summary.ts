@@ -158,6 +158,32 @@ function issues(c: Context): Summary {
   }
 }
 
+const issueCommentSchema = z.object({
+  action: z.string(),
+  issue: issueLike.extend({ pull_request: z.object({}).passthrough().optional() }),
+  comment: z.object({ body: z.string(), html_url: z.string(), user: user.optional() }),
+})
+
+/** A comment on an issue or a pull request (GitHub sends both as issue_comment). */
+function issueComment(c: Context): Summary {
+  const p = shaped(c.json, issueCommentSchema, 'github issue_comment')
+  const thing = `${p.issue.pull_request ? 'pull request' : 'issue'} #${p.issue.number} in ${c.repo}`
+  const line =
+    p.action === 'created'
+      ? `${c.actor} commented on ${thing}: ${firstLine(p.comment.body)}`
+      : `comment on ${thing} ${words(p.action)} by ${c.actor}`
+  return {
+    content: linked(line, p.comment.html_url),
+    meta: {
+      number: p.issue.number,
+      title: p.issue.title,
+      pull_request: p.issue.pull_request ? p.issue.number : undefined,
+      author: p.comment.user?.login,
+      url: p.comment.html_url,
+    },
+  }
+}
+
 /** "completed: failure", or what is under way ("requested", "in progress"). */
 const outcome = (action: string, conclusion: string | null | undefined) =>
   action === 'completed' ? `completed: ${conclusion ?? 'no conclusion'}` : words(action)
@@ -211,6 +237,7 @@ const checkRunSchema = z.object({
     details_url: z.string().nullable().optional(),
     check_suite: z.object({ head_branch: z.string().nullable().optional() }).nullable().optional(),
     app: named.nullable().optional(),
+    pull_requests: z.array(z.object({ number: z.number() })).optional(),
   }),
 })
 
@@ -231,6 +258,8 @@ function checkRun(c: Context): Summary {
       status: run.status,
       conclusion: run.conclusion,
       app: run.app?.name,
+      // The pull request the check ran for (the first, when a commit heads several): its thread.
+      pull_request: run.pull_requests?.[0]?.number,
       url,
     },
   }
@@ -254,6 +283,7 @@ const SUMMARIES = new Map<string, (c: Context) => Summary>([
   ['issues', issues],
   ['workflow_run', workflowRun],
   ['check_run', checkRun],
+  ['issue_comment', issueComment],
 ])
 
 export function summarize(event: string, json: unknown, envelope: Envelope): Summary {

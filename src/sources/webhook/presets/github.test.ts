@@ -83,7 +83,7 @@ const SUMMARIES = [
     recorded: 'github-check_run-completed',
     content:
       'check lint on fix/login-redirect of acme/webshop completed: success — https://github.com/acme/webshop/actions/runs/9107650000/job/24987654321',
-    meta: { check: 'lint', conclusion: 'success', app: 'GitHub Actions' },
+    meta: { check: 'lint', conclusion: 'success', app: 'GitHub Actions', pull_request: '12' },
   },
   {
     // Any other event: a generic line, and its page.
@@ -125,6 +125,31 @@ describe('github preset', () => {
     expect(merged?.content).toMatch(/^alice merged pull request #12 in acme\/webshop: Fix the login/)
     const ready = only('pull_request', { ...json, action: 'ready_for_review' })
     expect(ready?.content).toMatch(/^pull request #12 in acme\/webshop ready for review by alice: Fix/)
+  })
+
+  it('makes a comment on a pull request one line naming it, with its number for the thread', () => {
+    const e = only('issue_comment', {
+      action: 'created',
+      issue: {
+        number: 12,
+        title: 'Fix the login redirect loop',
+        html_url: 'https://github.com/acme/webshop/pull/12',
+        pull_request: { url: 'https://api.github.com/repos/acme/webshop/pulls/12' },
+      },
+      comment: {
+        body: '@claude why does CI fail?\nIt passed yesterday.',
+        html_url: 'https://github.com/acme/webshop/pull/12#issuecomment-1',
+        user: { login: 'bob' },
+      },
+      repository: { full_name: 'acme/webshop' },
+      sender: { login: 'bob' },
+    })
+    expect(e).toMatchObject({
+      topic: 'github.issue_comment',
+      content:
+        'bob commented on pull request #12 in acme/webshop: @claude why does CI fail? — https://github.com/acme/webshop/pull/12#issuecomment-1',
+      meta: { number: '12', pull_request: '12', author: 'bob', repository: 'acme/webshop' },
+    })
   })
 
   it('says a branch was deleted when a push deletes it', () => {

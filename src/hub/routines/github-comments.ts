@@ -1,0 +1,122 @@
+// A routine's run end as a comment on the GitHub issue or pull request it was about (a start action
+// with `commentOnGitHub`; the runner names the thread in the event's meta). A durable subscriber of
+// the run-end events, like an outbound webhook: a comment GitHub did not take is tried again, one
+// that waited while no hub ran goes once one does, and one that never went is a dead letter.
+import type { StoredEvent } from '../../core/event.js'
+import type { Logger } from '../../core/log.js'
+import type { Hub } from '../core/hub.js'
+import type { HubSecrets } from '../core/hub-secrets.js'
+import { subscriberLease, type WorkSource } from '../core/lease-keeper.js'
+import { ROUTINE_SOURCE } from './runner.js'
+
+export const GITHUB_COMMENTS = 'github:comments'
+const ATTEMPTS = 5
+const TIMEOUT_MS = 15_000
+
+export interface GitHubSettings {
+  token: string | null
+  apiUrl: string
+}
+
+export class GitHubComments {
+  private registered = false
+
+  constructor(
+    private readonly hub: Hub,
+    private readonly log: Logger,
+    /** A comment is public: it carries no secret of the hub's, nor one of a known shape. */
+    private readonly secrets: HubSecrets,
+    private readonly settings: () => GitHubSettings,
+    /** The wait after the first failed attempt, doubled after each. */
+    private readonly backoffMs = 2_000,
+  ) {}
+
+  /** The comments are work for one hub at a time, the one holding the subscriber's lease. */
+  work(): WorkSource {
+    return {
+      wanted: async () => {
+        if (!this.registered) {
+          await this.hub.store.registerSubscriber(GITHUB_COMMENTS, ['routines.*'], { peer: false })
+          this.registered = true
+        }
+        return new Map([
+          [
+            subscriberLease(GITHUB_COMMENTS),
+            {
+              start: (lease) =>
+                this.hub.attachConsumer(GITHUB_COMMENTS, (event) => this.comment(event), lease),
+              stop: async () => this.hub.detach(GITHUB_COMMENTS),
+            },
+          ],
+        ])
+      },
+    }
+  }
+
+  /** Tries until GitHub takes the comment or the attempts run out; never throws. */
+  private async comment(event: StoredEvent): Promise<void> {
+    const thread = event.source === ROUTINE_SOURCE ? event.meta.github_thread : undefined
+    if (!thread) return
+    const [repository, number] = thread.split('#')
+    const { token, apiUrl } = this.settings()
+    const url = `${apiUrl.replace(/\/+$/, '')}/repos/${repository}/issues/${number}/comments`
+    await this.secrets.refresh()
+    const text = this.secrets.redactor.redact(event.content)
+    let error = 'no githubToken setting: nothing was posted'
+    for (let attempt = 1; token && attempt <= ATTEMPTS; attempt++) {
+      const { status, problem } = await post(url, token, text)
+      await this.hub.store.logOutbound({
+        webhook: GITHUB_COMMENTS,
+        eventId: event.id,
+        attempt,
+        status,
+        error: problem,
+      })
+      if (!problem) return
+      error = problem
+      // 4xx but a rate limit will not go better by asking again (a wrong token, a thread not there).
+      if (status !== null && status < 500 && status !== 403 && status !== 429) break
+      if (attempt < ATTEMPTS) await new Promise((r) => setTimeout(r, this.backoffMs * 2 ** (attempt - 1)))
+    }
+    await this.hub.store.addDeadLetter({
+      kind: 'github-comment',
+      target: thread,
+      payload: { event: event.id, run: event.meta.run },
+      reason: error,
+    })
+    this.log.warn({ thread, event: event.id, reason: error }, 'routine run end not posted to GitHub')
+  }
+}
+
+async function post(
+  url: string,
+  token: string,
+  text: string,
+): Promise<{ status: number | null; problem: string | null }> {
+  try {
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: {
+        accept: 'application/vnd.github+json',
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        'user-agent': 'switchboard',
+        'x-github-api-version': '2022-11-28',
+      },
+      body: JSON.stringify({ body: text }),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    })
+    const answer = await res.text().catch(() => '')
+    if (res.ok) return { status: res.status, problem: null }
+    const said = (() => {
+      try {
+        return (JSON.parse(answer) as { message?: string }).message
+      } catch {
+        return undefined
+      }
+    })()
+    return { status: res.status, problem: `GitHub answered ${res.status}${said ? `: ${said}` : ''}` }
+  } catch (err) {
+    return { status: null, problem: (err as Error).message }
+  }
+}
