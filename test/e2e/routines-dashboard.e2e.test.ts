@@ -1,6 +1,7 @@
 // The Routines page in real headless Chromium, against a hub driving the real Claude Code CLI on the
 // fake Messages API: a routine added at the terminal shows with its trigger, a run fired by hand shows
-// with its session and outcome, and an operator pauses and fires the routine from the page.
+// with its session and outcome, and an operator pauses and fires the routine from the page; and the
+// page fits a phone.
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -21,11 +22,11 @@ afterAll(async () => {
 })
 
 /** A signed-in page: the link `switchboard open --print` prints, opened once. */
-async function signedIn(): Promise<Page> {
+async function signedIn(viewport = { width: 1280, height: 800 }): Promise<Page> {
   const printed = await world.home.cli('open', '--print')
   const url = /(http:\/\/\S+\/signin\?token=\S+)/.exec(printed)?.[1]
   expect(url).toBeDefined()
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  const context = await browser.newContext({ viewport })
   world.closers.push(() => context.close())
   const page = await context.newPage()
   await page.goto(url as string)
@@ -85,4 +86,46 @@ it('shows a routine added at the terminal and its run, and pauses and fires it f
     60_000,
     'the run fired from the page to be done',
   )
+})
+
+it('fits a phone: the Routines page with a run is no wider than a 390 px screen', {
+  timeout: 120_000,
+}, async () => {
+  await startDrivingHub(world)
+  const env = drivingEnv(world)
+  const file = join(world.home.dir, 'nightly.json')
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'nightly-dependency-triage-for-the-webshop',
+      trigger: { kind: 'schedule', cron: '30 6 * * 1-5', timeZone: 'Europe/Berlin' },
+      key: '{{meta.minute}}',
+      action: {
+        kind: 'start',
+        folder: world.claude.cwd,
+        prompt: 'Look at the dependency updates opened overnight and say which are safe to merge.',
+        maxTurns: 1,
+      },
+    }),
+  )
+  expect((await runCli(['routine', 'add', file], env)).code).toBe(0)
+  world.fake.respond(() => ({
+    text: 'three updates are safe: lodash-es 4.17.22, vite 8.3.9 and zod 4.1.13; hold back react-router',
+  }))
+  expect((await runCli(['routine', 'fire', 'nightly-dependency-triage-for-the-webshop'], env)).code).toBe(0)
+  await waitFor(
+    async () => (await runsOf('nightly-dependency-triage-for-the-webshop'))[0]?.state === 'done',
+    60_000,
+    'the run to be done',
+  )
+
+  const page = await signedIn({ width: 390, height: 844 })
+  await page.getByRole('link', { name: 'Routines' }).click()
+  const card = page.getByRole('article', { name: 'nightly-dependency-triage-for-the-webshop' })
+  await card.getByText('hold back react-router', { exact: false }).waitFor({ timeout: 15_000 })
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth)
+  expect(wide).toBeLessThanOrEqual(390)
+  // Its buttons are on the screen, to be tapped.
+  const fire = await card.getByRole('button', { name: /^Fire / }).boundingBox()
+  expect(fire && fire.x + fire.width).toBeLessThanOrEqual(390)
 })
