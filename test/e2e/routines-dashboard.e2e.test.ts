@@ -123,7 +123,7 @@ it('fits a phone: the Routines page with a run is no wider than a 390 px screen'
   await page.getByRole('link', { name: 'Routines' }).click()
   const card = page.getByRole('article', { name: 'nightly-dependency-triage-for-the-webshop' })
   await card.getByText('hold back react-router', { exact: false }).waitFor({ timeout: 15_000 })
-  const wide = await page.evaluate(() => document.documentElement.scrollWidth)
+  const wide = (await page.evaluate('document.documentElement.scrollWidth')) as number
   expect(wide).toBeLessThanOrEqual(390)
   // Its buttons are on the screen, to be tapped.
   const fire = await card.getByRole('button', { name: /^Fire / }).boundingBox()
