@@ -2,7 +2,7 @@
 // 21) costs the hub's hot path, a webhook POST, against the build before it and against nothing. One
 // process serves `POST /hooks/bench` (bearer secret, answered 202 after the commit) three ways, each
 // on a port and a SQLite store of its own:
-//   app    — the one app as `switchboard serve` builds it: assemble() on a config from loadConfig(),
+//   app    — the one app as `switchboard serve` builds it (this build's dist/, as the hub runs it): assemble() on a config from loadConfig(),
 //            createApp(), through requestListener() (src/hub/server.ts, without the leases, bridges
 //            and sweeps a webhook does not touch);
 //   before — the build before issue 21 (its dist in BENCH_BEFORE_DIST, e.g. a checkout of 429b697
@@ -20,28 +20,53 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { pathToFileURL } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { pino } from 'pino'
-import { dialHost, type HubConfig, loadConfig } from '../../src/core/config.js'
-import { isDomainError, notFound } from '../../src/core/errors.js'
+import type { HubConfig } from '../../src/core/config.js'
 import type { Logger } from '../../src/core/log.js'
-import { isReservedSource } from '../../src/core/sources.js'
-import { assemble } from '../../src/hub/assemble.js'
-import { Hub } from '../../src/hub/core/hub.js'
-import { LeaseKeeper } from '../../src/hub/core/lease-keeper.js'
-import { createApp } from '../../src/hub/http/app.js'
-import { STATUS_OF_KIND } from '../../src/hub/http/errors.js'
-import { requestListener } from '../../src/hub/http/node.js'
-import { readBody, sendJson } from '../../src/hub/http/node-io.js'
-import { SourceCache } from '../../src/hub/http/source-cache.js'
-import { verifyWebhook, webhookEvents } from '../../src/sources/webhook/index.js'
-import { openStore } from '../../src/store/open.js'
-import { openSqliteStore } from '../../src/store/sqlite/index.js'
 import type { Store } from '../../src/store/store.js'
 import { freePort } from '../../test/helpers/home.js'
 import { fmt, summarize } from '../stats.js'
 import { type SenderKind, senderKinds } from './sender.js'
 import { startSender } from './sender-process.js'
+
+/**
+ * This build as `switchboard serve` runs it: compiled by tsc into dist/ (npm run build), as the
+ * build before is. Through tsx, every closure a request makes would also pay its __name helper.
+ */
+const DIST = fileURLToPath(new URL('../../dist/', import.meta.url))
+const fromDist = <T>(path: string) => import(pathToFileURL(join(DIST, path)).href) as Promise<T>
+const [
+  { dialHost, loadConfig },
+  { isDomainError, notFound },
+  { isReservedSource },
+  { assemble },
+  { Hub },
+  { LeaseKeeper },
+  { createApp },
+  { STATUS_OF_KIND },
+  { requestListener },
+  { readBody, sendJson },
+  { SourceCache },
+  { verifyWebhook, webhookEvents },
+  { openStore },
+  { openSqliteStore },
+] = await Promise.all([
+  fromDist<typeof import('../../src/core/config.js')>('core/config.js'),
+  fromDist<typeof import('../../src/core/errors.js')>('core/errors.js'),
+  fromDist<typeof import('../../src/core/sources.js')>('core/sources.js'),
+  fromDist<typeof import('../../src/hub/assemble.js')>('hub/assemble.js'),
+  fromDist<typeof import('../../src/hub/core/hub.js')>('hub/core/hub.js'),
+  fromDist<typeof import('../../src/hub/core/lease-keeper.js')>('hub/core/lease-keeper.js'),
+  fromDist<typeof import('../../src/hub/http/app.js')>('hub/http/app.js'),
+  fromDist<typeof import('../../src/hub/http/errors.js')>('hub/http/errors.js'),
+  fromDist<typeof import('../../src/hub/http/node.js')>('hub/http/node.js'),
+  fromDist<typeof import('../../src/hub/http/node-io.js')>('hub/http/node-io.js'),
+  fromDist<typeof import('../../src/hub/http/source-cache.js')>('hub/http/source-cache.js'),
+  fromDist<typeof import('../../src/sources/webhook/index.js')>('sources/webhook/index.js'),
+  fromDist<typeof import('../../src/store/open.js')>('store/open.js'),
+  fromDist<typeof import('../../src/store/sqlite/index.js')>('store/sqlite/index.js'),
+])
 
 const N = Number(process.env.BENCH_ROUTER_N ?? 10000)
 const ROUNDS = Number(process.env.BENCH_ROUTER_ROUNDS ?? 10)
