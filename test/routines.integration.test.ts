@@ -5,7 +5,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { RoutineRun } from '../src/core/routines.js'
@@ -13,6 +12,7 @@ import { signInWith } from './helpers/dashboard.js'
 import { type FakeScript, fakeClaude } from './helpers/fake-claude.js'
 import { CLI, waitFor } from './helpers/home.js'
 import { homePerTest } from './helpers/home-per-test.js'
+import { startReceiver } from './helpers/receiver.js'
 
 const world = homePerTest()
 
@@ -114,22 +114,10 @@ it('starts a session for a webhook that matches, with the event as untrusted dat
 it('tells a run’s end as an event outbound webhooks get, which no routine takes, not even one on every topic', {
   timeout: 60_000,
 }, async () => {
-  const told: { content: string; meta: Record<string, string> }[] = []
-  const receiver = createServer((req, res) => {
-    let body = ''
-    req.on('data', (c) => {
-      body += c
-    })
-    req.on('end', () => {
-      told.push(JSON.parse(body))
-      res.end()
-    })
-  })
-  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve))
-  world.opened.push({ close: () => receiver.close() })
+  const receiver = await startReceiver<{ content: string; meta: Record<string, string> }>()
+  world.opened.push(receiver)
   await hubWith({ turns: [{ steps: [{ say: 'triaged 3 issues' }] }] })
-  const port = (receiver.address() as { port: number }).port
-  await world.home.cli('subscribe', '--url', `http://127.0.0.1:${port}/`, '--topics', 'routines.*')
+  await world.home.cli('subscribe', '--url', `${receiver.url}/`, '--topics', 'routines.*')
   await addRoutine({
     name: 'all',
     trigger: { kind: 'events', topics: ['*'] },
@@ -137,8 +125,8 @@ it('tells a run’s end as an event outbound webhooks get, which no routine take
     action: { kind: 'start', folder: world.home.dir, prompt: 'triage' },
   })
   const fired = JSON.parse(await world.home.cli('routine', 'fire', 'all', '--json')) as RoutineRun
-  await waitFor(() => told.length > 0, 20_000, 'the run’s end to be POSTed')
-  expect(told[0]).toMatchObject({
+  await waitFor(() => receiver.got.length > 0, 20_000, 'the run’s end to be POSTed')
+  expect(receiver.got[0]?.body).toMatchObject({
     content: `routine all: run ${fired.id} done: triaged 3 issues`,
     meta: { routine: 'all', run: fired.id, state: 'done' },
   })
@@ -301,26 +289,13 @@ it('runs a session in a fresh worktree on a new branch, and removes the worktree
 it('comments a run’s end on the GitHub issue it was about, trying again when GitHub fails', {
   timeout: 60_000,
 }, async () => {
-  const comments: { path: string; auth: string | undefined; body: { body: string } }[] = []
   let failures = 1
-  const github = createServer((req, res) => {
-    let raw = ''
-    req.on('data', (c) => {
-      raw += c
-    })
-    req.on('end', () => {
-      if (failures-- > 0) {
-        res.writeHead(502).end('{"message":"Server Error"}')
-        return
-      }
-      comments.push({ path: req.url ?? '', auth: req.headers.authorization, body: JSON.parse(raw) })
-      res.writeHead(201, { 'content-type': 'application/json' }).end('{"id":1}')
-    })
-  })
-  await new Promise<void>((resolve) => github.listen(0, '127.0.0.1', resolve))
-  world.opened.push({ close: () => github.close() })
+  const github = await startReceiver<{ body: string }>(() =>
+    failures-- > 0 ? { status: 502, body: '{"message":"Server Error"}' } : { status: 201, body: '{"id":1}' },
+  )
+  world.opened.push(github)
   world.home.extraEnv.SWITCHBOARD_GITHUB_TOKEN = 'ghp_routinecomments0123456789'
-  world.home.extraEnv.SWITCHBOARD_GITHUB_API_URL = `http://127.0.0.1:${(github.address() as { port: number }).port}`
+  world.home.extraEnv.SWITCHBOARD_GITHUB_API_URL = github.url
   // A comment is public: the hub's own token in the answer does not reach it.
   await hubWith({
     turns: [{ steps: [{ say: 'Safari 17 blocks the click handler (ghp_routinecomments0123456789)' }] }],
@@ -351,13 +326,12 @@ it('comments a run’s end on the GitHub issue it was about, trying again when G
   })
   expect(res.status).toBe(202)
   const [run] = await until('triage', (rs) => rs[0]?.state === 'done', 'the run to be done')
-  await waitFor(() => comments.length === 1, 20_000, 'the comment on the issue')
-  expect(comments[0]).toEqual({
-    path: '/repos/acme/webshop/issues/34/comments',
-    auth: 'Bearer ghp_routinecomments0123456789',
-    body: {
-      body: `routine triage: run ${run?.id} done: Safari 17 blocks the click handler (‹redacted›)`,
-    },
+  await waitFor(() => github.got.length === 1, 20_000, 'the comment on the issue')
+  const [comment] = github.got
+  expect(comment?.path).toBe('/repos/acme/webshop/issues/34/comments')
+  expect(comment?.headers.authorization).toBe('Bearer ghp_routinecomments0123456789')
+  expect(comment?.body).toEqual({
+    body: `routine triage: run ${run?.id} done: Safari 17 blocks the click handler (‹redacted›)`,
   })
   const log = await world.home.cli('deliveries', 'github:comments')
   expect(log).toMatch(/attempt 1\t502/)

@@ -7,7 +7,6 @@
 import { execFileSync } from 'node:child_process'
 import { createHmac, randomUUID } from 'node:crypto'
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:http'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { RoutineRun } from '../../src/core/routines.js'
@@ -15,6 +14,7 @@ import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
 import { botMessages, bridgeAddArgs, FAKES, pair, person } from '../helpers/bridge-world.js'
 import { adminCall, drivingEnv, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { runCli, waitFor } from '../helpers/home.js'
+import { startReceiver } from '../helpers/receiver.js'
 
 const world = e2eWorld()
 
@@ -30,24 +30,6 @@ function repository(): { dir: string; git: (...args: string[]) => string } {
   return { dir, git }
 }
 
-/** An outbound webhook's receiver on 127.0.0.1: what it was POSTed, parsed. */
-async function receiver() {
-  const got: { content: string; meta: Record<string, string> }[] = []
-  const server = createServer((req, res) => {
-    let body = ''
-    req.on('data', (c) => {
-      body += c
-    })
-    req.on('end', () => {
-      got.push(JSON.parse(body))
-      res.end()
-    })
-  })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  world.closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}/`, got }
-}
-
 it('starts a session in a fresh worktree for a failed check, lets the phone allow its Bash call, POSTs the answer, and removes the worktree', {
   timeout: 180_000,
 }, async () => {
@@ -61,8 +43,9 @@ it('starts a session in a fresh worktree for a failed check, lets the phone allo
   const chat = await pair(world.home, telegram, olga, true)
 
   const repo = repository()
-  const told = await receiver()
-  expect((await runCli(['subscribe', '--url', told.url, '--topics', 'routines.*'], env)).code).toBe(0)
+  const told = await startReceiver<{ content: string; meta: Record<string, string> }>()
+  world.closers.push(() => told.close())
+  expect((await runCli(['subscribe', '--url', `${told.url}/`, '--topics', 'routines.*'], env)).code).toBe(0)
   const added = await runCli(['source', 'add', 'gh', '--preset', 'github'], env)
   const secret = /secret: (\S+)/.exec(added.stdout)?.[1] ?? ''
   const file = join(world.home.dir, 'ci.json')
@@ -140,7 +123,7 @@ it('starts a session in a fresh worktree for a failed check, lets the phone allo
   await telegram.press(olga, chat, prompt.messageId, allow?.data as string)
 
   await waitFor(() => told.got.length > 0, 90_000, 'the run’s answer at the outbound webhook')
-  expect(told.got[0]).toMatchObject({
+  expect(told.got[0]?.body).toMatchObject({
     content: `routine ci-failure: run ${waiting?.id} done: the test is flaky`,
     meta: { routine: 'ci-failure', run: waiting?.id, state: 'done' },
   })
