@@ -1,9 +1,12 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import type { StoredEvent } from './event.js'
 import {
   branchName,
   eventDocument,
   failedCondition,
+  githubThreadOf,
   renderTemplate,
   routineProblems,
   routineSpecSchema,
@@ -156,5 +159,32 @@ describe('templates and keys', () => {
     const doc = eventDocument(event())
     expect(runKey({ key: '{{meta.branch}}:{{meta.none}}' }, doc)).toBe('feature/x:')
     expect(runKey({}, doc)).toBe('')
+  })
+})
+
+describe("the README's worked examples", () => {
+  const readme = readFileSync(join(import.meta.dirname, '../../README.md'), 'utf8')
+  const section = /\n## Routines[^\n]*\n([\s\S]*?)\n## /.exec(readme)?.[1] ?? ''
+  const examples = [...section.matchAll(/```json\n([\s\S]*?)```/g)].map((m) => JSON.parse(m[1] ?? ''))
+
+  it('are three routines a hub takes as they are written', () => {
+    expect(examples.map((e) => e.name)).toEqual(['ci-failure', 'alerts', 'triage'])
+    for (const example of examples) expect(routineProblems(example)).toEqual([])
+  })
+})
+
+describe('the GitHub thread of an event', () => {
+  const github = (meta: Record<string, string>) => event({ meta: { github_event: 'issues', ...meta } })
+
+  it('is the repository and the issue, pull request or comment’s number, or a check’s pull request', () => {
+    expect(githubThreadOf(github({ repository: 'acme/webshop', number: '34' }))).toBe('acme/webshop#34')
+    expect(githubThreadOf(github({ repository: 'acme/webshop', pull_request: '12' }))).toBe('acme/webshop#12')
+  })
+
+  it('is none for an event of another source, without a number, or whose fields would leave the API path', () => {
+    expect(githubThreadOf(event({ meta: { repository: 'acme/webshop', number: '34' } }))).toBeNull()
+    expect(githubThreadOf(github({ repository: 'acme/webshop' }))).toBeNull()
+    expect(githubThreadOf(github({ repository: '../../user', number: '1' }))).toBeNull()
+    expect(githubThreadOf(github({ repository: 'acme/webshop', number: '1/../../x' }))).toBeNull()
   })
 })
