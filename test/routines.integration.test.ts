@@ -487,6 +487,32 @@ it.each(['SIGTERM', 'SIGKILL'] as const)(
   },
 )
 
+it('starts a run’s session anew when its hub was killed before the session had begun', {
+  timeout: 90_000,
+}, async () => {
+  const { fake, hub } = await hubWith({
+    turns: [{ run: 1, init: false, steps: [{ hold: true }] }, { steps: [{ say: 'begun again' }] }],
+  })
+  await addRoutine({
+    name: 'early',
+    trigger: { kind: 'manual' },
+    action: { kind: 'start', folder: world.home.dir, prompt: 'a job' },
+  })
+  await world.home.cli('routine', 'fire', 'early')
+  const [running] = await until('early', (rs) => rs[0]?.state === 'running', 'the run to be running')
+  await waitFor(() => fake.got().some((l) => l.type === 'user'), 10_000, 'its CLI to read the prompt')
+  hub.kill('SIGKILL')
+  await waitFor(() => hub.exitCode !== null || hub.signalCode !== null, 10_000, 'the hub to go')
+  startHub()
+  await world.home.waitForHub()
+  const [done] = await until('early', (rs) => rs[0]?.state === 'done', 'the run to be done')
+  expect(done).toMatchObject({ id: running?.id, sessionId: running?.sessionId, reason: 'begun again' })
+  // A second CLI, from the start (nothing to resume), given the run's prompt again.
+  expect(fake.runs()).toHaveLength(2)
+  expect(fake.runs()[1]).not.toContain('--resume')
+  expect(fake.got().filter((l) => l.type === 'user' && JSON.stringify(l).includes('a job'))).toHaveLength(2)
+})
+
 it('lets a signed-in browser fire a routine, but not one that runs tools unasked: that stays the admin token’s', {
   timeout: 60_000,
 }, async () => {

@@ -6,8 +6,10 @@
 // what it received.
 //
 // FAKE_CLAUDE_SCRIPT (JSON): {
-//   turns: [{ when?: text the prompt contains, steps: Step[] }]  (the first that matches; else the
-//          one without `when`; else one that says "ok"),
+//   turns: [{ when?: text the prompt contains, run?: the process it plays in (1 for the first one
+//          the log has), init?: false for a turn that begins no session (no system init line),
+//          steps: Step[] }]  (the first that matches; else the one without `when`; else one that
+//          says "ok"),
 //   sessionId?: the session id of a new session,
 //   mcpSetServers?: the answer to mcp_set_servers,
 //   silent?: control subtypes it never answers,
@@ -20,7 +22,7 @@
 //   {kill: signal}; {raw: text} printed as it is; {result: fields} the turn's result, now, with these
 //   fields (steps after it run after the turn; without one, a plain result ends the turn).
 import { randomUUID } from 'node:crypto'
-import { appendFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync } from 'node:fs'
 
 const script = JSON.parse(process.env.FAKE_CLAUDE_SCRIPT ?? '{}')
 const argv = process.argv.slice(2)
@@ -32,6 +34,13 @@ const log = (entry) => {
   if (script.log) appendFileSync(script.log, `${JSON.stringify(entry)}\n`)
 }
 log({ argv })
+/** Which process of the test this is: 1 for the first the log has. */
+const runNumber =
+  script.log && existsSync(script.log)
+    ? readFileSync(script.log, 'utf8')
+        .split('\n')
+        .filter((l) => l.startsWith('{"argv"')).length
+    : 1
 if (script.refuse) {
   process.stderr.write(`${script.refuse}\n`)
   process.exit(1)
@@ -171,7 +180,7 @@ async function next() {
 }
 
 function pick(prompt) {
-  const turns = script.turns ?? []
+  const turns = (script.turns ?? []).filter((t) => t.run === undefined || t.run === runNumber)
   return (
     turns.find((t) => t.when !== undefined && prompt.includes(t.when)) ??
     turns.find((t) => t.when === undefined) ?? { steps: [{ say: 'ok' }] }
@@ -179,20 +188,22 @@ function pick(prompt) {
 }
 
 async function play(prompt, mine, aborted) {
-  out({
-    type: 'system',
-    subtype: 'init',
-    cwd: process.cwd(),
-    session_id: sessionId,
-    tools: ['Bash', 'Read', 'AskUserQuestion', 'ExitPlanMode'],
-    mcp_servers: [],
-    model,
-    permissionMode,
-    claude_code_version: 'fake',
-  })
+  const turn = pick(prompt)
+  if (turn.init !== false)
+    out({
+      type: 'system',
+      subtype: 'init',
+      cwd: process.cwd(),
+      session_id: sessionId,
+      tools: ['Bash', 'Read', 'AskUserQuestion', 'ExitPlanMode'],
+      mcp_servers: [],
+      model,
+      permissionMode,
+      claude_code_version: 'fake',
+    })
   let said = ''
   let ended = false
-  for (const step of pick(prompt).steps) {
+  for (const step of turn.steps) {
     if (mine.aborted) break
     if ('say' in step) {
       if (partials) streamed([step.say])

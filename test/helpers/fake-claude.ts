@@ -20,7 +20,8 @@ export type FakeStep =
 
 export interface FakeScript {
   /** The first turn whose `when` the prompt contains plays; else the one without `when`; else "ok". */
-  turns?: { when?: string; steps: FakeStep[] }[]
+  /** `run`: only in that process of the test (1 for the first); `init: false`: it begins no session. */
+  turns?: { when?: string; run?: number; init?: false; steps: FakeStep[] }[]
   sessionId?: string
   /** What it answers to mcp_set_servers (by default: every server added, no errors). */
   mcpSetServers?: Record<string, unknown>

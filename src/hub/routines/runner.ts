@@ -292,6 +292,12 @@ export class Runner {
     }
     // Its CLI went with a hub (stopped, or killed and found so by the next): the run is not over.
     if (endedWithItsHub(session)) {
+      // Its CLI went before it began a Claude session, so there is none to resume: started anew.
+      if (!session.claudeSessionId) {
+        await this.sessions.prune([session.id])
+        await this.store.moveRoutineRun(run.id, ['running'], 'starting')
+        return
+      }
       await this.sessions.send(session.id, CARRY_ON).catch(async (err) => {
         await this.end(
           spec,
