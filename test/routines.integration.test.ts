@@ -7,7 +7,7 @@ import { createHmac } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import type { RoutineRun } from '../src/core/routines.js'
+import { POSTED_BY_SWITCHBOARD, type RoutineRun } from '../src/core/routines.js'
 import { signInWith } from './helpers/dashboard.js'
 import { type FakeScript, fakeClaude } from './helpers/fake-claude.js'
 import { CLI, waitFor } from './helpers/home.js'
@@ -331,11 +331,39 @@ it('comments a run’s end on the GitHub issue it was about, trying again when G
   expect(comment?.path).toBe('/repos/acme/webshop/issues/34/comments')
   expect(comment?.headers.authorization).toBe('Bearer ghp_routinecomments0123456789')
   expect(comment?.body).toEqual({
-    body: `routine triage: run ${run?.id} done: Safari 17 blocks the click handler (‹redacted›)`,
+    body: `routine triage: run ${run?.id} done: Safari 17 blocks the click handler (‹redacted›)\n\n${POSTED_BY_SWITCHBOARD}`,
   })
   const log = await world.home.cli('deliveries', 'github:comments')
   expect(log).toMatch(/attempt 1\t502/)
   expect(log).toMatch(/attempt 2\t201/)
+
+  // Fired by hand with GitHub's fields of the caller's choosing: nothing is posted anywhere.
+  const forged = join(world.home.dir, 'forged.json')
+  writeFileSync(
+    forged,
+    JSON.stringify({
+      source: 'gh',
+      meta: { github_event: 'issues', repository: 'someone/else', number: '1' },
+    }),
+  )
+  const fired = JSON.parse(
+    await world.home.cli('routine', 'fire', 'triage', '--event', forged, '--json'),
+  ) as RoutineRun
+  await until(
+    'triage',
+    (rs) => rs.find((r) => r.id === fired.id)?.state === 'done',
+    'the fired run to be done',
+  )
+  // Its end is stored, and handed to the poster, which took it without posting.
+  await waitFor(
+    async () =>
+      (await api<{ events: unknown[] }>('GET', `/api/events?q=${fired.id}`)).events.length === 1 &&
+      (await world.home.pending('github:comments')) === 0,
+    10_000,
+    'the fired run’s end to be handed to the poster',
+  )
+  expect(github.got).toHaveLength(1)
+  expect(await world.home.cli('deliveries', 'github:comments')).not.toContain('attempt 3')
 })
 
 it('delivers a run’s events to a named live session as untrusted data, and is done', {

@@ -181,10 +181,13 @@ describe('the GitHub thread of an event', () => {
     expect(githubThreadOf(github({ repository: 'acme/webshop', pull_request: '12' }))).toBe('acme/webshop#12')
   })
 
-  it('is none for an event of another source, without a number, or whose fields would leave the API path', () => {
+  it('is none for an event without GitHub’s fields or a number, or whose fields would leave the API path', () => {
     expect(githubThreadOf(event({ meta: { repository: 'acme/webshop', number: '34' } }))).toBeNull()
     expect(githubThreadOf(github({ repository: 'acme/webshop' }))).toBeNull()
     expect(githubThreadOf(github({ repository: '../../user', number: '1' }))).toBeNull()
+    expect(githubThreadOf(github({ repository: '../x', number: '1' }))).toBeNull()
+    expect(githubThreadOf(github({ repository: 'acme/..', number: '1' }))).toBeNull()
+    expect(githubThreadOf(github({ repository: 'acme/.github', number: '1' }))).toBe('acme/.github#1')
     expect(githubThreadOf(github({ repository: 'acme/webshop', number: '1/../../x' }))).toBeNull()
   })
 })

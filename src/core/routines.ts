@@ -184,7 +184,12 @@ export function routineProblems(input: unknown): string[] {
 
 // --- the event as the filter and templates see it -------------------------------------------------
 
-/** The event as a JSON document: its fields, and `body`, its content parsed when it is JSON. */
+/**
+ * Ends every comment a routine posts on GitHub; the github preset ignores a comment carrying it, so
+ * a routine on comments is not started again by its own answer.
+ */
+export const POSTED_BY_SWITCHBOARD = '<!-- posted by switchboard -->'
+
 /**
  * The GitHub issue or pull request an event of the github preset is about, as `owner/repo#12`: a
  * pull request's, an issue's or a comment's number, or the pull request a check ran for.
@@ -192,11 +197,14 @@ export function routineProblems(input: unknown): string[] {
 export function githubThreadOf(event: Pick<StoredEvent, 'meta'>): string | null {
   const { github_event, repository, pull_request, number } = event.meta
   const n = pull_request ?? number
-  if (!github_event || !repository || !n || !/^\d+$/.test(n) || !/^[\w.-]+\/[\w.-]+$/.test(repository))
-    return null
+  const named = repository?.split('/') ?? []
+  // Owner and name as GitHub spells them; `.` or `..` would move the comment's URL elsewhere.
+  const fits = named.length === 2 && named.every((part) => /^[\w.-]+$/.test(part) && !/^\.\.?$/.test(part))
+  if (!github_event || !n || !/^\d+$/.test(n) || !fits) return null
   return `${repository}#${n}`
 }
 
+/** The event as a JSON document: its fields, and `body`, its content parsed when it is JSON. */
 export function eventDocument(event: StoredEvent): Record<string, unknown> {
   const doc: Record<string, unknown> = { ...event }
   const content = event.content.trimStart()

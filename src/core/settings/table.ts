@@ -22,6 +22,8 @@ const PUSH_CONTACT = 'a mailto: or https: address push services may write to (ma
 function isGitHubApi(value: string): boolean {
   try {
     const url = new URL(value)
+    // Paths are put after it: a query, a fragment or credentials in it would send them elsewhere.
+    if (url.search || url.hash || url.username || url.password) return false
     return (
       url.protocol === 'https:' ||
       (url.protocol === 'http:' && isLoopback(url.hostname.replace(/^\[|\]$/g, '')))
@@ -266,7 +268,7 @@ export const SETTINGS = {
     text: text.string,
     schema: z.string().trim().min(1, 'a GitHub token'),
     default: null,
-    defaultText: 'none: routines post nothing to GitHub',
+    defaultText: 'none: a comment a routine would post is a dead letter saying so',
     secret: true,
     show: (token) => (token === null ? null : '(hidden)'),
     description:
@@ -280,7 +282,10 @@ export const SETTINGS = {
     text: text.string,
     schema: z
       .string()
-      .refine(isGitHubApi, 'an https: URL (or http: on loopback), such as https://github.example.com/api/v3'),
+      .refine(
+        isGitHubApi,
+        'an https: URL (or http: on loopback) with no query or credentials, such as https://github.example.com/api/v3',
+      ),
     default: 'https://api.github.com',
     description: 'the GitHub REST API routines post comments to',
   }),

@@ -4,6 +4,7 @@
 // that waited while no hub ran goes once one does, and one that never went is a dead letter.
 import type { StoredEvent } from '../../core/event.js'
 import type { Logger } from '../../core/log.js'
+import { POSTED_BY_SWITCHBOARD, routineSpecSchema } from '../../core/routines.js'
 import type { Hub } from '../core/hub.js'
 import type { HubSecrets } from '../core/hub-secrets.js'
 import { subscriberLease, type WorkSource } from '../core/lease-keeper.js'
@@ -35,6 +36,12 @@ export class GitHubComments {
   work(): WorkSource {
     return {
       wanted: async () => {
+        const commenting = (await this.hub.store.listRoutines()).some((r) => {
+          const parsed = routineSpecSchema.safeParse(r.spec)
+          return parsed.success && parsed.data.action.kind === 'start' && parsed.data.action.commentOnGitHub
+        })
+        // Nothing to post, nothing subscribed: run ends of other routines do not queue up here.
+        if (!commenting && !this.registered) return new Map()
         if (!this.registered) {
           await this.hub.store.registerSubscriber(GITHUB_COMMENTS, ['routines.*'], { peer: false })
           this.registered = true
@@ -61,7 +68,7 @@ export class GitHubComments {
     const { token, apiUrl } = this.settings()
     const url = `${apiUrl.replace(/\/+$/, '')}/repos/${repository}/issues/${number}/comments`
     await this.secrets.refresh()
-    const text = this.secrets.redactor.redact(event.content)
+    const text = `${this.secrets.redactor.redact(event.content)}\n\n${POSTED_BY_SWITCHBOARD}`
     let error = 'no githubToken setting: nothing was posted'
     for (let attempt = 1; token && attempt <= ATTEMPTS; attempt++) {
       const { status, problem } = await post(url, token, text)

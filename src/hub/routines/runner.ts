@@ -4,6 +4,7 @@
 // is sent the events that joined it, stopped over budget, and ended once its session is idle.
 // Every move is a compare-and-set in the store, so a tick that races another changes nothing twice.
 import { channelMessage } from '../../claude/channel-tag.js'
+import { isDomainError } from '../../core/errors.js'
 import { type StoredEvent, toMeta } from '../../core/event.js'
 import type { Logger } from '../../core/log.js'
 import {
@@ -288,7 +289,7 @@ export class Runner {
         return
       }
       await this.sessions.stop(session.id, `routine ${spec.name}: the run is done`).catch(() => {})
-      return this.end(spec, run, ['running'], 'done', session.lastResult?.slice(0, 500) ?? null)
+      return this.end(spec, run, ['running'], 'done', outcomeOf(session.lastResult))
     }
     // Its CLI went with a hub (stopped, or killed and found so by the next): the run is not over.
     if (endedWithItsHub(session)) {
@@ -299,6 +300,8 @@ export class Runner {
         return
       }
       await this.sessions.send(session.id, CARRY_ON).catch(async (err) => {
+        // Another hub of the database still holds the session (it is stopping): asked again next pass.
+        if (isDomainError(err) && err.kind === 'conflict') return
         await this.end(
           spec,
           run,
@@ -327,9 +330,11 @@ export class Runner {
   private async tell(spec: RoutineSpec, run: RoutineRun): Promise<void> {
     const text = `routine ${spec.name}: run ${run.id} ${run.state}${run.reason ? `: ${run.reason}` : ''}`
     const [first] = await this.store.runEvents(run.id)
-    const commenting = spec.action.kind === 'start' && spec.action.commentOnGitHub
-    // Where github-comments.ts posts it.
-    const thread = commenting && first ? githubThreadOf(first.event) : null
+    // Where github-comments.ts posts it: only for an event GitHub signed, which names the thread.
+    const thread =
+      spec.action.kind === 'start' && spec.action.commentOnGitHub && first
+        ? await this.githubThread(run, first.event)
+        : null
     await this.hub.publish({
       topic: `routines.${spec.name}`,
       source: ROUTINE_SOURCE,
@@ -357,6 +362,16 @@ export class Runner {
     }
   }
 
+  /**
+   * The GitHub thread of a run's first event: one a routine took from a source of the github preset
+   * (the payload's signature checked), never one a person fired or replayed with meta of their choosing.
+   */
+  private async githubThread(run: RoutineRun, event: StoredEvent): Promise<string | null> {
+    if (run.trigger !== 'event') return null
+    const source = await this.store.getSource(event.source)
+    return source?.preset === 'github' ? githubThreadOf(event) : null
+  }
+
   private async end(
     spec: RoutineSpec,
     run: RoutineRun,
@@ -377,4 +392,13 @@ export class Runner {
       this.log.warn({ err, run: run.id }, 'the run’s worktree was not removed'),
     )
   }
+}
+
+/**
+ * A run's outcome: the session's last answer, at most 500 characters, cut between words, so no
+ * token is left half there for a redactor to miss (a comment on GitHub is public).
+ */
+function outcomeOf(answer: string | null): string | null {
+  if (answer === null || answer.length <= 500) return answer
+  return `${answer.slice(0, 500).replace(/\S*$/, '').trimEnd()} …`
 }

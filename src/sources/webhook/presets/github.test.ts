@@ -8,6 +8,7 @@ import {
   signature,
 } from '../../../../test/fixtures/webhooks/load.js'
 import { topicMatches } from '../../../core/event.js'
+import { POSTED_BY_SWITCHBOARD } from '../../../core/routines.js'
 
 const source = presetSource('github', { name: 'gh', topic: 'github' })
 
@@ -149,6 +150,23 @@ describe('github preset', () => {
       content:
         'bob commented on pull request #12 in acme/webshop: @claude why does CI fail? — https://github.com/acme/webshop/pull/12#issuecomment-1',
       meta: { number: '12', pull_request: '12', author: 'bob', repository: 'acme/webshop' },
+    })
+  })
+
+  it('publishes nothing for a comment a routine posted, so a routine on comments does not answer itself', () => {
+    const comment = {
+      action: 'created',
+      issue: { number: 12, title: 'Fix it', html_url: 'https://github.com/acme/webshop/pull/12' },
+      comment: {
+        body: `routine triage: run run_1 done: fixed\n\n${POSTED_BY_SWITCHBOARD}`,
+        html_url: 'https://github.com/acme/webshop/pull/12#issuecomment-2',
+        user: { login: 'switchboard-bot' },
+      },
+      repository: { full_name: 'acme/webshop' },
+      sender: { login: 'switchboard-bot' },
+    }
+    expect(delivered('issue_comment', comment)).toEqual({
+      ignored: 'a comment a routine posted: nothing was published',
     })
   })
 

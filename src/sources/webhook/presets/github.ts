@@ -2,6 +2,7 @@
 // `<source topic>.<event type>` (github.pull_request) whose content is one line for a person
 // (github-summary.ts); the details are attributes, and X-GitHub-Delivery makes a redelivery one event.
 import { invalid } from '../../../core/errors.js'
+import { POSTED_BY_SWITCHBOARD } from '../../../core/routines.js'
 import { header, retryKey } from '../request.js'
 import { envelopeSchema, summarize } from './github-summary.js'
 import { metaOf, type Preset, payload, sourceEvent } from './preset.js'
@@ -22,6 +23,8 @@ export const github: Preset = {
     const envelope = payload(body, envelopeSchema, `github ${event}`)
     // GitHub sends a ping when the webhook is created: an answer is all it wants.
     if (event === 'ping') return { ignored: 'ping: GitHub checked the webhook; nothing was published' }
+    if (event === 'issue_comment' && postedBySwitchboard(body))
+      return { ignored: 'a comment a routine posted: nothing was published' }
     const json = 'json' in body ? body.json : null
     const summary = summarize(event, json, envelope)
     const meta = metaOf(
@@ -46,4 +49,10 @@ export const github: Preset = {
       ],
     }
   },
+}
+
+/** A comment whose text carries the routines' marker (hub/routines/github-comments.ts). */
+function postedBySwitchboard(body: object): boolean {
+  const json = 'json' in body ? (body.json as { comment?: { body?: unknown } } | null) : null
+  return typeof json?.comment?.body === 'string' && json.comment.body.includes(POSTED_BY_SWITCHBOARD)
 }
