@@ -1,7 +1,12 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { pino } from 'pino'
 import { expect, it } from 'vitest'
+import { ensureHome, loadConfig } from '../src/core/config.js'
+import { HubUnwanted, startHub } from '../src/hub/server.js'
+import { openStore } from '../src/store/open.js'
 import { ChannelClient } from './helpers/channel-client.js'
 import { alive, runCli, waitFor } from './helpers/home.js'
 import { homePerTest } from './helpers/home-per-test.js'
@@ -113,4 +118,25 @@ it('a hub started for a home removed meanwhile does not make the home again', as
   expect(serve.code).toBe(0)
   expect(existsSync(gone)).toBe(false)
   expect(await answers()).toBe(false)
+})
+
+it('a hub found unwanted once it holds the port starts nothing, and lets the port go', async () => {
+  // What an autostarted hub does when a stop came while it was starting (serve --unless-stopped).
+  const config = loadConfig({ home: world.home.dir, port: String(world.home.port) })
+  ensureHome(config.home)
+  const store = await openStore(config)
+  try {
+    await expect(
+      startHub(config, store, pino({ level: 'silent' }), () => 'stopped meanwhile'),
+    ).rejects.toThrow(HubUnwanted)
+  } finally {
+    await store.close()
+  }
+  expect(existsSync(join(world.home.dir, 'hub.json'))).toBe(false)
+  const taken = createServer()
+  await new Promise<void>((resolve, reject) => {
+    taken.once('error', reject)
+    taken.listen(world.home.port, '127.0.0.1', () => resolve())
+  })
+  await new Promise((resolve) => taken.close(resolve))
 })

@@ -12,7 +12,7 @@ import { pinText } from '../core/fingerprint.js'
 import { createLogger } from '../core/log.js'
 import { isLoopback } from '../core/network.js'
 import { processAlive } from '../core/process-alive.js'
-import { startHub } from '../hub/server.js'
+import { HubUnwanted, startHub } from '../hub/server.js'
 import { openStore } from '../store/open.js'
 import { banner, bannerJson } from './banner.js'
 import { configFrom, settingOptions } from './options.js'
@@ -44,7 +44,7 @@ export function registerServe(program: Command): void {
       let config = configFrom(command)
       // Autostart's hub is wanted while its home is there and not stopped on purpose. Its process
       // can take seconds to get here, and a stop or a removed home meanwhile wins: asked again once
-      // it holds the port, since until then a hub that was being stopped may still hold it.
+      // it holds the port (a hub being stopped may hold it until then), before anything runs.
       const unwanted = () => (opts.unlessStopped ? startRefused(config.home) : null)
       let before = unwanted()
       if (!before) {
@@ -69,9 +69,14 @@ export function registerServe(program: Command): void {
       })
       let running: Awaited<ReturnType<typeof startHub>>
       try {
-        running = await startHub(config, store, log)
+        running = await startHub(config, store, log, unwanted)
       } catch (err) {
         await store.close()
+        if (err instanceof HubUnwanted) {
+          log.info({ home: config.home }, `${err.message}; leaving`)
+          // What the hub's parts set going before it held the port (timers) must not keep it here.
+          process.exit(0)
+        }
         if ((err as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw err
         // Autostart relies on this too: of two hubs started at once, the loser says so and leaves.
         throw invalid(
@@ -79,12 +84,6 @@ export function registerServe(program: Command): void {
             ? `this home's hub already answers on ${config.host}:${config.port}; switchboard status says more`
             : `port ${config.port} on ${config.host} is in use by another program; pick another: switchboard serve --port <port> (or "port" in ${config.home}/config.json)`,
         )
-      }
-      const after = unwanted()
-      if (after) {
-        log.info({ home: config.home }, `${after}; leaving`)
-        await running.close()
-        process.exit(0)
       }
       const shown = {
         pid: process.pid,

@@ -30,7 +30,16 @@ export interface RunningHub {
   close(): Promise<void>
 }
 
-export async function startHub(config: HubConfig, store: Store, log: Logger): Promise<RunningHub> {
+/** What startHub throws when `unwanted` gives a reason once the port is held: nothing else started. */
+export class HubUnwanted extends Error {}
+
+export async function startHub(
+  config: HubConfig,
+  store: Store,
+  log: Logger,
+  /** Asked once the port is held, before anything runs: a reason not to serve after all, or null. */
+  unwanted: () => string | null = () => null,
+): Promise<RunningHub> {
   // Before anything starts: a certificate that cannot be read stops the hub here, in one line.
   const tls = hubTls(config)
   const parts = assemble(config, store, log, tls)
@@ -52,6 +61,11 @@ export async function startHub(config: HubConfig, store: Store, log: Logger): Pr
       resolve()
     })
   })
+  const refusal = unwanted()
+  if (refusal) {
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+    throw new HubUnwanted(refusal)
+  }
   const bound = server.address()
   const port = typeof bound === 'object' && bound ? bound.port : config.port
   parts.listening(port)

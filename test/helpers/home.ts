@@ -163,11 +163,28 @@ export class TestHome {
   /**
    * Stops the home as `switchboard stop` does (the marker first, so a hub a channel is starting
    * meanwhile leaves), and removes it once no hub of it runs: one still starting would write into it.
+   * One not in hub.json yet (starting, or left by a test) is stopped too.
    */
   async cleanup(): Promise<void> {
     if (existsSync(this.dir)) markStopped(this.dir)
     await this.stopHub()
-    await waitFor(() => hubsOf(this.dir).length === 0, 20_000, `every hub of ${this.dir} to leave`)
+    const told = new Set<number>()
+    await waitFor(
+      () => {
+        const left = hubsOf(this.dir)
+        for (const pid of left.filter((p) => !told.has(p))) {
+          told.add(pid)
+          try {
+            process.kill(pid, 'SIGTERM')
+          } catch {
+            // gone meanwhile
+          }
+        }
+        return left.length === 0
+      },
+      20_000,
+      `every hub of ${this.dir} to leave`,
+    )
     rmSync(this.dir, { recursive: true, force: true })
   }
 }

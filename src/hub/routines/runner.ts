@@ -42,6 +42,8 @@ export function runPrompt(action: StartAction, events: StoredEvent[]): string {
 }
 
 export class Runner {
+  private admitting: Promise<void> = Promise.resolve()
+
   constructor(
     private readonly store: Store,
     private readonly hub: Hub,
@@ -75,10 +77,13 @@ export class Runner {
 
   private async step(spec: RoutineSpec, run: RoutineRun): Promise<void> {
     switch (run.state) {
-      case 'pending':
-        if (run.dueAt > Date.now() || !(await this.slotFree(spec))) return
-        if (spec.gate) return this.ask(spec, run)
-        return this.start(spec, run, ['pending'])
+      case 'pending': {
+        if (run.dueAt > Date.now()) return
+        const starting = await this.admit(() => this.takeSlot(spec, run))
+        if (starting && spec.action.kind === 'start')
+          await this.createSession(spec, spec.action, starting, sessionOfRun(run.id))
+        return
+      }
       case 'gated':
         return this.gateAnswered(spec, run)
       case 'starting':
@@ -86,6 +91,36 @@ export class Runner {
       case 'running':
         return this.watch(spec, run)
     }
+  }
+
+  /**
+   * Counting the slots and taking one are one step on this hub, whichever routine asks: two
+   * routines' passes would otherwise both see the last slot free.
+   */
+  private admit<T>(step: () => Promise<T>): Promise<T> {
+    const taken = this.admitting.then(step, step)
+    this.admitting = taken.then(
+      () => {},
+      () => {},
+    )
+    return taken
+  }
+
+  /** A due run takes a free slot: it is gated, or delivered, or `starting` (returned: its session is next). */
+  private async takeSlot(spec: RoutineSpec, run: RoutineRun): Promise<RoutineRun | null> {
+    if (!(await this.slotFree(spec))) return null
+    if (spec.gate) {
+      await this.ask(spec, run)
+      return null
+    }
+    if (spec.action.kind === 'deliver') {
+      await this.deliver(spec, run, ['pending'])
+      return null
+    }
+    return this.store.moveRoutineRun(run.id, ['pending'], 'starting', {
+      sessionId: sessionOfRun(run.id),
+      startedAt: Date.now(),
+    })
   }
 
   private async slotFree(spec: RoutineSpec): Promise<boolean> {
