@@ -60,7 +60,10 @@ export class GitHubComments {
     }
   }
 
-  /** Tries until GitHub takes the comment or the attempts run out; never throws. */
+  /**
+   * Tries until GitHub takes the comment or the attempts run out. What cannot be stored (the log, a
+   * dead letter) throws: the event stays unacknowledged and is handed over again.
+   */
   private async comment(event: StoredEvent): Promise<void> {
     const thread = event.source === ROUTINE_SOURCE ? event.meta.github_thread : undefined
     if (!thread) return
