@@ -2,14 +2,15 @@
 // scripted fake CLI), one run per key however many events a debounce window holds, within the caps;
 // a denied gate starts no CLI; a budget spent stops the run; and a hub killed between taking an
 // event and starting its run starts it once after a restart.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { POSTED_BY_SWITCHBOARD, type RoutineRun } from '../src/core/routines.js'
 import { signInWith } from './helpers/dashboard.js'
 import { type FakeScript, fakeClaude } from './helpers/fake-claude.js'
+import { gitRepository } from './helpers/git-repo.js'
 import { CLI, waitFor } from './helpers/home.js'
 import { homePerTest } from './helpers/home-per-test.js'
 import { startReceiver } from './helpers/receiver.js'
@@ -32,6 +33,14 @@ function startHub(): ChildProcess {
   const hub = spawn(process.execPath, [CLI, 'serve'], { env: world.home.env, stdio: 'ignore' })
   world.opened.push({ close: () => hub.kill('SIGKILL') })
   return hub
+}
+
+/** The hub goes (killed, or stopped), and another is started on the home once it is gone. */
+async function restartHub(hub: ChildProcess, signal: NodeJS.Signals): Promise<void> {
+  hub.kill(signal)
+  await waitFor(() => hub.exitCode !== null || hub.signalCode !== null, 10_000, 'the hub to go')
+  startHub()
+  await world.home.waitForHub()
 }
 
 async function api<T>(method: string, path: string, body?: unknown): Promise<T> {
@@ -259,13 +268,7 @@ it('sends an event of a running run’s key into its session, and ends the run o
 it('runs a session in a fresh worktree on a new branch, and removes the worktree once the run is done', {
   timeout: 60_000,
 }, async () => {
-  const repo = join(world.home.dir, 'repo')
-  mkdirSync(repo)
-  const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { encoding: 'utf8' })
-  git('init', '-q', '-b', 'main')
-  writeFileSync(join(repo, 'README'), 'hello\n')
-  git('add', 'README')
-  git('-c', 'user.name=t', '-c', 'user.email=t@example.test', 'commit', '-q', '-m', 'first')
+  const { dir: repo, git } = gitRepository(join(world.home.dir, 'repo'))
   await hubWith({ turns: [{ steps: [{ say: 'fixed' }] }] })
   const secret = await world.home.addSource('alerts')
   await addRoutine(
@@ -466,10 +469,7 @@ it('starts the run once after the hub was killed between taking the event and st
   await addRoutine(alertRoutine({ debounceSeconds: 6 }))
   await post(secret, { text: 'db down', group: 'g1', severity: 'critical' })
   const [pending] = await until('alerts', (rs) => rs[0]?.state === 'pending', 'the run to be taken')
-  hub.kill('SIGKILL')
-  await waitFor(() => hub.exitCode !== null || hub.signalCode !== null, 10_000, 'the hub to die')
-  startHub()
-  await world.home.waitForHub()
+  await restartHub(hub, 'SIGKILL')
   const [done] = await until('alerts', (rs) => rs[0]?.state === 'done', 'the run to be done')
   expect(done?.id).toBe(pending?.id)
   expect(await runs('alerts')).toHaveLength(1)
@@ -503,10 +503,7 @@ it.each(['SIGTERM', 'SIGKILL'] as const)(
       20_000,
       'its CLI to begin the Claude session',
     )
-    hub.kill(signal)
-    await waitFor(() => hub.exitCode !== null || hub.signalCode !== null, 10_000, 'the hub to go')
-    startHub()
-    await world.home.waitForHub()
+    await restartHub(hub, signal)
     const [done] = await until('long', (rs) => rs[0]?.state === 'done', 'the run to be done')
     expect(done).toMatchObject({ id: running?.id, reason: 'finished after the restart' })
     // The second CLI resumed the first's Claude session.
@@ -529,10 +526,7 @@ it('starts a run’s session anew when its hub was killed before the session had
   await world.home.cli('routine', 'fire', 'early')
   const [running] = await until('early', (rs) => rs[0]?.state === 'running', 'the run to be running')
   await waitFor(() => fake.got().some((l) => l.type === 'user'), 10_000, 'its CLI to read the prompt')
-  hub.kill('SIGKILL')
-  await waitFor(() => hub.exitCode !== null || hub.signalCode !== null, 10_000, 'the hub to go')
-  startHub()
-  await world.home.waitForHub()
+  await restartHub(hub, 'SIGKILL')
   const [done] = await until('early', (rs) => rs[0]?.state === 'done', 'the run to be done')
   expect(done).toMatchObject({ id: running?.id, sessionId: running?.sessionId, reason: 'begun again' })
   // A second CLI, from the start (nothing to resume), given the run's prompt again.

@@ -16,6 +16,7 @@ import {
   inContextByServer,
   inContextCounts,
   postWebhook,
+  sendDuringLongTurn,
   transcriptSummary,
   waitForState,
 } from '../helpers/receipts.js'
@@ -117,19 +118,6 @@ async function choose(terminal: TmuxSession, row: RegExp): Promise<void> {
   throw new Error(`no menu row ${row}\n--- screen:\n${terminal.screen()}`)
 }
 
-/** Starts the long turn (the held model keeps it going) and sends three events meanwhile: their ids. */
-async function sendDuringLongTurn(secret: string): Promise<string[]> {
-  await postWebhook(world, 'ci', secret, 'start the long turn')
-  await waitFor(
-    () => world.fake.requests.some((r) => textOf(r.messages).includes('start the long turn')),
-    30_000,
-    'the long turn to start',
-  )
-  const ids: string[] = []
-  for (let i = 0; i < 3; i++) ids.push(await postWebhook(world, 'ci', secret, `while held ${i}`))
-  return ids
-}
-
 it('confirms events sent while an interactive session is idle, then across an /mcp reconnect: the new channel confirms what the old one left queued, none shown twice', {
   timeout: 240_000,
 }, async () => {
@@ -149,7 +137,7 @@ it('confirms events sent while an interactive session is idle, then across an /m
   }
 
   // A long turn: events sent meanwhile are queued by Claude Code, written once, acknowledged by nobody.
-  const queued = await sendDuringLongTurn(secret)
+  const queued = await sendDuringLongTurn(world, secret, 3, 'while held')
   await waitForState(world, queued, 'queued', 30_000).catch(failing)
   const [old] = channelProcesses(world)
   expect(old).toBeDefined()
@@ -258,7 +246,7 @@ it('ends in context exactly once the events a killed channel left waiting, once 
   await waitForState(world, [before], 'in_context', 30_000)
 
   // Events queued by Claude Code during a long turn: written, acknowledged by nobody yet.
-  const queued = await sendDuringLongTurn(secret)
+  const queued = await sendDuringLongTurn(world, secret, 3, 'while held')
   await waitForState(world, queued, 'queued', 30_000)
 
   // The channel dies without a word; the hub keeps what comes meanwhile.

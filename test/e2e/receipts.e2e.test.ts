@@ -14,7 +14,13 @@ import {
 } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 import { PLUGIN_CHANNEL } from '../helpers/plugin.js'
-import { deliveriesOf, inContextCounts, postWebhook, waitForState } from '../helpers/receipts.js'
+import {
+  deliveriesOf,
+  inContextCounts,
+  postWebhook,
+  sendDuringLongTurn,
+  waitForState,
+} from '../helpers/receipts.js'
 import { SseReader } from '../helpers/sse.js'
 import { TmuxSession } from '../helpers/tmux.js'
 
@@ -119,14 +125,7 @@ it('holds 50 events sent during a long turn as queued, writes none of them twice
       ? { text: 'working on it for a long while', pause: { at: 4, until: held } }
       : { text: 'noted' },
   )
-  await postWebhook(world, 'ci', secret, 'start the long turn')
-  await waitFor(
-    () => world.fake.requests.some((r) => textOf(r.messages).includes('start the long turn')),
-    30_000,
-    'the long turn to start',
-  )
-  const ids: string[] = []
-  for (let i = 0; i < 50; i++) ids.push(await postWebhook(world, 'ci', secret, `burst event ${i}`))
+  const ids = await sendDuringLongTurn(world, secret, 50, 'burst event')
   // Claude Code queues them while the model works: queued is a state of its own, not a reason to
   // write again, however long the turn holds (several deadlines pass here).
   await waitForState(world, ids, 'queued', 60_000)

@@ -2,13 +2,11 @@
 // fake Messages API: a routine added at the terminal shows with its trigger, a run fired by hand shows
 // with its session and outcome, and an operator pauses and fires the routine from the page; and the
 // page fits a phone.
-import { writeFileSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RoutineRun, RoutineView } from '../../src/core/routines.js'
 import { launchChromium } from '../helpers/chromium.js'
-import { adminCall, drivingEnv, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
+import { addRoutine, adminCall, drivingEnv, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { runCli, waitFor } from '../helpers/home.js'
 
 const world = e2eWorld()
@@ -42,16 +40,15 @@ it('shows a routine added at the terminal and its run, and pauses and fires it f
 }, async () => {
   await startDrivingHub(world)
   const env = drivingEnv(world)
-  const file = join(world.home.dir, 'triage.json')
-  writeFileSync(
-    file,
-    JSON.stringify({
-      name: 'triage',
-      trigger: { kind: 'manual' },
-      action: { kind: 'start', folder: world.claude.cwd, prompt: 'Triage the new issues.', maxTurns: 1 },
-    }),
-  )
-  expect((await runCli(['routine', 'add', file], env)).code).toBe(0)
+  expect(
+    (
+      await addRoutine(world, {
+        name: 'triage',
+        trigger: { kind: 'manual' },
+        action: { kind: 'start', folder: world.claude.cwd, prompt: 'Triage the new issues.', maxTurns: 1 },
+      })
+    ).code,
+  ).toBe(0)
   world.fake.respond(() => ({ text: 'nothing new today' }))
 
   const page = await signedIn()
@@ -93,22 +90,21 @@ it('fits a phone: the Routines page with a run is no wider than a 390 px screen'
 }, async () => {
   await startDrivingHub(world)
   const env = drivingEnv(world)
-  const file = join(world.home.dir, 'nightly.json')
-  writeFileSync(
-    file,
-    JSON.stringify({
-      name: 'nightly-dependency-triage-for-the-webshop',
-      trigger: { kind: 'schedule', cron: '30 6 * * 1-5', timeZone: 'Europe/Berlin' },
-      key: '{{meta.minute}}',
-      action: {
-        kind: 'start',
-        folder: world.claude.cwd,
-        prompt: 'Look at the dependency updates opened overnight and say which are safe to merge.',
-        maxTurns: 1,
-      },
-    }),
-  )
-  expect((await runCli(['routine', 'add', file], env)).code).toBe(0)
+  expect(
+    (
+      await addRoutine(world, {
+        name: 'nightly-dependency-triage-for-the-webshop',
+        trigger: { kind: 'schedule', cron: '30 6 * * 1-5', timeZone: 'Europe/Berlin' },
+        key: '{{meta.minute}}',
+        action: {
+          kind: 'start',
+          folder: world.claude.cwd,
+          prompt: 'Look at the dependency updates opened overnight and say which are safe to merge.',
+          maxTurns: 1,
+        },
+      })
+    ).code,
+  ).toBe(0)
   world.fake.respond(() => ({
     text: 'three updates are safe: lodash-es 4.17.22, vite 8.3.9 and zod 4.1.13; hold back react-router',
   }))

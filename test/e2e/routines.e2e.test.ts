@@ -4,31 +4,19 @@
 // Bash call is put to an operator on the fake Telegram and allowed there; the answer is POSTed to an
 // outbound webhook; and the worktree is removed once the run is done.
 
-import { execFileSync } from 'node:child_process'
 import { createHmac, randomUUID } from 'node:crypto'
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import type { RoutineRun } from '../../src/core/routines.js'
 import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
 import { botMessages, bridgeAddArgs, FAKES, pair, person } from '../helpers/bridge-world.js'
-import { adminCall, drivingEnv, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
+import { addRoutine, adminCall, drivingEnv, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
+import { gitRepository } from '../helpers/git-repo.js'
 import { runCli, waitFor } from '../helpers/home.js'
 import { startReceiver } from '../helpers/receiver.js'
 
 const world = e2eWorld()
-
-/** A repository with one commit on main, in the folder Claude Code trusts. */
-function repository(): { dir: string; git: (...args: string[]) => string } {
-  const dir = join(world.claude.cwd, 'app')
-  mkdirSync(dir)
-  const git = (...args: string[]) => execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8' })
-  git('init', '-q', '-b', 'main')
-  writeFileSync(join(dir, 'README'), 'app\n')
-  git('add', 'README')
-  git('-c', 'user.name=t', '-c', 'user.email=t@example.test', 'commit', '-q', '-m', 'first')
-  return { dir, git }
-}
 
 it('starts a session in a fresh worktree for a failed check, lets the phone allow its Bash call, POSTs the answer, and removes the worktree', {
   timeout: 180_000,
@@ -42,32 +30,32 @@ it('starts a session in a fresh worktree for a failed check, lets the phone allo
   const olga = person('telegram', 2, 'olga')
   const chat = await pair(world.home, telegram, olga, true)
 
-  const repo = repository()
+  // In the folder Claude Code trusts.
+  const repo = gitRepository(join(world.claude.cwd, 'app'))
   const told = await startReceiver<{ content: string; meta: Record<string, string> }>()
   world.closers.push(() => told.close())
   expect((await runCli(['subscribe', '--url', `${told.url}/`, '--topics', 'routines.*'], env)).code).toBe(0)
   const added = await runCli(['source', 'add', 'gh', '--preset', 'github'], env)
   const secret = /secret: (\S+)/.exec(added.stdout)?.[1] ?? ''
-  const file = join(world.home.dir, 'ci.json')
-  writeFileSync(
-    file,
-    JSON.stringify({
-      name: 'ci-failure',
-      trigger: { kind: 'events', topics: ['gh.check_run'] },
-      filter: [
-        { path: 'meta.conclusion', equals: 'failure' },
-        { path: 'meta.branch', glob: 'feature/*' },
-      ],
-      key: '{{meta.branch}}',
-      action: {
-        kind: 'start',
-        worktree: { repo: repo.dir, branch: 'fix/{{meta.branch}}' },
-        prompt: 'CI check {{meta.check}} failed on {{meta.branch}}: look into it.',
-        maxTurns: 5,
-      },
-    }),
-  )
-  expect((await runCli(['routine', 'add', file], env)).code).toBe(0)
+  expect(
+    (
+      await addRoutine(world, {
+        name: 'ci-failure',
+        trigger: { kind: 'events', topics: ['gh.check_run'] },
+        filter: [
+          { path: 'meta.conclusion', equals: 'failure' },
+          { path: 'meta.branch', glob: 'feature/*' },
+        ],
+        key: '{{meta.branch}}',
+        action: {
+          kind: 'start',
+          worktree: { repo: repo.dir, branch: 'fix/{{meta.branch}}' },
+          prompt: 'CI check {{meta.check}} failed on {{meta.branch}}: look into it.',
+          maxTurns: 5,
+        },
+      })
+    ).code,
+  ).toBe(0)
 
   world.fake.respond((r) =>
     toolResults(r).length

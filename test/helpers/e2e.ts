@@ -2,12 +2,12 @@
 // and the things to close afterwards, set up before each test and torn down after it.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach } from 'vitest'
 import { FakeAnthropic } from '../fakes/anthropic.js'
 import { CLAUDE_BIN, ClaudeHome, type ClaudeHomeOptions, PrintSession } from './claude.js'
-import { CLI, TestHome, waitFor } from './home.js'
+import { CLI, type CliRun, runCli, TestHome, waitFor } from './home.js'
 import { SseReader } from './sse.js'
 
 export interface World {
@@ -106,6 +106,16 @@ export async function startDrivingHub(
   })
   await world.home.waitForHub(10_000)
   return hub
+}
+
+/** `switchboard routine add` of `spec`, written to a file in the home as a person would: its run. */
+export async function addRoutine(
+  world: World,
+  spec: { name: string } & Record<string, unknown>,
+): Promise<CliRun> {
+  const file = join(world.home.dir, `${spec.name}.json`)
+  writeFileSync(file, JSON.stringify(spec))
+  return runCli(['routine', 'add', file], drivingEnv(world))
 }
 
 /** One request to the hub's admin API, with the home's admin token. */

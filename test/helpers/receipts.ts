@@ -4,6 +4,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { marksOf } from '../../src/channel/transcript-marks.js'
 import type { ReceiptView } from '../../src/core/receipts.js'
+import { textOf } from '../fakes/anthropic.js'
 import { adminCall, type World } from './e2e.js'
 import { waitFor } from './home.js'
 
@@ -62,6 +63,27 @@ export async function postWebhook(
   })
   if (res.status !== 202) throw new Error(`webhook answered ${res.status}: ${await res.text()}`)
   return ((await res.json()) as { id: string }).id
+}
+
+/**
+ * Starts the long turn (a webhook saying "start the long turn", which the test's model holds) and,
+ * once the model has it, POSTs `count` events `<label> 0`, `<label> 1`, … meanwhile: their ids.
+ */
+export async function sendDuringLongTurn(
+  world: World,
+  secret: string,
+  count: number,
+  label: string,
+): Promise<string[]> {
+  await postWebhook(world, 'ci', secret, 'start the long turn')
+  await waitFor(
+    () => world.fake.requests.some((r) => textOf(r.messages).includes('start the long turn')),
+    30_000,
+    'the long turn to start',
+  )
+  const ids: string[] = []
+  for (let i = 0; i < count; i++) ids.push(await postWebhook(world, 'ci', secret, `${label} ${i}`))
+  return ids
 }
 
 /**

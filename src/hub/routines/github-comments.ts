@@ -36,13 +36,9 @@ export class GitHubComments {
   work(): WorkSource {
     return {
       wanted: async () => {
-        const commenting = (await this.hub.store.listRoutines()).some((r) => {
-          const parsed = routineSpecSchema.safeParse(r.spec)
-          return parsed.success && parsed.data.action.kind === 'start' && parsed.data.action.commentOnGitHub
-        })
         // Nothing to post, nothing subscribed: run ends of other routines do not queue up here.
-        if (!commenting && !this.registered) return new Map()
         if (!this.registered) {
+          if (!(await this.anyRoutineComments())) return new Map()
           await this.hub.store.registerSubscriber(GITHUB_COMMENTS, ['routines.*'], { peer: false })
           this.registered = true
         }
@@ -58,6 +54,13 @@ export class GitHubComments {
         ])
       },
     }
+  }
+
+  private async anyRoutineComments(): Promise<boolean> {
+    return (await this.hub.store.listRoutines()).some((r) => {
+      const parsed = routineSpecSchema.safeParse(r.spec)
+      return parsed.success && parsed.data.action.kind === 'start' && parsed.data.action.commentOnGitHub
+    })
   }
 
   /**

@@ -117,7 +117,12 @@ export class Runner {
       await this.deliver(spec, run, ['pending'])
       return null
     }
-    return this.store.moveRoutineRun(run.id, ['pending'], 'starting', {
+    return this.claimStart(run, ['pending'])
+  }
+
+  /** To `starting`, with the session the run will create on record first: a crash cannot start it twice. */
+  private claimStart(run: RoutineRun, from: RoutineRun['state'][]): Promise<RoutineRun | null> {
+    return this.store.moveRoutineRun(run.id, from, 'starting', {
       sessionId: sessionOfRun(run.id),
       startedAt: Date.now(),
     })
@@ -172,12 +177,8 @@ export class Runner {
   private async start(spec: RoutineSpec, run: RoutineRun, from: RoutineRun['state'][]): Promise<void> {
     const action = spec.action
     if (action.kind === 'deliver') return this.deliver(spec, run, from)
-    const sessionId = sessionOfRun(run.id)
-    const starting = await this.store.moveRoutineRun(run.id, from, 'starting', {
-      sessionId,
-      startedAt: Date.now(),
-    })
-    if (starting) await this.createSession(spec, action, starting, sessionId)
+    const starting = await this.claimStart(run, from)
+    if (starting) await this.createSession(spec, action, starting, sessionOfRun(run.id))
   }
 
   /** A run left starting (the hub died in between): its session is started unless it is on record. */
