@@ -4,7 +4,7 @@
 // event and starting its run starts it once after a restart.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
-import { existsSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { POSTED_BY_SWITCHBOARD, type RoutineRun } from '../src/core/routines.js'
@@ -268,7 +268,7 @@ it('sends an event of a running run’s key into its session, and ends the run o
 it('runs a session in a fresh worktree on a new branch, and removes the worktree once the run is done', {
   timeout: 60_000,
 }, async () => {
-  const { dir: repo, git } = gitRepository(join(world.home.dir, 'repo'))
+  const { dir: repo, git, forgot } = gitRepository(join(world.home.dir, 'repo'))
   await hubWith({ turns: [{ steps: [{ say: 'fixed' }] }] })
   const secret = await world.home.addSource('alerts')
   await addRoutine(
@@ -284,7 +284,7 @@ it('runs a session in a fresh worktree on a new branch, and removes the worktree
   const [run] = await until('alerts', (rs) => rs[0]?.state === 'done', 'the run to be done')
   const session = await api<{ cwd: string }>('GET', `/api/sessions/${run?.sessionId}`)
   expect(session.cwd).toBe(join(world.home.dir, 'worktrees', String(run?.id)))
-  await waitFor(() => !existsSync(session.cwd), 10_000, 'the worktree to be removed')
+  await waitFor(() => forgot(session.cwd), 10_000, 'the worktree to be removed')
   expect(git('branch', '--list', 'fix/*').trim()).toBe('fix/g1-now')
   expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1)
 })

@@ -119,7 +119,7 @@ it('starts a session in a fresh worktree for a failed check, lets the phone allo
     .runs
   expect(run).toMatchObject({ state: 'done', key: 'feature/login', events: 1, reason: 'the test is flaky' })
   // Bash ran in the worktree, on the routine's branch, and the worktree went with the run.
-  await waitFor(() => !existsSync(worktree), 20_000, 'the worktree to be removed')
+  await waitFor(() => repo.forgot(worktree), 20_000, 'the worktree to be removed')
   expect(repo.git('branch', '--list', 'fix/*').trim()).toBe('fix/feature/login')
   expect(repo.git('worktree', 'list').trim().split('\n')).toHaveLength(1)
   expect(telegram.sent().find((m) => m.messageId === prompt.messageId)?.text).toContain('Allowed by olga')
