@@ -8,6 +8,7 @@ import { POSTED_BY_SWITCHBOARD, routineSpecSchema } from '../../core/routines.js
 import type { Hub } from '../core/hub.js'
 import type { HubSecrets } from '../core/hub-secrets.js'
 import { subscriberLease, type WorkSource } from '../core/lease-keeper.js'
+import { nextAttemptIn, type Refusal } from './github-retry.js'
 import { ROUTINE_SOURCE } from './runner.js'
 
 export const GITHUB_COMMENTS = 'github:comments'
@@ -77,19 +78,19 @@ export class GitHubComments {
     const text = `${this.secrets.redactor.redact(event.content)}\n\n${POSTED_BY_SWITCHBOARD}`
     let error = 'no githubToken setting: nothing was posted'
     for (let attempt = 1; token && attempt <= ATTEMPTS; attempt++) {
-      const { status, problem } = await post(url, token, text)
+      const answer = await post(url, token, text)
       await this.hub.store.logOutbound({
         webhook: GITHUB_COMMENTS,
         eventId: event.id,
         attempt,
-        status,
-        error: problem,
+        status: answer.status,
+        error: answer.taken ? null : problemOf(answer),
       })
-      if (!problem) return
-      error = problem
-      // 4xx but a rate limit will not go better by asking again (a wrong token, a thread not there).
-      if (status !== null && status < 500 && status !== 403 && status !== 429) break
-      if (attempt < ATTEMPTS) await new Promise((r) => setTimeout(r, this.backoffMs * 2 ** (attempt - 1)))
+      if (answer.taken) return
+      error = problemOf(answer)
+      const wait = nextAttemptIn(answer, this.backoffMs * 2 ** (attempt - 1))
+      if (wait === null) break
+      if (attempt < ATTEMPTS) await new Promise((r) => setTimeout(r, wait))
     }
     await this.hub.store.addDeadLetter({
       kind: 'github-comment',
@@ -101,11 +102,9 @@ export class GitHubComments {
   }
 }
 
-async function post(
-  url: string,
-  token: string,
-  text: string,
-): Promise<{ status: number | null; problem: string | null }> {
+type Answer = { taken: true; status: number } | ({ taken: false } & Refusal)
+
+async function post(url: string, token: string, text: string): Promise<Answer> {
   try {
     const res = await fetch(url, {
       method: 'POST',
@@ -120,16 +119,22 @@ async function post(
       signal: AbortSignal.timeout(TIMEOUT_MS),
     })
     const answer = await res.text().catch(() => '')
-    if (res.ok) return { status: res.status, problem: null }
-    const said = (() => {
-      try {
-        return (JSON.parse(answer) as { message?: string }).message
-      } catch {
-        return undefined
-      }
-    })()
-    return { status: res.status, problem: `GitHub answered ${res.status}${said ? `: ${said}` : ''}` }
+    if (res.ok) return { taken: true, status: res.status }
+    return { taken: false, status: res.status, headers: res.headers, message: messageIn(answer) }
   } catch (err) {
-    return { status: null, problem: (err as Error).message }
+    return { taken: false, status: null, headers: null, message: (err as Error).message }
   }
+}
+
+function messageIn(answer: string): string | undefined {
+  try {
+    return (JSON.parse(answer) as { message?: string }).message
+  } catch {
+    return undefined
+  }
+}
+
+function problemOf({ status, message }: Refusal): string {
+  if (status === null) return message ?? 'no answer from GitHub'
+  return `GitHub answered ${status}${message ? `: ${message}` : ''}`
 }
