@@ -11,7 +11,7 @@ import { POSTED_BY_SWITCHBOARD, type RoutineRun } from '../src/core/routines.js'
 import { signInWith } from './helpers/dashboard.js'
 import { type FakeScript, fakeClaude } from './helpers/fake-claude.js'
 import { gitRepository } from './helpers/git-repo.js'
-import { CLI, waitFor } from './helpers/home.js'
+import { CLI, runCli, waitFor } from './helpers/home.js'
 import { homePerTest } from './helpers/home-per-test.js'
 import { startReceiver } from './helpers/receiver.js'
 
@@ -287,6 +287,32 @@ it('runs a session in a fresh worktree on a new branch, and removes the worktree
   await waitFor(() => forgot(session.cwd), 10_000, 'the worktree to be removed')
   expect(git('branch', '--list', 'fix/*').trim()).toBe('fix/g1-now')
   expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1)
+})
+
+it('adds a routine that comments on GitHub without a token, and warns that its comments cannot go yet', async () => {
+  await hubWith({ turns: [] })
+  const file = join(world.home.dir, 'triage.json')
+  const repo = join(world.home.dir, 'repo')
+  writeFileSync(
+    file,
+    JSON.stringify({
+      name: 'triage',
+      trigger: { kind: 'events', topics: ['gh.issues'] },
+      action: {
+        kind: 'start',
+        worktree: { repo, branch: 'triage' },
+        prompt: 'Triage.',
+        commentOnGitHub: true,
+      },
+    }),
+  )
+  const added = await runCli(['routine', 'add', file], world.home.env)
+  expect(added.code).toBe(0)
+  expect(added.stdout).toContain(`triage\ton gh.issues\tstarts a session in a new worktree of ${repo}`)
+  expect(added.stderr.trim()).toBe(
+    'switchboard: warning: commentOnGitHub is set but the hub has no githubToken: each comment will be a ' +
+      'dead letter until SWITCHBOARD_GITHUB_TOKEN or githubToken in config.json is set and the hub restarted',
+  )
 })
 
 it('comments a run’s end on the GitHub issue it was about, trying again when GitHub fails', {

@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { givenEventSchema } from '../core/api/schemas.js'
 import { invalid } from '../core/errors.js'
 import { parseJson } from '../core/json.js'
-import { type RoutineRun, type RoutineView, routineProblems } from '../core/routines.js'
+import { type RoutineRun, type RoutineView, routineProblems, startFolderText } from '../core/routines.js'
 import { check, hubApi } from './options.js'
 import { printJson } from './output.js'
 
@@ -46,7 +46,7 @@ function describeRoutine(r: RoutineView): string {
         : 'by hand'
   const action =
     spec.action.kind === 'start'
-      ? `starts a session in ${spec.action.folder}`
+      ? `starts a session in ${startFolderText(spec.action)}`
       : `delivers to ${spec.action.session}`
   const flow = [
     spec.key ? `key ${spec.key}` : '',
@@ -101,6 +101,7 @@ export function registerRoutine(program: Command): void {
       const added = await hubApi(command).call('addRoutine', { body: input as never })
       if (opts.json) return printJson(added)
       process.stdout.write(`added ${describeRoutine(added)}\n`)
+      for (const warning of added.warnings) process.stderr.write(`switchboard: warning: ${warning}\n`)
     })
 
   routine

@@ -152,6 +152,11 @@ export const routineSpecSchema = z
 export type RoutineSpec = z.output<typeof routineSpecSchema>
 export type RoutineInput = z.input<typeof routineSpecSchema>
 export type StartAction = z.output<typeof startSchema>
+
+/** Where a start action's session runs, in words: its folder, or a new worktree of its repository. */
+export function startFolderText(action: StartAction): string {
+  return action.folder ?? `a new worktree of ${action.worktree?.repo}`
+}
 export type WorktreeSpec = z.output<typeof worktreeSchema>
 
 /** A branch name git takes, from a rendered template: anything else becomes `-`. */
@@ -327,6 +332,11 @@ export interface RoutineView {
   paused: boolean
   createdAt: number
   updatedAt: number
+}
+
+/** A routine as added: with what in it will not work as written until something else is set. */
+export interface AddedRoutine extends RoutineView {
+  warnings: string[]
 }
 
 /** What `routine test` says an event would do, without doing it. */

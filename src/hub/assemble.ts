@@ -95,6 +95,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
   const routines = new Routines(hub, sessions, log, {
     worktrees: join(config.home, 'worktrees'),
     overallCap: () => config.routineRuns,
+    hasGitHubToken: () => config.githubToken !== null,
   })
   // Secrets of the hub not kept in its home or store: an admin token or a GitHub token given by a setting.
   const secrets = new HubSecrets(config.home, store, [adminToken, config.githubToken ?? ''])

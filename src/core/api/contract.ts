@@ -5,7 +5,7 @@ import type { z } from 'zod'
 import type { StoredEvent } from '../event.js'
 import type { NoticeKind } from '../notices.js'
 import type { ReceiptView } from '../receipts.js'
-import type { DryRun, RoutineRun, RoutineView } from '../routines.js'
+import type { AddedRoutine, DryRun, RoutineRun, RoutineView } from '../routines.js'
 import type { ROUTES, RouteName } from './routes.js'
 import type {
   BrowserRow,
@@ -107,7 +107,7 @@ export interface Responses {
   revokePush: { removed: string }
   pushTest: { sent: number }
   routines: { routines: RoutineView[] }
-  addRoutine: RoutineView
+  addRoutine: AddedRoutine
   routine: RoutineView
   removeRoutine: { removed: string }
   pauseRoutine: RoutineView

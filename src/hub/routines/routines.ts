@@ -8,6 +8,7 @@ import type { StoredEvent } from '../../core/event.js'
 import { newId } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
 import {
+  type AddedRoutine,
   type DryRun,
   eventDocument,
   failedCondition,
@@ -19,6 +20,7 @@ import {
   routineSpecSchema,
   routineSubscriber,
   runKey,
+  startFolderText,
 } from '../../core/routines.js'
 import type { Lease, RoutineRecord } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
@@ -52,24 +54,29 @@ export class Routines {
     {
       worktrees,
       overallCap,
+      hasGitHubToken,
       now = Date.now,
     }: {
       /** Where runs' worktrees go (`<home>/worktrees`). */
       worktrees: string
       /** How many runs of all routines may be under way at once (the routineRuns setting). */
       overallCap: () => number
+      /** Whether a GitHub token is set, for routines that comment there. */
+      hasGitHubToken: () => boolean
       /** The clock schedules are read by (a test's own). */
       now?: () => number
     },
   ) {
     this.now = now
+    this.hasGitHubToken = hasGitHubToken
     this.runner = new Runner(hub.store, hub, sessions, log, worktrees, overallCap)
   }
   private readonly now: () => number
+  private readonly hasGitHubToken: () => boolean
 
   // --- what the surfaces call ------------------------------------------------------------------
 
-  async add(input: unknown): Promise<RoutineView> {
+  async add(input: unknown): Promise<AddedRoutine> {
     const problems = routineProblems(input)
     if (problems.length) throw invalid(problems.join('\n'))
     const spec = routineSpecSchema.parse(input)
@@ -80,7 +87,18 @@ export class Routines {
         peer: spec.trigger.peer ?? false,
       })
     await this.hub.leases.tickNow()
-    return viewOf(record)
+    return { ...viewOf(record), warnings: this.warningsFor(spec) }
+  }
+
+  /** What is added but will not work as written until a setting is given. */
+  private warningsFor(spec: RoutineSpec): string[] {
+    const warnings: string[] = []
+    if (spec.action.kind === 'start' && spec.action.commentOnGitHub && !this.hasGitHubToken())
+      warnings.push(
+        'commentOnGitHub is set but the hub has no githubToken: each comment will be a dead letter ' +
+          'until SWITCHBOARD_GITHUB_TOKEN or githubToken in config.json is set and the hub restarted',
+      )
+    return warnings
   }
 
   async list(): Promise<RoutineView[]> {
@@ -165,8 +183,7 @@ export class Routines {
       gate: spec.gate,
       prompt: failed || action.kind !== 'start' ? null : runPrompt(action, [event]),
       deliverTo: action.kind === 'deliver' ? action.session : null,
-      folder:
-        action.kind !== 'start' ? null : (action.folder ?? `a new worktree of ${action.worktree?.repo}`),
+      folder: action.kind !== 'start' ? null : startFolderText(action),
     }
   }
 

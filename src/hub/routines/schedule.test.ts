@@ -28,6 +28,7 @@ async function scheduled(missed: 'skip' | 'once'): Promise<{ routines: Routines;
   const routines = new Routines(world.hub, world.sessions, pino({ level: 'silent' }), {
     worktrees: world.dir,
     overallCap: () => 4,
+    hasGitHubToken: () => false,
     now: () => clock,
   })
   return { routines, spec }
