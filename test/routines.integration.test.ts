@@ -289,7 +289,7 @@ it('runs a session in a fresh worktree on a new branch, and removes the worktree
   expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1)
 })
 
-it('adds a routine that comments on GitHub without a token, and warns that its comments cannot go yet', async () => {
+it('adds a routine that comments on GitHub without a token with a warning, and lists its queue as no channel', async () => {
   await hubWith({ turns: [] })
   const file = join(world.home.dir, 'triage.json')
   const repo = join(world.home.dir, 'repo')
@@ -313,6 +313,9 @@ it('adds a routine that comments on GitHub without a token, and warns that its c
     'switchboard: warning: commentOnGitHub is set but the hub has no githubToken: each comment will be a ' +
       'dead letter until SWITCHBOARD_GITHUB_TOKEN or githubToken in config.json is set and the hub restarted',
   )
+  // The routine's queue of events is the hub's own, not a channel session's.
+  const { channels } = await api<{ channels: { name: string }[] }>('GET', '/api/channels')
+  expect(channels.map((c) => c.name)).toEqual([])
 })
 
 it('comments a run’s end on the GitHub issue it was about, trying again when GitHub fails', {

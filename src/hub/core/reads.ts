@@ -15,8 +15,8 @@ import type { Hub } from './hub.js'
 
 const EVENTS_PAGE = 50
 
-/** Subscribers inside the hub: driven sessions, outbound webhooks, GitHub comments. */
-const INSIDE_THE_HUB = /^(session|webhook|github):/
+/** Subscribers inside the hub: driven sessions, outbound webhooks, GitHub comments, routines' queues. */
+const INSIDE_THE_HUB = /^(session|webhook|github|routine):/
 
 /** Channel sessions: every subscriber but those inside the hub. */
 export async function channelRows(hub: Hub): Promise<ChannelRow[]> {
