@@ -389,3 +389,27 @@ describe('Slack adapter: failures', () => {
     expect(fake.receivers()).toBe(0)
   })
 })
+
+describe('Slack adapter: a thread’s history', () => {
+  it('reads a thread’s latest messages under its parent, and the channel without them', async () => {
+    const { adapter } = await started()
+    const parent = await adapter.threads?.open(CHANNEL, 'app · fix the tests')
+    if (!parent) throw new Error('no thread opened')
+    const outside = await adapter.send(CHANNEL, { text: 'for the whole channel' })
+    // More replies than one page of conversations.replies holds: the latest are on its last page.
+    const sent = await Promise.all(
+      Array.from({ length: 205 }, (_, i) => adapter.send(CHANNEL, { text: `step ${i}`, thread: parent })),
+    )
+    // Sent at once, they are in the thread in the order Slack took them: by their ts.
+    const replies = [...sent].sort((a, b) => Number(a) - Number(b))
+    const texts = (ids: string[]) => ids.map((id) => `step ${sent.indexOf(id)}`)
+
+    const latest = await adapter.history?.(CHANNEL, 3, parent)
+    expect(latest?.map((m) => m.messageId)).toEqual(replies.slice(-3))
+    expect(latest?.map((m) => m.text)).toEqual(texts(replies.slice(-3)))
+    const whole = await adapter.history?.(CHANNEL, 999, parent)
+    expect(whole?.map((m) => m.messageId)).toEqual([parent, ...replies])
+
+    expect((await adapter.history?.(CHANNEL, 10))?.map((m) => m.messageId)).toEqual([parent, outside])
+  })
+})

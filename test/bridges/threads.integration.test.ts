@@ -233,4 +233,38 @@ describe.each(BRIDGE_PLATFORMS)('%s: a thread per session', (platform) => {
     await fake.waitFor(() => inThread(betaThread).find((m) => m.text === 'still here'), 'beta’s answer')
     expect(fake.threads()).toHaveLength(2)
   })
+
+  /** What fetch_messages gave a session, as Claude reads it. */
+  async function fetched(session: ChannelClient, chatId: string | undefined): Promise<string> {
+    const result = await session.callTool('fetch_messages', { chat_id: chatId, limit: 20 })
+    expect(result.isError).toBeFalsy()
+    return (result.content as { type: string; text: string }[]).map((c) => c.text).join('\n')
+  }
+
+  // Telegram bots cannot read a chat's history at all.
+  it.skipIf(platform === 'telegram')(
+    'reads a session’s own thread when it fetches the group’s messages, and the group to one without a thread',
+    async () => {
+      await pair(home, fake, olga, true)
+      const { alpha, alphaThread, betaThread } = await twoSessionsAnswering()
+      await fake.waitFor(() => inThread(alphaThread).find((m) => m.text === 'alpha here'), 'alpha’s reply')
+      await fake.groupMessage(group, olga, 'lunch at noon, everyone')
+      await fake.groupMessage(group, olga, 'alpha, the tests pass now', { thread: alphaThread.thread })
+      await fake.groupMessage(group, olga, 'beta, look at the logs', { thread: betaThread.thread })
+      const chatId = alpha.events[0]?.meta?.chat_id
+
+      const inAlpha = await fetched(alpha, chatId)
+      expect(inAlpha).toContain('alpha here')
+      expect(inAlpha).toContain('alpha, the tests pass now')
+      for (const elsewhere of ['lunch at noon', 'who is around?', 'beta here', 'beta, look at the logs'])
+        expect(inAlpha).not.toContain(elsewhere)
+
+      // A session that never wrote to the group has no thread: it reads the group's own messages.
+      const gamma = await channel('gamma')
+      const inGroup = await fetched(gamma, chatId)
+      expect(inGroup).toContain('lunch at noon, everyone')
+      expect(inGroup).not.toContain('alpha, the tests pass now')
+      expect(fake.threads()).toHaveLength(2)
+    },
+  )
 })

@@ -341,6 +341,20 @@ class FakeSlackServer implements FakeSlack {
     return message
   }
 
+  /** A message as conversations.history and conversations.replies list it. */
+  private asListed(m: Stored): Json {
+    const replies = (this.channels.get(m.chatId) ?? []).filter((r) => r.replyTo === m.messageId)
+    return {
+      type: 'message',
+      user: m.userId,
+      ...(m.botMessage ? { bot_id: BOT_ID } : {}),
+      text: m.text,
+      ts: m.messageId,
+      ...(m.replyTo ? { thread_ts: m.replyTo, parent_user_id: this.find(m.chatId, m.replyTo)?.userId } : {}),
+      ...(replies.length > 0 ? { thread_ts: m.messageId, reply_count: replies.length } : {}),
+    }
+  }
+
   private find(chatId: string, ts: string): Stored | undefined {
     return this.channels.get(chatId)?.find((m) => m.messageId === ts)
   }
@@ -611,17 +625,39 @@ class FakeSlackServer implements FakeSlack {
         const channel = text('channel')
         if (!this.knownChannel(channel)) throw new ApiError('channel_not_found')
         const limit = Number(args.limit ?? 100) || 100
-        const messages = [...(this.channels.get(channel) ?? [])].reverse().slice(0, limit)
+        // As Slack: a thread's replies are not in its channel's history, only their parent is.
+        const topLevel = (this.channels.get(channel) ?? []).filter((m) => !m.replyTo)
         return {
-          messages: messages.map((m) => ({
-            type: 'message',
-            user: m.userId,
-            ...(m.botMessage ? { bot_id: BOT_ID } : {}),
-            text: m.text,
-            ts: m.messageId,
-            ...(m.replyTo ? { thread_ts: m.replyTo } : {}),
-          })),
-          has_more: (this.channels.get(channel)?.length ?? 0) > limit,
+          messages: [...topLevel]
+            .reverse()
+            .slice(0, limit)
+            .map((m) => this.asListed(m)),
+          has_more: topLevel.length > limit,
+        }
+      }
+      case 'conversations.replies': {
+        const channel = text('channel')
+        if (!this.knownChannel(channel)) throw new ApiError('channel_not_found')
+        // `ts` may name the parent or any reply: either way the whole thread, the parent first.
+        const named = this.find(channel, text('ts'))
+        const parent = named?.replyTo ? this.find(channel, named.replyTo) : named
+        if (!parent) throw new ApiError('thread_not_found')
+        const thread = [
+          parent,
+          ...(this.channels.get(channel) ?? []).filter((m) => m.replyTo === parent.messageId),
+        ]
+        const limit = Number(args.limit ?? 1000) || 1000
+        // The cursor is opaque to the client: here, where the next page starts.
+        const cursor = text('cursor')
+        const from = cursor ? Number(/^at:(\d+)$/.exec(Buffer.from(cursor, 'base64').toString())?.[1]) : 0
+        if (!Number.isInteger(from) || from > thread.length) throw new ApiError('invalid_cursor')
+        const more = from + limit < thread.length
+        return {
+          messages: thread.slice(from, from + limit).map((m) => this.asListed(m)),
+          has_more: more,
+          response_metadata: {
+            next_cursor: more ? Buffer.from(`at:${from + limit}`).toString('base64') : '',
+          },
         }
       }
       case 'users.info': {

@@ -384,7 +384,9 @@ export class Bridge {
       case 'fetch': {
         if (!adapter.history)
           return { ok: false, message: `${this.platform} does not let bots read a chat's history` }
-        const messages = await adapter.history(platformChat, action.limit)
+        // A session with its own thread in the group converses there, so that is what it reads.
+        const thread = await this.context.threads.existing(from, platformChat)
+        const messages = await adapter.history(platformChat, action.limit, thread?.thread)
         return {
           ok: true,
           message:

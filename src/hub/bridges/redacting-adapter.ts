@@ -48,6 +48,11 @@ export function redacting(adapter: PlatformAdapter, redactor: Redactor): Platfor
           },
         }
       : {}),
-    ...(history ? { history: (chatId: string, limit: number) => history.call(adapter, chatId, limit) } : {}),
+    ...(history
+      ? {
+          history: (chatId: string, limit: number, thread?: string) =>
+            history.call(adapter, chatId, limit, thread),
+        }
+      : {}),
   }
 }

@@ -88,6 +88,16 @@ export class Threads {
     return thread
   }
 
+  /**
+   * The thread the session's replies to `chat` go to, as it is, none opened: null when `chat` is not
+   * the group with topics or the session has no thread there yet.
+   */
+  async existing(session: string, chat: string): Promise<SessionThread | null> {
+    if (chat !== this.group()) return null
+    const known = await this.context.memory.thread(session)
+    return known?.chat === chat ? known : null
+  }
+
   /** The session whose thread a message was written in; null for a thread no session has. */
   sessionOf(chat: string, thread: string): Promise<string | null> {
     return this.context.memory.threadSession(chat, thread)

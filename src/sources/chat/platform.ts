@@ -153,11 +153,19 @@ export interface PlatformAdapter {
   download(attachment: InboundAttachment, toFolder: string): Promise<string>
   /** A thread per session in a group (hub/bridges/threads.ts); absent where the platform has none. */
   threads?: PlatformThreads
-  /** The latest messages of a chat, oldest first, where the platform lets a bot read history. */
-  history?(
-    chatId: string,
-    limit: number,
-  ): Promise<{ messageId: string; user: string; text: string; ts: string }[]>
+  /**
+   * The latest messages of a chat, oldest first, where the platform lets a bot read history; with
+   * `thread` (an id PlatformThreads.open gave), those of that thread of the chat alone.
+   */
+  history?(chatId: string, limit: number, thread?: string): Promise<HistoryMessage[]>
+}
+
+/** One message of a chat's history, as fetch_messages shows it. */
+export interface HistoryMessage {
+  messageId: string
+  user: string
+  text: string
+  ts: string
 }
 
 export interface PlatformThreads {

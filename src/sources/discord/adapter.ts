@@ -199,6 +199,7 @@ export function createDiscordAdapter(credentials: PlatformCredentials, log: Logg
     },
 
     download: (attachment, toFolder) => download(attachment, toFolder),
-    history: (chatId, limit) => history(rest, chatId, limit),
+    // A thread is a channel of its own: its messages are read there.
+    history: (chatId, limit, thread) => history(rest, thread ?? chatId, limit),
   }
 }

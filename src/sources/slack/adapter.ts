@@ -10,6 +10,7 @@ import {
   type BotIdentity,
   type Button,
   type ButtonPress,
+  type HistoryMessage,
   type InboundAttachment,
   type OutgoingMessage,
   type PlatformAdapter,
@@ -23,6 +24,7 @@ import { boltLogger, clientOptions, createBoltApp } from './bolt.js'
 import { SocketKeeper } from './connection.js'
 import { slackErrorCode, tokenRefused, toPlatformError } from './errors.js'
 import { formatForSlack } from './format.js'
+import { channelMessages, threadMessages } from './history.js'
 import {
   isPersonMessage,
   type SlackBlockActions,
@@ -259,12 +261,12 @@ class SlackAdapter implements PlatformAdapter {
     return downloadFile(attachment, toFolder, this.credentials.token, this.apiUrl)
   }
 
-  async history(chatId: string, limit: number) {
-    const page = await this.web.conversations
-      .history({ channel: chatId, limit: Math.min(Math.max(Math.floor(limit), 1), 999) })
-      .catch((error: unknown) => Promise.reject(toPlatformError(error, `conversations.history of ${chatId}`)))
-    const messages = [...(page.messages ?? [])].reverse()
-    const out: { messageId: string; user: string; text: string; ts: string }[] = []
+  async history(chatId: string, limit: number, thread?: string): Promise<HistoryMessage[]> {
+    // A thread's messages are not in its channel's history: Slack keeps them under their parent.
+    const messages = thread
+      ? await threadMessages(this.web, chatId, thread, limit)
+      : await channelMessages(this.web, chatId, limit)
+    const out: HistoryMessage[] = []
     for (const message of messages) {
       if (!message.ts) continue
       const user = message.user
