@@ -2,7 +2,7 @@
 // (`switchboard bridge add …`), and people on the platform paired with it (`switchboard pair`).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import type { BridgePlatform } from '../../src/core/bridges.js'
+import { type BridgePlatform, readBridges } from '../../src/core/bridges.js'
 import type { FakePlatform, FakeUser } from '../fakes/chat-platform.js'
 import { CLI, TestHome, waitFor } from './home.js'
 
@@ -124,10 +124,12 @@ export async function restartHub(home: TestHome, hub: ChildProcess): Promise<Chi
   await home.stopHub()
   const next = spawnHub(home)
   await home.waitForHub()
+  const wanted = Object.keys(readBridges(home.dir))
   await waitFor(
     async () => {
-      const rows = JSON.parse(await home.cli('bridge', 'list', '--json')) as { state: string }[]
-      return rows.length > 0 && rows.every((r) => r.state === 'connected')
+      const { bridges } = await home.api('status')
+      const state = (platform: string) => bridges.find((b) => b.platform === platform)?.state
+      return wanted.length > 0 && wanted.every((platform) => state(platform) === 'connected')
     },
     20_000,
     'the bridges to connect again',

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { markStopped } from '../../src/client/autostart.js'
+import { apiClient, type Call } from '../../src/core/api/client.js'
 import { openSqliteStore } from '../../src/store/sqlite/index.js'
 import { startsProcesses } from './fast-loop.js'
 
@@ -79,6 +80,20 @@ export class TestHome {
 
   get url(): string {
     return `http://127.0.0.1:${this.port}`
+  }
+
+  /**
+   * The hub's routes by name, with the home's admin token: for a test that reads the hub's state on
+   * the way to what it is about, without starting a CLI process for each look.
+   */
+  get api(): Call {
+    return apiClient(
+      async ({ method, path, headers, body }) => {
+        const res = await fetch(`${this.url}${path}`, { method, headers, body })
+        return { status: res.status, body: await res.text() }
+      },
+      () => ({ authorization: `Bearer ${readFileSync(join(this.dir, 'admin-token'), 'utf8').trim()}` }),
+    )
   }
 
   async cli(...args: string[]): Promise<string> {

@@ -18,7 +18,10 @@ import { THREAD_END } from './delivery.js'
 import { BridgeMemory } from './memory.js'
 
 const WATCH_MS = 1000
-/** How often items stored by other processes (the CLI's "Paired") are looked for. */
+/**
+ * How often items stored where no listener here heard them are looked for anyway. The CLI's (a
+ * "Paired") are looked for as soon as the store says it wrote (hub.outbox.catchUp).
+ */
 const SWEEP_MS = 2000
 
 /** The platform's adapter, loaded only when a bridge for it is configured: the libraries are big. */
@@ -70,6 +73,7 @@ export class BridgeManager {
     sessions?.onLine((id, _seq, line) => void this.sessionSaid(id, line))
     sessions?.onEnded((id, reason) => void this.sessionEnded(`session:${id}`, reason))
     hub.endListeners.push((session, reason) => void this.sessionEnded(session, reason))
+    hub.outbox.onCatchUp(() => this.sweepBridges())
     hub.chatSurfaces.push({
       owns: (chat) => this.bridgeOf(chat.source) !== undefined,
       refuse: async (chat, extras) => (await this.bridgeOf(chat.source)?.refuse(chat, extras)) ?? null,
@@ -89,8 +93,7 @@ export class BridgeManager {
     this.watch.unref()
     this.sweep = setInterval(() => {
       void this.secrets.refresh()
-      for (const bridge of this.bridges.values())
-        bridge.sweep().catch((err) => this.log.error({ err }, 'bridge sweep failed'))
+      void this.sweepBridges()
     }, SWEEP_MS)
     this.sweep.unref()
   }
@@ -106,6 +109,15 @@ export class BridgeManager {
     await Promise.all([...this.bridges.values()].map((b) => b.stop()))
     this.bridges.clear()
     this.stamp = '' // started again (this hub took the bridges' lease back): the file is read anew
+  }
+
+  /** Each running bridge shows what is stored for its people and not shown yet. */
+  private async sweepBridges(): Promise<void> {
+    await Promise.all(
+      [...this.bridges.values()].map((bridge) =>
+        bridge.sweep().catch((err) => this.log.error({ err }, 'bridge sweep failed')),
+      ),
+    )
   }
 
   /** A session started from a chat (`/new`) answered: the answer goes to that chat. */

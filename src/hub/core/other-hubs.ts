@@ -1,7 +1,7 @@
-// What this hub does when it shares its database with other hubs: it shows what they stored for
-// the subscribers, senders and waiters connected here. Notices are wake-ups that anyone allowed to
-// connect to the database can send: each one only says which rows to read, and what is done follows
-// from those rows. A slow poll covers a notice that never came.
+// What this hub does when it shares its database with other hubs, or its SQLite file with the CLI:
+// it shows what they stored for the subscribers, senders and waiters connected here. Notices are
+// wake-ups that anyone allowed to connect to the database can send: each one only says which rows
+// to read, and what is done follows from those rows. A slow poll covers a notice that never came.
 import type { Logger } from '../../core/log.js'
 import type { OtherChange } from '../../store/store.js'
 import type { Hub } from './hub.js'
@@ -11,7 +11,6 @@ const BACKSTOP_MS = 5_000
 
 export function followOtherHubs(hub: Hub, log: Logger): { stop(): void } {
   const { store } = hub
-  if (!store.onOtherChanges) return { stop() {} }
   const follow = async (change: OtherChange): Promise<unknown> => {
     switch (change.area) {
       case 'events':
@@ -32,8 +31,17 @@ export function followOtherHubs(hub: Hub, log: Logger): { stop(): void } {
       log.error({ err, change: change.area }, 'a change on another hub was not followed'),
     )
   }
+  // The CLI wrote to the home's SQLite file itself (a "Paired", a new operator's prompts): it names
+  // no rows, so everything is looked at, as after a notice that went unheard.
+  const unwatch = store.onWrittenElsewhere?.(() => heard({ area: 'unknown' }))
+  if (!store.onOtherChanges) return { stop: () => unwatch?.() }
   store.onOtherChanges(heard)
   const backstop = setInterval(() => heard({ area: 'unknown' }), BACKSTOP_MS)
   backstop.unref()
-  return { stop: () => clearInterval(backstop) }
+  return {
+    stop: () => {
+      clearInterval(backstop)
+      unwatch?.()
+    },
+  }
 }
