@@ -32,17 +32,21 @@ export function requestListener(
     }
     try {
       const answer = app.fetch(requestFrom(incoming, outgoing), { incoming, outgoing, local })
-      if (answer instanceof Promise) answer.then((a) => write(a, outgoing)).catch(fail)
-      else write(answer, outgoing).catch(fail)
+      if (answer instanceof Promise) answer.then((a) => answered(a, outgoing, fail), fail)
+      else answered(answer, outgoing, fail)
     } catch (err) {
       fail(err)
     }
   }
 }
 
+/** What a route answered, written onto Node's response unless the route wrote there itself. */
+function answered(answer: Response, outgoing: ServerResponse, fail: (err: unknown) => void): void {
+  if (answer !== ANSWERED_ON_NODE) write(answer, outgoing).catch(fail)
+}
+
 /** A web Response onto Node's: headers and a whole body at once, an event stream as it comes. */
 async function write(answer: Response, outgoing: ServerResponse): Promise<void> {
-  if (answer === ANSWERED_ON_NODE) return
   const headers: Record<string, string | string[]> = {}
   answer.headers.forEach((value, name) => {
     headers[name] = value

@@ -38,13 +38,19 @@ export function hostAllowed(host: string, rules: HostRules): boolean {
   return known && (parsed.port === null || parsed.port === rules.port)
 }
 
+/** The last Host found allowed under each set of rules: a client names the same one in every request. */
+const lastAllowedHost = new WeakMap<HostRules, string>()
+
 /** Throws 403 unless the request names this hub and comes from no foreign page. */
 export function checkHostAndOrigin(req: IncomingMessage, rules: HostRules): void {
   const host = req.headers.host
-  if (host !== undefined && !hostAllowed(host, rules))
-    throw forbidden(
-      `Host "${host.slice(0, 100)}" is not this hub; add it to allowedHosts in config.json to allow it`,
-    )
+  if (host !== undefined && lastAllowedHost.get(rules) !== host) {
+    if (!hostAllowed(host, rules))
+      throw forbidden(
+        `Host "${host.slice(0, 100)}" is not this hub; add it to allowedHosts in config.json to allow it`,
+      )
+    lastAllowedHost.set(rules, host)
+  }
   const origin = req.headers.origin
   if (origin === undefined) return
   const m = /^https?:\/\/([^/]+)$/i.exec(origin)
