@@ -11,7 +11,7 @@ import { POSTED_BY_SWITCHBOARD, type RoutineRun } from '../src/core/routines.js'
 import { signInWith } from './helpers/dashboard.js'
 import { type FakeScript, fakeClaude } from './helpers/fake-claude.js'
 import { gitRepository } from './helpers/git-repo.js'
-import { CLI, runCli, waitFor } from './helpers/home.js'
+import { CLI, type CliRun, runCli, waitFor } from './helpers/home.js'
 import { homePerTest } from './helpers/home-per-test.js'
 import { startReceiver } from './helpers/receiver.js'
 
@@ -58,10 +58,17 @@ async function api<T>(method: string, path: string, body?: unknown): Promise<T> 
 const runs = async (name: string) =>
   (await api<{ runs: RoutineRun[] }>('GET', `/api/routines/${name}/runs`)).runs
 
-async function addRoutine(spec: Record<string, unknown>, ...flags: string[]): Promise<string> {
+/** `switchboard routine add` of `spec`, from a file as a person adds one: its code and both streams. */
+async function runRoutineAdd(spec: Record<string, unknown>, ...flags: string[]): Promise<CliRun> {
   const file = join(world.home.dir, `${String(spec.name)}.json`)
   writeFileSync(file, JSON.stringify(spec))
-  return world.home.cli('routine', 'add', file, ...flags)
+  return runCli(['routine', 'add', file, ...flags], world.home.env)
+}
+
+async function addRoutine(spec: Record<string, unknown>, ...flags: string[]): Promise<string> {
+  const added = await runRoutineAdd(spec, ...flags)
+  if (added.code !== 0) throw new Error(`switchboard routine add failed: ${added.stderr}`)
+  return added.stdout
 }
 
 async function post(secret: string, body: Record<string, unknown>): Promise<void> {
@@ -291,22 +298,12 @@ it('runs a session in a fresh worktree on a new branch, and removes the worktree
 
 it('adds a routine that comments on GitHub without a token with a warning, and lists its queue as no channel', async () => {
   await hubWith({ turns: [] })
-  const file = join(world.home.dir, 'triage.json')
   const repo = join(world.home.dir, 'repo')
-  writeFileSync(
-    file,
-    JSON.stringify({
-      name: 'triage',
-      trigger: { kind: 'events', topics: ['gh.issues'] },
-      action: {
-        kind: 'start',
-        worktree: { repo, branch: 'triage' },
-        prompt: 'Triage.',
-        commentOnGitHub: true,
-      },
-    }),
-  )
-  const added = await runCli(['routine', 'add', file], world.home.env)
+  const added = await runRoutineAdd({
+    name: 'triage',
+    trigger: { kind: 'events', topics: ['gh.issues'] },
+    action: { kind: 'start', worktree: { repo, branch: 'triage' }, prompt: 'Triage.', commentOnGitHub: true },
+  })
   expect(added.code).toBe(0)
   expect(added.stdout).toContain(`triage\ton gh.issues\tstarts a session in a new worktree of ${repo}`)
   expect(added.stderr.trim()).toBe(

@@ -103,7 +103,9 @@ function watchWritesElsewhere(db: Database.Database) {
   const listeners = new Set<() => void>()
   let timer: NodeJS.Timeout | null = null
   let seen = 0
-  const version = () => db.pragma('data_version', { simple: true }) as number
+  // Prepared once: pragma() would prepare it again on every tick.
+  const dataVersion = db.prepare('PRAGMA data_version').pluck()
+  const version = () => dataVersion.get() as number
   const stop = () => {
     if (timer) clearInterval(timer)
     timer = null
