@@ -1,5 +1,5 @@
-// Claude Code's hooks as the hub takes them, from Claude Code's side: real hook inputs POSTed to a
-// spawned hub's hook route with the hook token, answered from the CLI, the API or nowhere, and what
+// Claude Code's hooks as the hub takes them, from Claude Code's side: real hook inputs POSTed down a
+// spawned hub's socket to its hook route, answered from the CLI, the API or nowhere, and what
 // the operators see on their stream meanwhile.
 import { type ChildProcess, spawn } from 'node:child_process'
 import {
@@ -15,9 +15,10 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { readAdminToken } from '../src/core/admin-token.js'
-import { readHookToken } from '../src/core/hook-token.js'
+import { hubRequest } from '../src/core/hub-dial.js'
 import { openSqliteStore } from '../src/store/sqlite/index.js'
 import { ChannelClient } from './helpers/channel-client.js'
+import { postHook } from './helpers/claude-hook.js'
 import { CLI, runCli, TestHome, waitFor } from './helpers/home.js'
 import { TWO_QUESTIONS } from './helpers/questions.js'
 import { SseReader } from './helpers/sse.js'
@@ -64,24 +65,13 @@ function input(event: string, extra: Record<string, unknown> = {}, session = SES
   }
 }
 
-/** POSTs a hook's input as Claude Code's HTTP hook does. */
-async function hook(
+/** POSTs a hook's input as the installed hooks do: down the home's socket. */
+function hook(
   event: string,
   body: Record<string, unknown>,
-  options: { timeout?: number; signal?: AbortSignal; token?: string; headers?: Record<string, string> } = {},
+  options: { timeout?: number; signal?: AbortSignal; headers?: Record<string, string> } = {},
 ): Promise<{ status: number; json: Record<string, unknown> }> {
-  const res = await fetch(`${home.url}/api/claude-hooks/${event}`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${options.token ?? readHookToken(home.dir)}`,
-      ...(options.timeout ? { 'x-switchboard-timeout': String(options.timeout) } : {}),
-      ...options.headers,
-    },
-    body: JSON.stringify(body),
-    signal: options.signal,
-  })
-  return { status: res.status, json: (await res.json()) as Record<string, unknown> }
+  return postHook(home, event, body, options)
 }
 
 type Prompt = { id: string; session: string; tool_name: string; [k: string]: unknown }
@@ -339,18 +329,85 @@ it('cancels the prompt and tells the operators when Claude Code stops waiting (a
   expect((await runCli(['answer', prompt.id, 'yes'], home.env)).stderr).toMatch(/no open prompt/)
 })
 
-it('opens the hook route to the hook token only, and nothing else to it', async () => {
+it('takes hooks down the home’s socket only: over TCP a hook needs the admin token, and the socket opens nothing else', async () => {
   await start()
-  const hookToken = readHookToken(home.dir)
-  expect((await hook('Stop', input('Stop'), { token: 'sbh_wrong' })).status).toBe(401)
-  const decisions = await fetch(`${home.url}/api/decisions`, {
-    headers: { authorization: `Bearer ${hookToken}` },
-  })
+  const overTcp = (token?: string) =>
+    fetch(`${home.url}/api/claude-hooks/Stop`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}) },
+      body: JSON.stringify(input('Stop')),
+    })
+  expect((await overTcp()).status).toBe(401)
+  // The token an earlier install wrote into settings.json opens nothing now.
+  writeFileSync(join(home.dir, 'hook-token'), 'sbh_earlier\n')
+  expect((await overTcp('sbh_earlier')).status).toBe(401)
+  expect((await overTcp(readAdminToken({ home: home.dir, adminToken: null }))).status).toBe(200)
+  expect((await hook('Stop', input('Stop'))).status).toBe(200)
+  // Down the socket with no token: the hook route and nothing else.
+  const decisions = await hubRequest(
+    { socketPath: join(home.dir, `hub-${home.port}.sock`) },
+    'GET',
+    '/api/decisions',
+  )
   expect(decisions.status).toBe(401)
   // The path and the input must name the same event.
   const mismatch = await hook('Stop', input('Notification', { message: 'hi', notification_type: 'x' }))
   expect(mismatch.status).toBe(400)
   expect((await hook('Stop', { hook_event_name: 'Stop' })).json.error).toMatch(/session_id/)
+})
+
+it('acts for the session that registered itself: a hook naming another session’s subscriber takes none of its events', async () => {
+  await start()
+  const victim = SESSION
+  const other = '5f0c1a2e-0000-4000-8000-0000000000ee'
+  const elsewhere = realpathSync(mkdtempSync(join(tmpdir(), 'other-project-')))
+  opened.push({ close: () => rmSync(elsewhere, { recursive: true, force: true }) })
+  await hook('SessionStart', input('SessionStart', { source: 'startup' }, victim))
+  const name = basename(project)
+  await runCli(['send', name, 'the deploy key rotates at noon'], home.env)
+  // Another session names the victim's subscriber in its header: it is bound to a name of its own.
+  const stolen = await hook(
+    'UserPromptSubmit',
+    { ...input('UserPromptSubmit', { prompt: 'x', source: 'user' }, other), cwd: elsewhere },
+    { headers: { 'x-switchboard-name': name } },
+  )
+  expect(JSON.stringify(stolen.json)).not.toContain('deploy key')
+  // A later hook of the victim naming another subscriber is still the victim's.
+  const own = await hook(
+    'UserPromptSubmit',
+    input('UserPromptSubmit', { prompt: 'go', source: 'user' }, victim),
+    {
+      headers: { 'x-switchboard-name': 'somebody-else' },
+    },
+  )
+  expect(JSON.stringify(own.json)).toContain('the deploy key rotates at noon')
+  const admin = readAdminToken({ home: home.dir, adminToken: null })
+  const { sessions } = (await (
+    await fetch(`${home.url}/api/terminal-sessions`, { headers: { authorization: `Bearer ${admin}` } })
+  ).json()) as { sessions: { sessionId: string; name: string }[] }
+  expect(Object.fromEntries(sessions.map((t) => [t.sessionId, t.name]))).toEqual({
+    [victim]: name,
+    [other]: basename(elsewhere),
+  })
+})
+
+it('gives two sessions in folders of one name two names, so neither takes the other’s events', async () => {
+  await start()
+  const twin = realpathSync(mkdtempSync(join(tmpdir(), 'twin-')))
+  opened.push({ close: () => rmSync(twin, { recursive: true, force: true }) })
+  const sameName = join(twin, basename(project))
+  mkdirSync(sameName)
+  const second = '5f0c1a2e-0000-4000-8000-0000000000ef'
+  await hook('SessionStart', input('SessionStart', { source: 'startup' }))
+  await hook('SessionStart', { ...input('SessionStart', { source: 'startup' }, second), cwd: sameName })
+  await runCli(['send', `${basename(project)}-2`, 'for the second one'], home.env)
+  const first = await hook('UserPromptSubmit', input('UserPromptSubmit', { prompt: 'a', source: 'user' }))
+  expect(JSON.stringify(first.json)).not.toContain('for the second one')
+  const other = await hook('UserPromptSubmit', {
+    ...input('UserPromptSubmit', { prompt: 'b', source: 'user' }, second),
+    cwd: sameName,
+  })
+  expect(JSON.stringify(other.json)).toContain('for the second one')
 })
 
 it('tells operators a session waits or finished only while its person is away, and escalates a wait they leave', async () => {
@@ -490,7 +547,8 @@ it('shows a dialog that both the channel and the hooks of one session relay to o
   const log = join(home.dir, 'hub-test.log')
   await start({ SWITCHBOARD_LOG_FILE: log })
   const name = 'both-ways'
-  const channel = await ChannelClient.start(home, ['--name', name])
+  // Claude Code names its session to the MCP servers it starts.
+  const channel = await ChannelClient.start(home, ['--name', name], { CLAUDE_CODE_SESSION_ID: SESSION })
   opened.push(channel)
   const open = async () => (await openDecisions()).length
   // The channel relays the dialog first; then the session's hook asks about the same call.

@@ -1,7 +1,7 @@
 // The CLI for daily use, as a person at a terminal meets it: status, doctor, subscriptions, hooks,
 // completion, a busy port, a refused channel, and one plain line per problem.
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { networkInterfaces, tmpdir } from 'node:os'
@@ -134,6 +134,40 @@ it('takes its hooks out of Claude Code settings again and leaves everyone else�
     hooks: { PostToolUse: [theirs] },
   })
   expect((await cli(['install', 'claude', '--hooks', '--remove'])).stdout).toContain('no Switchboard hooks')
+})
+
+it('puts a project’s hooks in its git-ignored settings.local.json, moves an earlier install’s out of the shared one, and uninstall takes them out', async () => {
+  const project = join(userHome(), 'api')
+  const shared = join(project, '.claude', 'settings.json')
+  mkdirSync(join(project, '.claude'), { recursive: true })
+  // What an earlier install wrote into the file git shares: an HTTP hook carrying a token.
+  const earlier = {
+    hooks: {
+      Stop: [
+        {
+          hooks: [
+            {
+              type: 'http',
+              url: 'http://127.0.0.1:7420/api/claude-hooks/Stop',
+              headers: { authorization: 'Bearer sbh_shared', 'x-switchboard-timeout': '10' },
+            },
+          ],
+        },
+      ],
+    },
+  }
+  writeFileSync(shared, JSON.stringify(earlier))
+  const installed = await cli(['install', 'claude', '--hooks', '--project', project])
+  expect(installed.stdout).toContain(`taken out of ${shared}`)
+  expect(readFileSync(shared, 'utf8')).toBe('{}')
+  const local = join(project, '.claude', 'settings.local.json')
+  expect(statSync(local).mode & 0o777).toBe(0o600)
+  expect(readFileSync(local, 'utf8')).toContain('--unix-socket')
+  expect(readFileSync(local, 'utf8')).not.toMatch(/sbh_|authorization/i)
+  const out = await cli(['uninstall', '--json'], { PATH: '/usr/bin:/bin' })
+  const steps = JSON.parse(out.stdout) as { steps: { step: string; detail: string }[] }
+  expect(steps.steps.find((step) => step.step === 'hooks')?.detail).toContain(local)
+  expect(JSON.parse(readFileSync(local, 'utf8'))).toEqual({})
 })
 
 it('completes commands, sub-commands and flags in bash', async () => {

@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { readHookToken } from '../src/core/hook-token.js'
+import { postHook } from './helpers/claude-hook.js'
 import { CLI, TestHome, waitFor } from './helpers/home.js'
 import { TWO_QUESTIONS } from './helpers/questions.js'
 
@@ -44,25 +44,17 @@ afterEach(async () => {
 
 const SESSION = '5f0c1a2e-0000-4000-8000-0000000000c1'
 
-/** A PermissionRequest as Claude Code's HTTP hook sends it; resolves with the hook's output. */
+/** A PermissionRequest as the installed hook sends it; resolves with the hook's output. */
 async function dialog(tool: string, toolInput: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const res = await fetch(`${home.url}/api/claude-hooks/PermissionRequest`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${readHookToken(home.dir)}`,
-      'x-switchboard-timeout': '330',
-    },
-    body: JSON.stringify({
-      session_id: SESSION,
-      transcript_path: '/tmp/x.jsonl',
-      cwd: project,
-      hook_event_name: 'PermissionRequest',
-      tool_name: tool,
-      tool_input: toolInput,
-    }),
-  })
-  return (await res.json()) as Record<string, unknown>
+  const body = {
+    session_id: SESSION,
+    transcript_path: '/tmp/x.jsonl',
+    cwd: project,
+    hook_event_name: 'PermissionRequest',
+    tool_name: tool,
+    tool_input: toolInput,
+  }
+  return (await postHook(home, 'PermissionRequest', body, { timeout: 330 })).json
 }
 
 type Listed = { code: string; kind: string; toolName: string; [k: string]: unknown }

@@ -5,10 +5,10 @@
 // tool the finished status was shown.
 import { performance } from 'node:perf_hooks'
 import { BRIDGE_PLATFORMS, type BridgePlatform } from '../../src/core/bridges.js'
-import { readHookToken } from '../../src/core/hook-token.js'
 import { EDIT_LIMITS } from '../../src/hub/bridges/progress-pace.js'
 import { mostInWindow } from '../../test/fakes/chat-platform.js'
 import { botMessages, bridgeAddArgs, FAKES, pair, person, spawnHub } from '../../test/helpers/bridge-world.js'
+import { postHook } from '../../test/helpers/claude-hook.js'
 import { TestHome } from '../../test/helpers/home.js'
 import { fmt } from '../stats.js'
 
@@ -30,17 +30,13 @@ async function measure(platform: BridgePlatform): Promise<string> {
     await fake.dm(olga, '/progress normal')
     await fake.waitFor(() => botMessages(fake, dm).find((m) => /Progress here now/.test(m.text)), 'the level')
     const hook = (event: string, extra: Record<string, unknown>) =>
-      fetch(`${home.url}/api/claude-hooks/${event}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${readHookToken(home.dir)}` },
-        body: JSON.stringify({
-          session_id: SESSION,
-          transcript_path: '/tmp/t.jsonl',
-          cwd: home.dir,
-          hook_event_name: event,
-          ...extra,
-        }),
-      }).then((r) => r.text())
+      postHook(home, event, {
+        session_id: SESSION,
+        transcript_path: '/tmp/t.jsonl',
+        cwd: home.dir,
+        hook_event_name: event,
+        ...extra,
+      })
     for (let i = 0; i < TOOLS; i++) {
       await hook('PostToolUse', { tool_name: 'Bash', tool_input: { command: `make step-${i}` } })
       await new Promise((resolve) => setTimeout(resolve, GAP_MS))

@@ -1,16 +1,16 @@
 // bench/hooks: a permission dialog of an interactive Claude Code session (the real CLI under tmux,
 // offline against the fake Messages API, the hooks `switchboard install claude --hooks` writes) to the
 // prompt on a fake Telegram, and the Allow press back to the dialog closing, over N rounds. The hub's
-// own share is timed at a pass-through proxy in front of it: the PermissionRequest hook's request
+// own share is timed at a pass-through proxy in front of its socket: the PermissionRequest hook's request
 // arriving → the bridge's sendMessage at the fake Telegram, and the press → the hook's answer leaving.
 // Claude Code sends the hook before it draws the dialog, so the dialog's opening is the hook's request;
 // when the dialog shows on the screen is printed beside it.
 import { type ChildProcess, execFileSync } from 'node:child_process'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { Agent, createServer, request } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
+import { paths } from '../../src/core/config.js'
 import { FakeAnthropic, type MessagesRequest, toolResults } from '../../test/fakes/anthropic.js'
 import { startFakeTelegram } from '../../test/fakes/telegram.js'
 import { botMessages, bridgeAddArgs, pair, person, spawnHub } from '../../test/helpers/bridge-world.js'
@@ -23,8 +23,11 @@ const ROUNDS = Number(process.env.BENCH_HOOK_ROUNDS ?? 30)
 const WARMUP = 3
 const DIALOG = /Do you want to proceed\?/
 
-/** Forwards every request to the hub as it is, and stamps when a PermissionRequest came and went. */
-function timingProxy(hubPort: number) {
+/**
+ * Listens on a socket of its own, forwards every request down the hub's socket as it is, and stamps
+ * when a PermissionRequest came and went.
+ */
+function timingProxy(hubSocket: string, path: string) {
   const agent = new Agent({ keepAlive: true })
   const asked: number[] = []
   const answered: number[] = []
@@ -35,12 +38,10 @@ function timingProxy(hubPort: number) {
     if (permission) asked.push(performance.now())
     const upstream = request(
       {
-        host: '127.0.0.1',
-        port: hubPort,
+        socketPath: hubSocket,
         method: req.method,
         path: req.url,
-        // The hub checks Host against its own address (DNS rebinding).
-        headers: { ...req.headers, host: `127.0.0.1:${hubPort}` },
+        headers: req.headers,
         agent,
       },
       (answer) => {
@@ -59,14 +60,8 @@ function timingProxy(hubPort: number) {
     upstream.on('error', () => res.destroy())
     req.pipe(upstream)
   })
-  server.listen(0, '127.0.0.1')
-  return {
-    server,
-    asked,
-    answered,
-    stops: () => stops,
-    port: () => (server.address() as AddressInfo).port,
-  }
+  server.listen(path)
+  return { server, asked, answered, stops: () => stops, path }
 }
 
 const fake = await new FakeAnthropic().start()
@@ -75,7 +70,7 @@ const home = await TestHome.create()
 const telegram = await startFakeTelegram()
 let hub: ChildProcess | undefined
 let terminal: TmuxSession | undefined
-const proxy = timingProxy(home.port)
+const proxy = timingProxy(paths.hubSocket(home.dir, home.port), join(home.dir, 'timing.sock'))
 try {
   const env = {
     ...claude.env(fake.url),
@@ -89,12 +84,12 @@ try {
   const olga = person('telegram', 2, 'olga')
   const chat = await pair(home, telegram, olga, true)
 
-  // Installed as a person does, then aimed at the proxy (the hub's port behind it).
+  // Installed as a person does, then aimed at the proxy (the hub's socket behind it).
   execFileSync(process.execPath, [CLI, 'install', 'claude', '--hooks'], { env })
   const settings = join(claude.home, '.claude', 'settings.json')
   writeFileSync(
     settings,
-    readFileSync(settings, 'utf8').replaceAll(`127.0.0.1:${home.port}/`, `127.0.0.1:${proxy.port()}/`),
+    readFileSync(settings, 'utf8').replaceAll(paths.hubSocket(home.dir, home.port), proxy.path),
   )
 
   // When the bridge's sendMessage of a permission prompt reached the fake Telegram.

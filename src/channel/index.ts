@@ -80,8 +80,9 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     topics: options.topics?.length ? options.topics : ['*'],
     rung: () => rung,
     aliases: options.aliases,
-    // Claude Code starts its MCP servers in the session's folder.
+    // Claude Code starts its MCP servers in the session's folder, and names the session to them.
     folder: process.cwd(),
+    session: process.env.CLAUDE_CODE_SESSION_ID || undefined,
     log,
     // Given several hubs, the channel moves between them; it starts none.
     ...(config.hubs.length > 1 ? {} : { onHubMissing: hubStarter(config, log) }),

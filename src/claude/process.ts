@@ -2,11 +2,10 @@
 // every line it reads validated first, interrupted through the control protocol.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
-import { accessSync, constants } from 'node:fs'
-import { delimiter, join } from 'node:path'
 import type { WebSocket } from 'ws'
 import type { ClaudeOptions } from '../core/claude-options.js'
 import { unavailable } from '../core/errors.js'
+import { onPath } from '../core/on-path.js'
 import type { PermissionMode } from '../core/permission-modes.js'
 import { ControlChannel, ControlClosedError, type ControlHandlers } from './control.js'
 import { type CliLine, checkCliLine, type HostLine, hostLineSchema, type UserInput } from './messages.js'
@@ -35,15 +34,8 @@ export function claudeArgs(o: ClaudeOptions): string[] {
 /** `CLAUDE_CODE_PATH`, else `claude` on PATH. */
 export function findClaude(env: NodeJS.ProcessEnv = process.env): string {
   if (env.CLAUDE_CODE_PATH) return env.CLAUDE_CODE_PATH
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    const candidate = join(dir, 'claude')
-    try {
-      accessSync(candidate, constants.X_OK)
-      return candidate
-    } catch {
-      // not here
-    }
-  }
+  const found = onPath('claude', env)
+  if (found) return found
   throw unavailable(
     'Claude Code CLI not found: install it (npm i -g @anthropic-ai/claude-code) or set CLAUDE_CODE_PATH',
   )

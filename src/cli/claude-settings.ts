@@ -1,32 +1,35 @@
 // Claude Code's settings file, as far as Switchboard's hook entries go: read, add, remove, check. What
 // install adds, remove takes out again, and nothing else: every other hook and key, and the file's
-// indentation, stay as they were.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+// indentation, stay as they were. The file is replaced whole and owner-only, never written through a
+// link, and carries no secret: the hooks reach the hub through the home's owner-only socket.
+import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
-import { dirname, join } from 'node:path'
+import { dirname, join, resolve } from 'node:path'
 import {
   CLAUDE_HOOK_EVENTS,
   type ClaudeHookEvent,
   FORMER_HOOK_EVENTS,
   HOOK_HEADERS,
   HOOK_MATCHERS,
+  HOOK_ROUTE_PATH,
 } from '../core/claude-hooks.js'
 import { DRIVEN_ENV } from '../core/driven.js'
 import { invalid } from '../core/errors.js'
+import { replacePrivateFile } from '../core/private-file.js'
 import { SETTINGS } from '../core/settings/table.js'
 
 const CHANNEL_NAME_ENV = SETTINGS.channelName.variable
 
-/** The command entry of the hook rung before the HTTP hooks (still taken out by remove). */
+/** The command hooks' program: `switchboard hook <Event>` (and, alone, the hook rung before HTTP hooks). */
 export const HOOK_COMMAND = 'switchboard hook'
-/** The hook route's path, less its event: an HTTP hook whose URL ends so is Switchboard's. */
-const ROUTE_PATH = '/api/claude-hooks/'
 /** Seconds a hook that only reports (not a dialog) may take before Claude Code gives up on it. */
 const REPORT_TIMEOUT = 10
 /** Seconds SessionStart's command may take: it may start the hub. */
 const START_TIMEOUT = 30
 /** A dialog's hook times out this long after the hub's own deadline (the hub answers first). */
 const DIALOG_MARGIN = 30
+/** The host the socket hooks name: nothing resolves it, the request goes down the socket. */
+const SOCKET_ORIGIN = 'http://switchboard'
 
 type Hook = {
   type: string
@@ -39,18 +42,26 @@ type Hook = {
 type HookEntry = { matcher?: string; hooks: Hook[] }
 type Settings = { hooks?: Record<string, HookEntry[]> } & Record<string, unknown>
 
-/** How the hooks reach the hub: HTTP (what the pinned CLI supports), or `switchboard hook <Event>`. */
-export interface HookTarget {
-  /** The hub's URL (http://127.0.0.1:7420); null: command hooks. */
-  hubUrl: string | null
-  token: string
-  /** How long a dialog may wait for a remote answer (hookWaitSeconds). */
-  waitSeconds: number
+/**
+ * How the hooks reach the hub. `socket`: curl posts the hook's input down the home's socket (a few
+ * ms a hook; nobody but the home's owner can listen there). `command`: `switchboard hook <Event>`,
+ * which finds the hub as the CLI does (the socket, or a hub that proved itself) and costs a Node
+ * start each time: for a machine without curl, or a home whose socket path is too long.
+ */
+export type HookTarget =
+  | { via: 'socket'; curl: string; socketPath: string; waitSeconds: number }
+  | { via: 'command'; waitSeconds: number }
+
+/** `~/.claude/settings.json`; for a project, its `.claude/settings.local.json`, which git leaves out. */
+export function settingsFile(project?: string): string {
+  return project
+    ? join(resolve(project), '.claude', 'settings.local.json')
+    : join(homedir(), '.claude', 'settings.json')
 }
 
-/** `~/.claude/settings.json`, or a project's `.claude/settings.json`. */
-export function settingsFile(project?: string): string {
-  return project ? join(project, '.claude', 'settings.json') : join(homedir(), '.claude', 'settings.json')
+/** Where an install before this one put a project's hooks (shared through git): taken out again. */
+export function sharedProjectSettings(project: string): string {
+  return join(resolve(project), '.claude', 'settings.json')
 }
 
 interface Read {
@@ -60,7 +71,20 @@ interface Read {
   newline: boolean
 }
 
+/** Refuses a settings file that is a link: whatever it points at is not the settings file to change. */
+function notALink(file: string): void {
+  try {
+    if (lstatSync(file).isSymbolicLink())
+      throw invalid(
+        `${file} is a symbolic link; Switchboard changes only a settings file that is a file of its own`,
+      )
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
+  }
+}
+
 function read(file: string): Read {
+  notALink(file)
   if (!existsSync(file)) return { settings: {}, indent: '  ', newline: true }
   const text = readFileSync(file, 'utf8')
   try {
@@ -74,16 +98,25 @@ function read(file: string): Read {
 
 function write(file: string, { settings, indent, newline }: Read): void {
   mkdirSync(dirname(file), { recursive: true })
-  writeFileSync(file, `${JSON.stringify(settings, null, indent)}${newline ? '\n' : ''}`)
+  notALink(file)
+  replacePrivateFile(file, `${JSON.stringify(settings, null, indent)}${newline ? '\n' : ''}`)
+}
+
+/** A socket hook's command: recognised by its route on the socket's made-up origin. */
+function isSocketCommand(command: string): boolean {
+  return command.includes(`${SOCKET_ORIGIN}${HOOK_ROUTE_PATH}`)
 }
 
 function isOurHook(h: Hook): boolean {
-  if (h.type === 'command')
-    return h.command === HOOK_COMMAND || (h.command?.startsWith(`${HOOK_COMMAND} `) ?? false)
+  if (h.type === 'command' && typeof h.command === 'string')
+    return (
+      h.command === HOOK_COMMAND || h.command.startsWith(`${HOOK_COMMAND} `) || isSocketCommand(h.command)
+    )
   if (h.type !== 'http' || typeof h.url !== 'string') return false
+  // An earlier install's HTTP hook, carrying a token to whatever held the hub's port.
   try {
     const url = new URL(h.url)
-    return url.pathname.startsWith(ROUTE_PATH) && HOOK_HEADERS.timeout in (h.headers ?? {})
+    return url.pathname.startsWith(HOOK_ROUTE_PATH) && HOOK_HEADERS.timeout in (h.headers ?? {})
   } catch {
     return false
   }
@@ -102,28 +135,70 @@ export function installedHooks(file: string): Partial<Record<string, Hook>> {
   return found
 }
 
+/** How an installed hook reaches the hub, for `doctor`. */
+export function hookForm(hook: Hook): 'socket' | 'command' | 'http' {
+  if (hook.type === 'http') return 'http'
+  return typeof hook.command === 'string' && isSocketCommand(hook.command) ? 'socket' : 'command'
+}
+
+/** The socket a socket hook posts to, as written in its command. */
+export function hookSocket(hook: Hook): string | null {
+  const m = /--unix-socket '((?:[^']|'\\'')*)'/.exec(hook.command ?? '')
+  return m?.[1] ? m[1].replaceAll(`'\\''`, `'`) : null
+}
+
+/** A word the shell takes as it is. */
+function quoted(word: string): string {
+  return `'${word.replaceAll(`'`, `'\\''`)}'`
+}
+
+/**
+ * The shell command of a socket hook. A session the hub drives asks it through the control protocol
+ * (nothing to send); anything that fails (no hub, a refusal) prints nothing and exits 0, which leaves
+ * the dialog to the terminal, without a "hook failed" line at every turn while the hub is stopped.
+ */
+function socketCommand(event: ClaudeHookEvent, curl: string, socketPath: string, timeout: number): string {
+  return [
+    `[ "\${${DRIVEN_ENV}:-}" = 1 ] ||`,
+    quoted(curl),
+    '-sf',
+    `--max-time ${timeout}`,
+    `--unix-socket ${quoted(socketPath)}`,
+    `-H 'content-type: application/json'`,
+    `-H '${HOOK_HEADERS.timeout}: ${timeout}'`,
+    // The session's own subscriber name when its environment sets one; the hub binds it once.
+    `-H "${HOOK_HEADERS.name}: \${${CHANNEL_NAME_ENV}:-}"`,
+    '--data-binary @-',
+    quoted(`${SOCKET_ORIGIN}${HOOK_ROUTE_PATH}${event}`),
+    '2>/dev/null || true',
+  ].join(' ')
+}
+
 /** The hook of one event, as install writes it. */
 export function hookFor(event: ClaudeHookEvent, target: HookTarget): Hook {
   const dialog = event === 'PermissionRequest'
   const timeout = dialog ? target.waitSeconds + DIALOG_MARGIN : REPORT_TIMEOUT
-  // A session's start is a command: it starts the hub when none runs (an HTTP hook cannot), once a
-  // session, so the hooks after it find one.
+  // A session's start is the CLI: it starts the hub when none runs, once a session, so the hooks
+  // after it find one.
   if (event === 'SessionStart')
     return { type: 'command', command: `${HOOK_COMMAND} ${event}`, timeout: START_TIMEOUT }
-  if (target.hubUrl === null) return { type: 'command', command: `${HOOK_COMMAND} ${event}`, timeout }
-  return {
-    type: 'http',
-    url: `${target.hubUrl}${ROUTE_PATH}${event}`,
-    headers: {
-      authorization: `Bearer ${target.token}`,
-      [HOOK_HEADERS.timeout]: String(timeout),
-      // Claude Code fills these in from the session's environment (empty when unset).
-      [HOOK_HEADERS.name]: `$${CHANNEL_NAME_ENV}`,
-      [HOOK_HEADERS.driven]: `$${DRIVEN_ENV}`,
-    },
-    allowedEnvVars: [CHANNEL_NAME_ENV, DRIVEN_ENV],
-    timeout,
+  if (target.via === 'command') return { type: 'command', command: `${HOOK_COMMAND} ${event}`, timeout }
+  return { type: 'command', command: socketCommand(event, target.curl, target.socketPath, timeout), timeout }
+}
+
+/** Takes Switchboard's entries out of `hooks`; returns how many went. */
+function takeOut(hooks: Record<string, HookEntry[]>, events: readonly string[]): number {
+  let removed = 0
+  for (const event of events) {
+    const entries = hooks[event]
+    if (!entries) continue
+    const kept = entries.filter((entry) => !isOurs(entry))
+    removed += entries.length - kept.length
+    // An event whose only entries were ours was added by install: it goes with them.
+    if (kept.length) hooks[event] = kept
+    else if (kept.length !== entries.length) delete hooks[event]
   }
+  return removed
 }
 
 /**
@@ -134,11 +209,7 @@ export function addHooks(file: string, target: HookTarget): void {
   const at = read(file)
   const hooks = at.settings.hooks ?? {}
   at.settings.hooks = hooks
-  for (const event of FORMER_HOOK_EVENTS) {
-    const kept = hooks[event]?.filter((entry) => !isOurs(entry))
-    if (kept?.length) hooks[event] = kept
-    else if (kept) delete hooks[event]
-  }
+  takeOut(hooks, FORMER_HOOK_EVENTS)
   for (const event of CLAUDE_HOOK_EVENTS) {
     const entries = hooks[event] ?? []
     hooks[event] = entries
@@ -157,15 +228,7 @@ export function removeHooks(file: string): number {
   const at = read(file)
   const hooks = at.settings.hooks
   if (!hooks) return 0
-  let removed = 0
-  for (const [event, entries] of Object.entries(hooks)) {
-    const kept = entries.filter((entry) => !isOurs(entry))
-    if (kept.length === entries.length) continue
-    removed += entries.length - kept.length
-    // An event whose only entries were ours was added by install: it goes with them.
-    if (kept.length) hooks[event] = kept
-    else delete hooks[event]
-  }
+  const removed = takeOut(hooks, Object.keys(hooks))
   if (!removed) return 0
   if (Object.keys(hooks).length === 0) delete at.settings.hooks
   write(file, at)

@@ -13,7 +13,7 @@ import { type HubConfig, paths, redactDatabaseUrl } from '../core/config.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import { openStore } from '../store/open.js'
 import type { Store } from '../store/store.js'
-import { installedHooks, settingsFile } from './claude-settings.js'
+import { hookForm, hookSocket, installedHooks, settingsFile } from './claude-settings.js'
 
 /** `problem`: something does not work until fixed (non-zero exit); `warn`: works, with less. */
 export type Verdict = 'ok' | 'warn' | 'problem'
@@ -251,10 +251,11 @@ export function checkPluginLaunch(home: string): Check[] {
 }
 
 /**
- * Switchboard's hooks in Claude Code's user settings: every event there, pointed at this home's hub,
- * with this home's hook token (a hook to another hub, or with an old token, is refused or lost).
+ * Switchboard's hooks in Claude Code's user settings: every event there, posting down this home's
+ * socket (or as `switchboard hook` commands). An earlier install's HTTP hooks sent a token to whoever
+ * held the hub's port and obeyed their answer: those are a problem until installed again.
  */
-export function checkHooks(config: HubConfig, hubUrl: string, hookToken: string | null): Check[] {
+export function checkHooks(socketPath: string | undefined): Check[] {
   const file = settingsFile()
   const found = installedHooks(file)
   const events = Object.keys(found)
@@ -269,23 +270,27 @@ export function checkHooks(config: HubConfig, hubUrl: string, hookToken: string 
       },
     ]
   const missing = CLAUDE_HOOK_EVENTS.filter((e) => !found[e])
-  const http = Object.values(found).filter((h) => h?.type === 'http')
-  const elsewhere = http.filter((h) => !h?.url?.startsWith(`${hubUrl}/`))
-  const badToken = http.filter(
-    (h) => hookToken === null || h?.headers?.authorization !== `Bearer ${hookToken}`,
-  )
+  const hooks = Object.values(found).filter((h) => h !== undefined)
+  const http = hooks.filter((h) => hookForm(h) === 'http')
+  const elsewhere = hooks
+    .filter((h) => hookForm(h) === 'socket')
+    .map(hookSocket)
+    .find((s) => s !== socketPath)
   const problems = [
     missing.length ? `missing for ${missing.join(', ')} (an older install)` : null,
-    elsewhere.length
-      ? `they call ${elsewhere[0]?.url?.replace(/\/api\/.*$/, '')}, not this hub (${hubUrl})`
+    http.length
+      ? `${http.length} are an earlier install's HTTP hooks, which hand a token to whatever listens on the hub's port and obey its answer`
       : null,
-    badToken.length ? `their token is not ${paths.hookToken(config.home)}'s` : null,
+    elsewhere !== undefined
+      ? `they post to ${elsewhere}, not this hub's socket (${socketPath ?? 'none'})`
+      : null,
   ].filter((p): p is string => p !== null)
   if (problems.length)
     return [{ name: 'hooks', verdict: 'problem', detail: `in ${file}: ${problems.join('; ')}`, fix }]
-  return [
-    { name: 'hooks', verdict: 'ok', detail: `installed in ${file}, to ${hubUrl} (${events.length} events)` },
-  ]
+  const how = hooks.some((h) => hookForm(h) === 'socket')
+    ? `to the hub's socket ${socketPath}`
+    : 'as `switchboard hook <Event>` commands'
+  return [{ name: 'hooks', verdict: 'ok', detail: `installed in ${file}, ${how} (${events.length} events)` }]
 }
 
 export function checkOperators(operators: number | null): Check[] {

@@ -1,7 +1,8 @@
 // `switchboard doctor`: is this machine set up for Switchboard? Every problem comes with the command
 // that fixes it; the exit code is 0 only when nothing is a problem (warnings allowed).
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import type { Command } from 'commander'
+import { localSocket } from '../client/hub-address.js'
 import { type HubConfig, paths } from '../core/config.js'
 import { openStore } from '../store/open.js'
 import {
@@ -15,7 +16,6 @@ import {
   checkOperators,
   checkPluginLaunch,
 } from './doctor-checks.js'
-import { hookHubUrl } from './hook.js'
 import { configFrom, hubApi } from './options.js'
 import { printJson } from './output.js'
 
@@ -42,7 +42,7 @@ export function registerDoctor(program: Command): void {
         ...(await checkClaude()),
         ...checkChannelRegistered(process.cwd()),
         ...checkPluginLaunch(config.home),
-        ...checkHooks(config, hookHubUrl(config), hookTokenOf(config.home)),
+        ...checkHooks(localSocket(config)),
       )
       checks.push(...checkOperators(operators))
       const healthy = checks.every((c) => c.verdict !== 'problem')
@@ -69,10 +69,4 @@ async function operatorsInStore(config: HubConfig): Promise<number | null> {
   } finally {
     await store.close()
   }
-}
-
-/** The home's hook token, if it has one (doctor makes none). */
-function hookTokenOf(home: string): string | null {
-  const file = paths.hookToken(home)
-  return existsSync(file) ? readFileSync(file, 'utf8').trim() : null
 }

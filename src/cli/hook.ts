@@ -1,20 +1,28 @@
 // Claude Code's hooks from the terminal side: `switchboard install claude --hooks` writes Switchboard's
-// HTTP hooks into Claude Code's settings (or takes them out); `switchboard hook <Event>` is the same
-// hook as a command, for a Claude Code without HTTP hooks: it posts its stdin to the hub's hook route
-// and prints the answer. `switchboard hook` without an event is the older hook rung (settings written
+// hooks into Claude Code's settings (or takes them out): curl posting each hook's input down the hub's
+// socket, or `switchboard hook <Event>`, which posts its stdin to the hub's hook route as the CLI
+// reaches the hub (the socket, or a hub that proved itself) and prints the answer. `switchboard hook` without an event is the older hook rung (settings written
 // before the HTTP hooks): it prints the session's pending events as additional context.
 
+import { rmSync } from 'node:fs'
 import type { Command } from 'commander'
 import { z } from 'zod'
 import { channelMessage } from '../claude/channel-tag.js'
+import { localSocket } from '../client/hub-address.js'
 import { CLAUDE_HOOK_EVENTS, HOOK_HEADERS, hookInputSchema, isClaudeHookEvent } from '../core/claude-hooks.js'
-import { dialHost, type HubConfig } from '../core/config.js'
+import { type HubConfig, paths } from '../core/config.js'
 import { isHubDriven } from '../core/driven.js'
 import { invalid } from '../core/errors.js'
-import { readHookToken } from '../core/hook-token.js'
-import { isLoopback } from '../core/network.js'
+import { onPath } from '../core/on-path.js'
 import { defaultSubscriberName } from '../core/subscriber-name.js'
-import { addHooks, removeHooks, settingsFile } from './claude-settings.js'
+import {
+  addHooks,
+  type HookTarget,
+  removeHooks,
+  settingsFile,
+  sharedProjectSettings,
+} from './claude-settings.js'
+import { forgetHookInstall, recordHookInstall } from './hook-installs.js'
 import { configFrom, hubApi, settingOptions } from './options.js'
 
 /** What the older hook reads of its stdin. */
@@ -26,13 +34,6 @@ async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []
   for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
   return Buffer.concat(chunks).toString('utf8')
-}
-
-/** Where Claude Code's HTTP hooks reach this home's hub (beyond loopback it speaks TLS). */
-export function hookHubUrl(config: Pick<HubConfig, 'host' | 'port' | 'tls' | 'insecure'>): string {
-  const host = dialHost(config.host)
-  const tls = config.tls !== null || (!isLoopback(host) && !config.insecure)
-  return `${tls ? 'https' : 'http'}://${host.includes(':') ? `[${host}]` : host}:${config.port}`
 }
 
 export function registerHook(program: Command): void {
@@ -70,30 +71,58 @@ export function registerHook(program: Command): void {
     .description('write Switchboard’s hooks into Claude Code settings (or take them out)')
     .option('--hooks', 'the hooks that bring every session’s dialogs, waits and messages to the hub')
     .option('--remove', 'take Switchboard’s hook entries out again, leaving every other hook')
-    .option('--project <dir>', 'into <dir>/.claude/settings.json instead of ~/.claude/settings.json')
-    .option('--command', 'command hooks (`switchboard hook <Event>`), for a Claude Code without HTTP hooks')
+    .option('--project <dir>', 'into <dir>/.claude/settings.local.json instead of ~/.claude/settings.json')
+    .option('--command', '`switchboard hook <Event>` for every event, instead of curl down the hub’s socket')
     .action(
       async (
         opts: { hooks?: boolean; remove?: boolean; project?: string; command?: boolean },
         command: Command,
       ) => {
         if (!opts.hooks) throw invalid('say what to install: --hooks')
+        const config = configFrom(command)
         const file = settingsFile(opts.project)
+        // An earlier install put a project's hooks in its shared settings.json: they go wherever asked.
+        const shared = opts.project ? sharedProjectSettings(opts.project) : null
         if (opts.remove) {
-          const removed = removeHooks(file)
+          const removed = removeHooks(file) + (shared ? removeHooks(shared) : 0)
+          forgetHookInstall(config.home, file)
           process.stdout.write(
             removed ? `Switchboard's hooks are out of ${file}\n` : `no Switchboard hooks in ${file}\n`,
           )
           return
         }
-        const config = configFrom(command)
-        const hubUrl = opts.command ? null : hookHubUrl(config)
-        addHooks(file, { hubUrl, token: readHookToken(config.home), waitSeconds: config.hookWaitSeconds })
-        process.stdout.write(
-          `hooks for ${CLAUDE_HOOK_EVENTS.join(', ')} are in ${file}${hubUrl ? `, to ${hubUrl}` : ''}\n`,
-        )
+        const { target, how } = hookTarget(config, opts.command === true)
+        addHooks(file, target)
+        recordHookInstall(config.home, file)
+        if (shared && removeHooks(shared))
+          process.stdout.write(`taken out of ${shared}, which git shares: they live in ${file} now\n`)
+        // Nothing reads it any more; a copy left in an old settings file opens nothing.
+        rmSync(paths.formerHookToken(config.home), { force: true })
+        process.stdout.write(`hooks for ${CLAUDE_HOOK_EVENTS.join(', ')} are in ${file}, ${how}\n`)
       },
     )
+}
+
+/**
+ * How the installed hooks reach this home's hub: curl down its socket, which only the home's owner
+ * can listen on, when there is a curl and the socket's path fits; else the CLI, which finds the hub
+ * as every command does (and costs a Node start per hook).
+ */
+export function hookTarget(config: HubConfig, commandAsked: boolean): { target: HookTarget; how: string } {
+  const waitSeconds = config.hookWaitSeconds
+  if (commandAsked) return { target: { via: 'command', waitSeconds }, how: 'as `switchboard hook <Event>`' }
+  const socketPath = localSocket(config)
+  const curl = onPath('curl')
+  if (socketPath && curl)
+    return {
+      target: { via: 'socket', curl, socketPath, waitSeconds },
+      how: `to the hub's socket ${socketPath}`,
+    }
+  const why = socketPath ? 'no curl on PATH' : `the socket's path in ${config.home} is too long`
+  return {
+    target: { via: 'command', waitSeconds },
+    how: `as \`switchboard hook <Event>\` (${why}: each hook starts Node, about 0.1 s)`,
+  }
 }
 
 /** The older hook rung: the session's pending events, as additional context. */

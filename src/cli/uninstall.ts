@@ -5,6 +5,7 @@ import { existsSync, rmSync } from 'node:fs'
 import type { Command } from 'commander'
 import { ClaudeConfig, type Step } from './claude-plugin.js'
 import { removeHooks, settingsFile } from './claude-settings.js'
+import { forgetHookInstall, hookInstalls } from './hook-installs.js'
 import { configFrom } from './options.js'
 import { printJson } from './output.js'
 import { describeStop, stopHub } from './stop.js'
@@ -33,13 +34,15 @@ export function registerUninstall(program: Command): void {
         steps.push(done)
         if (!opts.json) process.stdout.write(`${done.step}: ${done.detail}\n`)
       }
-      const hooksFile = settingsFile()
+      // The user's settings, and every project's the hooks were installed in.
+      const hooksFiles = [...new Set([settingsFile(), ...hookInstalls(config.home)])]
       await step('hooks', () => {
-        const removed = removeHooks(hooksFile)
+        const from = hooksFiles.filter((file) => removeHooks(file) > 0)
+        for (const file of hooksFiles) forgetHookInstall(config.home, file)
         return {
           step: 'hooks',
-          changed: removed > 0,
-          detail: removed ? `taken out of ${hooksFile}` : `none in ${hooksFile}`,
+          changed: from.length > 0,
+          detail: from.length ? `taken out of ${from.join(', ')}` : `none in ${hooksFiles.join(', ')}`,
         }
       })
       await step('plugin', () => claude.removePlugin())

@@ -46,6 +46,8 @@ export interface HubClientOptions {
   aliases?: string[]
   /** The session's working folder, which the files its replies attach may come from. */
   folder?: string
+  /** The Claude Code session this channel serves, when Claude Code said (CLAUDE_CODE_SESSION_ID). */
+  session?: string
   /** What this channel tells the hub about how it delivers (see channel/rung.ts). */
   rung?: () => 'channel' | 'message' | null
   log: Logger
@@ -277,6 +279,7 @@ export class HubClient {
         ...(rung ? { rung } : {}),
         aliases: this.options.aliases ?? [],
         ...(this.options.folder ? { folder: this.options.folder } : {}),
+        ...(this.options.session ? { session: this.options.session } : {}),
       })
     })
     ws.on('message', (data) => this.onMessage(String(data)))

@@ -65,11 +65,15 @@ export type HookInput = z.infer<typeof hookInputSchema>
 export type HookOutput = Record<string, unknown>
 export const NOTHING: HookOutput = {}
 
-/** Headers the installed hooks send (values from the session's environment, where Claude Code may read it). */
+/** The hook route's path, less its event (POST /api/claude-hooks/:event). */
+export const HOOK_ROUTE_PATH = '/api/claude-hooks/'
+
+/** Headers the installed hooks send (values from the session's environment). */
 export const HOOK_HEADERS = {
-  /** `1` in a session the hub drives: its prompts reach the hub through the control protocol already. */
-  driven: 'x-switchboard-driven',
-  /** The session's subscriber name when it has one (SWITCHBOARD_CHANNEL_NAME); else its folder's name. */
+  /**
+   * The session's subscriber name when its environment names one (SWITCHBOARD_CHANNEL_NAME): taken
+   * when the session is first heard of, if no other session holds it, and bound to it from then on.
+   */
   name: 'x-switchboard-name',
   /** The hook's own timeout in seconds, as installed: the hub answers before it. */
   timeout: 'x-switchboard-timeout',

@@ -75,8 +75,13 @@ export function ensureHome(home: string): void {
 export const paths = {
   database: (home: string) => join(home, 'switchboard.db'),
   adminToken: (home: string) => join(home, 'admin-token'),
-  /** What Claude Code's hooks show the hub: written into settings.json, so it opens the hook route only. */
-  hookToken: (home: string) => join(home, 'hook-token'),
+  /**
+   * The token an earlier install wrote into Claude Code's settings for its HTTP hooks; nothing takes
+   * it now (hooks come down the home's socket), and installing the hooks again deletes it.
+   */
+  formerHookToken: (home: string) => join(home, 'hook-token'),
+  /** Claude Code settings files Switchboard's hooks were installed in (a project's among them), for uninstall. */
+  hookInstalls: (home: string) => join(home, 'claude-hooks.json'),
   hubInfo: (home: string) => join(home, 'hub.json'),
   hubId: (home: string) => join(home, 'hub-id'),
   hubLog: (home: string) => join(home, 'logs', 'hub.log'),

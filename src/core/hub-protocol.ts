@@ -91,6 +91,11 @@ export const clientMessageSchema = z.discriminatedUnion('type', [
     aliases: z.array(subscriberNameSchema).default([]),
     /** The session's working folder: files its replies attach may come from there. */
     folder: z.string().startsWith('/').max(4096).optional(),
+    /**
+     * The Claude Code session the channel serves (CLAUDE_CODE_SESSION_ID, given to MCP servers): its
+     * hooks then share the channel's name, and a dialog relayed by both is one prompt of that session.
+     */
+    session: z.string().min(1).max(200).optional(),
   }),
   /** Cumulative: every delivery up to and including this seq was handled. */
   z.object({ type: z.literal('ack'), seq: z.number().int() }),

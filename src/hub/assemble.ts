@@ -8,7 +8,6 @@ import { claudeEnv } from '../claude/env.js'
 import { readAdminToken } from '../core/admin-token.js'
 import { dialHost, type HubConfig } from '../core/config.js'
 import { pinText } from '../core/fingerprint.js'
-import { readHookToken } from '../core/hook-token.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
 import { isLoopback, reachableAt } from '../core/network.js'
@@ -179,7 +178,6 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
     push,
     creds: {
       adminToken,
-      hookToken: readHookToken(config.home),
       store,
       verifier: new ForwardVerifier(adminToken, () => leases.hubId),
     },

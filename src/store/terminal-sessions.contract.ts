@@ -56,5 +56,17 @@ export function describeTerminalSessionStoreContract(open: OpenStore): void {
       })
       expect(await store.getTerminalSession('s-2')).toBeNull()
     })
+
+    it('keeps the name a session was first recorded with, and finds sessions by name', async ({ store }) => {
+      await store.sawTerminalSession({ sessionId: 's-1', folder: '/a/api', name: 'api' }, 1_000)
+      await store.sawTerminalSession({ sessionId: 's-2', folder: '/b/api', name: 'api-2' }, 1_500)
+      // A later hook naming another subscriber does not move the session to it.
+      expect(
+        await store.sawTerminalSession({ sessionId: 's-1', folder: '/a/api', name: 'api-2' }, 2_000),
+      ).toMatchObject({ name: 'api', lastSeenAt: 2_000 })
+      expect((await store.terminalSessionsNamed('api')).map((t) => t.sessionId)).toEqual(['s-1'])
+      expect((await store.terminalSessionsNamed('api-2')).map((t) => t.sessionId)).toEqual(['s-2'])
+      expect(await store.terminalSessionsNamed('web')).toEqual([])
+    })
   })
 }

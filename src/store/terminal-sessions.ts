@@ -17,11 +17,16 @@ export interface TerminalSessionSeen {
 }
 
 export interface TerminalSessionStore {
-  /** The session was heard from at `at`: recorded, or updated and running again. */
+  /**
+   * The session was heard from at `at`: recorded, or updated and running again. Its name is the one
+   * it was first recorded with (a name is bound once: hub/core/session-names.ts).
+   */
   sawTerminalSession(seen: TerminalSessionSeen, at: number): Promise<TerminalSession>
   /** SessionEnd: false when the session was not known. */
   endTerminalSession(sessionId: string, reason: string, at: number): Promise<boolean>
   getTerminalSession(sessionId: string): Promise<TerminalSession | null>
+  /** The sessions bound to this subscriber name, ended ones too. */
+  terminalSessionsNamed(name: string): Promise<TerminalSession[]>
   /** Newest heard first. */
   listTerminalSessions(): Promise<TerminalSession[]>
 }

@@ -6,9 +6,9 @@ import { mkdtempSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { readHookToken } from '../../src/core/hook-token.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
 import { botMessages, pair, person, startBridgedHub, stopBridgedHub } from '../helpers/bridge-world.js'
+import { postHook } from '../helpers/claude-hook.js'
 import { type TestHome, waitFor } from '../helpers/home.js'
 import { TWO_QUESTIONS } from '../helpers/questions.js'
 import { SseReader } from '../helpers/sse.js'
@@ -29,41 +29,29 @@ afterEach(async () => {
   rmSync(project, { recursive: true, force: true })
 })
 
-/** A hook event as Claude Code's HTTP hook sends it; resolves with the hook's output. */
+/** A hook event as the installed hooks send it; resolves with the hook's output. */
 async function hook(event: string, extra: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const res = await fetch(`${home.url}/api/claude-hooks/${event}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${readHookToken(home.dir)}` },
-    body: JSON.stringify({
-      session_id: '5f0c1a2e-0000-4000-8000-0000000000b2',
-      transcript_path: '/tmp/y.jsonl',
-      cwd: project,
-      hook_event_name: event,
-      ...extra,
-    }),
-  })
-  return (await res.json()) as Record<string, unknown>
+  const body = {
+    session_id: '5f0c1a2e-0000-4000-8000-0000000000b2',
+    transcript_path: '/tmp/y.jsonl',
+    cwd: project,
+    hook_event_name: event,
+    ...extra,
+  }
+  return (await postHook(home, event, body)).json
 }
 
-/** A PermissionRequest as Claude Code's HTTP hook sends it; resolves with the hook's output. */
+/** A PermissionRequest as the installed hook sends it; resolves with the hook's output. */
 async function dialog(tool: string, toolInput: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const res = await fetch(`${home.url}/api/claude-hooks/PermissionRequest`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      authorization: `Bearer ${readHookToken(home.dir)}`,
-      'x-switchboard-timeout': '330',
-    },
-    body: JSON.stringify({
-      session_id: '5f0c1a2e-0000-4000-8000-0000000000b1',
-      transcript_path: '/tmp/x.jsonl',
-      cwd: project,
-      hook_event_name: 'PermissionRequest',
-      tool_name: tool,
-      tool_input: toolInput,
-    }),
-  })
-  return (await res.json()) as Record<string, unknown>
+  const body = {
+    session_id: '5f0c1a2e-0000-4000-8000-0000000000b1',
+    transcript_path: '/tmp/x.jsonl',
+    cwd: project,
+    hook_event_name: 'PermissionRequest',
+    tool_name: tool,
+    tool_input: toolInput,
+  }
+  return (await postHook(home, 'PermissionRequest', body, { timeout: 330 })).json
 }
 
 const { questions } = TWO_QUESTIONS

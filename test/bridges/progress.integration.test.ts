@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BRIDGE_PLATFORMS, type BridgePlatform } from '../../src/core/bridges.js'
-import { readHookToken } from '../../src/core/hook-token.js'
 import { EDIT_LIMITS } from '../../src/hub/bridges/progress-pace.js'
 import { type FakePlatform, mostInWindow } from '../fakes/chat-platform.js'
 import {
@@ -19,6 +18,7 @@ import {
   startBridgedHub,
   stopBridgedHub,
 } from '../helpers/bridge-world.js'
+import { postHook } from '../helpers/claude-hook.js'
 import type { TestHome } from '../helpers/home.js'
 
 const SESSION = '5f0c1a2e-0000-4000-8000-00000000c0de'
@@ -42,18 +42,14 @@ describe.each(BRIDGE_PLATFORMS)('%s: progress in a chat', (platform: BridgePlatf
     rmSync(project, { recursive: true, force: true })
   })
 
-  /** A hook event as Claude Code's HTTP hook sends it. */
+  /** A hook event as the installed hooks send it. */
   async function hook(event: string, extra: Record<string, unknown>): Promise<void> {
-    const res = await fetch(`${home.url}/api/claude-hooks/${event}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${readHookToken(home.dir)}` },
-      body: JSON.stringify({
-        session_id: SESSION,
-        transcript_path: '/tmp/t.jsonl',
-        cwd: project,
-        hook_event_name: event,
-        ...extra,
-      }),
+    const res = await postHook(home, event, {
+      session_id: SESSION,
+      transcript_path: '/tmp/t.jsonl',
+      cwd: project,
+      hook_event_name: event,
+      ...extra,
     })
     expect(res.status).toBe(200)
   }

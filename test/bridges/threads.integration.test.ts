@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BRIDGE_PLATFORMS, type BridgePlatform } from '../../src/core/bridges.js'
-import { readHookToken } from '../../src/core/hook-token.js'
 import { defaultSubscriberName } from '../../src/core/subscriber-name.js'
 import type { FakePlatform, FakeThread } from '../fakes/chat-platform.js'
 import {
@@ -20,6 +19,7 @@ import {
   stopBridgedHub,
 } from '../helpers/bridge-world.js'
 import { ChannelClient } from '../helpers/channel-client.js'
+import { postHook } from '../helpers/claude-hook.js'
 import type { TestHome } from '../helpers/home.js'
 
 const GROUPS: Record<BridgePlatform, string> = {
@@ -198,17 +198,13 @@ describe.each(BRIDGE_PLATFORMS)('%s: a thread per session', (platform) => {
     opened.push({ close: () => rmSync(project, { recursive: true, force: true }) })
     const session = '5f0c1a2e-0000-4000-8000-0000000000c1'
     const hook = (event: string, extra: Record<string, unknown> = {}) =>
-      fetch(`${home.url}/api/claude-hooks/${event}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${readHookToken(home.dir)}` },
-        body: JSON.stringify({
-          session_id: session,
-          transcript_path: '/tmp/t.jsonl',
-          cwd: project,
-          hook_event_name: event,
-          ...extra,
-        }),
-      }).then((res) => res.json())
+      postHook(home, event, {
+        session_id: session,
+        transcript_path: '/tmp/t.jsonl',
+        cwd: project,
+        hook_event_name: event,
+        ...extra,
+      }).then((res) => res.json)
     await hook('SessionStart', { source: 'startup' })
     // Its turn's end, told while nobody is at the terminal, opens its thread.
     await hook('Stop', { last_assistant_message: 'the shop is tidy' })

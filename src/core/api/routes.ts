@@ -11,8 +11,8 @@
  * - `browser`: a signed-in browser, operator or not (to see who it is, and to sign out);
  * - `operator`: the admin token, or a browser whose sender is an operator;
  * - `admin`: the admin token only (local processes: the CLI, channels, `switchboard mcp`, hooks);
- * - `hook`: the admin token, or the hook token (`<home>/hook-token`) Claude Code's settings carry to
- *   the hub's hook route: settings.json is no secret store, so what it holds can do only what hooks do.
+ * - `hook`: the admin token, or nothing down the home's socket, which only the home's owner can
+ *   reach: how Claude Code's hooks call (settings.json holds no secret, and a hook can do only what hooks do).
  */
 export type Auth = 'none' | 'source' | 'sender' | 'browser' | 'operator' | 'admin' | 'hook'
 

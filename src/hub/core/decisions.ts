@@ -47,18 +47,29 @@ export class Decisions {
     return true
   }
 
-  /** A channel relays Claude Code's permission prompt: it becomes a decision operators see. */
-  async requestPermission(subscriber: string, request: PermissionRequest): Promise<Decision> {
+  /**
+   * A channel relays Claude Code's permission prompt: it becomes a decision operators see.
+   * `claudeSession`: the Claude Code session the channel serves, when it said.
+   */
+  async requestPermission(
+    subscriber: string,
+    request: PermissionRequest,
+    claudeSession?: string,
+  ): Promise<Decision> {
     const again = (await this.store.openDecisionsByCode('permission', request.request_id, Date.now())).find(
       (d) => d.owner === subscriber,
     )
     if (again) return again // the channel re-sent it after a reconnect
-    const hooked = await this.hookTwin(subscriber, request)
+    const hooked = claudeSession ? await this.hookTwin(claudeSession, request) : null
     const decision = await this.store.openDecision({
       kind: 'permission',
       code: request.request_id,
       owner: subscriber,
-      request: { ...request, ...(hooked ? { twin: hooked.id } : {}) },
+      request: {
+        ...request,
+        ...(claudeSession ? { session: claudeSession } : {}),
+        ...(hooked ? { twin: hooked.id } : {}),
+      },
       expiresAt: null,
     })
     if (hooked) {
@@ -228,9 +239,11 @@ export class Decisions {
   /**
    * The open prompt a session's channel relayed for the same call a hook of that session now asks
    * about (a session running both): the hook waits on it rather than putting it to operators again.
+   * Only within one Claude Code session: the same call in another session is another dialog, whatever
+   * its folder or subscriber is called.
    */
   async channelTwin(
-    subscriber: string,
+    claudeSession: string,
     tool: string,
     input: Record<string, unknown>,
   ): Promise<Decision | null> {
@@ -238,7 +251,8 @@ export class Decisions {
     return (
       open.find(
         (d) =>
-          d.owner === subscriber &&
+          d.request.source !== 'hook' &&
+          d.request.session === claudeSession &&
           Date.now() - d.createdAt < TWIN_WINDOW_MS &&
           sameCall(d.request, tool, input),
       ) ?? null
@@ -246,13 +260,13 @@ export class Decisions {
   }
 
   /** The other way round: the hook of the channel's session asked first. */
-  private async hookTwin(subscriber: string, request: PermissionRequest): Promise<Decision | null> {
+  private async hookTwin(claudeSession: string, request: PermissionRequest): Promise<Decision | null> {
     const open = await this.store.listDecisions({ kind: 'permission', status: 'open' })
     return (
       open.find(
         (d) =>
           d.request.source === 'hook' &&
-          d.request.name === subscriber &&
+          d.request.session === claudeSession &&
           Date.now() - d.createdAt < TWIN_WINDOW_MS &&
           sameCall(request, String(d.request.tool_name), inputOf(d.request) ?? {}),
       ) ?? null

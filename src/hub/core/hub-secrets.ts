@@ -34,7 +34,7 @@ export class HubSecrets {
 
   private async read(): Promise<void> {
     const secrets = [...this.extra]
-    for (const file of [paths.adminToken(this.home), paths.hookToken(this.home)])
+    for (const file of [paths.adminToken(this.home), paths.formerHookToken(this.home)])
       if (existsSync(file)) secrets.push(readFileSync(file, 'utf8').trim())
     try {
       for (const config of Object.values(readBridges(this.home)))

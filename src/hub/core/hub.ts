@@ -12,6 +12,7 @@ import type { LeaseKeeper } from './lease-keeper.js'
 import { Peers } from './peers.js'
 import { SenderOutbox } from './sender-outbox.js'
 import { SessionActivity } from './session-activity.js'
+import { SessionNames } from './session-names.js'
 import { type DeliverySink, SubscriberConnection } from './subscriber-connection.js'
 
 /** A subscriber's receipt as the hub recorded it: its time given. */
@@ -24,6 +25,8 @@ export class Hub {
   readonly access: Access
   readonly peers: Peers
   readonly decisions: Decisions
+  /** Which subscriber name each Claude Code session answers to. */
+  readonly names: SessionNames
   /** Subscribers whose events a Claude Code hook takes (rung 3). */
   readonly hookFed = new Set<string>()
   /** Surfaces owning chats beyond the HTTP senders' own (chat bridges). */
@@ -53,6 +56,7 @@ export class Hub {
     this.access = new Access(store)
     this.peers = new Peers(this)
     this.decisions = new Decisions(store, log, this.outbox, this.connections)
+    this.names = new SessionNames(this)
   }
 
   /** Connections of these subscribers (null: all) read the store again: another hub wrote for them. */
@@ -83,6 +87,13 @@ export class Hub {
 
   isConnected(name: string): boolean {
     return this.connections.has(name)
+  }
+
+  /** The name of the channel connected here for this Claude Code session, if one is. */
+  channelServing(claudeSession: string): string | null {
+    for (const connection of this.connections.values())
+      if (connection.claudeSession === claudeSession) return connection.name
+    return null
   }
 
   /**
@@ -163,7 +174,14 @@ export class Hub {
   async attach(
     name: string,
     sink: DeliverySink,
-    options: { topics?: string[]; ackFlushMs?: number; claim?: boolean; fence?: Fence } = {},
+    options: {
+      topics?: string[]
+      ackFlushMs?: number
+      claim?: boolean
+      fence?: Fence
+      /** The Claude Code session a channel serves (its hello says). */
+      claudeSession?: string
+    } = {},
   ): Promise<SubscriberConnection> {
     this.detach(name, true)
     // A claimed connection's reads are fenced once its lease is taken, below; it is in the map first
@@ -176,6 +194,7 @@ export class Hub {
         return fence
       },
     })
+    connection.claudeSession = options.claudeSession
     this.connections.set(name, connection)
     if (options.claim) {
       const lease = await this.leases.seize(name, () => {

@@ -40,6 +40,8 @@ export class SubscriberConnection {
   /** Set when a hook takes this subscriber's events: pushes stop, the store keeps them for the hook. */
   private held = false
   private ackFlush: NodeJS.Timeout | null = null
+  /** The Claude Code session a channel serves, as its hello said (CLAUDE_CODE_SESSION_ID). */
+  claudeSession: string | undefined
 
   constructor(
     readonly name: string,

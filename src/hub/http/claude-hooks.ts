@@ -1,6 +1,6 @@
 // Claude Code's hooks, one route for every event (POST /api/claude-hooks/:event): the hook's input as
-// Claude Code sends it in, the output it expects for that event back. The hook token or the admin
-// token; what the session's environment says comes as headers (core/claude-hooks.ts HOOK_HEADERS).
+// Claude Code sends it in, the output it expects for that event back. Down the home's socket, or with
+// the admin token; what the session's environment says comes as headers (core/claude-hooks.ts HOOK_HEADERS).
 import { Hono } from 'hono'
 import { HOOK_HEADERS } from '../../core/claude-hooks.js'
 import { invalid } from '../../core/errors.js'
@@ -24,7 +24,6 @@ export function claudeHookRoutes(parts: HubParts): Hono<HubEnv> {
       signal: c.req.raw.signal,
       timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : null,
       name: name.success ? name.data : null,
-      driven: c.req.header(HOOK_HEADERS.driven) === '1',
     })
   })
 

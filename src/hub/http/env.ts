@@ -23,15 +23,16 @@ export type HubEnv = { Bindings: HubBindings }
 
 /** Who sent a request (principal.ts). */
 export type Principal =
-  /** `presented`: a token came, but nobody holds it. */
-  | { kind: 'nobody'; presented?: boolean }
+  /**
+   * `presented`: a token came, but nobody holds it. `local`: no token, down the home's socket, which
+   * only the home's owner reaches: Claude Code's hooks, which may call the hook route only.
+   */
+  | { kind: 'nobody'; presented?: boolean; local?: boolean }
   /**
    * `as`: what the local process calls itself (`cli`, `mcp`, `hook`: the X-Switchboard-Client header),
    * the name its answers are recorded under; `passedOnBy`: the hub that authenticated the client and
    * passed the request on.
    */
   | { kind: 'admin'; as: string; passedOnBy?: string }
-  /** The hook token: Claude Code's hooks, which may call the hook route only. */
-  | { kind: 'hook' }
   | { kind: 'sender'; sender: Sender }
   | { kind: 'browser'; sender: Sender; passedOnBy?: string }

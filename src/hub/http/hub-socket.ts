@@ -11,15 +11,6 @@ function say(ws: WebSocket, message: ServerMessage): void {
   ws.send(JSON.stringify(message))
 }
 
-/** A second channel with a taken name gets the next free one: two sessions never share a queue. */
-/** `wanted`, or `wanted-2`, `-3`…: the first name no channel uses, on this hub or another live one. */
-async function freeName(hub: Hub, wanted: string): Promise<string> {
-  const taken = async (name: string) =>
-    hub.connections.has(name) || (await hub.leases.connectedElsewhere(name))
-  if (!(await taken(wanted))) return wanted
-  for (let i = 2; ; i++) if (!(await taken(`${wanted}-${i}`))) return `${wanted}-${i}`
-}
-
 export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage): void {
   let connection: SubscriberConnection | null = null
   /** The session's working folder, as its channel said. */
@@ -89,7 +80,7 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
         return
       }
       case 'permission_request': {
-        const decision = await hub.decisions.requestPermission(name, msg.request)
+        const decision = await hub.decisions.requestPermission(name, msg.request, connection.claudeSession)
         say(ws, { type: 'result', rid: msg.rid, ok: true, message: decision.id })
         return
       }
@@ -118,9 +109,14 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
       say(ws, { type: 'error', message: 'hello was said already' })
       return
     }
-    const name = msg.reconnect ? msg.subscriber : await freeName(hub, msg.subscriber)
+    // A second session's channel with a taken name gets the next free one: two sessions never share a queue.
+    const name = msg.reconnect ? msg.subscriber : await hub.names.free(msg.subscriber, msg.session ?? null)
     const sink = { send: (m: ServerMessage) => ws.send(JSON.stringify(m)), terminate: () => ws.terminate() }
-    const attached = await hub.attach(name, sink, { topics: msg.topics, claim: true })
+    const attached = await hub.attach(name, sink, {
+      topics: msg.topics,
+      claim: true,
+      claudeSession: msg.session,
+    })
     if (ws.readyState !== ws.OPEN) {
       // Gone while it registered: the close handler had no connection to drop yet.
       attached.close()

@@ -16,8 +16,6 @@ export type { Principal } from './env.js'
 
 export interface Credentials {
   adminToken: string
-  /** The token Claude Code's settings carry for the hook route (`<home>/hook-token`). */
-  hookToken?: string
   store: Pick<Store, 'senderByToken' | 'senderByName'>
   verifier: ForwardVerifier
 }
@@ -37,9 +35,9 @@ export async function identify(
   const passed = c.req.header(FORWARDED)
   if (passed !== undefined) return passedOn(c, creds, passed)
   const token = bearer(c, queryToken)
-  if (!token) return { kind: 'nobody' }
+  // Only the home's owner can reach its socket: what comes down it with no token may be a hook of theirs.
+  if (!token) return c.env.local ? { kind: 'nobody', local: true } : { kind: 'nobody' }
   if (safeEqual(token, creds.adminToken)) return { kind: 'admin', as: clientName(c) }
-  if (creds.hookToken && safeEqual(token, creds.hookToken)) return { kind: 'hook' }
   const sender = await creds.store.senderByToken(hashToken(token))
   if (!sender) return { kind: 'nobody', presented: true }
   return sender.kind === 'browser' ? { kind: 'browser', sender } : { kind: 'sender', sender }
@@ -71,8 +69,10 @@ export function authorize(c: Context<HubEnv>, auth: Auth, who: Principal): void 
     return
   }
   if (auth === 'hook') {
-    if (who.kind === 'admin' || who.kind === 'hook') return
-    throw unauthorized('this route needs the hook token (Authorization: Bearer <home>/hook-token)')
+    if (who.kind === 'admin' || (who.kind === 'nobody' && who.local)) return
+    throw unauthorized(
+      "Claude Code's hooks reach the hub through the home's socket (switchboard install claude --hooks), or with the admin token",
+    )
   }
   if (auth === 'admin') {
     if (who.kind === 'admin') return
@@ -115,7 +115,7 @@ function clientName(c: Context<HubEnv>): string {
 /** The name a principal's answers are recorded under. */
 export function nameOf(who: Principal): string {
   if (who.kind === 'sender' || who.kind === 'browser') return who.sender.name
-  if (who.kind === 'hook') return 'hook'
+  if (who.kind === 'nobody' && who.local) return 'hook'
   return who.kind === 'admin' ? who.as : 'nobody'
 }
 

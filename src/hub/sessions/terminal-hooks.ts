@@ -17,7 +17,6 @@ import {
 } from '../../core/claude-hooks.js'
 import type { Logger } from '../../core/log.js'
 import { type RespondInput, respondSchema } from '../../core/session-api.js'
-import { defaultSubscriberName } from '../../core/subscriber-name.js'
 import type { Decision } from '../../store/store.js'
 import { gitBranch } from '../core/git-branch.js'
 import type { Hub } from '../core/hub.js'
@@ -36,10 +35,11 @@ export interface HookCall {
   signal: AbortSignal
   /** The hook's own timeout as installed, in seconds (the hub answers before it); null: not said. */
   timeoutSeconds: number | null
-  /** The session's subscriber name, when its environment names one (SWITCHBOARD_CHANNEL_NAME). */
+  /**
+   * The subscriber name the session's environment asks for (SWITCHBOARD_CHANNEL_NAME), taken only
+   * when the session is first heard of and no other session holds it (hub/core/session-names.ts).
+   */
   name: string | null
-  /** A session the hub drives: its dialogs reach the hub through the control protocol already. */
-  driven: boolean
 }
 
 /** The hub answers this long before the hook's own timeout, so Claude Code never times it out. */
@@ -85,8 +85,9 @@ export class TerminalHooks {
 
   async handle(event: string, input: HookInput, call: HookCall): Promise<HookOutput> {
     // A session the hub drives asks through the control protocol; its hooks would ask twice.
-    if (call.driven || (await this.hub.store.getSession(input.session_id))) return NOTHING
-    const name = call.name ?? defaultSubscriberName(input.cwd)
+    if (await this.hub.store.getSession(input.session_id)) return NOTHING
+    // The hook acts for its own session only: the name bound to it, whatever a later hook asks for.
+    const name = await this.hub.names.ofHookSession(input.session_id, input.cwd, call.name)
     await this.saw(event, input, name)
     switch (event) {
       case 'PermissionRequest':
@@ -182,6 +183,7 @@ export class TerminalHooks {
     this.finishedTold.delete(session)
     this.written.delete(session)
     await this.hub.store.endTerminalSession(session, input.reason ?? 'ended', Date.now())
+    this.hub.names.forget(session)
     this.hub.sessionEnded(session, input.reason ?? null)
   }
 
@@ -237,7 +239,7 @@ export class TerminalHooks {
     })
     const onAnswer = (d: Decision) => settle({ answered: d })
     // The session's channel relayed this very dialog already: its prompt stands for both.
-    const twin = name ? await decisions.channelTwin(name, tool, toolInput) : null
+    const twin = await decisions.channelTwin(session, tool, toolInput)
     let decision: Decision
     if (twin) {
       decision = twin

@@ -19,7 +19,7 @@ export function terminalSessionStore(sql: Sql): TerminalSessionStore {
            (session_id, folder, name, branch, model, channel, status, started_at, last_seen_at)
          VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $7)
          ON CONFLICT (session_id) DO UPDATE SET
-           folder = excluded.folder, name = excluded.name,
+           folder = excluded.folder,
            branch = COALESCE(excluded.branch, terminal_sessions.branch),
            model = COALESCE(excluded.model, terminal_sessions.model),
            channel = CASE WHEN $8 THEN excluded.channel ELSE terminal_sessions.channel END,
@@ -51,6 +51,10 @@ export function terminalSessionStore(sql: Sql): TerminalSessionStore {
     async getTerminalSession(sessionId) {
       const r = await sql.get('SELECT * FROM terminal_sessions WHERE session_id = $1', [sessionId])
       return r ? toTerminalSession(r) : null
+    },
+
+    async terminalSessionsNamed(name) {
+      return (await sql.all('SELECT * FROM terminal_sessions WHERE name = $1', [name])).map(toTerminalSession)
     },
 
     async listTerminalSessions() {

@@ -355,4 +355,8 @@ export const migrations: string[] = [
   );
   CREATE INDEX routine_run_events_run ON routine_run_events (run_id, n);
   `,
+  `
+  -- A subscriber name is bound to one session at a time (hub/core/session-names.ts): found by name.
+  CREATE INDEX terminal_sessions_by_name ON terminal_sessions (name);
+  `,
 ]
