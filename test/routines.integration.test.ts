@@ -511,7 +511,7 @@ it('starts an approved gate’s session with the events it showed only; one that
   expect(second.shown).toContain('rm -rf /var/lib/db')
   expect(second.shown).not.toContain('disk full')
   await world.home.cli('answer', String(second.run?.decisionId), 'yes')
-  await until('alerts', (rs) => rs[0]?.id === second.run?.id && rs[0].state === 'done', 'the second run')
+  await until('alerts', (rs) => rs[0]?.id === second.run?.id && rs[0]?.state === 'done', 'the second run')
   expect(prompts()).toHaveLength(2)
   expect(prompts()[1]).toContain('rm -rf /var/lib/db')
   expect(prompts()[1]).not.toContain('disk full')

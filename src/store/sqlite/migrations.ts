@@ -355,4 +355,13 @@ export const migrations: string[] = [
   );
   CREATE INDEX routine_run_events_run ON routine_run_events (run_id, n);
   `,
+  `
+  -- Issue 32: a gated routine's run takes no more events once its gate has shown them, so a later
+  -- event of its key waits as the next run, pending while that one is under way: one pending and
+  -- one under-way run per (routine, key), where there was one open run.
+  DROP INDEX routine_runs_open;
+  CREATE UNIQUE INDEX routine_runs_pending ON routine_runs (routine, run_key) WHERE state = 'pending';
+  CREATE UNIQUE INDEX routine_runs_under_way ON routine_runs (routine, run_key)
+    WHERE state IN ('gated', 'starting', 'running');
+  `,
 ]
