@@ -474,6 +474,50 @@ it('starts no CLI when the gate is denied, says who denied it, and starts it onc
   expect(refused.stderr).toBe('switchboard: no run "run_nope" of routine gated\n')
 })
 
+it('starts an approved gate’s session with the events it showed only; one that came while it waited gets a gate of its own', {
+  timeout: 60_000,
+}, async () => {
+  const { fake } = await hubWith({ turns: [{ steps: [{ say: 'looked' }] }] })
+  const secret = await world.home.addSource('alerts')
+  await addRoutine(alertRoutine({ gate: true }))
+  type Open = { decisions: { id: string; request: Record<string, unknown> }[] }
+  /** The gate of the newest run, once it is open: its run and what it shows operators. */
+  async function openGate(what: string) {
+    const [run] = await until('alerts', (rs) => rs[0]?.state === 'gated' && !!rs[0].decisionId, what)
+    const { decisions } = await api<Open>('GET', '/api/decisions')
+    const shown = JSON.stringify(decisions.find((d) => d.id === run?.decisionId)?.request)
+    return { run, shown }
+  }
+
+  await post(secret, { text: 'db-1 disk full', group: 'g1', severity: 'critical' })
+  const first = await openGate('the first alert’s gate')
+  expect(first.shown).toContain('db-1 disk full')
+  // The sender's second alert of the same group comes while the operator reads the first.
+  await post(secret, { text: 'db-1 rm -rf /var/lib/db', group: 'g1', severity: 'critical' })
+  await until('alerts', (rs) => rs.reduce((n, r) => n + r.events, 0) === 2, 'the second alert to be taken')
+  await world.home.cli('answer', String(first.run?.decisionId), 'yes')
+  await until('alerts', (rs) => rs.some((r) => r.id === first.run?.id && r.state === 'done'), 'the run')
+  const prompts = () =>
+    fake
+      .got()
+      .filter((l) => l.type === 'user')
+      .map((l) => JSON.stringify(l))
+  expect(prompts()[0]).toContain('db-1 disk full')
+  expect(prompts()[0]).not.toContain('rm -rf')
+
+  // The second alert was not lost: its own gate shows it, and approved, it starts a session of its own.
+  const second = await openGate('the second alert’s gate')
+  expect(second.run?.id).not.toBe(first.run?.id)
+  expect(second.shown).toContain('rm -rf /var/lib/db')
+  expect(second.shown).not.toContain('disk full')
+  await world.home.cli('answer', String(second.run?.decisionId), 'yes')
+  await until('alerts', (rs) => rs[0]?.id === second.run?.id && rs[0]?.state === 'done', 'the second run')
+  expect(prompts()).toHaveLength(2)
+  expect(prompts()[1]).toContain('rm -rf /var/lib/db')
+  expect(prompts()[1]).not.toContain('disk full')
+  expect(fake.runs()).toHaveLength(2)
+})
+
 it('stops a run whose session spent its budget, and tells operators', { timeout: 60_000 }, async () => {
   await hubWith({ turns: [{ steps: [{ say: 'spent' }] }] })
   await addRoutine({

@@ -301,8 +301,20 @@ export function runKey(spec: Pick<RoutineSpec, 'key'>, doc: unknown): string {
 // --- runs, as the store keeps them and every surface shows them -------------------------------------
 
 export type RunState = 'pending' | 'gated' | 'starting' | 'running' | 'done' | 'failed' | 'stopped'
-/** A run in these states takes the events of its key; at most one per (routine, key). */
+/** A run in these states has not ended: it waits for its due time or a slot, or is under way. */
 export const OPEN_RUN_STATES: readonly RunState[] = ['pending', 'gated', 'starting', 'running']
+/** A run in these states holds a slot; at most one per (routine, key), and one pending besides. */
+export const UNDER_WAY_RUN_STATES: readonly RunState[] = ['gated', 'starting', 'running']
+
+/**
+ * The open runs of its key an event joins, by their state. A gated routine's run takes events only
+ * while pending: its gate shows operators the events it has, and their answer covers those alone,
+ * so an event that comes later is the next run of its key (behind the one under way, with a gate of
+ * its own), never one more event for a session nobody approved it for. Without a gate, an event
+ * joins whatever run of its key is open, and one under way is sent it.
+ */
+export const joinableStates = (spec: Pick<RoutineSpec, 'gate'>): readonly RunState[] =>
+  spec.gate ? ['pending'] : OPEN_RUN_STATES
 
 export interface RoutineRun {
   id: string

@@ -4,6 +4,7 @@
 import { describe, expect } from 'vitest'
 import type { StoredEvent } from '../core/event.js'
 import { event, type OpenStore, publish, storeTest } from './contract.js'
+import { OPEN_RUN_STATES, type RunState } from './routines.js'
 import type { Store } from './store.js'
 
 export function describeRoutineStoreContract(open: OpenStore): void {
@@ -20,13 +21,22 @@ export function describeRoutineStoreContract(open: OpenStore): void {
     return found
   }
 
-  const take = (store: Store, e: StoredEvent, key: string, runId: string, now: number, debounce = 0) =>
+  const take = (
+    store: Store,
+    e: StoredEvent,
+    key: string,
+    runId: string,
+    now: number,
+    debounce = 0,
+    joins: readonly RunState[] = OPEN_RUN_STATES,
+  ) =>
     store.takeRoutineEvent({
       routine: 'ci',
       runId,
       key,
       event: e,
       trigger: 'event',
+      joins,
       now,
       dueAt: now + debounce,
       maxWaitMs: debounce * 10,
@@ -107,6 +117,36 @@ export function describeRoutineStoreContract(open: OpenStore): void {
       expect(await store.getRoutineRun('run_3')).toBeNull()
     })
 
+    it('takes an event only into a run in the states it may join, else into the next run of its key', async ({
+      store,
+    }) => {
+      // A gated routine's events join a pending run only: a run whose gate is open keeps what it showed.
+      const pendingOnly: RunState[] = ['pending']
+      await store.addRoutine({ name: 'ci', spec })
+      await take(store, await delivered(store, 'a'), 'k', 'run_1', 1_000, 0, pendingOnly)
+      await store.moveRoutineRun('run_1', ['pending'], 'gated')
+      const b = await take(store, await delivered(store, 'b'), 'k', 'run_2', 2_000, 0, pendingOnly)
+      expect(b).toMatchObject({ duplicate: false, joined: false, run: { id: 'run_2', state: 'pending' } })
+      const c = await take(store, await delivered(store, 'c'), 'k', 'run_3', 3_000, 0, pendingOnly)
+      expect(c).toMatchObject({ joined: true, run: { id: 'run_2', events: 2 } })
+      expect((await store.runEvents('run_1')).map((e) => e.event.content)).toEqual(['a'])
+      expect((await store.runEvents('run_2')).map((e) => [e.n, e.event.content])).toEqual([
+        [1, 'b'],
+        [2, 'c'],
+      ])
+      expect(await store.getRoutineRun('run_1')).toMatchObject({ state: 'gated', events: 1 })
+      expect(await store.pendingDeliveries('routine:ci', 0, 100)).toEqual([])
+      // One run of a key under way at a time: the next one waits, pending, until it ends.
+      await expect(store.moveRoutineRun('run_2', ['pending'], 'gated')).rejects.toThrow()
+      await store.moveRoutineRun('run_1', ['gated'], 'stopped', { endedAt: 4_000, reason: 'denied' })
+      expect(await store.moveRoutineRun('run_2', ['pending'], 'gated')).toMatchObject({ state: 'gated' })
+      // An open run of the key it may join is there: no new run, whatever state it is in.
+      await store.moveRoutineRun('run_2', ['gated'], 'running')
+      const d = await take(store, await delivered(store, 'd'), 'k', 'run_4', 5_000)
+      expect(d).toMatchObject({ joined: true, run: { id: 'run_2', events: 3 } })
+      expect(await store.getRoutineRun('run_4')).toBeNull()
+    })
+
     it('replays an ended run as a new pending run with its events, unless an open run has its key', async ({
       store,
     }) => {
@@ -127,9 +167,12 @@ export function describeRoutineStoreContract(open: OpenStore): void {
         [1, 'a', false],
         [2, 'b', false],
       ])
-      // An open run of the key stands in the way of another replay.
+      // An open run of the key, pending or under way, stands in the way of another replay.
       expect(await store.replayRoutineRun('run_1', 'run_r2', 3_000)).toBeNull()
       expect(await store.runEvents('run_r2')).toEqual([])
+      await store.moveRoutineRun('run_r', ['pending'], 'running')
+      expect(await store.replayRoutineRun('run_1', 'run_r3', 4_000)).toBeNull()
+      expect(await store.runEvents('run_r3')).toEqual([])
     })
 
     it('lets retention take runs that ended long ago, with their events, and keeps the others', async ({

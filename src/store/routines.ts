@@ -39,10 +39,11 @@ export interface RoutineStore {
   /** Forgets a routine, its runs and their events. False when there was none. */
   removeRoutine(name: string): Promise<boolean>
   /**
-   * In one transaction: the event joins the open run of its key (pushing a pending run's due time
-   * to `dueAt`, but never past its first event's time plus `maxWaitMs`), or starts a new run `runId`
-   * when none is open; and the delivery it came as, if any, is acknowledged. An event the routine
-   * took before changes nothing (`duplicate`): its run comes back as it is.
+   * In one transaction: the event joins the run of its key in one of the states `joins` (pushing a
+   * pending run's due time to `dueAt`, but never past its first event's time plus `maxWaitMs`), or
+   * starts a new pending run `runId` when there is none; and the delivery it came as, if any, is
+   * acknowledged. An event the routine took before changes nothing (`duplicate`): its run comes back
+   * as it is.
    */
   takeRoutineEvent(input: {
     routine: string
@@ -50,6 +51,8 @@ export interface RoutineStore {
     key: string
     event: StoredEvent
     trigger: RoutineRun['trigger']
+    /** The states of a run the event may join (core/routines.ts, joinableStates). */
+    joins: readonly RunState[]
     now: number
     dueAt: number
     maxWaitMs: number

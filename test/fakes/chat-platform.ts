@@ -62,6 +62,11 @@ export interface FakePlatform {
   addGroup(chatId: string): void
   /** The threads the bot opened, as they are now. */
   threads(): FakeThread[]
+  /**
+   * A person opens a thread of their own in a group (a forum topic, a Discord thread, on Slack a
+   * message of theirs to answer under); resolves with its id. It is not among threads().
+   */
+  openThread(chatId: string, user: FakeUser, title: string): Promise<string>
   /** A person presses a button on one of the bot's messages; resolves with the press's id. */
   press(user: FakeUser, chatId: string, messageId: string, data: string): Promise<string>
   /** The chat id of the DM between the bot and this user (opened on first use). */

@@ -59,9 +59,10 @@ interface Channel {
   recipient: string | null
   name: string
   messages: Map<string, Stored>
-  /** A thread's: the text channel it is in, and whether it is archived. */
+  /** A thread's: the text channel it is in, whether it is archived, and who opened it (the bot when unset). */
   parent?: string
   archived?: boolean
+  owner?: string
 }
 
 interface Session {
@@ -184,7 +185,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
         type: PUBLIC_THREAD,
         guild_id: GUILD_ID,
         parent_id: channel.parent,
-        owner_id: BOT_ID,
+        owner_id: channel.owner ?? BOT_ID,
         name: channel.name,
         last_message_id: last,
         rate_limit_per_user: 0,
@@ -819,9 +820,26 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       textChannel(chatId)
     },
 
+    async openThread(chatId: string, user: FakeUser, title: string) {
+      const parent = textChannel(chatId)
+      const thread: Channel = {
+        id: snowflake(),
+        type: PUBLIC_THREAD,
+        recipient: null,
+        name: title,
+        messages: new Map(),
+        parent: parent.id,
+        archived: false,
+        owner: person(user).id as string,
+      }
+      channels.set(thread.id, thread)
+      dispatch('THREAD_CREATE', { ...channelJson(thread), newly_created: true })
+      return thread.id
+    },
+
     threads: (): FakeThread[] =>
       [...channels.values()]
-        .filter((c) => c.type === PUBLIC_THREAD)
+        .filter((c) => c.type === PUBLIC_THREAD && c.owner === undefined)
         .map((c) => ({ chatId: c.parent ?? '', thread: c.id, title: c.name, closed: c.archived === true })),
 
     sent(): FakeMessage[] {

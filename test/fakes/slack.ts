@@ -241,6 +241,11 @@ class FakeSlackServer implements FakeSlack {
     }))
   }
 
+  /** A person's message in the channel, which replies go under: a thread of theirs. */
+  openThread(chatId: string, user: FakeUser, title: string): Promise<string> {
+    return this.groupMessage(chatId, user, title)
+  }
+
   /** A Slack thread is the replies under a message: here, the bot's messages in a channel that have some. */
   threads(): FakeThread[] {
     return this.botMessages

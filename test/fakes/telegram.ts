@@ -101,6 +101,8 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
   const pressAnswers: FakePlatform['pressAnswers'] = []
   /** Forum topics by `<chat id>:<thread id>`. */
   const topics = new Map<string, FakeThread>()
+  /** The keys of the topics people opened, not the bot. */
+  const peopleTopics = new Set<string>()
 
   function topicOf(fields: Json): FakeThread {
     const thread = num(fields.message_thread_id)
@@ -597,7 +599,21 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       chatOf(chatId, { id: Number(chatId), type: 'supergroup', title: `Group ${chatId}`, is_forum: true })
     },
 
-    threads: () => [...topics.values()].map((t) => ({ ...t })),
+    threads: () => [...topics.entries()].filter(([key]) => !peopleTopics.has(key)).map(([, t]) => ({ ...t })),
+
+    async openThread(chatId: string, user: FakeUser, title: string) {
+      forum(chatId)
+      const made = store(chatId, personJson(user), '', {
+        forum_topic_created: { name: title, icon_color: 7322096 },
+      })
+      made.extra = { ...made.extra, message_thread_id: made.messageId, is_topic_message: true }
+      const thread = String(made.messageId)
+      topics.set(`${chatId}:${thread}`, { chatId, thread, title, closed: false })
+      peopleTopics.add(`${chatId}:${thread}`)
+      // Telegram tells the bot of a topic a person made as a service message from them.
+      pushUpdate({ message: messageJson(made) })
+      return thread
+    },
 
     entities(chatId: string, messageId: string) {
       return chats.get(chatId)?.messages.get(Number(messageId))?.entities ?? []

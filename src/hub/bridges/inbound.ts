@@ -47,9 +47,15 @@ export class Inbound {
   /** A group the bridge was added to: anyone in it may write, when they mention the bot if it must. */
   private async fromGroup(message: InboundMessage): Promise<void> {
     const group = this.context.config().groups.find((g) => g.id === message.chatId)
-    // A session's thread is a conversation with that session: no mention needed there.
-    const inThread = group?.topics === true && message.thread !== undefined
-    if (!group || (group.requireMention && !message.mentioned && !inThread)) return
+    if (!group) return
+    // A session's own thread is a conversation with that session: no mention needed there. Any
+    // other thread (a forum topic, a Discord or Slack thread a member opened) is the group's, and
+    // its rule holds.
+    const session =
+      group.topics && message.thread !== undefined
+        ? await this.context.threads.sessionOf(message.chatId, message.thread)
+        : null
+    if (group.requireMention && !message.mentioned && !session) return
     const { store } = this.context.hub
     const member = await store.senderByName(senderNameOf(this.context.platform, message.userId))
     if (member?.status === 'blocked') return
@@ -66,9 +72,6 @@ export class Inbound {
       if (message.text.startsWith('/') && (await runCommand(this.context, message, member, chat.id, say)))
         return
     }
-    const session = inThread
-      ? await this.context.threads.sessionOf(message.chatId, message.thread ?? '')
-      : null
     if (session && !(await store.hasSubscriber(session)))
       return this.sayTo(message, `${session} is gone: nothing takes this thread any more.`)
     // Claude reacts to it by the group's chat and its id: where it is must be known then.

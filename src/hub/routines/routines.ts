@@ -12,6 +12,7 @@ import {
   type DryRun,
   eventDocument,
   failedCondition,
+  joinableStates,
   OPEN_RUN_STATES,
   type RoutineRun,
   type RoutineSpec,
@@ -172,7 +173,11 @@ export class Routines {
     const doc = eventDocument(event)
     const failed = failedCondition(spec.filter, doc)
     const key = runKey(spec, doc)
-    const open = await this.hub.store.routineRuns({ routine: name, states: OPEN_RUN_STATES, limit: 1000 })
+    const open = await this.hub.store.routineRuns({
+      routine: name,
+      states: joinableStates(spec),
+      limit: 1000,
+    })
     const joins = failed ? null : (open.find((r) => r.key === key)?.id ?? null)
     const action = spec.action
     return {
@@ -310,6 +315,7 @@ export class Routines {
       key: runKey(spec, eventDocument(event)),
       event,
       trigger,
+      joins: joinableStates(spec),
       now,
       dueAt: now + window,
       maxWaitMs: window * MAX_WINDOWS,

@@ -4,7 +4,7 @@ import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type SessionWorld, sessionWorld } from '../../../test/helpers/session-world.js'
 import type { StoredEvent } from '../../core/event.js'
-import { routineSpecSchema } from '../../core/routines.js'
+import { OPEN_RUN_STATES, routineSpecSchema } from '../../core/routines.js'
 import { Runner, sessionOfRun } from './runner.js'
 
 let world: SessionWorld
@@ -45,6 +45,7 @@ async function runLeft(
     key: '',
     event,
     trigger: 'manual',
+    joins: OPEN_RUN_STATES,
     now: 1,
     dueAt: 1,
     maxWaitMs: 0,

@@ -16,6 +16,7 @@ import {
   renderTemplate,
   runKey,
   type StartAction,
+  UNDER_WAY_RUN_STATES,
 } from '../../core/routines.js'
 import type { Store } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
@@ -108,7 +109,7 @@ export class Runner {
 
   /** A due run takes a free slot: it is gated, or delivered, or `starting` (returned: its session is next). */
   private async takeSlot(spec: RoutineSpec, run: RoutineRun): Promise<RoutineRun | null> {
-    if (!(await this.slotFree(spec))) return null
+    if (!(await this.slotFree(spec, run))) return null
     if (spec.gate) {
       await this.ask(spec, run)
       return null
@@ -128,10 +129,13 @@ export class Runner {
     })
   }
 
-  private async slotFree(spec: RoutineSpec): Promise<boolean> {
-    const busy = await this.store.routineRuns({ states: ['gated', 'starting', 'running'], limit: 1000 })
+  private async slotFree(spec: RoutineSpec, run: RoutineRun): Promise<boolean> {
+    const busy = await this.store.routineRuns({ states: UNDER_WAY_RUN_STATES, limit: 1000 })
     if (busy.length >= this.overallCap()) return false
-    return busy.filter((r) => r.routine === spec.name).length < spec.concurrency
+    const mine = busy.filter((r) => r.routine === spec.name)
+    // The next run of a key (a gated routine's, whose events came after the gate) waits for the one under way.
+    if (mine.some((r) => r.key === run.key)) return false
+    return mine.length < spec.concurrency
   }
 
   private async ask(spec: RoutineSpec, run: RoutineRun): Promise<void> {

@@ -1,6 +1,6 @@
 // The routines area, on either store (store/routines.ts). Taking an event is four statements in one
-// transaction; the partial unique index on open runs keeps one open run per (routine, key) even if
-// two writers raced, and the (routine, event id) key makes a redelivered event change nothing.
+// transaction; partial unique indexes keep one pending and one under-way run per (routine, key) even
+// if two writers raced, and the (routine, event id) key makes a redelivered event change nothing.
 import type { StoredEvent } from '../../core/event.js'
 import {
   OPEN_RUN_STATES,
@@ -50,8 +50,13 @@ const toRunEvent = (r: Row): RunEvent => ({
   sent: flag(r.sent),
 })
 
-/** `state IN ('pending', …)`: the states are the code's own words, never input. */
-const inStates = (states: readonly RunState[]) => `state IN (${states.map((s) => `'${s}'`).join(', ')})`
+const RUN_STATES = new Set<string>([...OPEN_RUN_STATES, 'done', 'failed', 'stopped'])
+
+/** `state IN ('pending', …)`: the states are the code's own words, never input, and checked so. */
+const inStates = (states: readonly RunState[]) => {
+  for (const s of states) if (!RUN_STATES.has(s)) throw new Error(`no run state "${s}"`)
+  return `state IN (${states.map((s) => `'${s}'`).join(', ')})`
+}
 const OPEN = inStates(OPEN_RUN_STATES)
 
 /** The columns a RunChange sets, in order, from $first on. */
@@ -130,27 +135,31 @@ export function routineStore(sql: Sql): RoutineStore {
     },
     async takeRoutineEvent(input) {
       const { routine, runId, key, event, now } = input
+      const joins = inStates(input.joins)
       const linked = 'SELECT 1 FROM routine_run_events WHERE routine = $3 AND event_id = $4'
-      const openRun = `SELECT id FROM routine_runs WHERE routine = $1 AND run_key = $2 AND ${OPEN}`
+      const joined = `FROM routine_runs WHERE routine = $1 AND run_key = $2 AND ${joins}`
       const counts = await sql.batch([
-        // A new run, unless one of the key is open (the partial unique index refuses it then).
+        // A new run, unless one of the key it may join is there (or, racing, the unique index on
+        // pending runs refuses a second).
         [
           `INSERT INTO routine_runs (id, routine, run_key, state, cause, due_at, event_count, cost_usd, turns, created_at)
-           VALUES ($1, $2, $3, 'pending', $4, $5, 0, 0, 0, $6) ON CONFLICT DO NOTHING`,
+           SELECT CAST($1 AS TEXT), CAST($2 AS TEXT), CAST($3 AS TEXT), 'pending', CAST($4 AS TEXT),
+             CAST($5 AS BIGINT), 0, 0, 0, CAST($6 AS BIGINT)
+           WHERE NOT EXISTS (SELECT 1 FROM routine_runs WHERE routine = $2 AND run_key = $3 AND ${joins})
+           ON CONFLICT DO NOTHING`,
           [runId, routine, key, input.trigger, input.dueAt, now],
         ],
-        // The open run counts the event; a pending one waits for it, up to its first event's time + maxWaitMs.
+        // That run counts the event; a pending one waits for it, up to its first event's time + maxWaitMs.
         [
           `UPDATE routine_runs SET event_count = event_count + 1,
              due_at = CASE WHEN state = 'pending' THEN
                (CASE WHEN $5 < created_at + $6 THEN $5 ELSE created_at + $6 END) ELSE due_at END
-           WHERE routine = $1 AND run_key = $2 AND ${OPEN} AND NOT EXISTS (${linked})`,
+           WHERE routine = $1 AND run_key = $2 AND ${joins} AND NOT EXISTS (${linked})`,
           [routine, key, routine, event.id, input.dueAt, input.maxWaitMs],
         ],
         [
           `INSERT INTO routine_run_events (routine, event_id, run_id, n, event, sent, at)
-           VALUES ($3, $4, (${openRun}),
-             (SELECT event_count FROM routine_runs WHERE routine = $1 AND run_key = $2 AND ${OPEN}), $5, false, $6)
+           VALUES ($3, $4, (SELECT id ${joined}), (SELECT event_count ${joined}), $5, false, $6)
            ON CONFLICT (routine, event_id) DO NOTHING`,
           [routine, key, routine, event.id, JSON.stringify(event), now],
         ],
@@ -176,7 +185,10 @@ export function routineStore(sql: Sql): RoutineStore {
           `INSERT INTO routine_runs (id, routine, run_key, state, cause, due_at, event_count, cost_usd, turns, created_at)
            SELECT CAST($2 AS TEXT), routine, run_key, 'pending', 'replay', CAST($3 AS BIGINT), event_count, 0, 0,
              CAST($3 AS BIGINT)
-           FROM routine_runs WHERE id = $1 AND ${ENDED} ON CONFLICT DO NOTHING`,
+           FROM routine_runs r WHERE id = $1 AND ${ENDED}
+             AND NOT EXISTS (SELECT 1 FROM routine_runs o WHERE o.routine = r.routine AND o.run_key = r.run_key
+               AND o.${OPEN})
+           ON CONFLICT DO NOTHING`,
           params,
         ],
         // Its events again, each under a name of the new run's: an event is taken once per routine.

@@ -356,6 +356,15 @@ export const migrations: string[] = [
   CREATE INDEX routine_run_events_run ON routine_run_events (run_id, n);
   `,
   `
+  -- Issue 32: a gated routine's run takes no more events once its gate has shown them, so a later
+  -- event of its key waits as the next run, pending while that one is under way: one pending and
+  -- one under-way run per (routine, key), where there was one open run.
+  DROP INDEX routine_runs_open;
+  CREATE UNIQUE INDEX routine_runs_pending ON routine_runs (routine, run_key) WHERE state = 'pending';
+  CREATE UNIQUE INDEX routine_runs_under_way ON routine_runs (routine, run_key)
+    WHERE state IN ('gated', 'starting', 'running');
+  `,
+  `
   -- A subscriber name is bound to one session at a time (hub/core/session-names.ts): found by name.
   CREATE INDEX terminal_sessions_by_name ON terminal_sessions (name);
   `,
