@@ -51,6 +51,8 @@ export const hookInputSchema = z
     tool_input: z.record(z.string(), z.unknown()).optional(),
     tool_use_id: z.string().max(200).optional(),
     message: z.string().optional(),
+    /** UserPromptSubmit: what the person typed (a session's title comes from its first). */
+    prompt: z.string().optional(),
     notification_type: z.string().optional(),
     last_assistant_message: z.string().optional(),
     model: z.string().optional(),

@@ -34,6 +34,11 @@ export interface NewEvent {
   content: string
   meta: Meta
   idempotencyKey: string | null
+  /**
+   * The projects the event is about (projectKey: `repo:acme/api`, `folder:/home/me/api`): the sessions
+   * of those projects get it by default (see `wants`). None: about no project in particular.
+   */
+  about?: string[]
 }
 
 /**
@@ -104,4 +109,40 @@ export function topicMatches(patterns: readonly string[], topic: string): boolea
     if (p.endsWith('*') && topic.startsWith(p.slice(0, -1))) return true
   }
   return false
+}
+
+/**
+ * What a subscriber wants. A topic it names (`ci`, `github.*`) it gets whatever the event is about;
+ * `*` is everything when its scope is `everything` (outbound webhooks, a person who chose it), and for
+ * a session (`project`) everything about its own project: an event whose `about` shares a key with
+ * the session's `keys` (its repository, its folder, more its project file names).
+ */
+export interface Interest {
+  topics: readonly string[]
+  scope: Scope
+  keys: readonly string[]
+}
+export type Scope = 'project' | 'everything'
+export const SCOPES = ['project', 'everything'] as const
+
+export function wants(interest: Interest, event: { topic: string; about?: readonly string[] }): boolean {
+  for (const p of interest.topics) {
+    if (p === '*') {
+      if (interest.scope === 'everything') return true
+      if (event.about?.some((key) => interest.keys.includes(key))) return true
+      continue
+    }
+    if (p === event.topic || (p.endsWith('*') && event.topic.startsWith(p.slice(0, -1)))) return true
+  }
+  return false
+}
+
+/** A repository as a project key: `repo:<owner>/<name>`, in lower case as GitHub compares them. */
+export function repoKey(fullName: string): string {
+  return `repo:${fullName.toLowerCase()}`
+}
+
+/** A folder as a project key: `folder:<absolute path>`. */
+export function folderKey(path: string): string {
+  return `folder:${path}`
 }

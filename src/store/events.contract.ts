@@ -67,6 +67,44 @@ export function describeEventStoreContract(open: OpenStore): void {
       expect(await contents(store, 'channel')).toEqual(['shipped'])
     })
 
+    it('gives a session what is about its project and the topics it names, and keeps the rest for a session that wants it', async ({
+      store,
+    }) => {
+      const api = { scope: 'project' as const, keys: ['repo:acme/api', 'folder:/w/api'] }
+      await store.registerSubscriber('api', ['*'], api)
+      await store.registerSubscriber('web', ['*', 'ci'], { scope: 'project', keys: ['repo:acme/web'] })
+      await store.registerSubscriber('webhook:out_1', ['*'], { peer: false })
+      const [forApi, forWeb, ci, nobody] = await publish(store, [
+        event('github.push', 'api pushed', { about: ['repo:acme/api'] }),
+        event('github.push', 'web pushed', { about: ['repo:acme/web'] }),
+        event('ci', 'build failed'),
+        event('github.push', 'docs pushed', { about: ['repo:acme/docs'] }),
+      ])
+      expect(forApi?.subscribers.sort()).toEqual(['api', 'webhook:out_1'])
+      expect(forWeb?.subscribers.sort()).toEqual(['web', 'webhook:out_1'])
+      // A topic a session names it gets whatever the event is about; `*` only its own project.
+      expect(ci?.subscribers.sort()).toEqual(['web', 'webhook:out_1'])
+      expect(nobody?.subscribers).toEqual(['webhook:out_1'])
+      expect(await contents(store, 'api')).toEqual(['api pushed'])
+      expect(await store.getSubscriber('api')).toMatchObject({ topics: ['*'], ...api })
+    })
+
+    it('parks an event about a project no session has, says what it waits for, and gives it to the first session of that project', async ({
+      store,
+    }) => {
+      const [parked] = await publish(store, [
+        event('github.push', 'docs pushed', { about: ['repo:acme/docs'] }),
+      ])
+      expect(parked?.subscribers).toEqual([])
+      expect(await store.parkedAbout(parked?.event.id ?? '')).toEqual(['repo:acme/docs'])
+      await store.registerSubscriber('api', ['*'], { scope: 'project', keys: ['repo:acme/api'] })
+      expect(await contents(store, 'api')).toEqual([])
+      await store.registerSubscriber('docs', ['*'], { scope: 'project', keys: ['repo:acme/docs'] })
+      expect(await contents(store, 'docs')).toEqual(['docs pushed'])
+      const [delivered] = await publish(store, [event('x', 'to api', { target: 'api' })])
+      expect(await store.parkedAbout(delivered?.event.id ?? '')).toBeNull()
+    })
+
     it('stores an event once per idempotency key, also within one commit', async ({ store }) => {
       const [x, y] = await publish(store, [
         event('t', 'first', { idempotencyKey: 'k' }),
@@ -150,13 +188,15 @@ export function describeEventStoreContract(open: OpenStore): void {
       await store.registerSubscriber('channel', ['*'])
       await store.registerSubscriber('session:a', ['ci'], { peer: false })
       await publish(store, [event('ci', 'built'), event('github', 'pushed')])
+      const everything = { scope: 'everything', keys: [] }
       expect(await store.listSubscribers()).toEqual([
-        { name: 'channel', topics: ['*'], peer: true, pending: 2 },
-        { name: 'session:a', topics: ['ci'], peer: false, pending: 1 },
+        { name: 'channel', topics: ['*'], ...everything, peer: true, pending: 2 },
+        { name: 'session:a', topics: ['ci'], ...everything, peer: false, pending: 1 },
       ])
       expect(await store.getSubscriber('session:a')).toEqual({
         name: 'session:a',
         topics: ['ci'],
+        ...everything,
         peer: false,
         pending: 1,
       })

@@ -1,13 +1,23 @@
 // The Store's events area: giving events their ids and seqs, writing them, and delivering each to
 // every subscriber that wants it until that subscriber acknowledges it.
-import type { NewEvent, StoredEvent } from '../core/event.js'
+import type { Interest, NewEvent, Scope, StoredEvent } from '../core/event.js'
 
-export interface SubscriberInfo {
+export interface SubscriberInfo extends Interest {
   name: string
   topics: string[]
+  keys: string[]
   /** Reachable by other sessions' peer messages. */
   peer: boolean
   pending: number
+}
+
+/** How a subscriber registers: peers may message it (default yes); what `*` means for it (core/event.ts wants). */
+export interface SubscriberOptions {
+  peer?: boolean
+  /** Default `everything`: what every subscriber got before sessions were scoped to their project. */
+  scope?: Scope
+  /** Its project's keys (repoKey, folderKey). */
+  keys?: string[]
 }
 
 export type PublishResult = { event: StoredEvent; duplicate: boolean; subscribers: string[] }
@@ -16,6 +26,7 @@ export type PublishResult = { event: StoredEvent; duplicate: boolean; subscriber
 export interface StagedEvent extends PublishResult {
   target: string | null
   idempotencyKey: string | null
+  about: string[]
 }
 
 /** The lease a reader delivers under (see EventStore.pendingDeliveries). */
@@ -44,11 +55,14 @@ export interface EventStore {
   write(staged: StagedEvent[]): Promise<void>
   /**
    * Registers or updates a subscriber. It is given every retained parked event (one no subscriber
-   * wanted when it arrived) that matches its topics and that no earlier registration of the same
-   * name was offered: a parked event goes to every subscriber that comes to want it, once each.
-   * `peer`: other sessions may message it (channels are peers; driven sessions only when created as one).
+   * wanted when it arrived) that it wants (core/event.ts `wants`) and that no earlier registration of
+   * the same name was offered: a parked event goes to every subscriber that comes to want it, once
+   * each. `peer`: other sessions may message it (channels are peers; driven sessions only when
+   * created as one).
    */
-  registerSubscriber(name: string, topics: string[], options?: { peer?: boolean }): Promise<void>
+  registerSubscriber(name: string, topics: string[], options?: SubscriberOptions): Promise<void>
+  /** What a parked event is about, for saying what it waits for; null when the event is not parked. */
+  parkedAbout(eventId: string): Promise<string[] | null>
   /**
    * Pending deliveries in order, after `afterSeq`. With a `fence`, none unless that lease (see
    * leases.ts) is still held by that holder at that epoch: a hub that lost a subscriber to another

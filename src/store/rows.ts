@@ -1,6 +1,6 @@
 // How a stored row becomes the Store's type. SQLite's and Postgres's tables have the same columns, so
 // both implementations read their rows here; only a boolean differs (SQLite's 0/1, Postgres's true/false).
-import type { StoredEvent } from '../core/event.js'
+import type { Interest, StoredEvent } from '../core/event.js'
 import { cutLine } from '../core/session-api.js'
 import type { OutboxItem, Sender, SenderKind, SenderStatus, Source } from './access.js'
 import type { Decision, DecisionKind, DecisionStatus } from './decisions.js'
@@ -74,9 +74,16 @@ export const toEvent = (r: Row): StoredEvent => ({
   created_at: r.created_at as number,
 })
 
-export const toSubscriberInfo = (r: Row): SubscriberInfo => ({
+/** A subscriber's name and interest, as the matching reads it. */
+export const toSubscriber = (r: Row): Interest & { name: string; topics: string[]; keys: string[] } => ({
   name: r.name as string,
   topics: JSON.parse(r.topics as string),
+  scope: r.scope === 'project' ? 'project' : 'everything',
+  keys: JSON.parse((r.keys as string | null) ?? '[]'),
+})
+
+export const toSubscriberInfo = (r: Row): SubscriberInfo => ({
+  ...toSubscriber(r),
   peer: flag(r.peer),
   pending: r.pending as number,
 })
@@ -174,6 +181,8 @@ export const toTerminalSession = (r: Row): TerminalSession => ({
   folder: r.folder as string,
   name: r.name as string,
   branch: (r.branch as string | null) ?? null,
+  repository: (r.repository as string | null) ?? null,
+  title: (r.title as string | null) ?? null,
   model: (r.model as string | null) ?? null,
   channel: flag(r.channel),
   status: r.status as TerminalSession['status'],

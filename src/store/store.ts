@@ -77,7 +77,14 @@ export type {
 } from './access.js'
 export type { BridgeMemoryKind, BridgeMemoryStore } from './bridge-memory.js'
 export type { Decision, DecisionKind, DecisionStatus, DecisionStore } from './decisions.js'
-export type { EventStore, Fence, PublishResult, StagedEvent, SubscriberInfo } from './events.js'
+export type {
+  EventStore,
+  Fence,
+  PublishResult,
+  StagedEvent,
+  SubscriberInfo,
+  SubscriberOptions,
+} from './events.js'
 export type { Lease, LeaseStore } from './leases.js'
 export type {
   OutboundAttempt,

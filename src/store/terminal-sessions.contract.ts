@@ -57,6 +57,15 @@ export function describeTerminalSessionStoreContract(open: OpenStore): void {
       expect(await store.getTerminalSession('s-2')).toBeNull()
     })
 
+    it('keeps the title of its first prompt and its repository, once known', async ({ store }) => {
+      const seen = { sessionId: 's-1', folder: '/a/api', name: 'api' }
+      expect(await store.sawTerminalSession(seen, 1_000)).toMatchObject({ title: null, repository: null })
+      await store.sawTerminalSession({ ...seen, title: 'fix the flaky test', repository: 'acme/api' }, 2_000)
+      expect(
+        await store.sawTerminalSession({ ...seen, title: 'a later prompt', repository: null }, 3_000),
+      ).toMatchObject({ title: 'fix the flaky test', repository: 'acme/api' })
+    })
+
     it('keeps the name a session was first recorded with, and finds sessions by name', async ({ store }) => {
       await store.sawTerminalSession({ sessionId: 's-1', folder: '/a/api', name: 'api' }, 1_000)
       await store.sawTerminalSession({ sessionId: 's-2', folder: '/b/api', name: 'api-2' }, 1_500)

@@ -12,6 +12,9 @@ export interface TerminalSessionSeen {
   name: string
   /** Absent: as before (a hook that does not say). */
   branch?: string | null
+  repository?: string | null
+  /** Kept once known: the title of its first prompt. */
+  title?: string | null
   model?: string | null
   channel?: boolean
 }

@@ -183,6 +183,10 @@ export interface TerminalSessionRow {
   /** The subscriber name a message to it goes to (its hooks take it with the next prompt or tool call). */
   name: string
   branch: string | null
+  /** Its repository (`owner/name`, from the folder's `origin`); null when it is in none. */
+  repository: string | null
+  /** From its first prompt (core/session-name.ts promptTitle); null until it had one. */
+  title: string | null
   model: string | null
   /** Its channel was connected to the hub too. */
   channel: boolean

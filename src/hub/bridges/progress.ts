@@ -5,7 +5,6 @@
 // place at a pace below the platform's limit (progress-pace.ts); `minimal` is one line at its end.
 // Live only: a turn heard while the platform is away is not shown later. What goes out is redacted
 // on its way (redacting-adapter.ts), like every other message of the bridge.
-import { basename } from 'node:path'
 import type { PlatformAdapter } from '../../sources/chat/platform.js'
 import { PlatformError } from '../../sources/chat/platform.js'
 import type { ActivityFact } from '../core/session-activity.js'
@@ -185,14 +184,7 @@ export class Progress {
   }
 
   private async labelOf(session: string): Promise<string> {
-    const { store } = this.context.hub
-    const driven = /^session:(ses_\w+)$/.exec(session)?.[1]
-    const record = driven ? await store.getSession(driven) : null
-    if (record) return `${basename(record.cwd)} (${session})`
-    const terminal = await store.getTerminalSession(session)
-    if (!terminal) return session
-    const project = basename(terminal.folder)
-    return project === terminal.name ? project : `${project} (${terminal.name})`
+    return (await this.context.hub.directory.describe(session)).name
   }
 
   private async dmOf(userId: string): Promise<string> {

@@ -2,7 +2,6 @@
 // a Slack thread. A session gets its thread on its first message out (a reply, a prompt, a notice),
 // titled by its project and first prompt; the way from thread to session and back is kept in the
 // store (memory.ts), so a restarted hub, or the one that takes the bridge's lease, routes the same.
-import { basename } from 'node:path'
 import type { BridgeConfig, BridgePlatform } from '../../core/bridges.js'
 import { newId } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
@@ -23,9 +22,6 @@ export interface ThreadsContext {
   adapter(): PlatformAdapter | null
   readonly memory: BridgeMemory
 }
-
-/** How much of the first prompt a title shows. */
-const PROMPT_IN_TITLE = 60
 
 export class Threads {
   /** Per session, the thread being opened: two messages out at once open one thread. */
@@ -138,25 +134,9 @@ export class Threads {
     return done
   }
 
-  /** The project folder and the first prompt of a driven session; a terminal's folder and name. */
+  /** What the session is called: its project and a title from its first prompt. */
   private async titleOf(session: string): Promise<string> {
-    const { store } = this.context.hub
-    const driven = /^session:(ses_\w+)$/.exec(session)?.[1]
-    const record = driven ? await store.getSession(driven) : null
-    if (driven && record) {
-      const page = await store.sessionLines(driven, 0, { limit: 20, maxChars: 64_000, maxLineChars: 4_000 })
-      const first = page.lines
-        .map((l) => l.line as { type?: unknown; message?: { content?: unknown } })
-        .find((l) => l.type === 'user' && typeof l.message?.content === 'string')
-      const prompt = String(first?.message?.content ?? driven)
-        .replace(/\s+/g, ' ')
-        .trim()
-      const cut = prompt.length > PROMPT_IN_TITLE ? `${prompt.slice(0, PROMPT_IN_TITLE - 1)}…` : prompt
-      return `${basename(record.cwd)} · ${cut}`
-    }
-    const terminal = await store.getTerminalSession(session)
-    if (terminal) return `${basename(terminal.folder)} · ${terminal.name}`
-    return session
+    return (await this.context.hub.directory.describe(session)).name
   }
 
   private adapter() {

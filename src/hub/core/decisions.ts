@@ -9,6 +9,7 @@ import { NOTICE_KINDS, type NoticeKind, noticeChoiceSchema } from '../../core/no
 import type { Decision, Sender, Store } from '../../store/store.js'
 import { canonicalJson, inputOf, Rules } from './rules.js'
 import type { SenderOutbox } from './sender-outbox.js'
+import type { SessionDirectory } from './session-directory.js'
 import { promptText, toolCallText } from './tool-call-text.js'
 
 /** A connected channel, as far as relaying a verdict to it goes. */
@@ -30,8 +31,19 @@ export class Decisions {
     private readonly log: Logger,
     private readonly outbox: SenderOutbox,
     private readonly connections: ReadonlyMap<string, VerdictSink>,
+    private readonly directory: Pick<SessionDirectory, 'describe'>,
   ) {
     this.rules = new Rules(store)
+  }
+
+  /**
+   * A request with the session it is about, as every surface shows it: its key (the subscriber its
+   * thread is kept under) and its name. Given already (a routine's gate names its run): kept.
+   */
+  private async named<R extends Record<string, unknown>>(ref: string, request: R): Promise<R> {
+    if (typeof request.session_key === 'string' && typeof request.session_name === 'string') return request
+    const session = await this.directory.describe(ref)
+    return { ...request, session_key: session.key, session_name: session.name }
   }
 
   /** A rule allows this call: the decision is answered by it before anyone is asked. */
@@ -65,11 +77,11 @@ export class Decisions {
       kind: 'permission',
       code: request.request_id,
       owner: subscriber,
-      request: {
+      request: await this.named(subscriber, {
         ...request,
         ...(claudeSession ? { session: claudeSession } : {}),
         ...(hooked ? { twin: hooked.id } : {}),
-      },
+      }),
       expiresAt: null,
     })
     if (hooked) {
@@ -130,7 +142,7 @@ export class Decisions {
     await this.toOperators('decision', {
       id: answered.code,
       kind: answered.kind,
-      session: answered.owner,
+      session: sessionOfDecision(answered).key,
       status: 'answered',
       answer,
       answered_by: by,
@@ -160,7 +172,7 @@ export class Decisions {
       kind: input.kind,
       code,
       owner: input.owner,
-      request: input.request,
+      request: await this.named(input.owner, input.request),
       expiresAt: null,
     })
     this.resolvers.set(decision.id, onAnswer)
@@ -179,7 +191,7 @@ export class Decisions {
       kind: 'permission',
       code: await this.freeCode(),
       owner,
-      request,
+      request: await this.named(owner, request),
       expiresAt: null,
     })
     await this.toOperators('permission', promptBody(decision))
@@ -367,7 +379,8 @@ export class Decisions {
  * from the stored decision, so an operator who comes later is sent the same.
  */
 export function promptBody(decision: Decision): Record<string, unknown> {
-  const { code, owner, request } = decision
+  const { code, request } = decision
+  const { key: session, name } = sessionOfDecision(decision)
   const reply = ` — reply "yes ${code}" or "no ${code}"`
   const tool = String(request.tool_name ?? '')
   // A channel relays Claude Code's prompt with a preview of the input; a driven session, the input.
@@ -375,11 +388,12 @@ export function promptBody(decision: Decision): Record<string, unknown> {
     const description = typeof request.description === 'string' ? request.description : undefined
     return {
       id: code,
-      session: owner,
+      session,
+      session_name: name,
       tool_name: tool,
       description,
       input_preview: request.input_preview,
-      text: `${owner}: ${toolCallText(tool, request.input_preview, description)}${reply}`,
+      text: `${name}: ${toolCallText(tool, request.input_preview, description)}${reply}`,
     }
   }
   const input = (request.input && typeof request.input === 'object' ? request.input : {}) as Record<
@@ -390,9 +404,25 @@ export function promptBody(decision: Decision): Record<string, unknown> {
   return {
     id: code,
     decision: decision.id,
-    session: owner,
     ...request,
-    text: `${owner}: ${promptText({ tool_name: tool, input, description })}${reply}`,
+    session,
+    session_name: name,
+    text: `${name}: ${promptText({ tool_name: tool, input, description })}${reply}`,
+  }
+}
+
+/**
+ * The session a decision is about, as it was named when it opened (Decisions.named): its key and its
+ * name; a decision from before names it by its owner.
+ */
+export function sessionOfDecision(decision: Pick<Decision, 'owner' | 'request'>): {
+  key: string
+  name: string
+} {
+  const { session_key: key, session_name: name } = decision.request
+  return {
+    key: typeof key === 'string' ? key : decision.owner,
+    name: typeof name === 'string' ? name : decision.owner,
   }
 }
 

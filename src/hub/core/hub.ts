@@ -12,6 +12,7 @@ import type { LeaseKeeper } from './lease-keeper.js'
 import { Peers } from './peers.js'
 import { SenderOutbox } from './sender-outbox.js'
 import { SessionActivity } from './session-activity.js'
+import { SessionDirectory } from './session-directory.js'
 import { SessionNames } from './session-names.js'
 import { type DeliverySink, SubscriberConnection } from './subscriber-connection.js'
 
@@ -27,6 +28,8 @@ export class Hub {
   readonly decisions: Decisions
   /** Which subscriber name each Claude Code session answers to. */
   readonly names: SessionNames
+  /** Which session a reference means, and what people call it. */
+  readonly directory: SessionDirectory
   /** Subscribers whose events a Claude Code hook takes (rung 3). */
   readonly hookFed = new Set<string>()
   /** Surfaces owning chats beyond the HTTP senders' own (chat bridges). */
@@ -55,7 +58,8 @@ export class Hub {
     this.outbox = new SenderOutbox(store)
     this.access = new Access(store)
     this.peers = new Peers(this)
-    this.decisions = new Decisions(store, log, this.outbox, this.connections)
+    this.directory = new SessionDirectory(this)
+    this.decisions = new Decisions(store, log, this.outbox, this.connections, this.directory)
     this.names = new SessionNames(this)
   }
 
@@ -179,8 +183,9 @@ export class Hub {
       ackFlushMs?: number
       claim?: boolean
       fence?: Fence
-      /** The Claude Code session a channel serves (its hello says). */
+      /** The Claude Code session a channel serves, and its working folder (its hello says). */
       claudeSession?: string
+      folder?: string
     } = {},
   ): Promise<SubscriberConnection> {
     this.detach(name, true)
@@ -195,6 +200,7 @@ export class Hub {
       },
     })
     connection.claudeSession = options.claudeSession
+    connection.folder = options.folder
     this.connections.set(name, connection)
     if (options.claim) {
       const lease = await this.leases.seize(name, () => {
@@ -285,11 +291,13 @@ export class Hub {
     if (r.stage !== 'unconfirmed') return
     const why = r.reason ?? 'Claude Code did not take it into the conversation'
     this.log.warn({ subscriber, event: r.event_id, tries: r.tries, reason: why }, 'event unconfirmed')
+    const session = await this.directory.describe(subscriber)
     await this.decisions.toOperators('notice', {
-      session: subscriber,
+      session: session.key,
+      session_name: session.name,
       event: r.event_id,
       reason: why,
-      text: `${subscriber}: event ${r.event_id} is not in Claude's context after ${r.tries} tr${r.tries === 1 ? 'y' : 'ies'} (${why}); it waits for the session's hook and inbox`,
+      text: `${session.name}: event ${r.event_id} is not in Claude's context after ${r.tries} tr${r.tries === 1 ? 'y' : 'ies'} (${why}); it waits for the session's hook and inbox`,
     })
   }
 

@@ -12,6 +12,7 @@ import type { Logger } from '../../core/log.js'
 import { isLoopback } from '../../core/network.js'
 import { oneLine, sessionName } from '../../core/session-name.js'
 import type { Decision, PushKeys, PushSubscriptionRecord, Sender, Store } from '../../store/store.js'
+import { sessionOfDecision } from './decisions.js'
 import { toolCallView } from './tool-call-text.js'
 
 /** How long a push service keeps a push for a phone that is off: a prompt an hour old is still open. */
@@ -117,7 +118,7 @@ export class Push {
   /** A prompt was put to operators (Decisions.onPrompt). */
   async prompt(decision: Decision): Promise<void> {
     if (decision.kind !== 'permission' && decision.kind !== 'question' && decision.kind !== 'plan') return
-    const session = await this.nameOf(decision.owner)
+    const session = sessionOfDecision(decision).name
     const request = decision.request
     const tool = typeof request.tool_name === 'string' && request.tool_name ? request.tool_name : 'a tool'
     const preview = typeof request.input_preview === 'string' ? request.input_preview : null

@@ -42,6 +42,8 @@ export class SubscriberConnection {
   private ackFlush: NodeJS.Timeout | null = null
   /** The Claude Code session a channel serves, as its hello said (CLAUDE_CODE_SESSION_ID). */
   claudeSession: string | undefined
+  /** The session's working folder, as a channel's hello said. */
+  folder: string | undefined
 
   constructor(
     readonly name: string,

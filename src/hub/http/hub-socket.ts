@@ -116,6 +116,7 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
       topics: msg.topics,
       claim: true,
       claudeSession: msg.session,
+      folder: msg.folder,
     })
     if (ws.readyState !== ws.OPEN) {
       // Gone while it registered: the close handler had no connection to drop yet.

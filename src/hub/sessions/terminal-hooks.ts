@@ -17,6 +17,7 @@ import {
 } from '../../core/claude-hooks.js'
 import type { Logger } from '../../core/log.js'
 import { type RespondInput, respondSchema } from '../../core/session-api.js'
+import { promptTitle } from '../../core/session-name.js'
 import type { Decision } from '../../store/store.js'
 import { gitBranch } from '../core/git-branch.js'
 import type { Hub } from '../core/hub.js'
@@ -76,6 +77,8 @@ export class TerminalHooks {
   /** The dialogs each session's hooks wait on here, by decision id. */
   private readonly waiting = new Map<string, Map<string, Waiting>>()
   private readonly written = new Map<string, number>()
+  /** Sessions whose title (from their first prompt) is recorded. */
+  private readonly titled = new Set<string>()
 
   constructor(
     private readonly hub: Hub,
@@ -98,7 +101,7 @@ export class TerminalHooks {
       case 'Stop':
         this.hub.activity.tell({
           kind: 'turn-end',
-          session: input.session_id,
+          session: name,
           costUsd: null,
           durationMs: null,
           failed: false,
@@ -108,7 +111,7 @@ export class TerminalHooks {
         await this.finishedNotice(input)
         return NOTHING
       case 'SessionEnd':
-        await this.ended(input)
+        await this.ended(input, name)
         return NOTHING
       case 'UserPromptSubmit':
         if (input.source === undefined || input.source === 'user') this.active(input.session_id)
@@ -118,7 +121,7 @@ export class TerminalHooks {
         if (typeof input.tool_name === 'string')
           this.hub.activity.tell({
             kind: 'tool',
-            session: input.session_id,
+            session: name,
             tool: input.tool_name,
             input: input.tool_input ?? null,
           })
@@ -152,19 +155,26 @@ export class TerminalHooks {
     return at !== undefined && Date.now() - at < this.times().presenceSeconds * 1000
   }
 
-  /** Registers the session (SessionStart: with what it runs), and refreshes it now and then. */
+  /**
+   * Registers the session (SessionStart: with what it runs; its first prompt: with the title every
+   * surface names it by), and refreshes it now and then.
+   */
   private async saw(event: string, input: HookInput, name: string): Promise<void> {
     if (event === 'SessionEnd') return
     const now = Date.now()
     const starting = event === 'SessionStart'
-    if (!starting && now - (this.written.get(input.session_id) ?? 0) < SEEN_WRITE_MS) return
+    const prompt = typeof input.prompt === 'string' && !this.titled.has(input.session_id) ? input.prompt : null
+    const title = prompt === null ? null : promptTitle(prompt)
+    if (!starting && title === null && now - (this.written.get(input.session_id) ?? 0) < SEEN_WRITE_MS) return
     this.written.set(input.session_id, now)
+    if (title !== null) this.titled.add(input.session_id)
     await this.hub.store.sawTerminalSession(
       {
         sessionId: input.session_id,
         folder: input.cwd,
         name,
         branch: gitBranch(input.cwd),
+        title,
         model: input.model ?? null,
         channel: this.hub.isConnected(name),
       },
@@ -175,16 +185,17 @@ export class TerminalHooks {
       await this.hub.store.registerSubscriber(name, ['*'])
   }
 
-  private async ended(input: HookInput): Promise<void> {
+  private async ended(input: HookInput, name: string): Promise<void> {
     const session = input.session_id
     this.settleAll(session, SESSION_ENDED, false)
     this.wentOn(session)
     this.lastActive.delete(session)
     this.finishedTold.delete(session)
     this.written.delete(session)
+    this.titled.delete(session)
     await this.hub.store.endTerminalSession(session, input.reason ?? 'ended', Date.now())
     this.hub.names.forget(session)
-    this.hub.sessionEnded(session, input.reason ?? null)
+    this.hub.sessionEnded(name, input.reason ?? null)
   }
 
   /** The events waiting for the session, as text the model is given; none: nothing to say. */
@@ -328,7 +339,7 @@ export class TerminalHooks {
     // Operators have its prompt already; and after a turn's end was told, the idle reminder is not news.
     if (this.waiting.get(session)?.size) return
     if (input.notification_type === 'idle_prompt' && this.finishedTold.has(session)) return
-    const text = `${basename(input.cwd)}: Claude is waiting for you`
+    const text = 'Claude is waiting for you'
     if (!this.present(session)) return this.notice(input, 'waiting', text, input.message)
     const seconds = this.times().escalateSeconds
     // Said in the log, so an operator who got no ping can see why.
@@ -351,26 +362,26 @@ export class TerminalHooks {
       return
     }
     this.finishedTold.add(input.session_id)
-    await this.notice(
-      input,
-      'finished',
-      `${basename(input.cwd)}: Claude finished its turn`,
-      input.last_assistant_message,
-    )
+    await this.notice(input, 'finished', 'Claude finished its turn', input.last_assistant_message)
   }
 
+  /** A notice about the session, headed by its name: "api · fix the flaky test: Claude finished its turn". */
   private async notice(
     input: HookInput,
     kind: 'waiting' | 'finished',
-    headline: string,
+    what: string,
     message: string | undefined,
   ): Promise<void> {
     const said = message?.trim()
     const cut = said && said.length > NOTICE_TEXT ? `${said.slice(0, NOTICE_TEXT - 1)}…` : said
+    const session = await this.hub.directory.describe(input.session_id)
+    const headline = `${session.name}: ${what}`
     await this.hub.decisions.toOperators('notice', {
       id: `${kind}:${input.session_id}`,
       kind,
-      session: input.session_id,
+      session: session.key,
+      session_name: session.name,
+      claude_session: input.session_id,
       project: basename(input.cwd),
       cwd: input.cwd,
       text: cut ? `${headline}\n\n${cut}` : headline,

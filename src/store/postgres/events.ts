@@ -2,10 +2,10 @@
 // (so seq order is commit order everywhere), a group commit as one statement, one delivery row per
 // (subscriber, event) until acknowledged, and a NOTIFY per commit that wakes the other hubs.
 
-import { type StoredEvent, topicMatches } from '../../core/event.js'
+import { type Interest, type StoredEvent, wants } from '../../core/event.js'
 import { keyedEventId, newId } from '../../core/ids.js'
 import type { EventStore, StagedEvent } from '../events.js'
-import { toEvent, toSubscriberInfo } from '../rows.js'
+import { toEvent, toSubscriber, toSubscriberInfo } from '../rows.js'
 import { writtenOnAck } from '../shared/receipts.js'
 import { notice } from './changes.js'
 import type { PostgresDb, Queryable } from './db.js'
@@ -23,12 +23,12 @@ const PARKED = ''
 const WRITE = `WITH u AS (
     UPDATE event_seq SET last = last + $14 WHERE version = $15 RETURNING last - $14 AS first
   ), e AS (
-    INSERT INTO events (seq, id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at)
+    INSERT INTO events (seq, id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at, about)
     SELECT u.first + x.ord, x.id, x.topic, x.source, x.sender, x.chat_id, x.target, x.content, x.meta,
-      x.idem_key, x.created_at
+      x.idem_key, x.created_at, x.about
     FROM u, unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[],
-      $8::text[], $9::text[], $10::bigint[]) WITH ORDINALITY
-      AS x(id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at, ord)
+      $8::text[], $9::text[], $10::bigint[], $17::text[]) WITH ORDINALITY
+      AS x(id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at, about, ord)
     ON CONFLICT (id) WHERE idem_key IS NOT NULL DO NOTHING
     RETURNING seq
   ), d AS (
@@ -42,9 +42,10 @@ const WRITE = `WITH u AS (
   SELECT u.first, e.seq FROM u CROSS JOIN n LEFT JOIN e ON true`
 
 /** The subscribers as of a version of them (see WRITE). */
-const SUBSCRIBERS = `SELECT v.version, s.name, s.topics FROM event_seq v LEFT JOIN subscribers s ON true`
+const SUBSCRIBERS = `SELECT v.version, s.name, s.topics, s.scope, s.keys
+  FROM event_seq v LEFT JOIN subscribers s ON true`
 
-const SUBSCRIBER_INFO = `SELECT s.name, s.topics, s.peer,
+const SUBSCRIBER_INFO = `SELECT s.name, s.topics, s.scope, s.keys, s.peer,
   (SELECT count(*) FROM deliveries d WHERE d.subscriber = s.name) AS pending FROM subscribers s`
 
 /** Takes the lock every event write holds until it commits, and tells the last seq handed out. */
@@ -58,15 +59,13 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
   const unwrittenKeyed = new Map<string, StoredEvent>()
 
   /** The hub's copy of the subscribers, and the version it is of; read again when it changed. */
-  let known: { version: number; subscribers: { name: string; topics: string[] }[] } | null = null
+  let known: { version: number; subscribers: (Interest & { name: string })[] } | null = null
 
   async function loadSubscribers(): Promise<NonNullable<typeof known>> {
     const rows = await db.rows(SUBSCRIBERS)
     return {
       version: rows[0]?.version as number,
-      subscribers: rows
-        .filter((r) => r.name !== null)
-        .map((r) => ({ name: r.name as string, topics: JSON.parse(r.topics as string) as string[] })),
+      subscribers: rows.filter((r) => r.name !== null).map(toSubscriber),
     }
   }
 
@@ -92,12 +91,14 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
   /** The WRITE statement's parameters; gives each event its subscribers (its seq comes back). */
   function writeParams(fresh: StagedEvent[], { version, subscribers }: NonNullable<typeof known>) {
     const cols: unknown[][] = Array.from({ length: 10 }, () => [])
+    const about: string[] = []
     const deliveries: { subscriber: string[]; ord: number[] } = { subscriber: [], ord: [] }
     for (const [i, s] of fresh.entries()) {
       const e = s.event
       s.subscribers = s.target
         ? [s.target]
-        : subscribers.filter((sub) => topicMatches(sub.topics, e.topic)).map((sub) => sub.name)
+        : subscribers.filter((sub) => wants(sub, { topic: e.topic, about: s.about })).map((sub) => sub.name)
+      about.push(JSON.stringify(s.about))
       const row = [
         e.id,
         e.topic,
@@ -120,7 +121,7 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
       area: 'events',
       subscribers: [...new Set(fresh.flatMap((s) => s.subscribers))],
     })
-    return [...cols, deliveries.subscriber, deliveries.ord, payload, fresh.length, version, channel]
+    return [...cols, deliveries.subscriber, deliveries.ord, payload, fresh.length, version, channel, about]
   }
 
   async function markStored(retries: StagedEvent[]): Promise<void> {
@@ -144,7 +145,14 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
         const keyedId = e.idempotencyKey === null ? null : keyedEventId(e.source, e.sender, e.idempotencyKey)
         const earlier = keyedId === null ? undefined : unwrittenKeyed.get(keyedId)
         if (earlier)
-          return { event: earlier, duplicate: true, subscribers: [], target: null, idempotencyKey: null }
+          return {
+            event: earlier,
+            duplicate: true,
+            subscribers: [],
+            target: null,
+            idempotencyKey: null,
+            about: [],
+          }
         const event: StoredEvent = {
           id: keyedId ?? newId('ev'),
           seq: 0,
@@ -163,6 +171,7 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
           subscribers: [],
           target: e.target,
           idempotencyKey: e.idempotencyKey,
+          about: e.about ?? [],
         }
       })
     },
@@ -188,19 +197,31 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
         await tx.query('UPDATE event_seq SET version = version + 1')
         const { rows } = await tx.query('SELECT parked_seq FROM subscribers WHERE name = $1', [name])
         const offered = (rows[0]?.parked_seq as number | undefined) ?? 0
+        const interest: Interest = { topics, scope: options.scope ?? 'everything', keys: options.keys ?? [] }
         await tx.query(
-          `INSERT INTO subscribers (name, topics, peer, created_at, seen_at, parked_seq)
-           VALUES ($1, $2, $3, $4, $4, $5)
-           ON CONFLICT (name) DO UPDATE SET topics = excluded.topics, peer = excluded.peer,
-             seen_at = excluded.seen_at, parked_seq = excluded.parked_seq`,
-          [name, JSON.stringify(topics), options.peer !== false, now, last],
+          `INSERT INTO subscribers (name, topics, scope, keys, peer, created_at, seen_at, parked_seq)
+           VALUES ($1, $2, $3, $4, $5, $6, $6, $7)
+           ON CONFLICT (name) DO UPDATE SET topics = excluded.topics, scope = excluded.scope,
+             keys = excluded.keys, peer = excluded.peer, seen_at = excluded.seen_at,
+             parked_seq = excluded.parked_seq`,
+          [
+            name,
+            JSON.stringify(topics),
+            interest.scope,
+            JSON.stringify(interest.keys),
+            options.peer !== false,
+            now,
+            last,
+          ],
         )
         const parked = await tx.query(
-          `SELECT d.seq, e.topic FROM deliveries d JOIN events e ON e.seq = d.seq
+          `SELECT d.seq, e.topic, e.about FROM deliveries d JOIN events e ON e.seq = d.seq
            WHERE d.subscriber = $1 AND d.seq > $2 ORDER BY d.seq`,
           [PARKED, offered],
         )
-        const wanted = parked.rows.filter((p) => topicMatches(topics, p.topic as string)).map((p) => p.seq)
+        const wanted = parked.rows
+          .filter((p) => wants(interest, { topic: p.topic as string, about: JSON.parse(p.about as string) }))
+          .map((p) => p.seq)
         if (wanted.length)
           await tx.query(
             `INSERT INTO deliveries (subscriber, seq) SELECT $1, unnest($2::bigint[]) ON CONFLICT DO NOTHING`,
@@ -267,6 +288,15 @@ export function postgresEventStore(db: PostgresDb, instance: string): EventStore
     async getSubscriber(name) {
       const r = await db.row(`${SUBSCRIBER_INFO} WHERE s.name = $1`, [name])
       return r ? toSubscriberInfo(r) : null
+    },
+
+    async parkedAbout(eventId) {
+      const r = await db.row(
+        `SELECT e.about FROM events e JOIN deliveries d ON d.seq = e.seq AND d.subscriber = ''
+         WHERE e.id = $1`,
+        [eventId],
+      )
+      return r ? (JSON.parse(r.about as string) as string[]) : null
     },
 
     async hasSubscriber(name) {

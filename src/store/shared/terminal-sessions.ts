@@ -16,11 +16,13 @@ export function terminalSessionStore(sql: Sql): TerminalSessionStore {
       // A value the hook did not give (null here) keeps what was known.
       const r = await sql.get(
         `INSERT INTO terminal_sessions
-           (session_id, folder, name, branch, model, channel, status, started_at, last_seen_at)
-         VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $7)
+           (session_id, folder, name, branch, model, channel, status, started_at, last_seen_at, repository, title)
+         VALUES ($1, $2, $3, $4, $5, $6, 'running', $7, $7, $9, $10)
          ON CONFLICT (session_id) DO UPDATE SET
            folder = excluded.folder,
            branch = COALESCE(excluded.branch, terminal_sessions.branch),
+           repository = COALESCE(excluded.repository, terminal_sessions.repository),
+           title = COALESCE(terminal_sessions.title, excluded.title),
            model = COALESCE(excluded.model, terminal_sessions.model),
            channel = CASE WHEN $8 THEN excluded.channel ELSE terminal_sessions.channel END,
            status = 'running', last_seen_at = excluded.last_seen_at, ended_at = NULL, end_reason = NULL
@@ -34,6 +36,8 @@ export function terminalSessionStore(sql: Sql): TerminalSessionStore {
           seen.channel ?? false,
           at,
           seen.channel !== undefined,
+          seen.repository ?? null,
+          seen.title ?? null,
         ],
       )
       return toTerminalSession(r as NonNullable<typeof r>)

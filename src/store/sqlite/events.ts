@@ -1,10 +1,10 @@
 // The events area in SQLite: ids and seqs handed out in memory, group commits, and one delivery row
 // per (subscriber, event) until acknowledged.
 import type Database from 'better-sqlite3'
-import { type StoredEvent, topicMatches } from '../../core/event.js'
+import { type Interest, type StoredEvent, wants } from '../../core/event.js'
 import { keyedEventId, newId } from '../../core/ids.js'
 import type { EventStore, StagedEvent } from '../events.js'
-import { type Row, toEvent, toSubscriberInfo } from '../rows.js'
+import { type Row, toEvent, toSubscriber, toSubscriberInfo } from '../rows.js'
 import { writtenOnAck } from '../shared/receipts.js'
 
 /**
@@ -13,17 +13,19 @@ import { writtenOnAck } from '../shared/receipts.js'
  */
 const PARKED = ''
 
-const SUBSCRIBER_INFO = `SELECT s.name, s.topics, s.peer,
+const SUBSCRIBER_INFO = `SELECT s.name, s.topics, s.scope, s.keys, s.peer,
   (SELECT COUNT(*) FROM deliveries d WHERE d.subscriber = s.name) AS pending FROM subscribers s`
 
+type Subscriber = Interest & { name: string }
+
 export function sqliteEventStore(db: Database.Database): EventStore {
-  /** Every subscriber's topics, read again only after one registers. */
-  let subscribers: { name: string; topics: string[] }[] | null = null
+  /** Every subscriber's interest, read again only after one registers. */
+  let subscribers: Subscriber[] | null = null
   const q = {
     keyedEvent: db.prepare('SELECT * FROM events WHERE id = ? AND idem_key IS NOT NULL'),
     insertEvent: db.prepare(
-      `INSERT INTO events (seq, id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      `INSERT INTO events (seq, id, topic, source, sender, chat_id, target, content, meta, idem_key, created_at, about)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
     ),
     maxSeq: db.prepare('SELECT coalesce(max(seq), 0) AS seq FROM events'),
     insertDelivery: db.prepare('INSERT OR IGNORE INTO deliveries (subscriber, seq) VALUES (?, ?)'),
@@ -39,16 +41,21 @@ export function sqliteEventStore(db: Database.Database): EventStore {
     ),
     ack: db.prepare('DELETE FROM deliveries WHERE subscriber = ? AND seq = ?'),
     written: db.prepare(writtenOnAck('seq = $3')),
-    allSubscribers: db.prepare('SELECT name, topics FROM subscribers'),
+    allSubscribers: db.prepare('SELECT name, topics, scope, keys FROM subscribers'),
     parkedOffered: db.prepare('SELECT parked_seq FROM subscribers WHERE name = ?'),
     upsertSubscriber: db.prepare(
-      `INSERT INTO subscribers (name, topics, peer, created_at, seen_at, parked_seq) VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (name) DO UPDATE SET topics = excluded.topics, peer = excluded.peer,
-         seen_at = excluded.seen_at, parked_seq = excluded.parked_seq`,
+      `INSERT INTO subscribers (name, topics, scope, keys, peer, created_at, seen_at, parked_seq)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+       ON CONFLICT (name) DO UPDATE SET topics = excluded.topics, scope = excluded.scope,
+         keys = excluded.keys, peer = excluded.peer, seen_at = excluded.seen_at, parked_seq = excluded.parked_seq`,
     ),
     parkedAfter: db.prepare(
-      `SELECT d.seq, e.topic FROM deliveries d JOIN events e ON e.seq = d.seq
+      `SELECT d.seq, e.topic, e.about FROM deliveries d JOIN events e ON e.seq = d.seq
        WHERE d.subscriber = ? AND d.seq > ? ORDER BY d.seq`,
+    ),
+    parkedAbout: db.prepare(
+      `SELECT e.about FROM events e JOIN deliveries d ON d.seq = e.seq AND d.subscriber = ''
+       WHERE e.id = ?`,
     ),
   }
   const maxSeq = (): number => (q.maxSeq.get() as { seq: number }).seq
@@ -61,18 +68,15 @@ export function sqliteEventStore(db: Database.Database): EventStore {
   /** Keyed events staged and not written yet, by id, so a retry in the same instant is a duplicate too. */
   const unwrittenKeyed = new Map<string, StoredEvent>()
 
-  function loadSubscribers(): { name: string; topics: string[] }[] {
-    subscribers ??= (q.allSubscribers.all() as Row[]).map((r) => ({
-      name: r.name as string,
-      topics: JSON.parse(r.topics as string) as string[],
-    }))
+  function loadSubscribers(): Subscriber[] {
+    subscribers ??= (q.allSubscribers.all() as Row[]).map(toSubscriber)
     return subscribers
   }
 
-  function subscribersOf(topic: string, target: string | null): string[] {
+  function subscribersOf(event: { topic: string; about: string[] }, target: string | null): string[] {
     if (target) return [target]
     return loadSubscribers()
-      .filter((s) => topicMatches(s.topics, topic))
+      .filter((s) => wants(s, event))
       .map((s) => s.name)
   }
 
@@ -95,7 +99,7 @@ export function sqliteEventStore(db: Database.Database): EventStore {
       if (s.duplicate) continue
       const { event: e, target, idempotencyKey } = s
       // Decided again now: a subscriber that registered since the event was staged gets it too.
-      s.subscribers = subscribersOf(e.topic, target)
+      s.subscribers = subscribersOf({ topic: e.topic, about: s.about }, target)
       q.insertEvent.run(
         e.seq,
         e.id,
@@ -108,6 +112,7 @@ export function sqliteEventStore(db: Database.Database): EventStore {
         JSON.stringify(e.meta),
         idempotencyKey,
         e.created_at,
+        JSON.stringify(s.about),
       )
       for (const name of s.subscribers) q.insertDelivery.run(name, e.seq)
       if (s.subscribers.length === 0) q.insertDelivery.run(PARKED, e.seq)
@@ -120,7 +125,14 @@ export function sqliteEventStore(db: Database.Database): EventStore {
         const keyedId = e.idempotencyKey === null ? null : keyedEventId(e.source, e.sender, e.idempotencyKey)
         const earlier = keyedId === null ? null : earlierTry(keyedId)
         if (earlier)
-          return { event: earlier, duplicate: true, subscribers: [], target: null, idempotencyKey: null }
+          return {
+            event: earlier,
+            duplicate: true,
+            subscribers: [],
+            target: null,
+            idempotencyKey: null,
+            about: [],
+          }
         const event: StoredEvent = {
           id: keyedId ?? newId('ev'),
           seq: nextSeq++,
@@ -133,8 +145,16 @@ export function sqliteEventStore(db: Database.Database): EventStore {
           created_at: Date.now(),
         }
         if (keyedId !== null) unwrittenKeyed.set(keyedId, event)
-        const subscribers = subscribersOf(e.topic, e.target)
-        return { event, duplicate: false, subscribers, target: e.target, idempotencyKey: e.idempotencyKey }
+        const about = e.about ?? []
+        const subscribers = subscribersOf({ topic: e.topic, about }, e.target)
+        return {
+          event,
+          duplicate: false,
+          subscribers,
+          target: e.target,
+          idempotencyKey: e.idempotencyKey,
+          about,
+        }
       })
     },
 
@@ -156,16 +176,20 @@ export function sqliteEventStore(db: Database.Database): EventStore {
         // offered up to (all of them, the first time). A reconnecting channel is not given again
         // what it already had; one that widened its topics gets what was parked meanwhile.
         const offered = (q.parkedOffered.get(name) as { parked_seq: number } | undefined)?.parked_seq ?? 0
+        const interest: Interest = { topics, scope: options.scope ?? 'everything', keys: options.keys ?? [] }
         q.upsertSubscriber.run(
           name,
           JSON.stringify(topics),
+          interest.scope,
+          JSON.stringify(interest.keys),
           options.peer === false ? 0 : 1,
           now,
           now,
           maxSeq(),
         )
-        for (const p of q.parkedAfter.all(PARKED, offered) as { seq: number; topic: string }[])
-          if (topicMatches(topics, p.topic)) q.insertDelivery.run(name, p.seq)
+        for (const p of q.parkedAfter.all(PARKED, offered) as { seq: number; topic: string; about: string }[])
+          if (wants(interest, { topic: p.topic, about: JSON.parse(p.about) }))
+            q.insertDelivery.run(name, p.seq)
       }).immediate()
       subscribers = null
     },
@@ -208,6 +232,11 @@ export function sqliteEventStore(db: Database.Database): EventStore {
     async getSubscriber(name) {
       const r = db.prepare(`${SUBSCRIBER_INFO} WHERE s.name = ?`).get(name) as Row | undefined
       return r ? toSubscriberInfo(r) : null
+    },
+
+    async parkedAbout(eventId) {
+      const r = q.parkedAbout.get(eventId) as { about: string } | undefined
+      return r ? (JSON.parse(r.about) as string[]) : null
     },
 
     async hasSubscriber(name) {

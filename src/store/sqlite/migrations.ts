@@ -368,4 +368,16 @@ export const migrations: string[] = [
   -- A subscriber name is bound to one session at a time (hub/core/session-names.ts): found by name.
   CREATE INDEX terminal_sessions_by_name ON terminal_sessions (name);
   `,
+  `
+  -- Sessions get what is about their own project (issue 33, core/event.ts wants): an event says what
+  -- it is about, a subscriber what its project is and what * means for it (subscribers from before
+  -- keep everything), a webhook source what it is bound to.
+  ALTER TABLE events ADD COLUMN about TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE subscribers ADD COLUMN scope TEXT NOT NULL DEFAULT 'everything';
+  ALTER TABLE subscribers ADD COLUMN keys TEXT NOT NULL DEFAULT '[]';
+  ALTER TABLE sources ADD COLUMN about TEXT NOT NULL DEFAULT '[]';
+  -- Every surface names a session by its project and a title from its first prompt.
+  ALTER TABLE terminal_sessions ADD COLUMN title TEXT;
+  ALTER TABLE terminal_sessions ADD COLUMN repository TEXT;
+  `,
 ]
