@@ -51,6 +51,7 @@ const SAMPLES: Record<SettingName, { text: string; json?: unknown; shown: unknow
   },
   maxBodyBytes: { text: '2048', json: 2048, shown: 2048 },
   retentionDays: { text: '7', json: 7, shown: 7 },
+  routing: { text: 'everything', json: 'everything', shown: 'everything' },
   sessionIdleMinutes: { text: '5', json: 5, shown: 5 },
   sessionEnv: { text: 'IS_SANDBOX,FOO', json: ['IS_SANDBOX', 'FOO'], shown: ['IS_SANDBOX', 'FOO'] },
   replyFileRoots: { text: '/srv/shared,/tmp', json: ['/srv/shared', '/tmp'], shown: ['/srv/shared', '/tmp'] },

@@ -8,7 +8,6 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BRIDGE_PLATFORMS, type BridgePlatform } from '../../src/core/bridges.js'
-import { defaultSubscriberName } from '../../src/core/subscriber-name.js'
 import type { FakePlatform, FakeThread } from '../fakes/chat-platform.js'
 import {
   botMessages,
@@ -54,6 +53,9 @@ describe.each(BRIDGE_PLATFORMS)('%s: a thread per session', (platform) => {
     return client
   }
 
+  /** The test's channels run in this folder: their threads are titled by it and their name. */
+  const named = (name: string) => `${basename(process.cwd())} · ${name}`
+
   function threadTitled(title: string): Promise<FakeThread> {
     return fake.waitFor(() => fake.threads().find((t) => t.title === title), `the thread “${title}”`)
   }
@@ -72,7 +74,12 @@ describe.each(BRIDGE_PLATFORMS)('%s: a thread per session', (platform) => {
     const chatId = asked?.meta?.chat_id
     await alpha.callTool('reply', { chat_id: chatId, text: 'alpha here' })
     await beta.callTool('reply', { chat_id: chatId, text: 'beta here' })
-    return { alpha, beta, alphaThread: await threadTitled('alpha'), betaThread: await threadTitled('beta') }
+    return {
+      alpha,
+      beta,
+      alphaThread: await threadTitled(named('alpha')),
+      betaThread: await threadTitled(named('beta')),
+    }
   }
 
   it('gives each session its own thread, and a message in one reaches only its session', async () => {
@@ -130,7 +137,7 @@ describe.each(BRIDGE_PLATFORMS)('%s: a thread per session', (platform) => {
       description: 'List the files',
       input_preview: '{"command":"ls -la"}',
     })
-    const thread = await threadTitled('alpha')
+    const thread = await threadTitled(named('alpha'))
     const prompt = await fake.waitFor(
       () => inThread(thread).find((m) => m.text.includes('Permission: Bash')),
       'the prompt in alpha’s thread',
@@ -207,7 +214,7 @@ describe.each(BRIDGE_PLATFORMS)('%s: a thread per session', (platform) => {
     const { alpha, alphaThread, betaThread } = await twoSessionsAnswering()
     await alpha.close()
     opened.splice(opened.indexOf(alpha), 1)
-    await endedIn(alphaThread, 'alpha ended')
+    await endedIn(alphaThread, `${named('alpha')} ended`)
     expect(fake.threads().find((t) => t.thread === betaThread.thread)?.closed).toBe(false)
     expect(inThread(betaThread).some((m) => m.text.includes('ended'))).toBe(false)
   })
@@ -228,7 +235,8 @@ describe.each(BRIDGE_PLATFORMS)('%s: a thread per session', (platform) => {
     await hook('SessionStart', { source: 'startup' })
     // Its turn's end, told while nobody is at the terminal, opens its thread.
     await hook('Stop', { last_assistant_message: 'the shop is tidy' })
-    const thread = await threadTitled(`${basename(project)} · ${defaultSubscriberName(project)}`)
+    // Named by its folder alone: it has no title yet, and its subscriber is called as its folder is.
+    const thread = await threadTitled(basename(project))
     await fake.waitFor(() => inThread(thread).find((m) => m.text.includes('the shop is tidy')), 'the notice')
     await hook('SessionEnd', { reason: 'prompt_input_exit' })
     await endedIn(thread, 'ended: prompt_input_exit')

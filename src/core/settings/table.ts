@@ -4,6 +4,7 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { SCOPES } from '../event.js'
 import { subscriberNameSchema } from '../hub-protocol.js'
 import { isLoopback } from '../network.js'
 import {
@@ -109,6 +110,18 @@ export const SETTINGS = {
     schema: numberIn('a number of days above 0, at most 36500', 0, 36_500, { above: true }),
     default: 30,
     description: 'how long events, replies, answered decisions, session lines and delivery logs are kept',
+  }),
+  routing: setting({
+    variable: 'SWITCHBOARD_ROUTING',
+    flag: { spec: '--routing <scope>', on: ON_SERVE },
+    inFile: true,
+    text: text.string,
+    schema: z.enum(SCOPES, {
+      error: (issue) => `${JSON.stringify(issue.input)} is not one of ${SCOPES.join(', ')}`,
+    }),
+    default: 'project' as const,
+    description:
+      'what a session gets of events it names no topic for: what is about its project, or everything (every session everything, as before)',
   }),
   sessionIdleMinutes: setting({
     variable: 'SWITCHBOARD_SESSION_IDLE_MINUTES',

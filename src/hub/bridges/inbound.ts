@@ -55,10 +55,15 @@ export class Inbound {
       group.topics && message.thread !== undefined
         ? await this.context.threads.sessionOf(message.chatId, message.thread)
         : null
-    if (group.requireMention && !message.mentioned && !session) return
+    // A command in the main chat of the group with topics (`/new`, `/sessions`) needs no mention: the
+    // bot sees commands, and the main chat is where sessions are started. Only people let in run one.
+    const command = group.topics && !session && message.text.startsWith('/')
+    const addressed = message.mentioned || session !== null || !group.requireMention
+    if (!addressed && !command) return
     const { store } = this.context.hub
     const member = await store.senderByName(senderNameOf(this.context.platform, message.userId))
     if (member?.status === 'blocked') return
+    if (!addressed && member?.status !== 'allowed') return
     const sender = await groupSender(this.context, message.chatId)
     if (sender.status !== 'allowed') return // `switchboard access block <platform>:group:<id>`
     const chat = await store.chatFor(chatSourceOf(this.context.platform, message.chatId), sender.id)
@@ -72,6 +77,8 @@ export class Inbound {
       if (message.text.startsWith('/') && (await runCommand(this.context, message, member, chat.id, say)))
         return
     }
+    // A command it does not know, written without a mention, is not a message for sessions.
+    if (!addressed) return
     if (session && !(await store.hasSubscriber(session)))
       return this.sayTo(message, `${session} is gone: nothing takes this thread any more.`)
     // Claude reacts to it by the group's chat and its id: where it is must be known then.
@@ -79,6 +86,21 @@ export class Inbound {
     if (place !== message.chatId)
       await this.context.memory.setMessagePlace(message.chatId, message.messageId, place)
     await this.publish(message, senderNameOf(this.context.platform, message.userId), chat.id, session)
+    if (session) await this.sayWhenItArrives(message, session)
+  }
+
+  /**
+   * A session at a terminal with hooks only takes what is written to it with its next prompt or tool
+   * call (no hook can start a turn): the thread is told so, once an hour at most.
+   */
+  private async sayWhenItArrives(message: InboundMessage, session: string): Promise<void> {
+    const { kind, name } = await this.context.hub.directory.describe(session)
+    if (kind !== 'terminal') return
+    if (!(await this.context.memory.noticeDue(`thread:${session}`, NOTICE_EVERY_MS))) return
+    await this.sayTo(
+      message,
+      `Kept for ${name}: it reaches the session with its next prompt or tool call (a session without the channel starts no turn from outside).`,
+    )
   }
 
   private acknowledge(message: InboundMessage): void {

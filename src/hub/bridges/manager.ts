@@ -147,7 +147,8 @@ export class BridgeManager {
         if (!group) continue
         await this.hub.outbox.send(group.id, THREAD_END, {
           session,
-          text: `⏹ ${session} ended${reason ? `: ${reason}` : ''}`,
+          // Named as its thread is: a session that left may be known by nothing else now.
+          text: `⏹ ${thread.title} ended${reason ? `: ${reason}` : ''}`,
         })
       }
     } catch (err) {

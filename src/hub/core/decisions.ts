@@ -38,11 +38,13 @@ export class Decisions {
 
   /**
    * A request with the session it is about, as every surface shows it: its key (the subscriber its
-   * thread is kept under) and its name. Given already (a routine's gate names its run): kept.
+   * thread is kept under) and its name. A request may name its session (a routine's gate names the
+   * session its run will start).
    */
   private async named<R extends Record<string, unknown>>(ref: string, request: R): Promise<R> {
-    if (typeof request.session_key === 'string' && typeof request.session_name === 'string') return request
-    const session = await this.directory.describe(ref)
+    const session = await this.directory.describe(
+      typeof request.session_key === 'string' ? request.session_key : ref,
+    )
     return { ...request, session_key: session.key, session_name: session.name }
   }
 

@@ -3,7 +3,7 @@
 // session at a terminal, a channel's subscriber name); every surface needs the same two things of
 // each: its key, the subscriber a message to it goes to and its chat thread is kept under, and its
 // name, "api · fix the flaky test" (core/session-name.ts).
-import { sessionName } from '../../core/session-name.js'
+import { projectOf, sessionName } from '../../core/session-name.js'
 import type { Store } from '../../store/store.js'
 import type { TerminalSession } from '../../store/terminal-sessions.js'
 
@@ -22,7 +22,7 @@ const DRIVEN = /^(?:session:)?(ses_[A-Za-z0-9_-]+)$/
 
 /** What of the hub the directory reads: the store, and the channels connected here. */
 export interface DirectorySources {
-  readonly store: Pick<Store, 'getSession' | 'getTerminalSession' | 'terminalSessionsNamed'>
+  readonly store: Pick<Store, 'getSession' | 'getTerminalSession' | 'terminalSessionsNamed' | 'getRoutineRun'>
   readonly connections: ReadonlyMap<
     string,
     { readonly folder: string | undefined; readonly claudeSession: string | undefined }
@@ -37,9 +37,20 @@ export class SessionDirectory {
     const { store, connections } = this.hub
     const driven = DRIVEN.exec(ref)?.[1]
     if (driven) {
+      const key = `session:${driven}`
       const record = await store.getSession(driven)
+      // A routine run's session is named by its routine (its id is the run's: hub/routines/runner.ts).
+      const run = await store.getRoutineRun(`run_${driven.slice('ses_'.length)}`)
+      const routine = run ? `routine ${run.routine}` : null
       if (record)
-        return { key: `session:${driven}`, name: sessionName(record), kind: 'driven', folder: record.cwd }
+        return {
+          key,
+          name: sessionName({ ...record, title: record.title ?? routine }),
+          kind: 'driven',
+          folder: record.cwd,
+        }
+      // A run still at its gate: its session is not started yet.
+      if (run) return { key, name: `${routine} · ${run.key}`, kind: 'driven', folder: null }
     }
     const terminal = (await store.getTerminalSession(ref)) ?? (await this.terminalNamed(ref))
     const channel = connections.get(terminal?.name ?? ref)
@@ -48,7 +59,12 @@ export class SessionDirectory {
       const served = channel.claudeSession ? await store.getTerminalSession(channel.claudeSession) : null
       if (served) return { ...terminalInfo(served), kind: 'channel' }
       const folder = channel.folder ?? null
-      return { key: ref, name: sessionName({ id: ref, cwd: folder }), kind: 'channel', folder }
+      return {
+        key: ref,
+        name: sessionName({ id: ref, cwd: folder, title: untitled(ref, folder) }),
+        kind: 'channel',
+        folder,
+      }
     }
     return { key: ref, name: ref, kind: 'unknown', folder: null }
   }
@@ -65,12 +81,21 @@ export class SessionDirectory {
 }
 
 function terminalInfo(t: TerminalSession): Omit<SessionInfo, 'kind'> {
+  const project = t.repository?.split('/').at(-1) ?? null
   const name = sessionName({
     id: t.name,
     cwd: t.folder,
-    title: t.title,
-    project: t.repository?.split('/').at(-1) ?? null,
+    title: t.title ?? untitled(t.name, t.folder, project),
+    project,
     branch: t.branch,
   })
   return { key: t.name, name, folder: t.folder }
+}
+
+/**
+ * What tells a session with no title yet from the project's other sessions: its subscriber name, when
+ * that is not just the project's (`--name alpha`, or `api-2` beside `api`).
+ */
+function untitled(key: string, folder: string | null, project: string | null = null): string | null {
+  return key === (project ?? projectOf(folder)) ? null : key
 }

@@ -153,6 +153,8 @@ export class Runner {
         : { session: action.session, events: events.length }
     const count = `${run.events} event${run.events === 1 ? '' : 's'}`
     const decision = await this.hub.decisions.openQuestion(`routine:${spec.name}`, {
+      // Shown where the run's session will speak: its thread, from the gate on.
+      session_key: `session:${sessionOfRun(run.id)}`,
       tool_name: 'StartRoutine',
       input: { routine: spec.name, run: run.id, key: run.key, ...what },
       description:
@@ -422,6 +424,8 @@ export class Runner {
     const ended = await this.store.moveRoutineRun(run.id, from, to, { reason, endedAt: Date.now() })
     if (!ended) return
     this.log.info({ routine: run.routine, run: run.id, state: to, reason }, 'routine run ended')
+    // Its thread (the gate's, then its session's) gets a last line and is closed.
+    this.hub.sessionEnded(`session:${sessionOfRun(run.id)}`, reason ?? to)
     await this.tell(spec, ended).catch((err) =>
       this.log.warn({ err, run: run.id }, 'the run’s end was not told'),
     )

@@ -163,7 +163,8 @@ export class TerminalHooks {
     if (event === 'SessionEnd') return
     const now = Date.now()
     const starting = event === 'SessionStart'
-    const prompt = typeof input.prompt === 'string' && !this.titled.has(input.session_id) ? input.prompt : null
+    const prompt =
+      typeof input.prompt === 'string' && !this.titled.has(input.session_id) ? input.prompt : null
     const title = prompt === null ? null : promptTitle(prompt)
     if (!starting && title === null && now - (this.written.get(input.session_id) ?? 0) < SEEN_WRITE_MS) return
     this.written.set(input.session_id, now)
