@@ -81,7 +81,7 @@ describe('switchboard channel', () => {
     // A tool that ran and failed, and arguments the tool refused, are results the model reads.
     expect(answer(await channel.callTool('reply', { chat_id: 'chat_nope', text: 'x' }))).toMatchObject({
       isError: true,
-      text: expect.stringMatching(/^reply: /),
+      text: expect.stringMatching(/^unknown chat_id "chat_nope": /),
     })
     expect(answer(await channel.callTool('inbox', { limit: 0 }))).toMatchObject({
       isError: true,
