@@ -22,6 +22,7 @@ import { Confirmer } from './confirm.js'
 import { runDrivenChannel } from './driven.js'
 import { Inbox } from './inbox.js'
 import { channelInstructions } from './instructions.js'
+import { channelRevisionsOnly } from './protocol-revision.js'
 import { recordingShown } from './recording-transport.js'
 import { chooseRung, type Rung } from './rung.js'
 import { ShownLog } from './shown.js'
@@ -292,11 +293,13 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   mcp.onclose = () => closed.resolve()
   process.stdin.on('end', () => closed.resolve())
   await mcp.connect(
-    recordingShown(
-      new StdioServerTransport(),
-      // Confirming, an event is recorded as shown once it is in context, not once it is written.
-      (id) => (confirming ? undefined : shown?.record(id)),
-      () => process.stdout.writableLength === 0,
+    channelRevisionsOnly(
+      recordingShown(
+        new StdioServerTransport(),
+        // Confirming, an event is recorded as shown once it is in context, not once it is written.
+        (id) => (confirming ? undefined : shown?.record(id)),
+        () => process.stdout.writableLength === 0,
+      ),
     ),
   )
   const welcome = await welcoming
