@@ -160,7 +160,8 @@ it('stop says which hub holds the port without answering, and fails, instead of 
   // Something else on the port that takes connections and answers nothing: no pid to name.
   hub.kill('SIGKILL')
   await waitFor(() => !alive(pid), 10_000, 'the hub to end')
-  const mute = createServer(() => {})
+  // It reads what it is sent (so a client that gives up is let go) and never answers.
+  const mute = createServer((socket) => socket.resume())
   await new Promise<void>((resolve) => mute.listen(world.home.port, '127.0.0.1', () => resolve()))
   world.opened.push({ close: () => new Promise((resolve) => mute.close(resolve)) })
   const again = await cli('stop')
