@@ -8,7 +8,7 @@ import { chmodSync, mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { readHookToken } from '../src/core/hook-token.js'
+import { hookInput, postHook } from './helpers/claude-hook.js'
 import { CLI, TestHome } from './helpers/home.js'
 
 const NOBODY = 65534
@@ -48,21 +48,16 @@ function asNobody(script: string, ...args: string[]): void {
 
 /** The victim's Claude Code starting a session in `cwd`: its SessionStart hook, as the hub takes it. */
 async function sessionStart(session: string, cwd: string): Promise<number> {
-  const res = await fetch(`${home.url}/api/claude-hooks/SessionStart`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', authorization: `Bearer ${readHookToken(home.dir)}` },
-    body: JSON.stringify({
-      session_id: session,
-      transcript_path: `/tmp/${session}.jsonl`,
-      cwd,
-      permission_mode: 'default',
-      hook_event_name: 'SessionStart',
-      source: 'startup',
-    }),
-    // Only so that a frozen hub fails the test rather than hanging it.
-    signal: AbortSignal.timeout(15_000),
-  })
-  return res.status
+  const { status } = await postHook(
+    home,
+    'SessionStart',
+    hookInput('SessionStart', session, cwd, { source: 'startup' }),
+    {
+      // Only so that a frozen hub fails the test rather than hanging it.
+      signal: AbortSignal.timeout(15_000),
+    },
+  )
+  return status
 }
 
 async function branchOf(session: string): Promise<unknown> {
