@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -8,7 +9,7 @@ import { ensureHome, loadConfig } from '../src/core/config.js'
 import { HubUnwanted, startHub } from '../src/hub/server.js'
 import { openStore } from '../src/store/open.js'
 import { ChannelClient } from './helpers/channel-client.js'
-import { alive, runCli, waitFor } from './helpers/home.js'
+import { alive, CLI, runCli, waitFor } from './helpers/home.js'
 import { homePerTest } from './helpers/home-per-test.js'
 
 const world = homePerTest()
@@ -139,4 +140,37 @@ it('a hub found unwanted once it holds the port starts nothing, and lets the por
     taken.listen(world.home.port, '127.0.0.1', () => resolve())
   })
   await new Promise((resolve) => taken.close(resolve))
+})
+
+// A stop waits out a client's look at the socket and the port (3 s each) before it looks closer.
+it('stop says which hub holds the port without answering, and fails, instead of "not running"', {
+  timeout: 60_000,
+}, async () => {
+  // A hub whose event loop never comes back (a read that waits for good) holds its port and socket
+  // and answers nothing: a stopped process does the same.
+  const hub = spawn(process.execPath, [CLI, 'serve'], { env: world.home.env, stdio: 'ignore' })
+  world.opened.push({ close: () => hub.kill('SIGKILL') })
+  await world.home.waitForHub()
+  const pid = world.home.hubPid() as number
+  process.kill(pid, 'SIGSTOP')
+  const stop = await cli('stop')
+  expect({ code: stop.code, stderr: stop.stderr }).toEqual({
+    code: 2,
+    stderr: `switchboard: the hub (pid ${pid}) holds port ${world.home.port} but does not answer; not stopped: end it with kill -9 ${pid}\n`,
+  })
+  expect(alive(pid)).toBe(true)
+})
+
+it('stop says something holds the port without answering as a hub, and fails', {
+  timeout: 60_000,
+}, async () => {
+  // It reads what it is sent (so a client that gives up is let go) and never answers: no pid to name.
+  const mute = createServer((socket) => socket.resume())
+  await new Promise<void>((resolve) => mute.listen(world.home.port, '127.0.0.1', () => resolve()))
+  world.opened.push({ close: () => new Promise((resolve) => mute.close(resolve)) })
+  const stop = await cli('stop')
+  expect({ code: stop.code, stderr: stop.stderr }).toEqual({
+    code: 2,
+    stderr: `switchboard: something holds port ${world.home.port} but does not answer as a hub; not stopped\n`,
+  })
 })

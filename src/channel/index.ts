@@ -15,21 +15,14 @@ import { eventMeta, type StoredEvent } from '../core/event.js'
 import { type ChatAction, type PeerRequest, permissionRequestSchema } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
 import { defaultSubscriberName } from '../core/subscriber-name.js'
-import {
-  callTool,
-  listTools,
-  type Tool,
-  type ToolSpec,
-  textResult,
-  tool,
-  toolError,
-} from '../core/tool-call.js'
+import { serveTools, type Tool, type ToolSpec, textResult, tool, toolError } from '../core/tool-call.js'
 import { VERSION } from '../core/version.js'
 import { claudeStartedAt } from './claude-started.js'
 import { Confirmer } from './confirm.js'
 import { runDrivenChannel } from './driven.js'
 import { Inbox } from './inbox.js'
 import { channelInstructions } from './instructions.js'
+import { channelRevisionsOnly } from './protocol-revision.js'
 import { recordingShown } from './recording-transport.js'
 import { chooseRung, type Rung } from './rung.js'
 import { ShownLog } from './shown.js'
@@ -219,12 +212,10 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     return welcome
   })
   welcoming.catch(() => {}) // awaited below, once Claude Code was answered
-  const [{ Server }, { StdioServerTransport }, { CallToolRequestSchema, ListToolsRequestSchema }] =
-    await Promise.all([
-      import('@modelcontextprotocol/sdk/server/index.js'),
-      import('@modelcontextprotocol/sdk/server/stdio.js'),
-      import('@modelcontextprotocol/sdk/types.js'),
-    ])
+  const [{ Server }, { StdioServerTransport }] = await Promise.all([
+    import('@modelcontextprotocol/sdk/server/index.js'),
+    import('@modelcontextprotocol/sdk/server/stdio.js'),
+  ])
 
   /**
    * The transport records an event as shown the moment its bytes are in Claude Code's pipe (see
@@ -288,13 +279,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
       return textResult(JSON.stringify(listed, null, 2))
     }),
   }
-  const listed = listTools(channelTools)
-  mcp.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listed }))
-  mcp.setRequestHandler(CallToolRequestSchema, (req) =>
-    callTool(tools, req.params.name, req.params.arguments, (err, name) =>
-      log.error({ err, tool: name }, 'tool failed'),
-    ),
-  )
+  serveTools(mcp, tools, (err, name) => log.error({ err, tool: name }, 'tool failed'))
 
   // --- permission relay: Claude Code asks, operators answer through the hub -----------
   mcp.setNotificationHandler(PermissionRequestNotification, async ({ params }) => {
@@ -308,11 +293,13 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   mcp.onclose = () => closed.resolve()
   process.stdin.on('end', () => closed.resolve())
   await mcp.connect(
-    recordingShown(
-      new StdioServerTransport(),
-      // Confirming, an event is recorded as shown once it is in context, not once it is written.
-      (id) => (confirming ? undefined : shown?.record(id)),
-      () => process.stdout.writableLength === 0,
+    channelRevisionsOnly(
+      recordingShown(
+        new StdioServerTransport(),
+        // Confirming, an event is recorded as shown once it is in context, not once it is written.
+        (id) => (confirming ? undefined : shown?.record(id)),
+        () => process.stdout.writableLength === 0,
+      ),
     ),
   )
   const welcome = await welcoming

@@ -1,12 +1,15 @@
 // `switchboard stop`: this home's hub ends cleanly (SIGTERM, as Ctrl-C would end it), and a marker in
 // the home keeps channels, `mcp` and hooks from starting it again until `switchboard start` or `serve`.
-// Channels connected to it stay and wait for it. Stopping a hub that does not run is no error.
+// Channels connected to it stay and wait for it. Stopping a hub that does not run is no error; one
+// that runs and does not answer is, said as it is seen (its pid, its port), not as "not running".
 import { existsSync, readFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import type { Command } from 'commander'
 import { HubApi, HubApiError } from '../client/api-client.js'
 import { markStopped, START_AGAIN } from '../client/autostart.js'
-import type { HubConfig } from '../core/config.js'
-import { invalid } from '../core/errors.js'
+import { localSocket } from '../client/hub-address.js'
+import { dialHost, type HubConfig, paths } from '../core/config.js'
+import { invalid, unavailable } from '../core/errors.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import { createCliLogger } from '../core/log.js'
 import { processAlive } from '../core/process-alive.js'
@@ -34,9 +37,13 @@ export async function stopHub(config: HubConfig): Promise<StopResult> {
   try {
     status = await new HubApi({ ...config, hubs: [] }, createCliLogger('stop', config), false).call('status')
   } catch (err) {
-    // 503: nothing answers; 502: a stranger holds the port, and it is not ours to stop.
-    if (err instanceof HubApiError && (err.status === 503 || err.status === 502)) return result
-    throw err
+    // 502: a stranger holds the port, and it is not ours to stop.
+    if (err instanceof HubApiError && err.status === 502) return result
+    if (!(err instanceof HubApiError && err.status === 503)) throw err
+    // 503: nothing answered; perhaps something is there all the same.
+    const silent = await silentHolder(config)
+    if (silent) throw unavailable(silent)
+    return result
   }
   if (status.home !== config.home)
     throw invalid(`the hub on port ${config.port} serves ${status.home}, not ${config.home}; not stopping it`)
@@ -66,6 +73,63 @@ function gone(pid: number): boolean {
   } catch {
     return false // no /proc here: alive is alive
   }
+}
+
+/**
+ * What holds this home's hub's port or socket without answering, in one line; null: nothing does. A
+ * hub whose event loop never comes back holds both, and its hub.json names it.
+ */
+async function silentHolder(config: HubConfig): Promise<string | null> {
+  const info = hubInfo(config.home)
+  const port = info.port ?? config.port
+  if (info.pid !== undefined && hubRuns(info.pid))
+    return `the hub (pid ${info.pid}) holds port ${port} but does not answer; not stopped: end it with kill -9 ${info.pid}`
+  const socketPath = localSocket(config)
+  if (
+    (await accepts({ host: dialHost(config.host), port })) ||
+    (socketPath && (await accepts({ path: socketPath })))
+  )
+    return `something holds port ${port} but does not answer as a hub; not stopped`
+  return null
+}
+
+/** What hub.json says of the hub that wrote it; nothing when there is none (none runs, or it stopped cleanly). */
+function hubInfo(home: string): { pid?: number; port?: number } {
+  try {
+    const info = JSON.parse(readFileSync(paths.hubInfo(home), 'utf8')) as { pid?: unknown; port?: unknown }
+    return {
+      ...(Number.isSafeInteger(info.pid) ? { pid: info.pid as number } : {}),
+      ...(Number.isSafeInteger(info.port) ? { port: info.port as number } : {}),
+    }
+  } catch {
+    return {}
+  }
+}
+
+/** A live `switchboard serve`: a hub that died uncleanly leaves hub.json, and its pid may be another's now. */
+function hubRuns(pid: number): boolean {
+  if (gone(pid)) return false
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').includes('serve')
+  } catch {
+    return true // no /proc here: alive is alive
+  }
+}
+
+/** Whether something takes a connection there (a listener that never answers still does). */
+function accepts(where: { host: string; port: number } | { path: string }): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(where)
+    const done = (taken: boolean) => {
+      socket.destroy()
+      resolve(taken)
+    }
+    socket.once('connect', () => done(true))
+    socket.once('error', () => done(false))
+    // The system completes a connection to a listener that never accepts it: nothing opening soon is
+    // nothing there (an address that no longer routes, say).
+    socket.setTimeout(1_000, () => done(false))
+  })
 }
 
 /** One line for a person. */

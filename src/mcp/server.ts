@@ -4,16 +4,15 @@
 // otherwise.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
-import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 import { HubApi, HubApiError } from '../client/api-client.js'
 import type { HubConfig } from '../core/config.js'
 import type { Logger } from '../core/log.js'
 import type { RespondInput, SessionView } from '../core/session-api.js'
-import { callTool, type ToolResult, type ToolSpec, tool } from '../core/tool-call.js'
+import { serveTools, type ToolResult, type ToolSpec, tool } from '../core/tool-call.js'
 import { VERSION } from '../core/version.js'
 import { form } from './elicitation.js'
 import { createHandlers } from './handlers.js'
-import { type ToolName, toolList, tools } from './tools.js'
+import { type ToolName, tools } from './tools.js'
 
 /** The seed's shape as JSON text, for clients that read only content, and as structured content. */
 const success = (value: Record<string, unknown>): ToolResult => ({
@@ -69,13 +68,10 @@ export async function runMcpServer(
       return [name, tool(spec as ToolSpec, async (a) => success(await handler(a)))]
     }),
   )
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: toolList }))
-  server.setRequestHandler(CallToolRequestSchema, (req) =>
-    callTool(table, req.params.name, req.params.arguments, (err, name) => {
-      // The hub's answer to a call it refused is the caller's to act on, not a fault.
-      if (!(err instanceof HubApiError)) log.error({ err, tool: name }, 'tool failed')
-    }),
-  )
+  serveTools(server, table, (err, name) => {
+    // The hub's answer to a call it refused is the caller's to act on, not a fault.
+    if (!(err instanceof HubApiError)) log.error({ err, tool: name }, 'tool failed')
+  })
 
   const closed = new Promise<void>((resolve) => {
     server.onclose = () => resolve()

@@ -5,7 +5,7 @@
 import { z } from 'zod'
 import { claudeOptionsSchema } from '../core/claude-options.js'
 import { topicSchema } from '../core/hub-protocol.js'
-import { listTools, type ToolSpec } from '../core/tool-call.js'
+import type { ToolSpec } from '../core/tool-call.js'
 import {
   answeredResultSchema,
   decisionsResultSchema,
@@ -206,6 +206,3 @@ export const tools = {
   ),
 }
 export type ToolName = keyof typeof tools
-
-/** What tools/list answers. */
-export const toolList = listTools(tools)

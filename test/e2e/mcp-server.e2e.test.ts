@@ -257,7 +257,6 @@ it('answers a bad argument with a one-line error that names it', { timeout: 60_0
     ],
     ['claude_create_session', { prompt: 'hi', maxTurns: 1.5 }, /maxTurns/],
     ['claude_list_sessions', { limit: 0 }, /limit/],
-    ['claude_fly', {}, /unknown tool/],
   ]
   for (const [tool, args, message] of cases) {
     const answer = await call(tool, args)

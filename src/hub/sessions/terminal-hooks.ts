@@ -19,8 +19,8 @@ import type { Logger } from '../../core/log.js'
 import { type RespondInput, respondSchema } from '../../core/session-api.js'
 import { promptTitle } from '../../core/session-name.js'
 import type { Decision } from '../../store/store.js'
-import { gitBranch } from '../core/git-branch.js'
 import type { Hub } from '../core/hub.js'
+import { gitBranch } from '../core/project-identity.js'
 import { canonicalJson } from '../core/rules.js'
 
 /** The settings that time the hooks (core/settings/table.ts), read at each hook. */
@@ -174,7 +174,7 @@ export class TerminalHooks {
         sessionId: input.session_id,
         folder: input.cwd,
         name,
-        branch: gitBranch(input.cwd),
+        branch: await gitBranch(input.cwd),
         title,
         model: input.model ?? null,
         channel: this.hub.isConnected(name),
