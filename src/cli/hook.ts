@@ -129,7 +129,9 @@ export function hookTarget(config: HubConfig, commandAsked: boolean): { target: 
 async function pendingEvents(command: Command): Promise<void> {
   const input = oldHookInputSchema.parse(JSON.parse(await readStdin()))
   const subscriber = configFrom(command).channelName ?? defaultSubscriberName(input.cwd ?? process.cwd())
-  const { events } = await hubApi(command, 'hook').call('hookTake', { body: { subscriber } })
+  const { events } = await hubApi(command, 'hook').call('hookTake', {
+    body: { subscriber, ...(input.cwd ? { folder: input.cwd } : {}) },
+  })
   if (events.length === 0) return
   const additionalContext = [
     `Switchboard delivered ${events.length} event${events.length === 1 ? '' : 's'} while you worked.`,

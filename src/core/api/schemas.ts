@@ -121,7 +121,13 @@ export const subscribeSchema = z
   })
   .strict()
 
-export const hookTakeSchema = z.object({ subscriber: subscriberNameSchema }).strict()
+export const hookTakeSchema = z
+  .object({
+    subscriber: subscriberNameSchema,
+    /** The session's working folder: a subscriber made now gets what is about its project. */
+    folder: z.string().startsWith('/').max(4096).optional(),
+  })
+  .strict()
 
 export const messageBodySchema = z
   .object({

@@ -1,7 +1,7 @@
 // The hub's core: publishes events to durable subscriber queues and routes replies back to the
 // sender of a chat; access, peers and decisions hang off it. Transports (HTTP, WebSocket) call in.
 
-import type { NewEvent, StoredEvent } from '../../core/event.js'
+import type { NewEvent, Scope, StoredEvent } from '../../core/event.js'
 import type { ChatAction, ClientMessage } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { Fence, Lease, PublishResult, StagedEvent, Store } from '../../store/store.js'
@@ -10,6 +10,7 @@ import type { ChatSurface, ReplyExtras } from './chat-surface.js'
 import { Decisions } from './decisions.js'
 import type { LeaseKeeper } from './lease-keeper.js'
 import { Peers } from './peers.js'
+import { type Interest, Projects } from './projects.js'
 import { SenderOutbox } from './sender-outbox.js'
 import { SessionActivity } from './session-activity.js'
 import { SessionDirectory } from './session-directory.js'
@@ -30,6 +31,8 @@ export class Hub {
   readonly names: SessionNames
   /** Which session a reference means, and what people call it. */
   readonly directory: SessionDirectory
+  /** What project a folder is, and so what a session working there gets. */
+  readonly projects: Projects
   /** Subscribers whose events a Claude Code hook takes (rung 3). */
   readonly hookFed = new Set<string>()
   /** Surfaces owning chats beyond the HTTP senders' own (chat bridges). */
@@ -54,7 +57,9 @@ export class Hub {
     readonly log: Logger,
     /** The leases this hub holds among the hubs on its database (one hub alone holds them all). */
     readonly leases: LeaseKeeper,
+    options: { routing?: () => Scope } = {},
   ) {
+    this.projects = new Projects(log, options.routing)
     this.outbox = new SenderOutbox(store)
     this.access = new Access(store)
     this.peers = new Peers(this)
@@ -179,7 +184,8 @@ export class Hub {
     name: string,
     sink: DeliverySink,
     options: {
-      topics?: string[]
+      /** What it subscribes to (a channel: its topics, scoped to its project: Projects.interest). */
+      interest?: Interest
       ackFlushMs?: number
       claim?: boolean
       fence?: Fence
@@ -212,7 +218,10 @@ export class Hub {
       })
       fence = { lease: lease.name, holder: lease.holder, epoch: lease.epoch }
     }
-    if (options.topics) await this.store.registerSubscriber(name, options.topics)
+    if (options.interest) {
+      const { topics, ...scoped } = options.interest
+      await this.store.registerSubscriber(name, topics, scoped)
+    }
     return connection
   }
 
@@ -250,13 +259,16 @@ export class Hub {
    * channel notifications gets nothing here (the channel delivers); otherwise the hook takes over:
    * the channel's pushes stop, and what is pending is handed over and acknowledged.
    */
-  async takeForHook(subscriber: string): Promise<StoredEvent[]> {
+  async takeForHook(subscriber: string, folder?: string): Promise<StoredEvent[]> {
     const connection = this.connections.get(subscriber)
     // The channel delivers (or will, once its session has set it up), but what it could not get into
     // Claude's context goes down the ladder.
     if (connection && connection.rung !== 'message')
       return this.store.takeUnconfirmed(subscriber, 100, Date.now())
-    if (!(await this.store.hasSubscriber(subscriber))) await this.store.registerSubscriber(subscriber, ['*'])
+    if (!(await this.store.hasSubscriber(subscriber))) {
+      const { topics, ...scoped } = await this.projects.interest(folder)
+      await this.store.registerSubscriber(subscriber, topics, scoped)
+    }
     this.hookFed.add(subscriber)
     connection?.hold()
     await this.settled()

@@ -89,7 +89,7 @@ async function look(folder: string, options: LookOptions): Promise<ProjectIdenti
       if (!owned(found)) return NO_PROJECT
       if (found.isDirectory()) return identity(dir, dotGit, owned)
       if (!found.isFile()) return NO_PROJECT
-      const named = /^gitdir: *(.+)$/m.exec((await readSmall(dotGit, SMALL)) ?? '')?.[1]?.trim()
+      const named = /^gitdir: *(.+)$/m.exec((await readSmallFile(dotGit, SMALL)) ?? '')?.[1]?.trim()
       if (!named) return NO_PROJECT
       const gitDir = resolve(dir, named)
       return (await isOwnedFolder(gitDir, owned)) ? identity(dir, gitDir, owned) : NO_PROJECT
@@ -106,14 +106,14 @@ async function identity(
   gitDir: string,
   owned: (s: Stats) => boolean,
 ): Promise<ProjectIdentity> {
-  const head = (await readSmall(join(gitDir, 'HEAD'), SMALL)) ?? ''
+  const head = (await readSmallFile(join(gitDir, 'HEAD'), SMALL)) ?? ''
   const branch = /^ref: refs\/heads\/(.+)$/.exec(head.trim())?.[1] ?? null
   // A worktree's git folder names the main repository's, where the remotes are configured.
-  const common = (await readSmall(join(gitDir, 'commondir'), SMALL))?.trim()
+  const common = (await readSmallFile(join(gitDir, 'commondir'), SMALL))?.trim()
   const commonDir = common ? resolve(gitDir, common) : gitDir
   let repository: Repository | null = null
   if (await isOwnedFolder(commonDir, owned)) {
-    const url = originUrl((await readSmall(join(commonDir, 'config'), CONFIG)) ?? '')
+    const url = originUrl((await readSmallFile(join(commonDir, 'config'), CONFIG)) ?? '')
     repository = url ? remoteRepository(url) : null
   }
   return { root, branch, repository, gitDir }
@@ -126,9 +126,9 @@ async function isOwnedFolder(path: string, owned: (s: Stats) => boolean): Promis
 
 /**
  * A regular file's text, or null: not there, not a regular file (a named pipe, a device, a link), or
- * longer than `cap` bytes.
+ * longer than `cap` bytes. For any file a request names (a project's own file, say).
  */
-async function readSmall(path: string, cap: number): Promise<string | null> {
+export async function readSmallFile(path: string, cap: number): Promise<string | null> {
   const before = await lstat(path).catch(() => null)
   if (!before?.isFile() || before.size > cap) return null
   const file = await open(path, constants.O_RDONLY | constants.O_NONBLOCK | constants.O_NOFOLLOW).catch(

@@ -113,7 +113,8 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
     const name = msg.reconnect ? msg.subscriber : await hub.names.free(msg.subscriber, msg.session ?? null)
     const sink = { send: (m: ServerMessage) => ws.send(JSON.stringify(m)), terminate: () => ws.terminate() }
     const attached = await hub.attach(name, sink, {
-      topics: msg.topics,
+      // Its topics, `*` meaning what is about its project (the folder Claude Code started it in).
+      interest: await hub.projects.interest(msg.folder, msg.topics),
       claim: true,
       claudeSession: msg.session,
       folder: msg.folder,

@@ -58,7 +58,7 @@ export function stateRoutes(parts: HubParts): Hono<HubEnv> {
   }))
 
   defineRoute(app, creds, 'hookTake', async (_c, { body }) => ({
-    events: await hub.takeForHook(body.subscriber),
+    events: await hub.takeForHook(body.subscriber, body.folder),
   }))
   return app
 }

@@ -20,7 +20,6 @@ import { type RespondInput, respondSchema } from '../../core/session-api.js'
 import { promptTitle } from '../../core/session-name.js'
 import type { Decision } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
-import { gitBranch } from '../core/project-identity.js'
 import { canonicalJson } from '../core/rules.js'
 
 /** The settings that time the hooks (core/settings/table.ts), read at each hook. */
@@ -116,7 +115,7 @@ export class TerminalHooks {
       case 'UserPromptSubmit':
         if (input.source === undefined || input.source === 'user') this.active(input.session_id)
         this.settleAll(input.session_id, ANSWERED_AT_TERMINAL, true)
-        return this.context(event, name)
+        return this.context(event, name, input.cwd)
       case 'PostToolUse':
         if (typeof input.tool_name === 'string')
           this.hub.activity.tell({
@@ -128,7 +127,7 @@ export class TerminalHooks {
         this.settleCall(input)
         // A subagent's tool may run while the session's own dialog still waits.
         if (input.agent_id === undefined) this.wentOn(input.session_id)
-        return this.context(event, name)
+        return this.context(event, name, input.cwd)
       default:
         // PreToolUse among them: an earlier install asked questions and plans there, before their
         // dialog showed; they come through PermissionRequest now, with the dialog on screen.
@@ -169,21 +168,27 @@ export class TerminalHooks {
     if (!starting && title === null && now - (this.written.get(input.session_id) ?? 0) < SEEN_WRITE_MS) return
     this.written.set(input.session_id, now)
     if (title !== null) this.titled.add(input.session_id)
+    const project = await this.hub.projects.of(input.cwd)
+    const { repository } = project
     await this.hub.store.sawTerminalSession(
       {
         sessionId: input.session_id,
         folder: input.cwd,
         name,
-        branch: await gitBranch(input.cwd),
+        branch: project.branch,
+        repository: repository ? `${repository.owner}/${repository.name}` : null,
         title,
         model: input.model ?? null,
         channel: this.hub.isConnected(name),
       },
       now,
     )
-    // A message to the session waits for its next prompt or tool call (the hook rung).
-    if (starting && !(await this.hub.store.hasSubscriber(name)))
-      await this.hub.store.registerSubscriber(name, ['*'])
+    // What waits for the session (about its project, or for it) reaches it with its next prompt or
+    // tool call (the hook rung). A channel of the same session registered what it takes itself.
+    if (starting && !this.hub.isConnected(name)) {
+      const { topics, ...scoped } = await this.hub.projects.interest(input.cwd)
+      await this.hub.store.registerSubscriber(name, topics, scoped)
+    }
   }
 
   private async ended(input: HookInput, name: string): Promise<void> {
@@ -200,8 +205,8 @@ export class TerminalHooks {
   }
 
   /** The events waiting for the session, as text the model is given; none: nothing to say. */
-  private async context(event: string, name: string): Promise<HookOutput> {
-    const events = await this.hub.takeForHook(name)
+  private async context(event: string, name: string, folder: string): Promise<HookOutput> {
+    const events = await this.hub.takeForHook(name, folder)
     if (!events.length) return NOTHING
     const text = [
       `Switchboard delivered ${events.length} event${events.length === 1 ? '' : 's'} while you worked.`,
