@@ -90,7 +90,7 @@ describe('github preset: every example of @octokit/webhooks-examples', () => {
     const item = examples.find((e) => e.event === 'projects_v2_item' && e.payload.action === 'archived')
     const e = deliveredEvent('projects_v2_item', item?.payload ?? {})
     expect(e?.content).toBe(
-      'Codertocat archived project item PVTI_lADOAWcTxs4ACgDdzgBWqxo (Issue) in organization Octocoders',
+      'project item PVTI_lADOAWcTxs4ACgDdzgBWqxo (Issue) in organization Octocoders archived by Codertocat',
     )
     expect(e?.meta).toMatchObject({ organization: 'Octocoders', content_type: 'Issue' })
   })
