@@ -6,6 +6,12 @@ import type { NewEvent } from '../../../core/event.js'
 import type { Source } from '../../../store/store.js'
 import { metaOf, sourceEvent } from './preset.js'
 
+/**
+ * Alertmanager and Grafana send every alert of a group in one POST unless told otherwise
+ * (max_alerts, Max Alerts: 0 by default); a few thousand alerts with their labels fit in 4 MiB.
+ */
+export const ALERT_GROUP_MAX_BYTES = 4 * 1024 * 1024
+
 const labels = z.record(z.string(), z.string())
 const STATUSES = ['firing', 'resolved'] as const
 type Status = (typeof STATUSES)[number]

@@ -16,6 +16,9 @@ export const github: Preset = {
   // that only shows the secret is not GitHub's, and a signature is what makes a replay a duplicate.
   signatureRequired:
     'GitHub signs each delivery (X-Hub-Signature-256 with the source secret); a bearer secret alone is refused',
+  // GitHub's own cap on a payload ("Payloads are capped at 25 MB"): a push of many commits, a pull
+  // request whose description is long, reach past the hub's default 64 KiB.
+  maxBodyBytes: 25 * 1024 * 1024,
 
   parse({ source, headers, body, proof }) {
     const event = header(headers, 'x-github-event')
