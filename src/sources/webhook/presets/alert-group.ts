@@ -52,6 +52,13 @@ function common(records: Record<string, string>[]): Record<string, string> {
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim()
 
+/**
+ * The labels that name the service alerts are about, the first one found winning: Prometheus'
+ * habit, and Kubernetes' recommended label. What an alert group is about is `service`, as a
+ * GitHub event's is `repository` (docs/design-notes.md).
+ */
+const SERVICE_LABELS = ['service', 'app', 'application', 'app.kubernetes.io/name'] as const
+
 /** Times in time order, not text order: Grafana writes its own offset (+02:00), Alertmanager Z. */
 const inTimeOrder = (times: string[]) =>
   [...times].sort((a, b) => (Date.parse(a) || 0) - (Date.parse(b) || 0))
@@ -98,6 +105,8 @@ function statusEvent<A extends Alert>(
       {
         status,
         alertname: name,
+        // From the labels all of them share: alerts about two services are about neither alone.
+        service: SERVICE_LABELS.map((label) => shared[label]).find(Boolean),
         alerts: alerts.length,
         receiver: group.receiver,
         group_key: group.groupKey,

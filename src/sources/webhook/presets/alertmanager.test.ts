@@ -44,14 +44,18 @@ describe('alertmanager preset', () => {
       ...json,
       alerts: alerts.map((a, i) => ({ ...a, labels: labels(i) })),
     })
-    const byApp = post(relabel((i) => ({ alertname: 'HighRequestLatency', instance: `api-${i}`, app: 'checkout' })))
+    const byApp = post(
+      relabel((i) => ({ alertname: 'HighRequestLatency', instance: `api-${i}`, app: 'checkout' })),
+    )
     expect(byApp[0]?.meta).toMatchObject({ service: 'checkout', app: 'checkout' })
     const k8s = post(
       relabel(() => ({ alertname: 'HighRequestLatency', 'app.kubernetes.io/name': 'checkout-api' })),
     )
     expect(k8s[0]?.meta.service).toBe('checkout-api')
     // Alerts about two services: the group is about neither alone.
-    const mixed = post(relabel((i) => ({ alertname: 'HighRequestLatency', app: i === 0 ? 'checkout' : 'cart' })))
+    const mixed = post(
+      relabel((i) => ({ alertname: 'HighRequestLatency', app: i === 0 ? 'checkout' : 'cart' })),
+    )
     expect(mixed[0]?.meta.service).toBeUndefined()
   })
 
