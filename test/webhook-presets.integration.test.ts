@@ -147,7 +147,7 @@ describe('github preset through the hub: examples of @octokit/webhooks-examples'
 })
 
 describe('sentry preset through the hub', () => {
-  it('takes Sentry’s client secret from a file and delivers a signed issue as its line, project and all', async () => {
+  it('takes Sentry’s client secret from a file, delivers a signed issue as its line, and is rotated to Sentry’s next secret', async () => {
     const refused = await world.home.cliFails('source', 'add', 'sentry', '--preset', 'sentry')
     expect(refused.stderr).toMatch(/--secret-file <path> or --secret - \(stdin\)/)
     const secret = 'c0ffee'.repeat(10)
@@ -178,6 +178,27 @@ describe('sentry preset through the hub', () => {
       project: 'checkout-web',
       level: 'error',
     })
+
+    // A secret of Switchboard's making would never match Sentry's: rotating takes Sentry's new one.
+    const unrotated = await world.home.cliFails('source', 'rotate', 'sentry')
+    expect(unrotated.stderr).toMatch(/give the new one with --secret-file <path> or --secret - \(stdin\)/)
+    const next = 'beef'.repeat(16)
+    writeFileSync(file, next, { mode: 0o600 })
+    expect(await world.home.cli('source', 'rotate', 'sentry', '--secret-file', file)).not.toContain(next)
+    const resolved = Buffer.from(
+      JSON.stringify({ ...fixture('sentry-issue-created').json, action: 'resolved' }),
+    )
+    const signedWith = (key: string) => createHmac('sha256', key).update(resolved).digest('hex')
+    const old = await post('/hooks/sentry', resolved, {
+      ...sentry,
+      'sentry-hook-signature': signedWith(secret),
+    })
+    expect(old.status).toBe(401)
+    const fresh = await post('/hooks/sentry', resolved, {
+      ...sentry,
+      'sentry-hook-signature': signedWith(next),
+    })
+    expect(fresh.status).toBe(202)
   })
 })
 

@@ -40,6 +40,9 @@ const SETUP: Record<WebhookPreset, (topic: string) => string> = {
 /** The presets whose sender makes the secret (Sentry's Client Secret): `source add` is given it. */
 const SENDER_MADE_SECRET: ReadonlySet<WebhookPreset> = new Set(['sentry'])
 
+const ARGV_WARNING =
+  'switchboard: --secret on the command line: other users of this machine can read it there (ps, /proc) and your shell history keeps it; next time use --secret-file or --secret - (stdin)\n'
+
 const givenSecret = z
   .string()
   .trim()
@@ -156,10 +159,7 @@ export function registerSources(program: Command): void {
           await store.addSource({ name, topic, secret, deliveryHeader, preset, fieldMap })
         })
         const { host, port } = configFrom(command)
-        if (onArgv.length)
-          process.stderr.write(
-            'switchboard: --secret on the command line: other users of this machine can read it there (ps, /proc) and your shell history keeps it; next time use --secret-file or --secret - (stdin)\n',
-          )
+        if (onArgv.length) process.stderr.write(ARGV_WARNING)
         process.stdout.write(
           `source "${name}" (topic ${topic}, preset ${preset})\n` +
             `  URL:    http://${host}:${port}/hooks/${name}\n` +
@@ -184,19 +184,39 @@ export function registerSources(program: Command): void {
   source
     .command('rotate <name>')
     .description('give a webhook source a new secret and print it once; the old one stops working')
+    .option('--secret <secret>', "the sender's own new secret (Sentry's Client Secret); - reads stdin")
+    .option('--secret-file <path>', "read the sender's own new secret from a file")
     .option('--json', 'JSON, for scripts')
-    .action(async (name: string, opts: { json?: boolean }, command: Command) => {
-      const secret = newSecret('sbw')
-      const rotated = await withStore(command, (store) => store.setSourceSecret(name, secret))
-      if (!rotated) throw invalid(`no source named "${name}"`)
-      // A hub may have read the old secret a moment ago: once this returns, none accepts it any more.
-      await new Promise((r) => setTimeout(r, SOURCE_CACHE_MS))
-      if (opts.json) return printJson({ name, secret })
-      process.stdout.write(
-        `source "${name}": new secret (the old one no longer works)\n  secret: ${secret}\n` +
-          'Give it to the sending side in place of the old one.\n',
-      )
-    })
+    .action(
+      async (
+        name: string,
+        opts: { json?: boolean; secret?: string; secretFile?: string },
+        command: Command,
+      ) => {
+        const onArgv: string[] = []
+        const given = await readGivenSecret(opts, onArgv)
+        const secret = given ?? newSecret('sbw')
+        const rotated = await withStore(command, async (store) => {
+          const preset = (await store.getSource(name))?.preset ?? 'generic'
+          if (!given && SENDER_MADE_SECRET.has(preset))
+            throw invalid(
+              `source "${name}" checks ${preset}'s signatures with the secret ${preset} made: give the new one with --secret-file <path> or --secret - (stdin)`,
+            )
+          return store.setSourceSecret(name, secret)
+        })
+        if (!rotated) throw invalid(`no source named "${name}"`)
+        if (onArgv.length) process.stderr.write(ARGV_WARNING)
+        // A hub may have read the old secret a moment ago: once this returns, none accepts it any more.
+        await new Promise((r) => setTimeout(r, SOURCE_CACHE_MS))
+        if (opts.json) return printJson(given ? { name } : { name, secret })
+        process.stdout.write(
+          given
+            ? `source "${name}": it now takes the secret you gave (the old one no longer works)\n`
+            : `source "${name}": new secret (the old one no longer works)\n  secret: ${secret}\n` +
+                'Give it to the sending side in place of the old one.\n',
+        )
+      },
+    )
 
   source
     .command('remove <name>')
