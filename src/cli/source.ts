@@ -19,14 +19,16 @@ const headerName = z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'not an HTTP header
 
 /** How the sending side is set up, after the URL and secret are printed. */
 const SETUP: Record<WebhookPreset, (topic: string) => string> = {
-  generic: () => 'Send it as "Authorization: Bearer <secret>", or sign the body (X-Hub-Signature-256).',
+  generic: () =>
+    'Send it as "Authorization: Bearer <secret>" (or as basic auth\'s password, any username), or sign\n' +
+    'the body (X-Hub-Signature-256).',
   github: (topic) =>
     'In GitHub: Settings → Webhooks → Add webhook, with this URL, content type application/json and\n' +
     `this secret (GitHub signs; a bearer secret alone is refused). Events arrive on ${topic}.<event>:\n` +
     `subscribe with --topics '${topic}*'.`,
   alertmanager: () =>
     'In alertmanager.yml: a receiver with webhook_configs: [{url: <URL>, send_resolved: true,\n' +
-    'http_config: {authorization: {credentials: <secret>}}}].',
+    'http_config: {authorization: {credentials: <secret>}}}] (or basic_auth with it as password).',
   grafana: () =>
     'In Grafana: Alerting → Contact points → Webhook with this URL (method POST); under Optional\n' +
     'settings, the Authorization header with scheme Bearer and this secret as credentials, or basic\n' +
