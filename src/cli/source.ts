@@ -1,5 +1,6 @@
 // `switchboard source`: webhook sources (POST /hooks/<name>): add one with its preset, list, rotate
 // its secret, remove.
+import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { z } from 'zod'
 import { invalid } from '../core/errors.js'
@@ -18,17 +19,64 @@ const headerName = z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'not an HTTP header
 
 /** How the sending side is set up, after the URL and secret are printed. */
 const SETUP: Record<WebhookPreset, (topic: string) => string> = {
-  generic: () => 'Send it as "Authorization: Bearer <secret>", or sign the body (X-Hub-Signature-256).',
+  generic: () =>
+    'Send it as "Authorization: Bearer <secret>" (or as basic auth\'s password, any username), or sign\n' +
+    'the body (X-Hub-Signature-256).',
   github: (topic) =>
     'In GitHub: Settings → Webhooks → Add webhook, with this URL, content type application/json and\n' +
     `this secret (GitHub signs; a bearer secret alone is refused). Events arrive on ${topic}.<event>:\n` +
     `subscribe with --topics '${topic}*'.`,
   alertmanager: () =>
     'In alertmanager.yml: a receiver with webhook_configs: [{url: <URL>, send_resolved: true,\n' +
-    'http_config: {authorization: {credentials: <secret>}}}].',
+    'http_config: {authorization: {credentials: <secret>}}}] (or basic_auth with it as password).',
   grafana: () =>
-    'In Grafana: Alerting → Contact points → Webhook with this URL; under Optional settings, the\n' +
-    'Authorization header with scheme Bearer and this secret as credentials.',
+    'In Grafana: Alerting → Contact points → Webhook with this URL (method POST); under Optional\n' +
+    'settings, the Authorization header with scheme Bearer and this secret as credentials, or basic\n' +
+    'auth with any username and this secret as password.',
+  sentry: (topic) =>
+    'In Sentry: Settings → Developer Settings → the internal integration whose Client Secret this source\n' +
+    'holds, with this URL as its webhook URL and the webhooks it should send (Sentry signs each; a bearer\n' +
+    `secret alone is refused). Events arrive on ${topic}.<resource>: subscribe with --topics '${topic}*'.`,
+}
+
+/** The presets whose sender makes the secret (Sentry's Client Secret): `source add` is given it. */
+const SENDER_MADE_SECRET: ReadonlySet<WebhookPreset> = new Set(['sentry'])
+
+const ARGV_WARNING =
+  'switchboard: --secret on the command line: other users of this machine can read it there (ps, /proc) and your shell history keeps it; next time use --secret-file or --secret - (stdin)\n'
+
+const givenSecret = z
+  .string()
+  .trim()
+  .regex(/^\S{16,500}$/, 'a secret is 16 to 500 characters without spaces')
+
+/**
+ * The secret from `--secret-file`, or `--secret -` (stdin), or `--secret <value>` (noted in
+ * `onArgv`: other local users can read a command line); undefined when neither is given.
+ */
+async function readGivenSecret(opts: { secret?: string; secretFile?: string }, onArgv: string[]) {
+  if (opts.secret !== undefined && opts.secretFile !== undefined)
+    throw invalid('give --secret or --secret-file, not both')
+  let raw: string | undefined
+  if (opts.secretFile !== undefined) {
+    try {
+      raw = readFileSync(opts.secretFile, 'utf8')
+    } catch (err) {
+      throw invalid(
+        `--secret-file ${opts.secretFile}: cannot read it (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      )
+    }
+  } else if (opts.secret === '-') {
+    const chunks: Buffer[] = []
+    for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+    raw = Buffer.concat(chunks).toString('utf8')
+  } else if (opts.secret !== undefined) {
+    onArgv.push('--secret')
+    raw = opts.secret
+  }
+  return raw === undefined
+    ? undefined
+    : check(givenSecret, raw, opts.secretFile ? '--secret-file' : '--secret')
 }
 
 /** `--field name=path` flags into a field map, each checked; a name given twice is a mistake. */
@@ -62,7 +110,15 @@ export function registerSources(program: Command): void {
     .description('create a webhook source and print its secret')
     .option('--topic <topic>', 'topic its events are published to (default: the source name)')
     .option('--delivery-header <header>', 'header whose value de-duplicates retries, e.g. X-GitHub-Delivery')
-    .option('--preset <preset>', 'how bodies become events: generic (default), github, alertmanager, grafana')
+    .option(
+      '--preset <preset>',
+      'how bodies become events: generic (default), github, sentry, alertmanager, grafana',
+    )
+    .option(
+      '--secret <secret>',
+      "the sender's own secret (Sentry's Client Secret) instead of a new one; - reads stdin",
+    )
+    .option('--secret-file <path>', "read the sender's own secret from a file")
     .option(
       '--field <name=path>',
       'generic preset: content or an attribute from a JSON path, e.g. content=$.alert.text (repeatable)',
@@ -72,7 +128,14 @@ export function registerSources(program: Command): void {
     .action(
       async (
         rawName: string,
-        opts: { topic?: string; deliveryHeader?: string; preset?: string; field: string[] },
+        opts: {
+          topic?: string
+          deliveryHeader?: string
+          preset?: string
+          field: string[]
+          secret?: string
+          secretFile?: string
+        },
         command: Command,
       ) => {
         const name = check(sourceName, rawName, 'source name')
@@ -86,16 +149,24 @@ export function registerSources(program: Command): void {
         if (opts.field.length > 0 && preset !== 'generic')
           throw invalid(`--field is for the generic preset; the ${preset} preset reads its payload itself`)
         const fieldMap = fieldMapOf(opts.field)
-        const secret = newSecret('sbw')
+        const onArgv: string[] = []
+        const given = await readGivenSecret(opts, onArgv)
+        if (!given && SENDER_MADE_SECRET.has(preset))
+          throw invalid(
+            `the ${preset} preset checks signatures with the secret ${preset} made: give it with --secret-file <path> or --secret - (stdin)`,
+          )
+        const secret = given ?? newSecret('sbw')
         await withStore(command, async (store) => {
           if (await store.getSource(name)) throw invalid(`source "${name}" exists already`)
           await store.addSource({ name, topic, secret, deliveryHeader, preset, fieldMap })
         })
         const { host, port } = configFrom(command)
+        if (onArgv.length) process.stderr.write(ARGV_WARNING)
         process.stdout.write(
           `source "${name}" (topic ${topic}, preset ${preset})\n` +
             `  URL:    http://${host}:${port}/hooks/${name}\n` +
-            `  secret: ${secret}\n` +
+            // A secret the person gave is theirs already: not printed back.
+            `  secret: ${given ? '(the one you gave)' : secret}\n` +
             `${SETUP[preset](topic)}\n`,
         )
       },
@@ -115,19 +186,39 @@ export function registerSources(program: Command): void {
   source
     .command('rotate <name>')
     .description('give a webhook source a new secret and print it once; the old one stops working')
+    .option('--secret <secret>', "the sender's own new secret (Sentry's Client Secret); - reads stdin")
+    .option('--secret-file <path>', "read the sender's own new secret from a file")
     .option('--json', 'JSON, for scripts')
-    .action(async (name: string, opts: { json?: boolean }, command: Command) => {
-      const secret = newSecret('sbw')
-      const rotated = await withStore(command, (store) => store.setSourceSecret(name, secret))
-      if (!rotated) throw invalid(`no source named "${name}"`)
-      // A hub may have read the old secret a moment ago: once this returns, none accepts it any more.
-      await new Promise((r) => setTimeout(r, SOURCE_CACHE_MS))
-      if (opts.json) return printJson({ name, secret })
-      process.stdout.write(
-        `source "${name}": new secret (the old one no longer works)\n  secret: ${secret}\n` +
-          'Give it to the sending side in place of the old one.\n',
-      )
-    })
+    .action(
+      async (
+        name: string,
+        opts: { json?: boolean; secret?: string; secretFile?: string },
+        command: Command,
+      ) => {
+        const onArgv: string[] = []
+        const given = await readGivenSecret(opts, onArgv)
+        const secret = given ?? newSecret('sbw')
+        const rotated = await withStore(command, async (store) => {
+          const preset = (await store.getSource(name))?.preset ?? 'generic'
+          if (!given && SENDER_MADE_SECRET.has(preset))
+            throw invalid(
+              `source "${name}" checks ${preset}'s signatures with the secret ${preset} made: give the new one with --secret-file <path> or --secret - (stdin)`,
+            )
+          return store.setSourceSecret(name, secret)
+        })
+        if (!rotated) throw invalid(`no source named "${name}"`)
+        if (onArgv.length) process.stderr.write(ARGV_WARNING)
+        // A hub may have read the old secret a moment ago: once this returns, none accepts it any more.
+        await new Promise((r) => setTimeout(r, SOURCE_CACHE_MS))
+        if (opts.json) return printJson(given ? { name } : { name, secret })
+        process.stdout.write(
+          given
+            ? `source "${name}": it now takes the secret you gave (the old one no longer works)\n`
+            : `source "${name}": new secret (the old one no longer works)\n  secret: ${secret}\n` +
+                'Give it to the sending side in place of the old one.\n',
+        )
+      },
+    )
 
   source
     .command('remove <name>')

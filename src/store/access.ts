@@ -1,7 +1,7 @@
 // The Store's access area: who may send events in (webhook sources, chat senders), their chats, and
 // the replies waiting in each sender's outbox.
 /** How a webhook source's bodies become events (src/sources/webhook/presets). */
-export const WEBHOOK_PRESETS = ['generic', 'github', 'alertmanager', 'grafana'] as const
+export const WEBHOOK_PRESETS = ['generic', 'github', 'alertmanager', 'grafana', 'sentry'] as const
 export type WebhookPreset = (typeof WEBHOOK_PRESETS)[number]
 
 /** The generic preset's map: `content`, or an attribute's name → a JSON path in the body (`$.alert.text`). */

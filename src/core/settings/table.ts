@@ -100,7 +100,8 @@ export const SETTINGS = {
       whole: true,
     }),
     default: 64 * 1024,
-    description: 'the largest webhook or request body the hub reads',
+    description:
+      'the largest request body the hub reads; a webhook source whose sender sends more reads up to its sender’s own cap (github 25 MiB, sentry 2 MiB, alertmanager and grafana 4 MiB)',
   }),
   retentionDays: setting({
     variable: 'SWITCHBOARD_RETENTION_DAYS',

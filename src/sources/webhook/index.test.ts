@@ -30,6 +30,21 @@ describe('webhook verification', () => {
     expect(failure(() => verifyWebhook(source, { 'x-hub-signature-256': sig }, body))).toBeNull()
   })
 
+  it('accepts basic auth whose password is the secret, as Grafana and Alertmanager can send it', () => {
+    const basic = (credentials: string) => ({
+      authorization: `Basic ${Buffer.from(credentials).toString('base64')}`,
+    })
+    expect(failure(() => verifyWebhook(source, basic('alertmanager:s3cret'), body))).toBeNull()
+    expect(failure(() => verifyWebhook(source, basic('any:name:s3cret'), body))).toBe('unauthorized')
+    expect(failure(() => verifyWebhook(source, basic('s3cret'), body))).toBe('unauthorized')
+    expect(failure(() => verifyWebhook(source, { authorization: 'Basic !!!' }, body))).toBe('unauthorized')
+  })
+
+  it('takes a generic sender’s signature as X-Hub-Signature-256 only, not as another sender’s header', () => {
+    const hex = createHmac('sha256', 's3cret').update(body).digest('hex')
+    expect(failure(() => verifyWebhook(source, { 'sentry-hook-signature': hex }, body))).toBe('unauthorized')
+  })
+
   it('refuses a signature of another body, even with a right bearer beside it', () => {
     const sig = `sha256=${createHmac('sha256', 's3cret').update('other').digest('hex')}`
     expect(

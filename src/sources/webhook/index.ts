@@ -1,26 +1,33 @@
-// Inbound webhooks: POST /hooks/<source>. Verifies the caller (verify.ts), then turns the body into
-// events the way the source's preset says (presets/: generic, github, alertmanager, grafana).
+// Inbound webhooks: POST /hooks/<source>. Reads a body up to the source's limit, verifies the caller
+// (verify.ts), then turns the body into events the way the source's preset says (presets/: generic,
+// github, sentry, alertmanager, grafana).
 import type { IncomingHttpHeaders } from 'node:http'
 import { z } from 'zod'
 import { unauthorized } from '../../core/errors.js'
 import type { NewEvent } from '../../core/event.js'
-import { type Source, WEBHOOK_PRESETS, type WebhookPreset } from '../../store/access.js'
-import { alertmanager } from './presets/alertmanager.js'
-import { generic, genericEvent } from './presets/generic.js'
-import { github } from './presets/github.js'
-import { grafana } from './presets/grafana.js'
-import type { Preset, PresetOutcome } from './presets/preset.js'
+import { type Source, WEBHOOK_PRESETS } from '../../store/access.js'
+import { genericEvent } from './presets/generic.js'
+import type { PresetOutcome } from './presets/preset.js'
+import { presetOf } from './presets/registry.js'
 import { type Proof, parseBody } from './request.js'
 
 export type { PresetOutcome } from './presets/preset.js'
 export type { Proof } from './request.js'
 export { verifyWebhook } from './verify.js'
 
-const PRESETS: Record<WebhookPreset, Preset> = { generic, github, alertmanager, grafana }
-
 export const presetSchema = z.enum(WEBHOOK_PRESETS, {
   error: `unknown preset; use one of ${WEBHOOK_PRESETS.join(', ')}`,
 })
+
+/**
+ * The most bytes the hub reads of a POST to this source, counted as they arrive: its maxBodyBytes
+ * setting, or the most the source's sender sends when that is more (GitHub's 25 MB), so no real
+ * delivery is refused for its size. The setting can raise a source's limit, not lower it below its
+ * sender's.
+ */
+export function webhookBodyLimit(source: Pick<Source, 'name' | 'preset'>, maxBodyBytes: number): number {
+  return Math.max(maxBodyBytes, presetOf(source).maxBodyBytes ?? 0)
+}
 
 /** The events a verified request makes under its source's preset, in order, or why it makes none. */
 export function webhookEvents(
@@ -30,11 +37,9 @@ export function webhookEvents(
   query: URLSearchParams,
   proof: Proof,
 ): PresetOutcome {
-  const name = source.preset ?? 'generic'
-  const preset = Object.hasOwn(PRESETS, name) ? PRESETS[name] : null
-  if (!preset) throw new Error(`source "${source.name}" has an unknown preset "${name}"`)
+  const preset = presetOf(source)
   if (preset.signatureRequired && proof.kind !== 'signature')
-    throw unauthorized(`source "${source.name}" takes ${name} webhooks: ${preset.signatureRequired}`)
+    throw unauthorized(`source "${source.name}" takes ${source.preset} webhooks: ${preset.signatureRequired}`)
   return preset.parse({ source, headers, body: parseBody(headers, body), query, proof })
 }
 

@@ -12,6 +12,15 @@ const MAX_IDEMPOTENCY_KEY = 200
  */
 export type Proof = { kind: 'secret' } | { kind: 'signature'; signature: string }
 
+/** How a sender signs a body: the header it sends, holding what comes before a hex HMAC-SHA256 of it. */
+export interface SignatureScheme {
+  header: string
+  prefix: string
+}
+
+/** GitHub's, and what a generic sender may use: `X-Hub-Signature-256: sha256=<hex>`. */
+export const HUB_SIGNATURE: SignatureScheme = { header: 'X-Hub-Signature-256', prefix: 'sha256=' }
+
 export function header(headers: IncomingHttpHeaders, name: string): string | null {
   const v = headers[name.toLowerCase()]
   return (Array.isArray(v) ? v[0] : v) ?? null

@@ -6,6 +6,12 @@ import type { NewEvent } from '../../../core/event.js'
 import type { Source } from '../../../store/store.js'
 import { metaOf, sourceEvent } from './preset.js'
 
+/**
+ * Alertmanager and Grafana send every alert of a group in one POST unless told otherwise
+ * (max_alerts, Max Alerts: 0 by default); a few thousand alerts with their labels fit in 4 MiB.
+ */
+export const ALERT_GROUP_MAX_BYTES = 4 * 1024 * 1024
+
 const labels = z.record(z.string(), z.string())
 const STATUSES = ['firing', 'resolved'] as const
 type Status = (typeof STATUSES)[number]
@@ -45,6 +51,13 @@ function common(records: Record<string, string>[]): Record<string, string> {
 }
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim()
+
+/**
+ * The labels that name the service alerts are about, the first one found winning: Prometheus'
+ * habit, and Kubernetes' recommended label. What an alert group is about is `service`, as a
+ * GitHub event's is `repository` (docs/design-notes.md).
+ */
+const SERVICE_LABELS = ['service', 'app', 'application', 'app.kubernetes.io/name'] as const
 
 /** Times in time order, not text order: Grafana writes its own offset (+02:00), Alertmanager Z. */
 const inTimeOrder = (times: string[]) =>
@@ -92,6 +105,8 @@ function statusEvent<A extends Alert>(
       {
         status,
         alertname: name,
+        // From the labels all of them share: alerts about two services are about neither alone.
+        service: SERVICE_LABELS.map((label) => shared[label]).find(Boolean),
         alerts: alerts.length,
         receiver: group.receiver,
         group_key: group.groupKey,

@@ -37,6 +37,28 @@ describe('alertmanager preset', () => {
     expect(e?.meta.instance).toBeUndefined()
   })
 
+  it('names the service a group is about as `service`, from the label its alerts share that names one', () => {
+    const { json } = fixture('alertmanager-firing')
+    const alerts = json.alerts as { labels: Record<string, string> }[]
+    const relabel = (labels: (i: number) => Record<string, string>) => ({
+      ...json,
+      alerts: alerts.map((a, i) => ({ ...a, labels: labels(i) })),
+    })
+    const byApp = post(
+      relabel((i) => ({ alertname: 'HighRequestLatency', instance: `api-${i}`, app: 'checkout' })),
+    )
+    expect(byApp[0]?.meta).toMatchObject({ service: 'checkout', app: 'checkout' })
+    const k8s = post(
+      relabel(() => ({ alertname: 'HighRequestLatency', 'app.kubernetes.io/name': 'checkout-api' })),
+    )
+    expect(k8s[0]?.meta.service).toBe('checkout-api')
+    // Alerts about two services: the group is about neither alone.
+    const mixed = post(
+      relabel((i) => ({ alertname: 'HighRequestLatency', app: i === 0 ? 'checkout' : 'cart' })),
+    )
+    expect(mixed[0]?.meta.service).toBeUndefined()
+  })
+
   it('makes a group with firing and resolved alerts two events, firing first', () => {
     const [firing, resolved, ...more] = post(fixture('alertmanager-mixed').raw)
     expect(more).toEqual([])

@@ -87,12 +87,11 @@ const SUMMARIES = [
     meta: { check: 'lint', conclusion: 'success', app: 'GitHub Actions', pull_request: '12' },
   },
   {
-    // Any other event: a generic line, and its page.
     event: 'release',
     recorded: 'github-release-published',
     content:
-      'release published in acme/webshop by alice — https://github.com/acme/webshop/releases/tag/v2.4.0',
-    meta: { action: 'published', actor: 'alice' },
+      'release v2.4.0 in acme/webshop published by alice — https://github.com/acme/webshop/releases/tag/v2.4.0',
+    meta: { action: 'published', actor: 'alice', tag: 'v2.4.0' },
   },
 ]
 
@@ -148,8 +147,22 @@ describe('github preset', () => {
     expect(e).toMatchObject({
       topic: 'github.issue_comment',
       content:
-        'bob commented on pull request #12 in acme/webshop: @claude why does CI fail? — https://github.com/acme/webshop/pull/12#issuecomment-1',
+        'bob commented on pull request #12 (Fix the login redirect loop) in acme/webshop: @claude why does CI fail? — https://github.com/acme/webshop/pull/12#issuecomment-1',
       meta: { number: '12', pull_request: '12', author: 'bob', repository: 'acme/webshop' },
+    })
+  })
+
+  it('accepts an event it has no line for, with digits in its name, naming the organization it is in', () => {
+    const e = only('projects_v2', {
+      action: 'edited',
+      projects_v2: { node_id: 'PVT_kwDOAWcTxs4ACgDd', title: 'Roadmap' },
+      organization: { login: 'acme' },
+      sender: { login: 'alice' },
+    })
+    expect(e).toMatchObject({
+      topic: 'github.projects_v2',
+      content: 'projects v2 edited in organization acme by alice',
+      meta: { github_event: 'projects_v2', organization: 'acme', actor: 'alice' },
     })
   })
 

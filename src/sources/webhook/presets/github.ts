@@ -1,19 +1,24 @@
-// The github preset: GitHub's repository and organization webhooks. Each delivery is one event on
-// `<source topic>.<event type>` (github.pull_request) whose content is one line for a person
-// (github-summary.ts); the details are attributes, and X-GitHub-Delivery makes a redelivery one event.
+// The github preset: GitHub's repository, organization and app webhooks. Each delivery is one event
+// on `<source topic>.<event type>` (github.pull_request) whose content is one line for a person
+// (github-summary.ts); what it is about (repository, organization, account) and the details are
+// attributes, and X-GitHub-Delivery makes a redelivery one event.
 import { invalid } from '../../../core/errors.js'
 import { POSTED_BY_SWITCHBOARD } from '../../../core/routines.js'
 import { header, retryKey } from '../request.js'
-import { envelopeSchema, summarize } from './github-summary.js'
+import { envelopeSchema, scopeOf, summarize } from './github-summary.js'
 import { metaOf, type Preset, payload, sourceEvent } from './preset.js'
 
-const EVENT_NAME = /^[a-z_]{1,64}$/
+/** GitHub's event names: lower case words joined by _, digits too (projects_v2_item). */
+const EVENT_NAME = /^[a-z][a-z0-9_]{0,63}$/
 
 export const github: Preset = {
   // GitHub signs each delivery with the secret and has no way to send it as a bearer token: a request
   // that only shows the secret is not GitHub's, and a signature is what makes a replay a duplicate.
   signatureRequired:
     'GitHub signs each delivery (X-Hub-Signature-256 with the source secret); a bearer secret alone is refused',
+  // GitHub's own cap on a payload ("Payloads are capped at 25 MB"): a push of many commits, a pull
+  // request whose description is long, reach past the hub's default 64 KiB.
+  maxBodyBytes: 25 * 1024 * 1024,
 
   parse({ source, headers, body, proof }) {
     const event = header(headers, 'x-github-event')
@@ -32,7 +37,7 @@ export const github: Preset = {
         github_event: event,
         delivery: header(headers, 'x-github-delivery'),
         action: envelope.action,
-        repository: envelope.repository?.full_name,
+        ...scopeOf(envelope).meta,
         actor: envelope.sender?.login,
       },
       summary.meta,

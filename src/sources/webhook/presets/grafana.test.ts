@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { bearerPoster, fixture, presetSource } from '../../../../test/fixtures/webhooks/load.js'
+import {
+  basicAuth,
+  bearerPoster,
+  eventsOf,
+  fixture,
+  presetSource,
+  receive,
+  refusal,
+} from '../../../../test/fixtures/webhooks/load.js'
 
 const source = presetSource('grafana', { name: 'grafana', topic: 'alerts.grafana' })
 const post = bearerPoster(source, 'Grafana')
@@ -52,5 +60,15 @@ describe('grafana preset', () => {
     // A reminder carries fresh values; the group's state, and so the event, is the same.
     const [reminder] = post({ ...json, alerts: alerts.map((a) => ({ ...a, values: { B: 99, C: 1 } })) })
     expect(reminder?.idempotencyKey).toBe(first?.idempotencyKey)
+  })
+
+  it('accepts Grafana’s basic auth whose password is the source secret, whatever the username', () => {
+    const raw = fixture('grafana-firing').raw
+    const basic = (user: string, password: string) =>
+      receive(source, raw, { authorization: basicAuth(user, password), 'user-agent': 'Grafana' })
+    expect(eventsOf(basic('grafana', source.secret))).toHaveLength(1)
+    expect(eventsOf(basic('', source.secret))).toHaveLength(1)
+    expect(refusal(() => basic('grafana', 'guess'))).toEqual({ status: 401, message: 'wrong source secret' })
+    expect(refusal(() => basic(source.secret, ''))).toEqual({ status: 401, message: 'wrong source secret' })
   })
 })

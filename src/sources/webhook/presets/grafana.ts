@@ -1,7 +1,7 @@
 // The grafana preset: Grafana Alerting's webhook contact point, an Alertmanager-like group with
 // Grafana's own links per alert (silence, dashboard, panel) and its title, state and message.
 import { z } from 'zod'
-import { alertSchema, groupEvents, groupSchema } from './alert-group.js'
+import { ALERT_GROUP_MAX_BYTES, alertSchema, groupEvents, groupSchema } from './alert-group.js'
 import { type Preset, payload } from './preset.js'
 
 const grafanaAlert = alertSchema.extend({
@@ -23,6 +23,7 @@ const grafanaGroup = groupSchema.extend({
 })
 
 export const grafana: Preset = {
+  maxBodyBytes: ALERT_GROUP_MAX_BYTES,
   parse({ source, body }) {
     const group = payload(body, grafanaGroup, 'grafana')
     return {

@@ -5,7 +5,7 @@ import type { z } from 'zod'
 import { describeZod, invalid } from '../../../core/errors.js'
 import { type NewEvent, toMeta } from '../../../core/event.js'
 import type { Source } from '../../../store/store.js'
-import type { ParsedBody, Proof } from '../request.js'
+import type { ParsedBody, Proof, SignatureScheme } from '../request.js'
 
 export interface PresetRequest {
   source: Source
@@ -22,6 +22,13 @@ export interface Preset {
   parse(request: PresetRequest): PresetOutcome
   /** When a bearer secret alone is refused: why, for the 401. */
   signatureRequired?: string
+  /** How its sender signs a body (verify.ts); X-Hub-Signature-256 when it does not say. */
+  signatures?: readonly SignatureScheme[]
+  /**
+   * The largest body its sender sends, when that is more than the hub's maxBodyBytes: a real
+   * delivery refused for its size is lost (GitHub never retries one).
+   */
+  maxBodyBytes?: number
 }
 
 /** The JSON body, checked against the preset's schema; another body answers 400 saying what is wrong. */
