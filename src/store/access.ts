@@ -17,6 +17,11 @@ export interface Source {
   preset?: WebhookPreset
   /** For the generic preset only; null or absent: none. */
   fieldMap?: FieldMap | null
+  /**
+   * The projects its events are about (core/event.ts projectKeys), as it was bound to them
+   * (`source bind`): what every event of it is about, besides what the event names itself.
+   */
+  about?: string[]
   createdAt: number
 }
 
@@ -64,6 +69,8 @@ export interface AccessStore {
   removeSource(name: string): Promise<boolean>
   /** A new secret for the source; false when there is no such source. */
   setSourceSecret(name: string, secret: string): Promise<boolean>
+  /** The projects the source's events are about; false when there is no such source. */
+  setSourceAbout(name: string, about: string[]): Promise<boolean>
 
   // senders
   addSender(input: {

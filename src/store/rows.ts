@@ -25,6 +25,7 @@ export const toSource = (r: Row): Source => ({
   deliveryHeader: (r.delivery_header as string | null) ?? null,
   preset: r.preset as Source['preset'],
   fieldMap: r.field_map === null ? null : JSON.parse(r.field_map as string),
+  about: JSON.parse((r.about as string | null) ?? '[]'),
   createdAt: r.created_at as number,
 })
 

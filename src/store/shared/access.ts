@@ -29,11 +29,12 @@ export function accessStore(sql: Sql): AccessStore {
         ...s,
         preset: s.preset ?? 'generic',
         fieldMap: s.fieldMap ?? null,
+        about: s.about ?? [],
         createdAt: Date.now(),
       }
       await sql.run(
-        `INSERT INTO sources (name, topic, secret, delivery_header, preset, field_map, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        `INSERT INTO sources (name, topic, secret, delivery_header, preset, field_map, created_at, about)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
         [
           source.name,
           source.topic,
@@ -42,6 +43,7 @@ export function accessStore(sql: Sql): AccessStore {
           source.preset,
           source.fieldMap ? JSON.stringify(source.fieldMap) : null,
           source.createdAt,
+          JSON.stringify(source.about),
         ],
       )
       return source
@@ -62,6 +64,12 @@ export function accessStore(sql: Sql): AccessStore {
 
     async setSourceSecret(name, secret) {
       return (await sql.run('UPDATE sources SET secret = $1 WHERE name = $2', [secret, name])) > 0
+    },
+
+    async setSourceAbout(name, about) {
+      return (
+        (await sql.run('UPDATE sources SET about = $1 WHERE name = $2', [JSON.stringify(about), name])) > 0
+      )
     },
 
     // --- senders ---------------------------------------------------------------

@@ -3,7 +3,7 @@
 import type { IncomingHttpHeaders } from 'node:http'
 import type { z } from 'zod'
 import { describeZod, invalid } from '../../../core/errors.js'
-import { type NewEvent, toMeta } from '../../../core/event.js'
+import { type NewEvent, repoKey, toMeta } from '../../../core/event.js'
 import type { Source } from '../../../store/store.js'
 import type { ParsedBody, Proof, SignatureScheme } from '../request.js'
 
@@ -57,11 +57,17 @@ export function metaOf(...parts: Record<string, unknown>[]): NewEvent['meta'] {
   return toMeta(Object.fromEntries(merged), { untrusted: true })
 }
 
-/** An event of a webhook source: no chat, no sender, no one subscriber in particular. */
+/**
+ * An event of a webhook source: no chat, no sender, no one subscriber in particular. It is about the
+ * projects its source is bound to, and the repository it names (`repository`: owner/name), so the
+ * sessions of those projects get it (core/event.ts wants).
+ */
 export function sourceEvent(
   source: Source,
   event: Pick<NewEvent, 'content' | 'meta' | 'idempotencyKey'> & { topic?: string },
 ): NewEvent {
+  const repository = event.meta.repository
+  const named = repository && /^[^/\s]+\/[^/\s]+$/.test(repository) ? [repoKey(repository)] : []
   return {
     topic: event.topic ?? source.topic,
     source: source.name,
@@ -71,5 +77,6 @@ export function sourceEvent(
     content: event.content,
     meta: event.meta,
     idempotencyKey: event.idempotencyKey,
+    about: [...new Set([...(source.about ?? []), ...named])],
   }
 }
