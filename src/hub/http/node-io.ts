@@ -1,35 +1,78 @@
-// Reading and answering on Node's own request and response, for the routes that keep to them: the
-// webhook (the hot path: bench:router) and the sender streams.
+// Reading and answering on Node's own request and response: a request's body, read once and no
+// further than its route's limit (the contract's, core/api/routes.ts); and the answers of the routes
+// that write on Node's response themselves (the webhook, the hot path: bench:router; the sender stream).
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
+import type { Context } from 'hono'
 import { invalid, tooLarge } from '../../core/errors.js'
+import type { HubEnv } from './env.js'
+
+/** What a route returns once it has answered on Node's response itself: the adapter writes nothing more. */
+export const ANSWERED_ON_NODE: Response = RESPONSE_ALREADY_SENT
+
+const NO_BODY = Buffer.alloc(0)
+
+/** A request has a body only when it says so: a length, or chunks (RFC 9112 §6.3). */
+function hasBody(req: IncomingMessage): boolean {
+  return req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
+}
 
 /**
- * What a route returns once it has answered on Node's response itself: the Node listener (node.ts)
- * then writes nothing more.
+ * The request's body, read once whoever asks first (who is asking, for a request another hub passed
+ * on; the route), at most the route's limit (define.ts puts it on the context).
  */
-export const ANSWERED_ON_NODE: Response = new Response(null, { status: 204 })
-
-export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(req.headers['content-length'] ?? 0)
-  if (declared > limit) {
-    req.resume()
-    return Promise.reject(tooLarge(`body is ${declared} bytes; the limit is ${limit}`))
+export function requestBody(c: Context<HubEnv>): Promise<Buffer> {
+  let body = c.get('body')
+  if (!body) {
+    body = readBody(c.env.incoming, c.get('bodyLimit'))
+    c.set('body', body)
   }
+  return body
+}
+
+/**
+ * At most `limit` bytes of a request's body: a request that says it has more is refused before any
+ * of it is read, and one in chunks with no length as soon as the count passes the limit. What is
+ * left unread is the adapter's to drain (a little, briefly) before it closes the connection.
+ */
+export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  if (!hasBody(req)) return Promise.resolve(NO_BODY)
+  const declared = Number(req.headers['content-length'] ?? 0)
+  if (declared > limit)
+    return Promise.reject(tooLarge(`the body is ${declared} bytes; this route's limit is ${limit}`))
+  // A client that hangs up mid-body is its own problem, not the hub's: a 400, never logged as a fault.
+  const gone = () => invalid('the connection closed before the body ended')
+  if (req.destroyed) return Promise.reject(gone())
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
-    req.on('data', (chunk: Buffer) => {
+    const stop = () => {
+      req.off('data', onData)
+      req.off('end', onEnd)
+      req.off('error', onGone)
+      req.off('close', onGone)
+    }
+    const onData = (chunk: Buffer) => {
       size += chunk.length
-      if (size > limit) {
-        reject(tooLarge(`body is over the limit of ${limit} bytes`))
-        req.resume()
-        return
-      }
-      chunks.push(chunk)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks)))
-    // A client that hangs up mid-body is its own problem, not the hub's: a 400, never logged as a fault.
-    req.on('error', () => reject(invalid('the connection closed before the body ended')))
+      if (size <= limit) return void chunks.push(chunk)
+      stop()
+      // No more is taken: the 413 goes out now, and the adapter drains a little (64 MiB, half a
+      // second at most) so the client can read it, then closes the connection.
+      req.pause()
+      reject(tooLarge(`the body is over this route's limit of ${limit} bytes`))
+    }
+    const onEnd = () => {
+      stop()
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size))
+    }
+    const onGone = () => {
+      stop()
+      reject(gone())
+    }
+    req.on('data', onData)
+    req.on('end', onEnd)
+    req.on('error', onGone)
+    req.on('close', onGone)
   })
 }
 
