@@ -86,7 +86,7 @@ export function defineRoute<N extends RouteName>(
   app.on(route.method, route.path, async (c) => {
     // Hono answers a HEAD with its path's GET route and drops the body: the route would still act.
     if (c.req.method !== route.method) return wrongMethod(c.req.method, c.req.path)
-    c.set('bodyLimit', limit)
+    c.env.bodyLimit = limit
     const who: Principal =
       route.auth === 'none' || route.auth === 'source'
         ? { kind: 'nobody' }

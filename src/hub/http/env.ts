@@ -13,6 +13,10 @@ export interface HubBindings {
   local?: boolean
   /** A WebSocket upgrade: the socket to hand over, and what came after the headers. */
   upgrade?: { socket: Duplex; head: Buffer }
+  /** The most bytes this request's body may have: its route's, from the contract (define.ts). */
+  bodyLimit?: number
+  /** The body, once someone has asked for it (node-io.ts requestBody). */
+  body?: Promise<Buffer>
 }
 
 /** The app as Node's listeners (node.ts) and the in-process tests call it. */
@@ -20,15 +24,7 @@ export interface HubApp {
   fetch(request: Request, env: HubBindings): Response | Promise<Response>
 }
 
-export type HubEnv = {
-  Bindings: HubBindings
-  Variables: {
-    /** The most bytes this request's body may have: its route's, from the contract (define.ts). */
-    bodyLimit: number
-    /** The body, once someone has asked for it (node-io.ts requestBody). */
-    body: Promise<Buffer>
-  }
-}
+export type HubEnv = { Bindings: HubBindings }
 
 /** Who sent a request (principal.ts). */
 export type Principal =

@@ -1,7 +1,7 @@
-// Reading and answering on Node's own request and response: a request's body, read once and no
-// further than its route's limit (the contract's, core/api/routes.ts); and the answers of the routes
-// that write on Node's response themselves (the webhook, the hot path: bench:router; the sender stream).
-import type { IncomingMessage, ServerResponse } from 'node:http'
+// Reading Node's own request, and answering on its response: a request's body, read once and no
+// further than its route's limit (the contract's, core/api/routes.ts); and what a route that wrote on
+// Node's response itself returns (the sender stream).
+import type { IncomingMessage } from 'node:http'
 import { RESPONSE_ALREADY_SENT } from '@hono/node-server/utils/response'
 import type { Context } from 'hono'
 import { invalid, tooLarge } from '../../core/errors.js'
@@ -19,16 +19,16 @@ function hasBody(req: IncomingMessage): boolean {
 
 /**
  * The request's body, read once whoever asks first (who is asking, for a request another hub passed
- * on; the route), at most the route's limit (define.ts puts it on the context).
+ * on; the route), at most the route's limit (define.ts puts it in the bindings).
  */
 export function requestBody(c: Context<HubEnv>): Promise<Buffer> {
-  let body = c.get('body')
-  if (!body) {
-    body = readBody(c.env.incoming, c.get('bodyLimit'))
-    c.set('body', body)
-  }
-  return body
+  const env = c.env
+  env.body ??= readBody(env.incoming, env.bodyLimit ?? 0)
+  return env.body
 }
+
+/** A client that hangs up mid-body is its own problem, not the hub's: a 400, never logged as a fault. */
+const hungUp = () => invalid('the connection closed before the body ended')
 
 /**
  * At most `limit` bytes of a request's body: a request that says it has more is refused before any
@@ -40,46 +40,32 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? 0)
   if (declared > limit)
     return Promise.reject(tooLarge(`the body is ${declared} bytes; this route's limit is ${limit}`))
-  // A client that hangs up mid-body is its own problem, not the hub's: a 400, never logged as a fault.
-  const gone = () => invalid('the connection closed before the body ended')
-  if (req.destroyed) return Promise.reject(gone())
+  if (req.destroyed) return Promise.reject(hungUp())
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
-    const stop = () => {
-      req.off('data', onData)
-      req.off('end', onEnd)
-      req.off('error', onGone)
-      req.off('close', onGone)
-    }
     const onData = (chunk: Buffer) => {
       size += chunk.length
       if (size <= limit) return void chunks.push(chunk)
-      stop()
       // No more is taken: the 413 goes out now, and the adapter drains a little (64 MiB, half a
       // second at most) so the client can read it, then closes the connection.
+      req.off('data', onData)
       req.pause()
       reject(tooLarge(`the body is over this route's limit of ${limit} bytes`))
     }
-    const onEnd = () => {
-      stop()
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size))
-    }
-    const onGone = () => {
-      stop()
-      reject(gone())
-    }
+    let ended = false
     req.on('data', onData)
-    req.on('end', onEnd)
-    req.on('error', onGone)
-    req.on('close', onGone)
+    req.on('end', () => {
+      ended = true
+      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks, size))
+    })
+    // Gone before the end ('close' also comes after it: then it says nothing, and makes no error).
+    const gone = () => {
+      if (!ended) reject(hungUp())
+    }
+    req.on('error', gone)
+    req.on('close', gone)
   })
-}
-
-export function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body)
-  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
-  res.end(text)
 }
 
 export function header(req: IncomingMessage, name: string): string | null {
