@@ -99,7 +99,8 @@ export const SETTINGS = {
       whole: true,
     }),
     default: 64 * 1024,
-    description: 'the largest webhook or request body the hub reads',
+    description:
+      "the largest webhook or sender's message the hub reads (every other route's limit is in /openapi.json)",
   }),
   retentionDays: setting({
     variable: 'SWITCHBOARD_RETENTION_DAYS',
