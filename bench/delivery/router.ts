@@ -5,7 +5,8 @@
 //   app    — the one app as `switchboard serve` builds it (this build's dist/, as the hub runs it): assemble() on a config from loadConfig(),
 //            createApp(), through requestListener() (src/hub/server.ts, without the leases, bridges
 //            and sweeps a webhook does not touch);
-//   before — the build before issue 21 (its dist in BENCH_BEFORE_DIST, e.g. a checkout of 429b697
+//   before — another build (its dist in BENCH_BEFORE_DIST): one of the one app (issue 21 on) served
+//            as `app` is, from its own dist; or the build before issue 21 (e.g. a checkout of 429b697
 //            built): its hand-made node:http dispatch, as its server.ts served a webhook over TCP,
 //            calling its createRoutes().webhook;
 //   bare   — the floor: a node:http handler doing only the webhook's own work with this build's core
@@ -15,7 +16,7 @@
 // for throughput, the ways taking turns in rounds, with this process's CPU time per request (what a
 // busy machine's noise distorts least). BENCH_ROUTER_N and BENCH_ROUTER_THROUGHPUT_N shorten a run; BENCH_ROUTER_ROUNDS (10) cuts the flood into more turns, which a machine busy with other work needs;
 // BENCH_ROUTER_WAYS picks some of the ways.
-import { mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -46,7 +47,7 @@ const [
   { createApp },
   { STATUS_OF_KIND },
   { requestListener },
-  { readBody, sendJson },
+  { readBody },
   { SourceCache },
   { verifyWebhook, webhookEvents },
   { openStore },
@@ -105,17 +106,25 @@ async function shut(server: Server): Promise<void> {
   await closed
 }
 
-/** The one app, put together as startHub does it (src/hub/server.ts). */
-async function serveApp(config: HubConfig): Promise<Way> {
+/** What a build of the one app exports and this bench uses of it: this one, or another (`before`). */
+interface AppBuild {
+  openStore: typeof openStore
+  assemble: typeof assemble
+  createApp: typeof createApp
+  requestListener: typeof requestListener
+}
+
+/** The one app of a build, put together as startHub does it (src/hub/server.ts). */
+async function serveApp(build: AppBuild, config: HubConfig, name = 'app'): Promise<Way> {
   if (config.databaseUrl)
     throw new Error('bench:router compares SQLite stores: unset SWITCHBOARD_DATABASE_URL')
-  const store = await openStore(config, { checkpoints: 'worker' })
+  const store = await build.openStore(config, { checkpoints: 'worker' })
   await store.addSource(source)
-  const parts = assemble(config, store, log, null)
-  const server = createServer(requestListener(createApp(parts), false, log))
+  const parts = build.assemble(config, store, log, null)
+  const server = createServer(build.requestListener(build.createApp(parts), false, log))
   parts.listening(await listen(server, config.port, config.host))
   return {
-    name: 'app',
+    name,
     url: `http://${dialHost(config.host)}:${config.port}/hooks/bench`,
     async close() {
       await shut(server)
@@ -229,6 +238,12 @@ async function serveBefore(dist: string, config: HubConfig): Promise<Way> {
   }
 }
 
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) })
+  res.end(text)
+}
+
 /** The floor: the webhook's own work on this build's core, reached without a guard or a router. */
 async function serveBare(config: HubConfig): Promise<Way> {
   const store: Store = openSqliteStore(join(dir, 'bare.db'), { checkpoints: 'worker' })
@@ -268,10 +283,30 @@ async function serveBare(config: HubConfig): Promise<Way> {
   }
 }
 
+/** Another build of the one app, from its dist, with a home and a port of its own. */
+async function serveAppBefore(dist: string): Promise<Way> {
+  const from = <T>(path: string) => import(pathToFileURL(join(dist, path)).href) as Promise<T>
+  const [config, store, assembly, app, node] = await Promise.all([
+    from<typeof import('../../src/core/config.js')>('core/config.js'),
+    from<typeof import('../../src/store/open.js')>('store/open.js'),
+    from<typeof import('../../src/hub/assemble.js')>('hub/assemble.js'),
+    from<typeof import('../../src/hub/http/app.js')>('hub/http/app.js'),
+    from<typeof import('../../src/hub/http/node.js')>('hub/http/node.js'),
+  ])
+  const build = { ...store, ...assembly, ...app, ...node }
+  const home = join(dir, 'home-before')
+  return serveApp(build, config.loadConfig({ home, port: String(await freePort()) }), 'before')
+}
+
 const config = loadConfig({ home: join(dir, 'home'), port: String(await freePort()) })
 const ways: Way[] = []
-if (wanted('app')) ways.push(await serveApp(config))
-if (BEFORE_DIST && wanted('before')) ways.push(await serveBefore(BEFORE_DIST, config))
+if (wanted('app')) ways.push(await serveApp({ openStore, assemble, createApp, requestListener }, config))
+if (BEFORE_DIST && wanted('before'))
+  ways.push(
+    await (existsSync(join(BEFORE_DIST, 'hub/http/app.js'))
+      ? serveAppBefore(BEFORE_DIST)
+      : serveBefore(BEFORE_DIST, config)),
+  )
 if (wanted('bare')) ways.push(await serveBare(config))
 const names = ways.map((w) => w.name)
 
@@ -291,8 +326,8 @@ console.log(
 )
 if (!BEFORE_DIST)
   console.log(
-    '  (no `before`: set BENCH_BEFORE_DIST to the dist of the build before issue 21, e.g. a checkout of ' +
-      '429b697 after npm run build: BENCH_BEFORE_DIST=/path/to/it/dist npm run bench:router)',
+    '  (no `before`: set BENCH_BEFORE_DIST to the dist of another build, e.g. a checkout of main, or of ' +
+      '429b697 (before issue 21), after npm run build: BENCH_BEFORE_DIST=/path/to/it/dist npm run bench:router)',
   )
 try {
   for (const kind of senderKinds) {

@@ -117,7 +117,6 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
     key: adminToken,
     hubId: leases.hubId,
     inClear,
-    maxBodyBytes: 16 * 1024 * 1024,
   }
 
   leases.source(outbound.work())

@@ -137,6 +137,8 @@ export function appWorld(script: FakeScript = {}, settings: Partial<HubConfig> =
     const headers: Record<string, string> = { host: OWN_HOST }
     for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value
     if (typeof options.body === 'object') headers['content-type'] ??= 'application/json'
+    // As Node's parser gives it: a body comes with its length (the routes read it from the request).
+    if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body))
     const incoming = Object.assign(Readable.from(body === undefined ? [] : [Buffer.from(body)]), {
       method,
       url: path,

@@ -25,6 +25,29 @@ export interface RouteDef {
   stream?: 'sse' | 'upgrade'
   /** The status a success answers with, when it is not 200. */
   status?: 201 | 202
+  /**
+   * The most bytes its request body may have (more is a 413: at once when the request says its
+   * length, else as soon as the count passes it while reading); `maxBodyBytes`, the hub's setting of
+   * that name (what other programs post: webhooks, senders' messages). Absent: SMALL_BODY, room for
+   * `{}` and a few fields, which a route that takes no body never reads anyway.
+   */
+  maxBody?: number | 'maxBodyBytes'
+}
+
+const KiB = 1024
+const MiB = 1024 * KiB
+/** The body limit of a route that names none. */
+export const SMALL_BODY = KiB
+/** A person's or a program's text (a prompt, a message, a routine): the API's limit before issue 21 too. */
+const TEXT = MiB
+/** What carries a tool's input (a file's whole content, for a Write), or a person's edit of it. */
+const TOOL_INPUT = 4 * MiB
+/** An event a person gives a routine: its content alone may be 1,000,000 characters. */
+const GIVEN_EVENT = 4 * MiB
+
+/** A route's body limit: its own, or SMALL_BODY. */
+export function bodyLimitOf(route: RouteDef): number | 'maxBodyBytes' {
+  return route.maxBody ?? SMALL_BODY
 }
 
 export const ROUTES = {
@@ -55,6 +78,7 @@ export const ROUTES = {
   webhook: {
     method: 'POST',
     path: '/hooks/:source',
+    maxBody: 'maxBodyBytes',
     auth: 'source',
     status: 202,
     summary: 'an event from a webhook source (202 stored, 200 a duplicate)',
@@ -62,6 +86,7 @@ export const ROUTES = {
   message: {
     method: 'POST',
     path: '/messages',
+    maxBody: 'maxBodyBytes',
     auth: 'sender',
     status: 202,
     summary: "a sender's chat message, or a verdict (yes <id>)",
@@ -85,6 +110,7 @@ export const ROUTES = {
   signin: {
     method: 'POST',
     path: '/api/signin',
+    maxBody: 512,
     auth: 'none',
     status: 201,
     summary: "spends a sign-in link's token for a browser key",
@@ -167,6 +193,7 @@ export const ROUTES = {
   sendToPeer: {
     method: 'POST',
     path: '/api/peers/messages',
+    maxBody: TEXT,
     auth: 'operator',
     status: 202,
     summary: 'a message to a peer',
@@ -186,6 +213,7 @@ export const ROUTES = {
   subscribe: {
     method: 'POST',
     path: '/api/subscriptions',
+    maxBody: 64 * KiB,
     auth: 'admin',
     status: 201,
     summary: 'an outbound webhook (its secret is in this answer only)',
@@ -211,6 +239,7 @@ export const ROUTES = {
   claudeHook: {
     method: 'POST',
     path: '/api/claude-hooks/:event',
+    maxBody: TOOL_INPUT,
     auth: 'hook',
     summary:
       "a Claude Code hook's input as Claude Code sends it; answers the hook's output ({} leaves the dialog to the terminal)",
@@ -232,6 +261,7 @@ export const ROUTES = {
   answer: {
     method: 'POST',
     path: '/api/decisions/:ref/answer',
+    maxBody: TOOL_INPUT,
     auth: 'operator',
     summary: 'answers a decision by its id or its five-letter code; 409 when it was answered already',
   },
@@ -263,6 +293,7 @@ export const ROUTES = {
   createSession: {
     method: 'POST',
     path: '/api/sessions',
+    maxBody: TEXT,
     auth: 'operator',
     status: 201,
     summary: 'starts a driven session (options.resume: from a Claude session found in the history)',
@@ -288,6 +319,7 @@ export const ROUTES = {
   sendMessage: {
     method: 'POST',
     path: '/api/sessions/:id/messages',
+    maxBody: TEXT,
     auth: 'operator',
     status: 202,
     summary: 'a message to a session (a stopped one is resumed)',
@@ -295,6 +327,7 @@ export const ROUTES = {
   respond: {
     method: 'POST',
     path: '/api/sessions/:id/respond',
+    maxBody: TOOL_INPUT,
     auth: 'operator',
     summary: "answers one of the session's pending inputs",
   },
@@ -348,6 +381,7 @@ export const ROUTES = {
   chat: {
     method: 'POST',
     path: '/api/chat',
+    maxBody: TEXT,
     auth: 'operator',
     status: 202,
     summary: 'writes to the sessions that take chat',
@@ -382,6 +416,7 @@ export const ROUTES = {
   pushSubscribe: {
     method: 'POST',
     path: '/api/push/subscriptions',
+    maxBody: 4 * KiB,
     auth: 'operator',
     status: 201,
     summary: "this browser's PushSubscription: it gets decisions and finished turns with the page closed",
@@ -408,6 +443,7 @@ export const ROUTES = {
   addRoutine: {
     method: 'POST',
     path: '/api/routines',
+    maxBody: TEXT,
     auth: 'admin',
     status: 201,
     summary: 'a routine: a trigger, a filter and an action (it starts sessions: the admin token only)',
@@ -440,6 +476,7 @@ export const ROUTES = {
   fireRoutine: {
     method: 'POST',
     path: '/api/routines/:name/fire',
+    maxBody: GIVEN_EVENT,
     auth: 'operator',
     status: 201,
     summary: 'fires a routine by hand, with an event of its own or an empty one',
@@ -454,6 +491,7 @@ export const ROUTES = {
   testRoutine: {
     method: 'POST',
     path: '/api/routines/:name/test',
+    maxBody: GIVEN_EVENT,
     auth: 'operator',
     summary: 'a dry run: whether an event matches, its key, the run it joins, the prompt',
   },

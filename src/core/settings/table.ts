@@ -101,7 +101,7 @@ export const SETTINGS = {
     }),
     default: 64 * 1024,
     description:
-      'the largest request body the hub reads; a webhook source whose sender sends more reads up to its sender’s own cap (github 25 MiB, sentry 2 MiB, alertmanager and grafana 4 MiB)',
+      "the largest webhook or sender's message the hub reads; a webhook source whose sender sends more reads up to its sender's own cap (github 25 MiB, sentry 2 MiB, alertmanager and grafana 4 MiB; every other route's limit is in /openapi.json)",
   }),
   retentionDays: setting({
     variable: 'SWITCHBOARD_RETENTION_DAYS',

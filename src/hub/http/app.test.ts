@@ -4,7 +4,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { z } from 'zod'
 import { ADMIN_TOKEN, type AppWorld, appWorld, OWN_HOST } from '../../../test/helpers/app-world.js'
-import { ROUTES } from '../../core/api/routes.js'
+import { bodyLimitOf, ROUTES, type RouteDef } from '../../core/api/routes.js'
 import { INPUTS, messageBodySchema } from '../../core/api/schemas.js'
 
 let world: AppWorld
@@ -62,6 +62,23 @@ describe('one error model', () => {
     expect(String(twoMethods.json.error)).toMatch(/\(GET, POST, DELETE is\)$/)
   })
 
+  it('answers a HEAD of a route with 405: Hono would run its GET handler and drop the body', async () => {
+    const answer = await world.request('HEAD', '/api/status', { headers: admin })
+    expect(answer.status).toBe(405)
+    // The page is no route of the contract: a HEAD of it answers its headers.
+    const page = await world.request('HEAD', '/')
+    expect(page.status).not.toBe(405)
+  })
+
+  it('answers a body past its route’s limit with 413 too_large, before it is parsed', async () => {
+    const answer = await world.request('POST', '/api/signin', { body: { token: 'x'.repeat(600) } })
+    expect(answer.status).toBe(413)
+    expect(answer.json).toEqual({
+      error: "the body is 612 bytes; this route's limit is 512",
+      kind: 'too_large',
+    })
+  })
+
   it('answers a path it does not have with 404', async () => {
     const answer = await world.request('GET', '/api/nothing-here', { headers: admin })
     expect(answer.status).toBe(404)
@@ -90,7 +107,10 @@ describe('the OpenAPI document', () => {
     expect(answer.status).toBe(200)
     const doc = answer.json as {
       openapi: string
-      paths: Record<string, Record<string, { operationId: string; requestBody?: unknown }>>
+      paths: Record<
+        string,
+        Record<string, { operationId: string; requestBody?: unknown; 'x-max-body-bytes': unknown }>
+      >
     }
     expect(doc.openapi).toBe('3.1.0')
     const operations = Object.values(doc.paths).flatMap((byMethod) => Object.values(byMethod))
@@ -103,6 +123,7 @@ describe('the OpenAPI document', () => {
       const path = route.path.replace(/:([a-zA-Z]+)/g, '{$1}')
       const operation = doc.paths[path]?.[route.method.toLowerCase()]
       expect(operation?.operationId, `${route.method} ${route.path}`).toBe(name)
+      expect(operation?.['x-max-body-bytes'], name).toBe(bodyLimitOf(route as RouteDef))
       const body = bodies[name]
       if (!body) {
         expect(operation?.requestBody, name).toBeUndefined()
@@ -120,6 +141,7 @@ describe('the OpenAPI document', () => {
       content: { 'application/json': { schema: { required: string[] } } }
     }
     expect(created.content['application/json'].schema.required.sort()).toEqual(['options', 'prompt'])
+    expect(doc.paths['/api/signin']?.post?.['x-max-body-bytes']).toBe(512)
   })
 })
 

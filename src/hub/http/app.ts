@@ -3,8 +3,6 @@
 // one guard (the target; Host and Origin over TCP), with one way to answer a failure. Routes come from the
 // contract (core/api/routes.ts); who may call each is checked where it is defined (define.ts).
 import { Hono } from 'hono'
-import { TrieRouter } from 'hono/router/trie-router'
-import { ROUTES } from '../../core/api/routes.js'
 import { isDomainError, notFound } from '../../core/errors.js'
 import { chatRoutes } from './chat.js'
 import { claudeHookRoutes } from './claude-hooks.js'
@@ -12,6 +10,7 @@ import { decisionRoutes } from './decisions.js'
 import type { HubApp, HubEnv } from './env.js'
 import { onError, refusal } from './errors.js'
 import { passOnToItsHub } from './forward.js'
+import { methodsOn, wrongMethod } from './methods.js'
 import { PAGE_PATHS, pageRoutes, securityHeaders } from './page.js'
 import type { HubParts } from './parts.js'
 import { peopleRoutes } from './people.js'
@@ -23,16 +22,6 @@ import { sessionRoutes } from './sessions.js'
 import { stateRoutes } from './state.js'
 import { systemRoutes } from './system.js'
 import { webhookRoutes } from './webhooks.js'
-
-/** The contract's paths by method, to tell "no such path" (404) from "not with this method" (405). */
-const CONTRACT = new TrieRouter<string>()
-const METHODS = [...new Set(Object.values(ROUTES).map((route) => route.method as string))]
-for (const route of Object.values(ROUTES)) CONTRACT.add(route.method, route.path, route.method)
-
-/** The methods the contract takes on `path`. */
-function methodsOn(path: string): string[] {
-  return METHODS.filter((method) => CONTRACT.match(method, path)[0].length > 0)
-}
 
 export function createApp(parts: HubParts): HubApp {
   const app = new Hono<HubEnv>()
@@ -52,11 +41,8 @@ export function createApp(parts: HubParts): HubApp {
   app.route('/', pageRoutes())
   app.notFound((c) => {
     const path = c.req.path
-    const methods = methodsOn(path)
-    if (!methods.length) return refusal(notFound(`no such path: ${path}`))
-    // No kind says "wrong method": the path is there, not with this method.
-    const error = `${c.req.method} is not allowed on ${path} (${methods.join(', ')} is)`
-    return c.json({ error, kind: 'not_found' }, 405)
+    if (!methodsOn(path).length) return refusal(notFound(`no such path: ${path}`))
+    return wrongMethod(c.req.method, path)
   })
   app.onError(onError(parts.log))
   return {

@@ -1,15 +1,18 @@
-// A route of the contract (core/api/routes.ts) on the one app: who may call it is checked, its query
-// and JSON body are parsed with the contract's schemas (one line naming the field when they do not
-// fit), and what the handler returns is answered as JSON with the route's status, unless it is a
+// A route of the contract (core/api/routes.ts) on the one app, for the method the contract names
+// only: who may call it is checked, then its body is read (no further than the route's limit), its
+// query and JSON body are parsed with the contract's schemas (one line naming the field when they do
+// not fit), and what the handler returns is answered as JSON with the route's status, unless it is a
 // Response of its own (a stream, an upgrade, or Node's response written directly).
 import type { Context, Hono } from 'hono'
 import type { z } from 'zod'
 import type { ParamsOf, ParsedBodyOf, ParsedQueryOf, Responses } from '../../core/api/contract.js'
-import { ROUTES, type RouteName } from '../../core/api/routes.js'
+import { bodyLimitOf, ROUTES, type RouteDef, type RouteName } from '../../core/api/routes.js'
 import { INPUTS } from '../../core/api/schemas.js'
 import { describeZod, invalid } from '../../core/errors.js'
 import { parseJson } from '../../core/json.js'
 import type { HubEnv } from './env.js'
+import { wrongMethod } from './methods.js'
+import { requestBody } from './node-io.js'
 import { authorize, type Credentials, identify, type Principal } from './principal.js'
 
 export interface Input<N extends RouteName> {
@@ -24,7 +27,7 @@ export type Handler<N extends RouteName> = (
   input: Input<N>,
 ) => Promise<Responses[N] | Response> | Responses[N] | Response
 
-/** Checked once who is asking is known, before the handler: e.g. a session another hub runs. */
+/** Checked once who is asking is known, before the body and the handler: e.g. a session another hub runs. */
 export type Before = (c: Context<HubEnv>, name: RouteName, who: Principal) => Promise<Response | null>
 
 /**
@@ -55,10 +58,17 @@ function parse<T>(schema: z.ZodType | undefined, value: unknown): T {
   return parsed.data as T
 }
 
-async function jsonBody(c: Context<HubEnv>): Promise<unknown> {
-  const text = await c.req.text()
+function jsonBody(body: Buffer): unknown {
+  const text = body.toString('utf8')
   // An empty body is an empty object: routes whose every field is optional take a bare POST.
   return text.trim() ? parseJson(text) : {}
+}
+
+export interface RouteOptions {
+  /** Checked once who is asking is known, before the body is read: a session another hub runs, say. */
+  before?: Before
+  /** The hub's maxBodyBytes setting: the limit of a route whose contract names it. */
+  maxBodyBytes?: number
 }
 
 export function defineRoute<N extends RouteName>(
@@ -66,11 +76,17 @@ export function defineRoute<N extends RouteName>(
   creds: Credentials,
   name: N,
   handler: Handler<N>,
-  before?: Before,
+  { before, maxBodyBytes }: RouteOptions = {},
 ): void {
   const route = ROUTES[name]
   const schemas = (INPUTS as Record<string, Schemas>)[name] ?? {}
+  const named = bodyLimitOf(route as RouteDef)
+  const limit = named === 'maxBodyBytes' ? maxBodyBytes : named
+  if (limit === undefined) throw new Error(`${name}: its body limit is the hub's maxBodyBytes; pass it`)
   app.on(route.method, route.path, async (c) => {
+    // Hono answers a HEAD with its path's GET route and drops the body: the route would still act.
+    if (c.req.method !== route.method) return wrongMethod(c.req.method, c.req.path)
+    c.env.bodyLimit = limit
     const who: Principal =
       route.auth === 'none' || route.auth === 'source'
         ? { kind: 'nobody' }
@@ -78,10 +94,15 @@ export function defineRoute<N extends RouteName>(
     authorize(c, route.auth, who)
     const elsewhere = before ? await before(c, name, who) : null
     if (elsewhere) return elsewhere
+    const query = schemas.query
+      ? parse<ParsedQueryOf<N>>(schemas.query, c.req.query())
+      : (undefined as ParsedQueryOf<N>)
+    // Read whether the route parses it or not: a body past the limit is refused on every route.
+    const body = await requestBody(c)
     const input = new RouteInput<N>(
       c,
-      schemas.query ? parse<ParsedQueryOf<N>>(schemas.query, c.req.query()) : (undefined as ParsedQueryOf<N>),
-      schemas.body ? parse<ParsedBodyOf<N>>(schemas.body, await jsonBody(c)) : (undefined as ParsedBodyOf<N>),
+      query,
+      schemas.body ? parse<ParsedBodyOf<N>>(schemas.body, jsonBody(body)) : (undefined as ParsedBodyOf<N>),
       who,
     )
     const answer = await handler(c, input)

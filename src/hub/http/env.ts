@@ -1,6 +1,7 @@
 // What every route of the one app has at hand: Node's own request and response (the webhook and the
-// sender streams write to them directly, bench:router), how the request came (the home's socket or
-// TCP; an upgrade), and who is asking once the route's guard has looked.
+// sender streams write to them directly, bench:router; every body is read from the request), how the
+// request came (the home's socket or TCP; an upgrade), its body and how much of it may be read, and
+// who is asking once the route's guard has looked.
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { Sender } from '../../store/store.js'
@@ -12,6 +13,10 @@ export interface HubBindings {
   local?: boolean
   /** A WebSocket upgrade: the socket to hand over, and what came after the headers. */
   upgrade?: { socket: Duplex; head: Buffer }
+  /** The most bytes this request's body may have: its route's, from the contract (define.ts). */
+  bodyLimit?: number
+  /** The body, once someone has asked for it (node-io.ts requestBody). */
+  body?: Promise<Buffer>
 }
 
 /** The app as Node's listeners (node.ts) and the in-process tests call it. */

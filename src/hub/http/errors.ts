@@ -1,5 +1,6 @@
 // How the one app answers a failure: a DomainError's kind becomes its status, with the reason and the
-// kind in the body ({ error, kind }); anything else is a fault, logged, and answered 500.
+// kind in the body ({ error, kind }), and a line at debug level; anything else is a fault, logged, and
+// answered 500.
 import type { Context } from 'hono'
 import { HTTPException } from 'hono/http-exception'
 import { type DomainError, type ErrorKind, isDomainError } from '../../core/errors.js'
@@ -25,9 +26,11 @@ export function refusal(err: DomainError): Response {
 
 export function onError(log: Logger) {
   return (err: Error, c: Context<HubEnv>) => {
-    // Whatever the client had still to send is read and dropped: the connection stays usable.
-    c.env?.incoming?.resume()
-    if (isDomainError(err)) return refusal(err)
+    // What the client had still to send is the adapter's to drain (a little, briefly) or cut off.
+    if (isDomainError(err)) {
+      log.debug({ path: c.req.path, kind: err.kind, reason: err.message }, 'refused')
+      return refusal(err)
+    }
     if (err instanceof HTTPException) return c.json({ error: err.message }, err.status)
     log.error({ err, path: c.req.path }, 'request failed')
     return c.json({ error: 'internal error; see the hub log', kind: null }, 500)

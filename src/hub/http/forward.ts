@@ -8,7 +8,7 @@ import { type IncomingMessage, request } from 'node:http'
 import { Readable } from 'node:stream'
 import type { Context } from 'hono'
 import { advertisedHub } from '../../core/config.js'
-import { tooLarge, upstream } from '../../core/errors.js'
+import { upstream } from '../../core/errors.js'
 import { connector, describeTarget, hubTarget, reach, type TcpHub } from '../../core/hub-dial.js'
 import { hostPort, isLoopback } from '../../core/network.js'
 import type { Store } from '../../store/store.js'
@@ -16,6 +16,7 @@ import { hubLease, subscriberLease } from '../core/lease-keeper.js'
 import type { Before } from './define.js'
 import type { HubEnv } from './env.js'
 import { bodyDigest, FORWARDED, signForward } from './forward-signature.js'
+import { requestBody } from './node-io.js'
 import { passOnName } from './principal.js'
 
 /** Another live hub, as its lease names it. */
@@ -57,8 +58,6 @@ export interface Forwarding {
   hubId: string
   /** Whether this hub itself speaks plain HTTP beyond loopback (--insecure): then it may forward so too. */
   inClear: boolean
-  /** The most a request's body may be; it is read whole, to sign its digest. */
-  maxBodyBytes: number
 }
 
 /** Where `other` is dialled; an error (502) when it is no address this hub passes requests to. */
@@ -104,11 +103,9 @@ async function forward(
   forwarding: Forwarding,
 ): Promise<Response> {
   const req = c.env.incoming
-  const hasBody =
-    req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0
-  const body = hasBody ? Buffer.from(await c.req.arrayBuffer()) : null
-  if (body && body.length > forwarding.maxBodyBytes)
-    throw tooLarge(`body is over the limit of ${forwarding.maxBodyBytes} bytes`)
+  // Read whole, to sign its digest: no further than the route's limit, as the hub there reads it.
+  const read = await requestBody(c)
+  const body = read.length ? read : null
   const dial = dialOf(other, forwarding)
   const proof = await reach(dial, forwarding.key)
   if (!proof.answered || !proof.proven)

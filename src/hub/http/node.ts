@@ -1,14 +1,14 @@
-// The one app on Node's servers: every request (over TCP or the home's socket) and every WebSocket
-// upgrade goes through app.fetch. An upgrade route takes the socket itself (wss.handleUpgrade) and
-// answers upgraded(); any other answer to an upgrade is written back as a bare status line.
-
-import { once } from 'node:events'
+// The one app on Node's servers: every request (over TCP or the home's socket) goes through app.fetch
+// by @hono/node-server's listener, and so does every WebSocket upgrade, by the listener below. An
+// upgrade route takes the socket itself (wss.handleUpgrade) and answers upgraded(); any other answer
+// to an upgrade is written back as a bare status line.
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
+import { getRequestListener, RequestError } from '@hono/node-server'
+import { invalid } from '../../core/errors.js'
 import type { Logger } from '../../core/log.js'
-import type { HubApp } from './env.js'
-import { ANSWERED_ON_NODE } from './node-io.js'
-import { requestFrom } from './node-request.js'
+import type { HubApp, HubBindings } from './env.js'
+import { refusal } from './errors.js'
 import { checkTarget } from './request-guard.js'
 
 const UPGRADED_HEADER = 'x-switchboard-upgraded'
@@ -22,60 +22,28 @@ export function requestListener(
   app: HubApp,
   local: boolean,
   log: Logger,
-): (incoming: IncomingMessage, outgoing: ServerResponse) => void {
-  return (incoming, outgoing) => {
-    const fail = (err: unknown) => {
-      // The app's onError answers everything a route throws; this is a fault in writing the answer.
-      log.error({ err }, 'answer failed')
-      if (!outgoing.headersSent) outgoing.writeHead(500, { 'content-type': 'application/json' })
-      outgoing.end()
-    }
-    try {
-      const answer = app.fetch(requestFrom(incoming, outgoing), { incoming, outgoing, local })
-      if (answer instanceof Promise) answer.then((a) => answered(a, outgoing, fail), fail)
-      else answered(answer, outgoing, fail)
-    } catch (err) {
-      fail(err)
-    }
-  }
+): (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void> {
+  return getRequestListener(
+    (request, env) => {
+      // The adapter's own env object, one per request: marked rather than copied.
+      const bindings = env as HubBindings
+      bindings.local = local
+      return app.fetch(request, bindings)
+    },
+    {
+      // A request with no Host (HTTP/1.0) is still one: routes read its path, never its host.
+      hostname: 'hub',
+      errorHandler: (err) => failed(err, log),
+    },
+  ) as (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>
 }
 
-/** What a route answered, written onto Node's response unless the route wrote there itself. */
-function answered(answer: Response, outgoing: ServerResponse, fail: (err: unknown) => void): void {
-  if (answer !== ANSWERED_ON_NODE) write(answer, outgoing).catch(fail)
-}
-
-/** A web Response onto Node's: headers and a whole body at once, an event stream as it comes. */
-async function write(answer: Response, outgoing: ServerResponse): Promise<void> {
-  const headers: Record<string, string | string[]> = {}
-  answer.headers.forEach((value, name) => {
-    headers[name] = value
-  })
-  const cookies = answer.headers.getSetCookie()
-  if (cookies.length) headers['set-cookie'] = cookies
-  const body = answer.body
-  if (!body) {
-    outgoing.writeHead(answer.status, headers).end()
-    return
-  }
-  if (!headers['content-type']?.includes('text/event-stream')) {
-    const bytes = Buffer.from(await answer.arrayBuffer())
-    headers['content-length'] = String(bytes.length)
-    outgoing.writeHead(answer.status, headers).end(bytes)
-    return
-  }
-  // An event stream: its headers now, each event as it is written, and the writer told when the
-  // client goes away (the stream's abort handlers unsubscribe it).
-  outgoing.writeHead(answer.status, headers)
-  outgoing.flushHeaders()
-  const reader = body.getReader()
-  outgoing.once('close', () => void reader.cancel().catch(() => {}))
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done || outgoing.destroyed) break
-    if (!outgoing.write(value)) await once(outgoing, 'drain').catch(() => {})
-  }
-  outgoing.end()
+/** What the adapter could not hand the app, or what the app threw past its own onError. */
+function failed(err: unknown, log: Logger): Response {
+  // No URL can be made of the request (a Host that names no host, say): the client's mistake.
+  if (err instanceof RequestError) return refusal(invalid(err.message))
+  log.error({ err }, 'request failed')
+  return Response.json({ error: 'internal error; see the hub log', kind: null }, { status: 500 })
 }
 
 export function upgradeListener(app: HubApp, local: boolean, log: Logger) {

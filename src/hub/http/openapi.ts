@@ -1,8 +1,9 @@
 // The hub's HTTP API as an OpenAPI 3.1 document, generated from the contract the hub routes with
-// (core/api/routes.ts) and the zod schemas it checks each body and query with (core/api/schemas.ts):
-// nothing in it is written by hand, so it cannot drift from what the hub does.
+// (core/api/routes.ts: paths, who may call, body limits) and the zod schemas it checks each body and
+// query with (core/api/schemas.ts): nothing in it is written by hand, so it cannot drift from what
+// the hub does.
 import { z } from 'zod'
-import { type Auth, ROUTES, type RouteDef } from '../../core/api/routes.js'
+import { type Auth, bodyLimitOf, ROUTES, type RouteDef } from '../../core/api/routes.js'
 import { INPUTS, messageBodySchema } from '../../core/api/schemas.js'
 import { VERSION } from '../../core/version.js'
 
@@ -19,6 +20,12 @@ const SECURITY: Record<Auth, Record<string, string[]>[] | undefined> = {
 const jsonOf = (schema: z.ZodType) => ({
   'application/json': { schema: z.toJSONSchema(schema, { io: 'input' }) },
 })
+
+/** A body limit as a person reads it. */
+function limitText(limit: number | 'maxBodyBytes'): string {
+  if (limit === 'maxBodyBytes') return "at most the hub's maxBodyBytes (64 KiB unless set); 413 past it"
+  return `at most ${limit >= 1024 ? `${limit / 1024} KiB` : `${limit} bytes`}; 413 past it`
+}
 
 function parametersOf(route: RouteDef, query: z.ZodType | undefined): Record<string, unknown>[] {
   const inPath = [...route.path.matchAll(/:([a-zA-Z]+)/g)].map(([, name]) => ({
@@ -53,7 +60,9 @@ function build(): Record<string, unknown> {
       summary: route.summary,
       ...(SECURITY[route.auth] ? { security: SECURITY[route.auth] } : {}),
       parameters: parametersOf(route, inputs.query),
-      ...(body ? { requestBody: { content: jsonOf(body) } } : {}),
+      ...(body ? { requestBody: { description: limitText(bodyLimitOf(route)), content: jsonOf(body) } } : {}),
+      // Every route's, whether it takes a body or not: bytes, or the name of the hub's setting.
+      'x-max-body-bytes': bodyLimitOf(route),
       responses: {
         [String(route.stream === 'upgrade' ? 101 : ('status' in route && route.status) || 200)]: {
           description: route.stream === 'sse' ? 'text/event-stream' : route.summary,

@@ -11,6 +11,7 @@ import type { Store } from '../../store/store.js'
 import { standing } from '../core/web-signin.js'
 import type { HubEnv, Principal } from './env.js'
 import { bodyDigest, FORWARDED, type ForwardVerifier } from './forward-signature.js'
+import { requestBody } from './node-io.js'
 
 export type { Principal } from './env.js'
 
@@ -49,7 +50,7 @@ async function passedOn(c: Context<HubEnv>, creds: Credentials, header: string):
   const checked = creds.verifier.verify(c.req.method, target, header)
   if ('refused' in checked) throw unauthorized(checked.refused)
   const { signed } = checked
-  const body = Buffer.from(await c.req.arrayBuffer())
+  const body = await requestBody(c)
   if ((signed.body ?? bodyDigest(Buffer.alloc(0))) !== bodyDigest(body))
     throw unauthorized('the body of this passed-on request is not the one its hub signed')
   if (signed.as === 'admin' || signed.as.startsWith('admin:'))

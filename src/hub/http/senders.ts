@@ -7,9 +7,9 @@ import { parseVerdictText } from '../../core/hub-protocol.js'
 import { parseJson } from '../../core/json.js'
 import type { Sender } from '../../store/store.js'
 import { chatFromSender } from '../core/sender-chat.js'
-import { defineRoute } from './define.js'
+import { defineRoute, type Handler } from './define.js'
 import type { HubEnv } from './env.js'
-import { ANSWERED_ON_NODE, header, readBody } from './node-io.js'
+import { ANSWERED_ON_NODE, header, requestBody } from './node-io.js'
 import type { HubParts } from './parts.js'
 import { RateLimit } from './rate-limit.js'
 import { MAX_STREAMS_PER_SENDER } from './sender-streams.js'
@@ -26,9 +26,9 @@ export function senderRoutes(parts: HubParts): Hono<HubEnv> {
   const senderOf = (who: { kind: string; sender?: Sender }) => who.sender as Sender
 
   /** A text body is the message; a JSON one may also name the session (`to`). */
-  defineRoute(app, creds, 'message', async (c, { who }) => {
+  const message: Handler<'message'> = async (c, { who }) => {
     const sender = senderOf(who)
-    const raw = (await readBody(c.env.incoming, parts.maxBodyBytes)).toString('utf8')
+    const raw = (await requestBody(c)).toString('utf8')
     const isJson = /json/i.test(c.req.header('content-type') ?? '')
     const parsed = messageBodySchema.safeParse(isJson ? parseJson(raw) : { text: raw })
     if (!parsed.success) throw invalid(describeZod(parsed.error))
@@ -47,7 +47,8 @@ export function senderRoutes(parts: HubParts): Hono<HubEnv> {
       { id: result.event.id, chat_id: result.chatId, duplicate: result.duplicate },
       result.duplicate ? 200 : 202,
     )
-  })
+  }
+  defineRoute(app, creds, 'message', message, { maxBodyBytes: parts.maxBodyBytes })
 
   defineRoute(app, creds, 'senderEvents', async (c, { who }) => {
     const sender = senderOf(who)

@@ -17,7 +17,8 @@ export function sessionRoutes(parts: HubParts, elsewhere: Before): Hono<HubEnv> 
   const app = new Hono<HubEnv>()
   const { sessions, creds, hub } = parts
   /** A route about one session, answered by the hub that runs it. */
-  const about: typeof defineRoute = (a, c, name, handler) => defineRoute(a, c, name, handler, elsewhere)
+  const about: typeof defineRoute = (a, c, name, handler) =>
+    defineRoute(a, c, name, handler, { before: elsewhere })
 
   defineRoute(app, creds, 'sessions', async () => ({ sessions: await sessions.list() }))
   defineRoute(app, creds, 'history', async (_c, { query }) => ({ sessions: await sessions.listAll(query) }))

@@ -1,14 +1,14 @@
 // Webhooks in: POST /hooks/<source>, verified by the source's secret or signature, each body made
 // into events by the source's preset, answered 202 once committed (200: every one a duplicate). The
-// hot path of the hub: it reads and answers on Node's own request and response (bench:router).
+// hot path of the hub (bench:router): its body is read from Node's own request.
 import { Hono } from 'hono'
 import { notFound } from '../../core/errors.js'
 import { isReservedSource } from '../../core/sources.js'
 import { verifyWebhook, webhookEvents } from '../../sources/webhook/index.js'
 import { eventDeliveries } from '../core/reads.js'
-import { defineRoute } from './define.js'
+import { defineRoute, type Handler } from './define.js'
 import type { HubEnv } from './env.js'
-import { ANSWERED_ON_NODE, readBody, sendJson } from './node-io.js'
+import { requestBody } from './node-io.js'
 import type { HubParts } from './parts.js'
 import { SourceCache } from './source-cache.js'
 
@@ -17,39 +17,32 @@ export function webhookRoutes(parts: HubParts): Hono<HubEnv> {
   const { hub } = parts
   const sources = new SourceCache(hub.store)
 
-  defineRoute(app, parts.creds, 'webhook', async (c, { params }) => {
+  // The body is read before the source is looked up (define.ts reads it before anything else awaits,
+  // as the parser delivers it): a signature covers it, and it is no more than maxBodyBytes. The answer
+  // is c.json's, which the adapter writes as it is, headers and all, with no Headers object made.
+  const webhook: Handler<'webhook'> = async (c, { params }) => {
     const req = c.env.incoming
-    const res = c.env.outgoing
     const name = params.source
-    // Read before anything awaits: the body has usually arrived with the headers, and a reader in
-    // place now gets it as it is parsed instead of a few event-loop turns later.
-    const reading = readBody(req, parts.maxBodyBytes)
     const source = isReservedSource(name) ? null : (sources.cached(name) ?? (await sources.get(name)))
-    if (!source) {
-      reading.catch(() => {}) // the 404 says enough
-      throw notFound(`unknown source "${name}" (create it with: switchboard source add ${name})`)
-    }
-    const body = await reading
+    if (!source) throw notFound(`unknown source "${name}" (create it with: switchboard source add ${name})`)
+    const body = await requestBody(c)
     const query = new URL(req.url ?? '/', 'http://hub').searchParams
     const proof = verifyWebhook(source, req.headers, body)
     const outcome = webhookEvents(source, req.headers, body, query, proof)
-    if ('ignored' in outcome) {
-      sendJson(res, 200, { events: [], ignored: outcome.ignored })
-      return ANSWERED_ON_NODE
-    }
+    if ('ignored' in outcome) return c.json({ events: [], ignored: outcome.ignored }, 200)
     const [only, ...more] = outcome.events
     if (only && more.length === 0) {
       const result = await hub.publish(only)
-      sendJson(res, result.duplicate ? 200 : 202, { id: result.event.id, duplicate: result.duplicate })
-      return ANSWERED_ON_NODE
+      return c.json({ id: result.event.id, duplicate: result.duplicate }, result.duplicate ? 200 : 202)
     }
     // Several events (an alert group's firing and resolved alerts): published in order, in one commit.
     const results = await Promise.all(outcome.events.map((event) => hub.publish(event)))
-    sendJson(res, results.every((r) => r.duplicate) ? 200 : 202, {
-      events: results.map((r) => ({ id: r.event.id, duplicate: r.duplicate })),
-    })
-    return ANSWERED_ON_NODE
-  })
+    return c.json(
+      { events: results.map((r) => ({ id: r.event.id, duplicate: r.duplicate })) },
+      results.every((r) => r.duplicate) ? 200 : 202,
+    )
+  }
+  defineRoute(app, parts.creds, 'webhook', webhook, { maxBodyBytes: parts.maxBodyBytes })
   // A sender reads its own event's receipts with the secret it posts with (a signature of the empty body does too).
   defineRoute(app, parts.creds, 'webhookEvent', async (c, { params }) => {
     const source = isReservedSource(params.source) ? null : await sources.get(params.source)
