@@ -69,6 +69,8 @@ export interface RouteOptions {
   before?: Before
   /** The hub's maxBodyBytes setting: the limit of a route whose contract names it. */
   maxBodyBytes?: number
+  /** A limit that depends on the request (a webhook source's sender's own cap), at least that setting. */
+  bodyLimit?: (c: Context<HubEnv>) => number | Promise<number>
 }
 
 export function defineRoute<N extends RouteName>(
@@ -76,7 +78,7 @@ export function defineRoute<N extends RouteName>(
   creds: Credentials,
   name: N,
   handler: Handler<N>,
-  { before, maxBodyBytes }: RouteOptions = {},
+  { before, maxBodyBytes, bodyLimit }: RouteOptions = {},
 ): void {
   const route = ROUTES[name]
   const schemas = (INPUTS as Record<string, Schemas>)[name] ?? {}
@@ -86,7 +88,7 @@ export function defineRoute<N extends RouteName>(
   app.on(route.method, route.path, async (c) => {
     // Hono answers a HEAD with its path's GET route and drops the body: the route would still act.
     if (c.req.method !== route.method) return wrongMethod(c.req.method, c.req.path)
-    c.env.bodyLimit = limit
+    c.env.bodyLimit = bodyLimit ? await bodyLimit(c) : limit
     const who: Principal =
       route.auth === 'none' || route.auth === 'source'
         ? { kind: 'nobody' }

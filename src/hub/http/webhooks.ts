@@ -4,7 +4,7 @@
 import { Hono } from 'hono'
 import { notFound } from '../../core/errors.js'
 import { isReservedSource } from '../../core/sources.js'
-import { verifyWebhook, webhookEvents } from '../../sources/webhook/index.js'
+import { verifyWebhook, webhookBodyLimit, webhookEvents } from '../../sources/webhook/index.js'
 import { eventDeliveries } from '../core/reads.js'
 import { defineRoute, type Handler } from './define.js'
 import type { HubEnv } from './env.js'
@@ -16,10 +16,15 @@ export function webhookRoutes(parts: HubParts): Hono<HubEnv> {
   const app = new Hono<HubEnv>()
   const { hub } = parts
   const sources = new SourceCache(hub.store)
+  /** A source not in the cache yet: looked up once, before its body is read. */
+  const limitOf = async (name: string) => {
+    const source = isReservedSource(name) ? null : await sources.get(name)
+    return source ? webhookBodyLimit(source, parts.maxBodyBytes) : parts.maxBodyBytes
+  }
 
-  // The body is read before the source is looked up (define.ts reads it before anything else awaits,
-  // as the parser delivers it): a signature covers it, and it is no more than maxBodyBytes. The answer
-  // is c.json's, which the adapter writes as it is, headers and all, with no Headers object made.
+  // The source is known (from the cache, on the hot path) before the body is read, so its sender's
+  // own cap is the limit: a signature covers the body, and it is no more than that. The answer is
+  // c.json's, which the adapter writes as it is, headers and all, with no Headers object made.
   const webhook: Handler<'webhook'> = async (c, { params }) => {
     const req = c.env.incoming
     const name = params.source
@@ -42,7 +47,15 @@ export function webhookRoutes(parts: HubParts): Hono<HubEnv> {
       results.every((r) => r.duplicate) ? 200 : 202,
     )
   }
-  defineRoute(app, parts.creds, 'webhook', webhook, { maxBodyBytes: parts.maxBodyBytes })
+  defineRoute(app, parts.creds, 'webhook', webhook, {
+    maxBodyBytes: parts.maxBodyBytes,
+    // A sender that sends more than the setting (GitHub, up to 25 MiB) is read up to its own cap.
+    bodyLimit: (c) => {
+      const name = c.req.param('source') ?? ''
+      const source = isReservedSource(name) ? null : sources.cached(name)
+      return source ? webhookBodyLimit(source, parts.maxBodyBytes) : limitOf(name)
+    },
+  })
   // A sender reads its own event's receipts with the secret it posts with (a signature of the empty body does too).
   defineRoute(app, parts.creds, 'webhookEvent', async (c, { params }) => {
     const source = isReservedSource(params.source) ? null : await sources.get(params.source)
