@@ -96,8 +96,11 @@ it('puts a permission dialog to the operators and answers the hook with the firs
   await start()
   const allowed = hook('PermissionRequest', input('PermissionRequest', bash), { timeout: 330 })
   const prompt = await promptOfKind('permission')
+  // Named by its key (its subscriber: its folder's name) and by what people call it.
   expect(prompt).toMatchObject({
-    session: SESSION,
+    session: basename(project),
+    session_name: `${basename(project)} · feature/hooks`,
+    claude_session: SESSION,
     tool_name: 'Bash',
     input: bash.tool_input,
     project: basename(project),
@@ -442,16 +445,20 @@ it('tells operators a session waits or finished only while its person is away, a
     'two notices',
   )
   const notices = operator.messages.filter((m) => m.event === 'notice').map((m) => m.data)
+  // The second session of the folder has a name of its own, and is told apart by it until it has a title.
+  const second = `${basename(project)}-2`
   expect(notices).toEqual([
     expect.objectContaining({
-      session: away,
+      session: second,
+      claude_session: away,
       kind: 'finished',
-      text: `${basename(project)}: Claude finished its turn\n\nAll 12 tests pass.`,
+      text: `${basename(project)} · ${second}: Claude finished its turn\n\nAll 12 tests pass.`,
     }),
     expect.objectContaining({
-      session: away,
+      session: second,
+      claude_session: away,
       kind: 'waiting',
-      text: `${basename(project)}: Claude is waiting for you\n\nClaude is waiting for your input`,
+      text: `${basename(project)} · ${second}: Claude is waiting for you\n\nClaude is waiting for your input`,
     }),
   ])
 })
@@ -468,7 +475,8 @@ it('escalates a wait the person at the terminal leaves unanswered', async () => 
   )
   await waitFor(() => operator.messages.some((m) => m.event === 'notice'), 10_000, 'the escalated notice')
   expect(operator.messages.find((m) => m.event === 'notice')?.data).toMatchObject({
-    session: SESSION,
+    session: basename(project),
+    claude_session: SESSION,
     kind: 'waiting',
   })
 })
@@ -499,7 +507,8 @@ it('does not escalate a wait the person answered at the terminal: the session we
   expect(notices).toEqual([
     expect.objectContaining({
       kind: 'waiting',
-      text: `${basename(project)}: Claude is waiting for you\n\nClaude is waiting for your input`,
+      // Named by its project and the title of its first prompt.
+      text: `${basename(project)} · go: Claude is waiting for you\n\nClaude is waiting for your input`,
     }),
   ])
 })
@@ -530,13 +539,23 @@ it('registers a terminal session from its hooks, lists it, and hands it a messag
     `${SESSION}\trunning\t${name}\tfeature/hooks`,
   )
   const secret = await home.addSource('ci')
-  const sent = await fetch(`${home.url}/hooks/ci`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${secret}` },
-    body: 'also update the changelog',
-  })
-  expect(sent.status).toBe(202)
-  const context = await hook('UserPromptSubmit', input('UserPromptSubmit', { prompt: 'go', source: 'user' }))
+  const post = (text: string) =>
+    fetch(`${home.url}/hooks/ci`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${secret}` },
+      body: text,
+    })
+  // A source bound to no project: its events are about none, and no session of a project takes them.
+  expect((await post('the nightly build of another team is red')).status).toBe(202)
+  const quiet = await hook('UserPromptSubmit', input('UserPromptSubmit', { prompt: 'go', source: 'user' }))
+  expect(JSON.stringify(quiet.json)).not.toContain('nightly')
+  // Bound to this project, its next event is this session's.
+  await runCli(['source', 'bind', 'ci', '--project', project], home.env)
+  expect((await post('also update the changelog')).status).toBe(202)
+  const context = await hook(
+    'UserPromptSubmit',
+    input('UserPromptSubmit', { prompt: 'go on', source: 'user' }),
+  )
   expect(context.json).toMatchObject({ hookSpecificOutput: { hookEventName: 'UserPromptSubmit' } })
   expect(JSON.stringify(context.json)).toContain('also update the changelog')
   await hook('SessionEnd', input('SessionEnd', { reason: 'prompt_input_exit' }))

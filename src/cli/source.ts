@@ -1,12 +1,16 @@
 // `switchboard source`: webhook sources (POST /hooks/<name>): add one with its preset, list, rotate
 // its secret, remove.
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import { z } from 'zod'
 import { invalid } from '../core/errors.js'
+import { repoKey } from '../core/event.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import { newSecret } from '../core/ids.js'
 import { isReservedSource } from '../core/sources.js'
+import { projectIdentity } from '../hub/core/project-identity.js'
+import { projectKeys } from '../hub/core/projects.js'
 import { SOURCE_CACHE_MS } from '../hub/http/source-cache.js'
 import { presetSchema } from '../sources/webhook/index.js'
 import { fieldSpecSchema, MAX_FIELDS } from '../sources/webhook/presets/field-map.js'
@@ -16,6 +20,7 @@ import { printJson } from './output.js'
 
 const sourceName = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'use 1-64 letters, digits or . _ -')
 const headerName = z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'not an HTTP header name')
+const repositorySchema = z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'a repository as owner/name')
 
 /** How the sending side is set up, after the URL and secret are printed. */
 const SETUP: Record<WebhookPreset, (topic: string) => string> = {
@@ -99,7 +104,22 @@ function describe(s: Source): string {
         .join(',')}`
     : ''
   const dedupe = s.deliveryHeader ? `\tdedupe=${s.deliveryHeader}` : ''
-  return `${s.name}\ttopic=${s.topic}\tpreset=${s.preset ?? 'generic'}${fields}${dedupe}`
+  const about = s.about?.length ? `\tabout=${s.about.join(',')}` : ''
+  return `${s.name}\ttopic=${s.topic}\tpreset=${s.preset ?? 'generic'}${fields}${dedupe}${about}`
+}
+
+const more = (value: string, previous: string[]) => [...previous, value]
+
+/** The project keys `--project` folders and `--repo` names stand for (core/event.ts). */
+async function aboutOf(opts: { project: string[]; repo: string[] }): Promise<string[]> {
+  const keys: string[] = []
+  for (const dir of opts.project) {
+    const folder = resolve(dir)
+    if (!existsSync(folder)) throw invalid(`--project ${dir}: no such folder`)
+    keys.push(...projectKeys(await projectIdentity(folder), folder))
+  }
+  for (const repo of opts.repo) keys.push(repoKey(check(repositorySchema, repo, '--repo')))
+  return [...new Set(keys)]
 }
 
 export function registerSources(program: Command): void {
@@ -125,6 +145,18 @@ export function registerSources(program: Command): void {
       (value: string, previous: string[]) => [...previous, value],
       [] as string[],
     )
+    .option(
+      '--project <dir>',
+      'its events are about the project in <dir> (repeatable): see source bind',
+      more,
+      [],
+    )
+    .option(
+      '--repo <owner/name>',
+      'its events are about this repository (repeatable): see source bind',
+      more,
+      [],
+    )
     .action(
       async (
         rawName: string,
@@ -135,10 +167,13 @@ export function registerSources(program: Command): void {
           field: string[]
           secret?: string
           secretFile?: string
+          project: string[]
+          repo: string[]
         },
         command: Command,
       ) => {
         const name = check(sourceName, rawName, 'source name')
+        const about = await aboutOf(opts)
         if (isReservedSource(name))
           throw invalid(`source name "${name}" is reserved for Switchboard's own events; pick another`)
         const topic = check(topicSchema, opts.topic ?? name, '--topic')
@@ -158,7 +193,7 @@ export function registerSources(program: Command): void {
         const secret = given ?? newSecret('sbw')
         await withStore(command, async (store) => {
           if (await store.getSource(name)) throw invalid(`source "${name}" exists already`)
-          await store.addSource({ name, topic, secret, deliveryHeader, preset, fieldMap })
+          await store.addSource({ name, topic, secret, deliveryHeader, preset, fieldMap, about })
         })
         const { host, port } = configFrom(command)
         if (onArgv.length) process.stderr.write(ARGV_WARNING)
@@ -216,6 +251,33 @@ export function registerSources(program: Command): void {
             ? `source "${name}": it now takes the secret you gave (the old one no longer works)\n`
             : `source "${name}": new secret (the old one no longer works)\n  secret: ${secret}\n` +
                 'Give it to the sending side in place of the old one.\n',
+        )
+      },
+    )
+
+  source
+    .command('bind <name>')
+    .description(
+      "say which projects a source's events are about: the sessions of those projects get them (--none: only what each event names)",
+    )
+    .option('--project <dir>', 'the project in <dir>: its repository, or the folder (repeatable)', more, [])
+    .option('--repo <owner/name>', 'a repository, wherever its sessions work (repeatable)', more, [])
+    .option('--none', 'bound to nothing: its events reach the sessions of the repository they name, or wait')
+    .action(
+      async (name: string, opts: { project: string[]; repo: string[]; none?: boolean }, command: Command) => {
+        if (!opts.none && !opts.project.length && !opts.repo.length)
+          throw invalid('say what it is about: --project <dir>, --repo <owner/name>, or --none')
+        if (opts.none && (opts.project.length || opts.repo.length))
+          throw invalid('--none binds it to nothing: give it alone')
+        const about = opts.none ? [] : await aboutOf(opts)
+        const bound = await withStore(command, (store) => store.setSourceAbout(name, about))
+        if (!bound) throw invalid(`no source named "${name}"`)
+        // A hub may have read the source a moment ago: once this returns, every hub goes by the new binding.
+        await new Promise((r) => setTimeout(r, SOURCE_CACHE_MS))
+        process.stdout.write(
+          about.length
+            ? `source "${name}": its events are about ${about.join(', ')}\n`
+            : `source "${name}": bound to nothing; each event reaches the sessions of the repository it names\n`,
         )
       },
     )

@@ -81,7 +81,7 @@ export class Decisions {
       owner: subscriber,
       request: await this.named(subscriber, {
         ...request,
-        ...(claudeSession ? { session: claudeSession } : {}),
+        ...(claudeSession ? { claude_session: claudeSession } : {}),
         ...(hooked ? { twin: hooked.id } : {}),
       }),
       expiresAt: null,
@@ -266,7 +266,7 @@ export class Decisions {
       open.find(
         (d) =>
           d.request.source !== 'hook' &&
-          d.request.session === claudeSession &&
+          d.request.claude_session === claudeSession &&
           Date.now() - d.createdAt < TWIN_WINDOW_MS &&
           sameCall(d.request, tool, input),
       ) ?? null
@@ -280,7 +280,7 @@ export class Decisions {
       open.find(
         (d) =>
           d.request.source === 'hook' &&
-          d.request.session === claudeSession &&
+          d.request.claude_session === claudeSession &&
           Date.now() - d.createdAt < TWIN_WINDOW_MS &&
           sameCall(request, String(d.request.tool_name), inputOf(d.request) ?? {}),
       ) ?? null

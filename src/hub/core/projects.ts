@@ -83,14 +83,16 @@ export class Projects {
           'a project file was not taken; its sessions get their project only',
         )
     }
-    const repository = identity.repository
-      ? repoKey(`${identity.repository.owner}/${identity.repository.name}`)
-      : null
-    const keys = [
-      folderKey(root),
-      ...(repository ? [repository] : []),
-      ...(file?.repositories ?? []).map(repoKey),
-    ]
+    const keys = [...projectKeys(identity, folder), ...(file?.repositories ?? []).map(repoKey)]
     return { ...identity, keys: [...new Set(keys)], file, problem }
   }
+}
+
+/** The keys of the project `folder` is in: its repository's (from origin), and its top folder's. */
+export function projectKeys(identity: ProjectIdentity, folder: string): string[] {
+  const { repository } = identity
+  return [
+    folderKey(identity.root ?? folder),
+    ...(repository ? [repoKey(`${repository.owner}/${repository.name}`)] : []),
+  ]
 }

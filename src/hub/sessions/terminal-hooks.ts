@@ -277,7 +277,7 @@ export class TerminalHooks {
             input: shownInput(tool, toolInput),
             cwd: input.cwd,
             project: basename(input.cwd),
-            session,
+            claude_session: session,
             source: 'hook',
             ...(name ? { name } : {}),
           },
