@@ -513,8 +513,8 @@ it('does not escalate a wait the person answered at the terminal: the session we
   ])
 })
 
-it('registers a terminal session from its hooks, lists it, and hands it a message with its next prompt', async () => {
-  await start()
+it('registers a terminal session from its hooks, lists it, and hands it what is about its project with its next prompt', async () => {
+  await start({ SWITCHBOARD_ROUTING: 'project' })
   await hook('SessionStart', input('SessionStart', { source: 'startup', model: 'claude-opus-4' }))
   const admin = readAdminToken({ home: home.dir, adminToken: null })
   const list = async () =>

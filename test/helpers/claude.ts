@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSy
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { startsProcesses } from './fast-loop.js'
-import { waitFor } from './home.js'
+import { TAKE_EVERYTHING, waitFor } from './home.js'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
 // The package's own path: node_modules/.bin/claude may point at either pinned CLI.
@@ -95,6 +95,8 @@ export class ClaudeHome {
       DISABLE_TELEMETRY: '1',
       DISABLE_AUTOUPDATER: '1',
       DISABLE_ERROR_REPORTING: '1',
+      // A hub this CLI's channel or hook starts takes what the tests' hubs take (home.ts).
+      ...TAKE_EVERYTHING,
       ...extra,
     }
   }

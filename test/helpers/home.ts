@@ -47,6 +47,13 @@ export async function freePort(): Promise<number> {
   })
 }
 
+/**
+ * Sessions take every event, as before sessions had projects: the tests of delivery, receipts and
+ * bridges post to sources bound to no project from folders that are no project of theirs. The tests
+ * of routing by project set `SWITCHBOARD_ROUTING: 'project'`, the default a user gets.
+ */
+export const TAKE_EVERYTHING = { SWITCHBOARD_ROUTING: 'everything' } as const
+
 export class TestHome {
   /** Set for every command run on this home (a shared database, say). */
   readonly extraEnv: Record<string, string> = {}
@@ -74,6 +81,7 @@ export class TestHome {
       // A channel started by Claude Code (CLAUDECODE=1) confirms against its transcript; these
       // channels' clients are tests, also when the tests themselves run inside Claude Code.
       CLAUDECODE: '',
+      ...TAKE_EVERYTHING,
       ...this.extraEnv,
     }
   }
