@@ -107,7 +107,9 @@ it('puts a permission dialog to the operators and answers the hook with the firs
     cwd: project,
   })
   const listed = await runCli(['decisions'], home.env)
-  expect(listed.stdout).toContain(`${prompt.id}\t${basename(project)}/5f0c1a2e\tpermission\tBash\t$ echo hi`)
+  expect(listed.stdout).toContain(
+    `${prompt.id}\t${basename(project)} · feature/hooks\tpermission\tBash\t$ echo hi`,
+  )
   expect((await runCli(['answer', prompt.id, 'yes'], home.env)).stdout).toMatch(/^allowed /)
   expect((await allowed).json).toEqual({
     hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
@@ -209,7 +211,7 @@ it('shows the plan it asks about, sends it back with the comment the model is gi
   const prompt = await promptOfKind('plan')
   expect(prompt.input).toEqual(plan.tool_input)
   expect((await runCli(['decisions'], home.env)).stdout).toContain(
-    `${prompt.id}\t${basename(project)}/5f0c1a2e\tplan\tExitPlanMode\t# Add the table 1. add the table 2. ship`,
+    `${prompt.id}\t${basename(project)} · feature/hooks\tplan\tExitPlanMode\t# Add the table 1. add the table 2. ship`,
   )
   await runCli(['answer', prompt.id, 'no', '--message', 'add tests first'], home.env)
   expect((await back).json).toEqual({

@@ -12,10 +12,9 @@ function age(ms: number): string {
   return `${Math.floor(s / 3600)}h`
 }
 
-/** Where a prompt comes from: a terminal session's folder and id, or the session's name. */
+/** Where a prompt comes from: what people call the session ("api · fix the flaky test"). */
 function sessionOf(d: DecisionRow): string {
-  const project = typeof d.request.project === 'string' ? d.request.project : null
-  return project ? `${project}/${d.owner.slice(0, 8)}` : d.owner
+  return typeof d.request.session_name === 'string' ? d.request.session_name : d.owner
 }
 
 /** One line of what the call would do. */

@@ -2,6 +2,7 @@
 // started: a DM on the (fake) platform starts a turn, and Claude's reply tool call arrives on the
 // platform as the bot's message.
 import { once } from 'node:events'
+import { basename } from 'node:path'
 import { expect, it } from 'vitest'
 import { BRIDGE_PLATFORMS } from '../../src/core/bridges.js'
 import { textOf, toolResults } from '../fakes/anthropic.js'
@@ -70,7 +71,8 @@ it('starts a driven session from the chat with /new, and its answer comes back t
     'the session’s answer in the chat',
     60_000,
   )
-  expect(answer.text).toBe(`[session:${session}] it is a small repo`)
+  // Signed with what people call the session: its project and its first prompt, not its id.
+  expect(answer.text).toBe(`[${basename(world.claude.cwd)} · summarise the repo] it is a small repo`)
 
   await fake.dm(olga, '/status')
   await fake.waitFor(
@@ -121,7 +123,7 @@ it('keeps bringing a /new session’s answers to the chat after the hub restarts
     'the session’s answer after the restart',
     60_000,
   )
-  expect(answer.text).toMatch(/^\[session:ses_\w+\] the tests pass$/)
+  expect(answer.text).toBe(`[${basename(world.claude.cwd)} · summarise the repo] the tests pass`)
 })
 
 it('puts a driven session’s tool call to the phone, and the Allow button lets it run', async () => {

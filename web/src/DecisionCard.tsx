@@ -16,14 +16,24 @@ import { useAnswer } from './useAnswer.ts'
 import type { InboxEntry } from './useDecisions.ts'
 import { useSettled } from './useSettled.ts'
 
-function Owner({ owner }: { owner: string }) {
-  const name = useSessionName(owner)
+/** What the hub named the decision's session when it opened ("api · fix the flaky test"), if it did. */
+function givenName(d: DecisionRow): string | null {
+  return typeof d.request.session_name === 'string' ? d.request.session_name : null
+}
+
+/** The session a decision is about, by its name: a driven one links to its page. */
+function Owner({ decision }: { decision: DecisionRow }) {
+  const { owner } = decision
+  const named = useSessionName(owner)
+  const name = (named !== owner ? named : null) ?? givenName(decision) ?? owner
   return owner.startsWith('ses_') ? (
     <a className={name === owner ? 'mono' : undefined} href={href.session(owner)}>
       {name}
     </a>
   ) : (
-    <span className="mono">{owner}</span>
+    <span className={name === owner ? 'mono' : undefined} title={owner}>
+      {name}
+    </span>
   )
 }
 
@@ -55,14 +65,14 @@ export function DecisionCard({
   return (
     <article
       className={`card decision${selected ? ' selected' : ''}${closing ? ' closing' : ''}`}
-      aria-label={`${KIND_LABEL[d.kind]} from ${d.owner}`}
+      aria-label={`${KIND_LABEL[d.kind]} from ${givenName(d) ?? d.owner}`}
       aria-current={selected ? 'true' : undefined}
       onFocus={onSelect}
       data-id={d.id}
     >
       <header className="decision-head">
         <span className="badge">{KIND_LABEL[d.kind]}</span>
-        <Owner owner={d.owner} />
+        <Owner decision={d} />
         {closing ? <span className="tool-name">{toolOf(d)}</span> : null}
         <span className="muted" title={fullTime(d.createdAt)}>
           {ago(d.createdAt)}

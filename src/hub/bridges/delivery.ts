@@ -190,6 +190,7 @@ export class Delivery {
       chat_id: string
       text: string
       from?: string
+      from_name?: string
       reply_to?: string
       files?: string[]
       folder?: string
@@ -214,7 +215,8 @@ export class Delivery {
         ? await this.context.threads.of(body.from)
         : null
     // Claude writes markdown: each platform gets it in its own markup, cut where no code block breaks.
-    const signed = body.from && !thread ? sign(escapeMarkdown(body.from), body.text) : body.text
+    const signer = body.from_name ?? body.from
+    const signed = signer && !thread ? sign(escapeMarkdown(signer), body.text) : body.text
     const { chunkMode } = this.context.config()
     const chunks = this.adapter().format(signed, textLimit(this.context), chunkMode)
     const sent = this.partial.get(item.id) ?? []

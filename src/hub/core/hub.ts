@@ -341,6 +341,8 @@ export class Hub {
       chat_id: chatId,
       text,
       from,
+      // What people call the session that answers ("api · fix the flaky test"), not its key.
+      from_name: (await this.directory.describe(from)).name,
       at: Date.now(),
       ...(extras.replyTo ? { reply_to: extras.replyTo } : {}),
       ...(extras.files?.length
