@@ -34,6 +34,16 @@ import type { INPUTS } from './schemas.js'
 type Ok = { ok: true }
 
 /** What each route answers (a stream's events are described where the stream is read). */
+/**
+ * An event and how far each delivery of it got. `parked`: no subscriber has wanted it yet, and what it
+ * is about (the projects whose first session gets it; none: a session that names its topic).
+ */
+export interface EventDeliveries {
+  event: EventRow
+  deliveries: ReceiptView[]
+  parked: { about: string[] } | null
+}
+
 export interface Responses {
   health: { ok: true; version: string; pid: number; proof?: string }
   openapi: Record<string, unknown>
@@ -61,8 +71,8 @@ export interface Responses {
   notices: { sender: string; kinds: NoticeKind[] }
   chooseNotices: { sender: string; kinds: NoticeKind[] }
   events: { events: EventRow[] }
-  event: { event: EventRow; deliveries: ReceiptView[] }
-  webhookEvent: { event: EventRow; deliveries: ReceiptView[] }
+  event: EventDeliveries
+  webhookEvent: EventDeliveries
   sources: { sources: SourceRow[] }
   peers: { peers: PeerInfo[] }
   sendToPeer: { id: string; message: string }

@@ -1,5 +1,7 @@
 // What the hub's API reads of the store, as rows (core/api/rows.ts): channels and their backlog, the
 // event log, webhook sources, outbound webhooks and their log, dead letters.
+
+import type { EventDeliveries } from '../../core/api/contract.js'
 import type {
   ChannelRow,
   DeadLetterRow,
@@ -10,7 +12,7 @@ import type {
 } from '../../core/api/rows.js'
 import { notFound } from '../../core/errors.js'
 import type { StoredEvent } from '../../core/event.js'
-import { type ReceiptView, receiptView } from '../../core/receipts.js'
+import { receiptView } from '../../core/receipts.js'
 import type { Hub } from './hub.js'
 
 const EVENTS_PAGE = 50
@@ -63,15 +65,16 @@ export function eventRow(e: StoredEvent): EventRow {
 }
 
 /** An event and how far each delivery of it got; `source`: only if it came from that webhook source. */
-export async function eventDeliveries(
-  hub: Hub,
-  id: string,
-  source?: string,
-): Promise<{ event: EventRow; deliveries: ReceiptView[] }> {
+export async function eventDeliveries(hub: Hub, id: string, source?: string): Promise<EventDeliveries> {
   const event = await hub.store.eventById(id)
   if (!event || (source !== undefined && event.source !== source))
     throw notFound(`no event "${id}"${source === undefined ? '' : ` from source "${source}"`}`)
-  return { event: eventRow(event), deliveries: (await hub.store.eventReceipts(id)).map(receiptView) }
+  const about = await hub.store.parkedAbout(id)
+  return {
+    event: eventRow(event),
+    deliveries: (await hub.store.eventReceipts(id)).map(receiptView),
+    parked: about === null ? null : { about },
+  }
 }
 
 /** Webhook sources, never their secrets, with when each last sent an event. */
