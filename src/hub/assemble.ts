@@ -69,7 +69,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
   const advertised = () =>
     `${config.advertise ?? reachableAt(config.host, port)}${tls ? `#${pinText(tls.fingerprint)}` : ''}`
   const leases = new LeaseKeeper(store, readHubId(config.home), log, advertised, config.leaseMs)
-  const hub = new Hub(store, log, leases)
+  const hub = new Hub(store, log, leases, { routing: () => config.routing })
   const adminToken = readAdminToken(config)
 
   const streams = new SenderStreams(store)

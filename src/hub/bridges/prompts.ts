@@ -118,7 +118,8 @@ export function promptMessage(
   body: Record<string, unknown>,
 ): { text: string; buttons: Button[][] } {
   const code = String(body.id)
-  const session = String(body.session ?? '')
+  // Named as people call it ("api · fix the flaky test"); a prompt from before names only its key.
+  const session = String(body.session_name ?? body.session ?? '')
   const tool = String(body.tool_name ?? '')
   if (kind === 'question') return questionMessage(code, session, body.input)
   const title =

@@ -159,7 +159,8 @@ export class Access {
     for (const decision of open) {
       const shown = await this.store.outboxAbout(sender.id, decision.code)
       // Sent already, while they were an operator before.
-      if (shown.some((i) => i.kind === decision.kind && i.body.session === decision.owner)) continue
+      if (shown.some((i) => i.kind === decision.kind && (i.body.owner ?? i.body.session) === decision.owner))
+        continue
       await this.store.addOutbox(sender.id, decision.kind, promptBody(decision))
     }
   }

@@ -144,6 +144,7 @@ export class Decisions {
     await this.toOperators('decision', {
       id: answered.code,
       kind: answered.kind,
+      owner: answered.owner,
       session: sessionOfDecision(answered).key,
       status: 'answered',
       answer,
@@ -304,7 +305,8 @@ export class Decisions {
       await this.toOperators('decision', {
         id: d.code,
         kind: d.kind,
-        session: d.owner,
+        owner: d.owner,
+        session: sessionOfDecision(d).key,
         status: 'cancelled',
         ...(reason ? { reason } : {}),
       })
@@ -390,6 +392,7 @@ export function promptBody(decision: Decision): Record<string, unknown> {
     const description = typeof request.description === 'string' ? request.description : undefined
     return {
       id: code,
+      owner: decision.owner,
       session,
       session_name: name,
       tool_name: tool,
@@ -407,6 +410,7 @@ export function promptBody(decision: Decision): Record<string, unknown> {
     id: code,
     decision: decision.id,
     ...request,
+    owner: decision.owner,
     session,
     session_name: name,
     text: `${name}: ${promptText({ tool_name: tool, input, description })}${reply}`,

@@ -94,7 +94,8 @@ export class DecisionFeed {
   private async announce(item: OutboxItem): Promise<void> {
     const kind = item.kind === 'decision' ? String(item.body.kind) : item.kind
     const code = String(item.body.id)
-    const owner = String(item.body.session)
+    // The decision's owner (a prompt from before owners were said names it as its session).
+    const owner = String(item.body.owner ?? item.body.session)
     // Every operator gets an item about the same change: only the first one is looked up and told.
     const status = item.kind === 'decision' ? String(item.body.status) : 'open'
     const key = `${kind}:${code}:${owner}:${status}`
