@@ -75,7 +75,9 @@ async function webhook(source: string, secret: string, body: string): Promise<st
   return ((await res.json()) as { id: string }).id
 }
 
-it('lists events newest first with each subscriber’s state, by source, topic, session and state, paged and as JSON', async () => {
+it('lists events newest first with each subscriber’s state, by source, topic, session and state, paged and as JSON', {
+  timeout: 120_000,
+}, async () => {
   Object.assign(home.extraEnv, {
     CLAUDE_CONFIG_DIR: claudeConfig,
     SWITCHBOARD_CONFIRM_MS: '3000',
@@ -177,7 +179,7 @@ it('lists events newest first with each subscriber’s state, by source, topic, 
     (e: { stderr: string }) => e,
   )
   expect(wrong.stderr.trim()).toBe(
-    'switchboard: --state must be one of stored, written, queued, in_context, unconfirmed, parked',
+    'switchboard: --state "lost": must be one of stored, written, queued, in_context, unconfirmed, parked',
   )
 })
 
