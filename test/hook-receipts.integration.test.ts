@@ -173,7 +173,8 @@ it('records an event a hook handed over as written, then in_context once the tra
 })
 
 it('says unconfirmed, with why, and tells operators when the transcript goes on without the event', async () => {
-  await start(200, 2)
+  // The line after the answer is written within the 3 s this gives.
+  await start(1_000, 2)
   const name = basename(project)
   const file = transcriptPath(session)
   appendLines(file, enqueueLine(session, 'go'))

@@ -9,6 +9,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import type { HookInput } from '../../core/claude-hooks.js'
 import type { StoredEvent } from '../../core/event.js'
 import type { ClientMessage } from '../../core/hub-protocol.js'
+import type { DeliveryReceipt } from '../../core/receipts.js'
 import type { Hub } from '../core/hub.js'
 import { HookDeliveries } from './hook-deliveries.js'
 
@@ -20,6 +21,10 @@ let deliveries: HookDeliveries
 let receipts: { subscriber: string; receipt: Receipt; after: string | undefined }[]
 let pending: StoredEvent[]
 let failReceipts: boolean
+/** What the store says of each event's deliveries before the hook takes it. */
+let before: Map<string, DeliveryReceipt[]>
+/** The channel's deadlines the hub waits by: long, unless a test is about running out of them. */
+let times: { confirmMs: number; confirmTries: number }
 
 const event = (id: string): StoredEvent =>
   ({ id, seq: 1, topic: 'ci', source: 'ci', content: id, meta: {}, created_at: 0 }) as unknown as StoredEvent
@@ -33,19 +38,20 @@ beforeEach(() => {
   receipts = []
   pending = []
   failReceipts = false
+  before = new Map()
+  times = { confirmMs: 10_000, confirmTries: 2 }
   const hub = {
     takeForHook: async () => pending.splice(0),
+    store: { eventReceipts: async (id: string) => before.get(id) ?? [] },
     receipt: async (subscriber: string, receipt: Receipt, after?: string) => {
       if (failReceipts) throw new Error('the store is gone')
       receipts.push({ subscriber, receipt, after })
     },
   } as unknown as Hub
-  deliveries = new HookDeliveries(
-    hub,
-    pino({ level: 'silent' }),
-    () => ({ confirmMs: 100, confirmTries: 2 }),
-    { projects, uid: process.getuid?.() ?? null },
-  )
+  deliveries = new HookDeliveries(hub, pino({ level: 'silent' }), () => times, {
+    projects,
+    uid: process.getuid?.() ?? null,
+  })
 })
 
 afterEach(() => {
@@ -86,12 +92,30 @@ it('records what a hook takes as written, then in context from the transcript li
 })
 
 it("says unconfirmed, why and what becomes of it, once all the channel's tries would have passed", async () => {
+  times = { confirmMs: 100, confirmTries: 2 }
   pending = [event('ev_a')]
   await deliveries.take('api', input(join(root, 'projects', '-work-api', 'none.jsonl')))
   await until(() => receipts.length === 2)
   expect(receipts[1]?.receipt).toMatchObject({ stage: 'unconfirmed', tries: 1 })
   expect(receipts[1]?.receipt.reason).toMatch(/none\.jsonl was not found/)
   expect(receipts[1]?.after).toMatch(/nothing will again/)
+})
+
+it("counts a hand-over down the ladder as the try after the channel's last", async () => {
+  before.set('ev_a', [
+    {
+      subscriber: 'api',
+      state: 'unconfirmed',
+      stored: 0,
+      written: 1,
+      inContext: null,
+      tries: 5,
+      reason: 'the dev flag is missing',
+    },
+  ])
+  pending = [event('ev_a'), event('ev_b')]
+  await deliveries.take('api', input())
+  expect(stages()).toEqual(['ev_a written 6', 'ev_b written 1'])
 })
 
 it('hands the events over when their receipts cannot be recorded', async () => {

@@ -62,7 +62,7 @@ export class HookDeliveries {
     if (!events.length) return events
     // Taken: whatever goes wrong below, the hook still hands them over.
     try {
-      const watched = await this.watch(subscriber, transcriptPathOf(input))
+      const watched = await this.watch(subscriber, input.transcript_path)
       for (const event of events) await this.handed(watched, event)
     } catch (err) {
       this.log.error({ err, subscriber }, 'hook delivery receipts not recorded')
@@ -104,7 +104,7 @@ export class HookDeliveries {
     const { confirmMs, confirmTries } = this.times()
     const entry: Handed = {
       event,
-      tries: (before?.tries ?? 0) + 1,
+      tries: (before?.tries ?? (await this.triedBefore(watched.subscriber, event))) + 1,
       at: Date.now(),
       timer: setTimeout(() => void this.expired(watched, entry), confirmMs * (2 ** confirmTries - 1)),
     }
@@ -113,6 +113,15 @@ export class HookDeliveries {
     watched.poll ??= setInterval(() => void this.look(watched), POLL_MS)
     watched.poll.unref()
     await this.report(watched, entry, 'written')
+  }
+
+  /**
+   * How often the event was written to the subscriber before this hand-over: a channel's tries, when
+   * it gave the event up and the hook takes it down the ladder; none for one the hook takes first.
+   */
+  private async triedBefore(subscriber: string, event: StoredEvent): Promise<number> {
+    const receipt = (await this.hub.store.eventReceipts(event.id)).find((d) => d.subscriber === subscriber)
+    return receipt?.state === 'unconfirmed' ? receipt.tries : 0
   }
 
   private look(watched: Watched): Promise<void> {
@@ -172,10 +181,4 @@ export class HookDeliveries {
         ),
       )
   }
-}
-
-/** The transcript a hook's input names (every hook input carries one), if it names one. */
-function transcriptPathOf(input: HookInput): string | undefined {
-  const path = (input as { transcript_path?: unknown }).transcript_path
-  return typeof path === 'string' && path.length > 0 && path.length <= 4096 ? path : undefined
 }
