@@ -1,5 +1,5 @@
 // The floors of src/ and which way imports may point (run by `npm run layers`, part of `npm test`).
-// Lowest first: core → store, claude (the CLI driver), sources → hub/core → hub/sessions →
+// Lowest first: core → store, claude (the CLI driver, its transcript), sources → hub/core → hub/sessions →
 // hub/http (the one app) and hub/bridges → hub/assemble.ts, hub/server.ts; beside the hub, client/
 // (what other processes use to reach it); on top, the surfaces: channel/, mcp/, cli/. Tests beside
 // the code may import across floors.
@@ -53,8 +53,8 @@ module.exports = {
     },
     floor('client-not-hub-inside', 'client/', ['core/', 'claude/', 'store/store\\.ts$', 'client/'],
       'Processes that reach the hub from outside (channel, CLI, mcp) share no code with its inside.'),
-    floor('channel-through-client', 'channel/', ['core/', 'client/', 'channel/'],
-      'The channel runs inside Claude Code’s process and reaches the hub only through client/.'),
+    floor('channel-through-client', 'channel/', ['core/', 'claude/', 'client/', 'channel/'],
+      'The channel runs inside Claude Code’s process and reaches the hub only through client/ (what it reads of Claude Code, its transcript, is claude/’s, which the hub reads too).'),
     floor('mcp-through-client', 'mcp/', ['core/', 'claude/', 'client/', 'mcp/'],
       '`switchboard mcp` drives sessions through the hub’s API.'),
     {

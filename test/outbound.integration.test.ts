@@ -66,6 +66,15 @@ it('POSTs each event signed with the subscription secret', async () => {
       .update(post?.body ?? '')
       .digest('hex')}`,
   )
+  // Its receipt says so: written for the webhook once its receiver took it.
+  await waitFor(
+    async () =>
+      (await home.api('event', { params: { id } })).deliveries.some(
+        (d) => d.subscriber === sub.name && d.state === 'written' && d.written !== null,
+      ),
+    10_000,
+    "the webhook's written receipt",
+  )
 })
 
 it('retries a receiver that fails twice, and it gets the event once', async () => {

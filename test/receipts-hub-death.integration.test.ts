@@ -16,7 +16,7 @@ import {
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { projectFolderName } from '../src/channel/transcript-file.js'
+import { projectFolderName } from '../src/claude/transcript-file.js'
 import type { ReceiptView } from '../src/core/receipts.js'
 import { ChannelClient } from './helpers/channel-client.js'
 import { alive, CLI, waitFor } from './helpers/home.js'

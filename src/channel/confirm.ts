@@ -6,9 +6,10 @@
 // (a loaded machine took seconds): the event is given SILENT_PATIENCE deadlines before it is written
 // again. Seen queued: it waits, and is never written again, so Claude sees it once. After the last
 // try it is unconfirmed, and goes down the ladder.
+
+import type { TranscriptMark } from '../claude/transcript-marks.js'
 import type { StoredEvent } from '../core/event.js'
 import type { ReceiptStage } from '../core/receipts.js'
-import type { TranscriptMark } from './transcript-marks.js'
 
 export interface ConfirmHooks {
   /** Writes the notification; resolves once it is in Claude Code's pipe. */

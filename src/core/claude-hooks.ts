@@ -40,11 +40,13 @@ export const PLAN_TOOL = 'ExitPlanMode'
 
 /**
  * What every hook input carries and Switchboard needs; the rest of it passes through as sent.
- * (transcript_path and the event's own fields are read where they matter.)
+ * (The event's own fields are read where they matter.)
  */
 export const hookInputSchema = z
   .object({
     session_id: z.string().min(1).max(200),
+    /** The session's transcript, where the hub sees what the hooks handed over reach Claude's context; one it cannot take is left out. */
+    transcript_path: z.string().min(1).max(4096).optional().catch(undefined),
     hook_event_name: z.string().min(1).max(100),
     cwd: z.string().min(1).max(4096),
     tool_name: z.string().max(200).optional(),

@@ -11,6 +11,14 @@ export type ReceiptStage = z.infer<typeof receiptStageSchema>
 export const deliveryStateSchema = z.enum(['stored', 'written', 'queued', 'in_context', 'unconfirmed'])
 export type DeliveryState = z.infer<typeof deliveryStateSchema>
 
+/**
+ * What a listing of events filters on: a delivery's state, or `parked`, an event no subscriber has a
+ * delivery of (none wanted it; it waits for one that comes to).
+ */
+export const EVENT_STATES = [...deliveryStateSchema.options, 'parked'] as const
+export const eventStateSchema = z.enum(EVENT_STATES, { error: `must be one of ${EVENT_STATES.join(', ')}` })
+export type EventState = z.infer<typeof eventStateSchema>
+
 /** How far each state is along: a late `written` never undoes `in_context`. */
 export const STATE_RANK: Record<DeliveryState, number> = {
   stored: 0,

@@ -32,6 +32,7 @@ import { SenderStreams } from './http/sender-streams.js'
 import type { HubTls } from './net/tls.js'
 import { GitHubComments } from './routines/github-comments.js'
 import { Routines } from './routines/routines.js'
+import { HookDeliveries } from './sessions/hook-deliveries.js'
 import { SessionManager } from './sessions/session-manager.js'
 import { TerminalHooks } from './sessions/terminal-hooks.js'
 
@@ -86,11 +87,17 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
     { env: claudeEnv(process.env, config) },
     config.sessionIdleMinutes,
   )
-  const terminalHooks = new TerminalHooks(hub, log, () => ({
-    hookWaitSeconds: config.hookWaitSeconds,
-    presenceSeconds: config.presenceSeconds,
-    escalateSeconds: config.escalateSeconds,
-  }))
+  const terminalHooks = new TerminalHooks(
+    hub,
+    log,
+    () => ({
+      hookWaitSeconds: config.hookWaitSeconds,
+      presenceSeconds: config.presenceSeconds,
+      escalateSeconds: config.escalateSeconds,
+    }),
+    // Receipts of the events the hooks hand over, within the channel's deadlines.
+    new HookDeliveries(hub, log, () => ({ confirmMs: config.confirmMs, confirmTries: config.confirmTries })),
+  )
   const routines = new Routines(hub, sessions, log, {
     worktrees: join(config.home, 'worktrees'),
     overallCap: () => config.routineRuns,

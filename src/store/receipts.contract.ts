@@ -3,6 +3,7 @@
 // is handed to the hook once.
 import { describe, expect } from 'vitest'
 import { event, type OpenStore, publish, storeTest } from './contract.js'
+import type { EventFilter } from './receipts.js'
 
 export function describeReceiptStoreContract(open: OpenStore): void {
   const it = storeTest(open)
@@ -74,6 +75,47 @@ export function describeReceiptStoreContract(open: OpenStore): void {
           reason: null,
         },
       ])
+    })
+
+    it('finds events by text, source, topic, subscriber and state, newest first, a page at a time', async ({
+      store,
+    }) => {
+      await store.registerSubscriber('alpha', ['ci'])
+      await store.registerSubscriber('beta', ['ci', 'deploy'])
+      const staged = await publish(store, [
+        event('ci', 'Build 1 FAILED', { source: 'jenkins' }),
+        event('deploy', 'deployed 100%_done'),
+        event('orders', 'order paid'),
+        event('ci', 'build 2 passed', { source: 'jenkins' }),
+      ])
+      const [build1, deployed, order, build2] = staged.map((s) => s.event.id)
+      const [b1, , , b2] = staged.map((s) => s.event)
+      if (!b1 || !b2) throw new Error('nothing staged')
+      // alpha: build 1 in context, build 2 written (acknowledged); beta reported nothing on build 1.
+      await store.recordReceipt({ eventId: b1.id, subscriber: 'alpha', state: 'in_context', at: 1, tries: 1 })
+      await store.ack('alpha', [b1.seq, b2.seq], 2)
+      await store.recordReceipt({ eventId: b2.id, subscriber: 'beta', state: 'unconfirmed', at: 3, tries: 5 })
+      await store.ack('beta', [b2.seq], 4)
+      const find = async (filter: Partial<EventFilter> = {}) =>
+        (await store.findEvents({ limit: 10, ...filter })).map((e) => e.id)
+
+      expect(await find()).toEqual([build2, order, deployed, build1])
+      expect(await find({ text: 'build' })).toEqual([build2, build1])
+      expect(await find({ text: '0%_' })).toEqual([deployed])
+      expect(await find({ text: 'd_' })).toEqual([])
+      expect(await find({ source: 'jenkins', topic: 'ci' })).toEqual([build2, build1])
+      expect(await find({ topic: 'deploy' })).toEqual([deployed])
+      expect(await find({ subscriber: 'alpha' })).toEqual([build2, build1])
+      expect(await find({ subscriber: 'beta' })).toEqual([build2, deployed, build1])
+      expect(await find({ state: 'parked' })).toEqual([order])
+      expect(await find({ state: 'stored' })).toEqual([deployed, build1])
+      expect(await find({ state: 'stored', subscriber: 'beta' })).toEqual([deployed, build1])
+      expect(await find({ state: 'stored', subscriber: 'alpha' })).toEqual([])
+      expect(await find({ state: 'in_context' })).toEqual([build1])
+      expect(await find({ state: 'written', subscriber: 'alpha' })).toEqual([build2])
+      expect(await find({ state: 'unconfirmed' })).toEqual([build2])
+      expect(await find({ limit: 2 })).toEqual([build2, order])
+      expect(await find({ limit: 2, beforeSeq: staged[2]?.event.seq })).toEqual([deployed, build1])
     })
 
     it('hands an unconfirmed event to the hook once, and takes its confirmation after', async ({ store }) => {

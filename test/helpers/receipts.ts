@@ -2,7 +2,7 @@
 // Code's own transcripts say of it, read as the channel reads them.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { marksOf } from '../../src/channel/transcript-marks.js'
+import { marksOf } from '../../src/claude/transcript-marks.js'
 import type { ReceiptView } from '../../src/core/receipts.js'
 import { textOf } from '../fakes/anthropic.js'
 import { adminCall, type World } from './e2e.js'

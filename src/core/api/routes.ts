@@ -173,7 +173,8 @@ export const ROUTES = {
     method: 'GET',
     path: '/api/events',
     auth: 'operator',
-    summary: 'stored events, newest first (50 a page)',
+    summary:
+      'stored events, newest first (50 a page unless limit says), with their deliveries; by text, source, topic, subscriber and state',
   },
   event: {
     method: 'GET',

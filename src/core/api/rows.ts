@@ -124,7 +124,8 @@ export interface ChatReply {
 
 /**
  * What flows through the hub:
- * GET /api/events?q=<text>&source=<name>&before=<seq> → { events: EventRow[] } (50, newest first)
+ * GET /api/events?q=<text>&source=<name>&topic=<topic>&subscriber=<name>&state=<state>&before=<seq>&limit=<n>
+ *   → { events: EventRow[] } (newest first, 50 unless limit says; state: a delivery's, or parked)
  * GET /api/sources → { sources: SourceRow[] } (never their secrets)
  * GET /api/outbound → { webhooks: OutboundRow[] }; GET /api/outbound/:name/log → { log: OutboundLogRow[] }
  * GET /api/peers → { peers: { name, aliases, live, rooms, pending }[] }

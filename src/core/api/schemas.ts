@@ -7,6 +7,7 @@ import { claudeOptionsSchema } from '../../core/claude-options.js'
 import { metaSchema } from '../event.js'
 import { subscriberNameSchema, topicSchema } from '../hub-protocol.js'
 import { noticeChoiceSchema } from '../notices.js'
+import { eventStateSchema } from '../receipts.js'
 import { routineSpecSchema } from '../routines.js'
 import { linesQuerySchema, respondSchema, sessionSetupSchema } from '../session-api.js'
 
@@ -86,19 +87,42 @@ export const chatMessageSchema = z
   })
   .strict()
 
-export const eventsQuerySchema = z.object({
-  /** Text the events hold (the first 200 characters count). */
-  q: z
-    .string()
-    .transform((q) => q.slice(0, 200) || undefined)
-    .optional(),
-  source: z
-    .string()
-    .transform((s) => s || undefined)
-    .optional(),
-  /** A seq: events before it (the next page); anything else is the first page. */
-  before: z.coerce.number().int().positive().optional().catch(undefined),
-})
+export const eventsQuerySchema = z
+  .object({
+    /** Text the events hold (the first 200 characters count). */
+    q: z
+      .string()
+      .transform((q) => q.slice(0, 200) || undefined)
+      .optional(),
+    source: z
+      .string()
+      .transform((s) => s || undefined)
+      .optional(),
+    /** Events on this topic. */
+    topic: z
+      .string()
+      .transform((t) => t || undefined)
+      .optional(),
+    /** Events delivered to this subscriber (a session's name). */
+    subscriber: z
+      .string()
+      .transform((s) => s || undefined)
+      .optional(),
+    /** Events with a delivery in this state (for `subscriber`, when named); `parked`: no subscriber has one. */
+    state: eventStateSchema.optional(),
+    /** A seq: events before it (the next page); anything else is the first page. */
+    before: z.coerce.number().int().positive().optional().catch(undefined),
+    /** How many (50 unless said). */
+    limit: z.coerce
+      .number()
+      .int()
+      .min(1, 'a page holds 1 to 200 events')
+      .max(200, 'a page holds 1 to 200 events')
+      .optional(),
+  })
+  .refine((q) => !(q.state === 'parked' && q.subscriber), {
+    message: 'a parked event has no subscriber: state parked takes no subscriber',
+  })
 
 export const peerMessageSchema = z
   .object({

@@ -370,7 +370,7 @@ export const SETTINGS = {
     schema: numberIn('a whole number of milliseconds from 100 to 600000', 100, 600_000, { whole: true }),
     default: 3_000,
     description:
-      "how long a channel waits, once Claude Code has read an event it wrote, for it to show in Claude Code's transcript before it looks again and writes it once more if the transcript moved on without it (doubling each try; five times as long while the transcript is silent)",
+      "how long a channel waits, once Claude Code has read an event it wrote, for it to show in Claude Code's transcript before it looks again and writes it once more if the transcript moved on without it (doubling each try; five times as long while the transcript is silent); the hub waits as long as all of a channel's tries would for an event a session's hook handed over",
   }),
   confirmTries: setting({
     variable: 'SWITCHBOARD_CONFIRM_TRIES',
@@ -380,7 +380,7 @@ export const SETTINGS = {
     schema: numberIn('a whole number from 1 to 20', 1, 20, { whole: true }),
     default: 5,
     description:
-      "how many times a channel writes an event that does not reach Claude's context before it is unconfirmed and goes down the ladder",
+      "how many times a channel writes an event that does not reach Claude's context before it is unconfirmed and goes down the ladder (and, with confirmMs, how long the hub waits for one a hook handed over)",
   }),
   delivery: setting({
     variable: 'SWITCHBOARD_DELIVERY',

@@ -277,6 +277,7 @@ export class Hub {
       await this.store.ack(
         subscriber,
         events.map((e) => e.seq),
+        Date.now(),
       )
     return events
   }
@@ -286,7 +287,12 @@ export class Hub {
    * into Claude's context after its tries is told to operators, naming the session and why; the
    * hook (takeForHook) and the channel's inbox take it from there.
    */
-  async receipt(subscriber: string, r: Extract<ClientMessage, { type: 'receipt' }>): Promise<void> {
+  async receipt(
+    subscriber: string,
+    r: Extract<ClientMessage, { type: 'receipt' }>,
+    /** What becomes of an unconfirmed event, for operators. */
+    after = "it waits for the session's hook and inbox",
+  ): Promise<void> {
     const at = r.at ?? Date.now()
     await this.store.recordReceipt({
       eventId: r.event_id,
@@ -309,7 +315,7 @@ export class Hub {
       session_name: session.name,
       event: r.event_id,
       reason: why,
-      text: `${session.name}: event ${r.event_id} is not in Claude's context after ${r.tries} tr${r.tries === 1 ? 'y' : 'ies'} (${why}); it waits for the session's hook and inbox`,
+      text: `${session.name}: event ${r.event_id} is not in Claude's context after ${r.tries} tr${r.tries === 1 ? 'y' : 'ies'} (${why}); ${after}`,
     })
   }
 

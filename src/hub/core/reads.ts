@@ -12,7 +12,7 @@ import type {
 } from '../../core/api/rows.js'
 import { notFound } from '../../core/errors.js'
 import type { StoredEvent } from '../../core/event.js'
-import { receiptView } from '../../core/receipts.js'
+import { type EventState, receiptView } from '../../core/receipts.js'
 import type { Hub } from './hub.js'
 
 const EVENTS_PAGE = 50
@@ -33,15 +33,27 @@ export async function channelRows(hub: Hub): Promise<ChannelRow[]> {
     }))
 }
 
+/** Stored events, newest first, a page at a time, each with how far its deliveries got. */
 export async function eventRows(
   hub: Hub,
-  filter: { q?: string; source?: string; before?: number },
+  filter: {
+    q?: string
+    source?: string
+    topic?: string
+    subscriber?: string
+    state?: EventState
+    before?: number
+    limit?: number
+  },
 ): Promise<EventRow[]> {
-  const events = await hub.store.searchEvents({
+  const events = await hub.store.findEvents({
     text: filter.q,
     source: filter.source,
+    topic: filter.topic,
+    subscriber: filter.subscriber,
+    state: filter.state,
     beforeSeq: filter.before,
-    limit: EVENTS_PAGE,
+    limit: filter.limit ?? EVENTS_PAGE,
   })
   return Promise.all(
     events.map(async (e) => ({

@@ -44,6 +44,23 @@ describe('one error model', () => {
     expect(String(unknownField.json.error)).not.toContain('\n')
   })
 
+  it('answers a listing of events asked for a state nobody has, or a parked one of a subscriber, with 400 and why', async () => {
+    const lost = await world.request('GET', '/api/events?state=lost', { headers: admin })
+    expect(lost.status).toBe(400)
+    expect(lost.json).toEqual({
+      error: 'state: must be one of stored, written, queued, in_context, unconfirmed, parked',
+      kind: 'invalid',
+    })
+    const parked = await world.request('GET', '/api/events?state=parked&subscriber=api', { headers: admin })
+    expect(parked.status).toBe(400)
+    expect(parked.json).toEqual({
+      error: 'a parked event has no subscriber: state parked takes no subscriber',
+      kind: 'invalid',
+    })
+    const page = await world.request('GET', '/api/events?limit=500', { headers: admin })
+    expect(page.json).toEqual({ error: 'limit: a page holds 1 to 200 events', kind: 'invalid' })
+  })
+
   it('answers a body that is not JSON with 400, not 500', async () => {
     const answer = await world.request('POST', '/api/sessions', {
       headers: { ...admin, 'content-type': 'application/json' },

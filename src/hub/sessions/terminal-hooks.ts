@@ -21,6 +21,7 @@ import { promptTitle } from '../../core/session-name.js'
 import type { Decision } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import { canonicalJson } from '../core/rules.js'
+import type { HookDeliveries } from './hook-deliveries.js'
 
 /** The settings that time the hooks (core/settings/table.ts), read at each hook. */
 export interface HookTimes {
@@ -83,6 +84,7 @@ export class TerminalHooks {
     private readonly hub: Hub,
     private readonly log: Logger,
     private readonly times: () => HookTimes,
+    private readonly deliveries: HookDeliveries,
   ) {}
 
   async handle(event: string, input: HookInput, call: HookCall): Promise<HookOutput> {
@@ -115,7 +117,7 @@ export class TerminalHooks {
       case 'UserPromptSubmit':
         if (input.source === undefined || input.source === 'user') this.active(input.session_id)
         this.settleAll(input.session_id, ANSWERED_AT_TERMINAL, true)
-        return this.context(event, name, input.cwd)
+        return this.context(event, name, input)
       case 'PostToolUse':
         if (typeof input.tool_name === 'string')
           this.hub.activity.tell({
@@ -127,7 +129,7 @@ export class TerminalHooks {
         this.settleCall(input)
         // A subagent's tool may run while the session's own dialog still waits.
         if (input.agent_id === undefined) this.wentOn(input.session_id)
-        return this.context(event, name, input.cwd)
+        return this.context(event, name, input)
       default:
         // PreToolUse among them: an earlier install asked questions and plans there, before their
         // dialog showed; they come through PermissionRequest now, with the dialog on screen.
@@ -205,8 +207,8 @@ export class TerminalHooks {
   }
 
   /** The events waiting for the session, as text the model is given; none: nothing to say. */
-  private async context(event: string, name: string, folder: string): Promise<HookOutput> {
-    const events = await this.hub.takeForHook(name, folder)
+  private async context(event: string, name: string, input: HookInput): Promise<HookOutput> {
+    const events = await this.deliveries.take(name, input)
     if (!events.length) return NOTHING
     const text = [
       `Switchboard delivered ${events.length} event${events.length === 1 ? '' : 's'} while you worked.`,
@@ -399,6 +401,7 @@ export class TerminalHooks {
   close(): void {
     for (const timer of this.escalations.values()) clearTimeout(timer)
     this.escalations.clear()
+    this.deliveries.close()
   }
 }
 

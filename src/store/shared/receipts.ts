@@ -1,6 +1,6 @@
 // The receipts area, on either store: one row per (event, subscriber) once the subscriber reports.
 import type { DeliveryReceipt, DeliveryState } from '../../core/receipts.js'
-import type { ReceiptStore } from '../receipts.js'
+import type { EventFilter, ReceiptStore } from '../receipts.js'
 import { toEvent } from '../rows.js'
 import type { Sql } from './sql.js'
 
@@ -45,6 +45,40 @@ const RECEIPTS = `SELECT r.subscriber, r.state, e.created_at AS stored, r.writte
 
 const num = (v: unknown) => (v === null || v === undefined ? null : Number(v))
 
+/**
+ * The conditions of a listing of events (ReceiptStore.findEvents), on `e`, their parameters numbered
+ * from $1. A delivery is a receipt row, or a pending one that has none yet (`stored`); a parked event
+ * has neither (its parked row is subscriber '').
+ */
+function eventConditions(filter: EventFilter): { where: string[]; params: unknown[] } {
+  const where: string[] = []
+  const params: unknown[] = []
+  const param = (value: unknown) => {
+    params.push(value)
+    return `$${params.length}`
+  }
+  if (filter.text)
+    // LIKE with the text's own % and _ taken literally; lower() on both sides: any case, on both databases.
+    where.push(
+      `lower(e.content) LIKE ${param(`%${filter.text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`)} ESCAPE '\\'`,
+    )
+  if (filter.source) where.push(`e.source = ${param(filter.source)}`)
+  if (filter.topic) where.push(`e.topic = ${param(filter.topic)}`)
+  if (filter.beforeSeq !== undefined) where.push(`e.seq < ${param(filter.beforeSeq)}`)
+  const { subscriber, state } = filter
+  const who = (column: string) => (subscriber ? ` AND ${column} = ${param(subscriber)}` : '')
+  const reported = (only = '') =>
+    `EXISTS (SELECT 1 FROM receipts r WHERE r.event_id = e.id${who('r.subscriber')}${only})`
+  const pending = () =>
+    `EXISTS (SELECT 1 FROM deliveries d WHERE d.seq = e.seq AND d.subscriber <> ''${who('d.subscriber')}
+       AND NOT EXISTS (SELECT 1 FROM receipts r WHERE r.event_id = e.id AND r.subscriber = d.subscriber))`
+  if (state === 'parked') where.push(`NOT ${reported()} AND NOT ${pending()}`)
+  else if (state === 'stored') where.push(`(${reported(" AND r.state = 'stored'")} OR ${pending()})`)
+  else if (state) where.push(reported(` AND r.state = ${param(state)}`))
+  else if (subscriber) where.push(`(${reported()} OR ${pending()})`)
+  return { where, params }
+}
+
 export function receiptStore(sql: Sql): ReceiptStore {
   return {
     async recordReceipt({ eventId, subscriber, state, at, tries, reason }) {
@@ -63,6 +97,16 @@ export function receiptStore(sql: Sql): ReceiptStore {
     async eventById(id) {
       const row = await sql.get('SELECT * FROM events WHERE id = $1 ORDER BY seq DESC LIMIT 1', [id])
       return row ? toEvent(row) : null
+    },
+
+    async findEvents(filter) {
+      const { where, params } = eventConditions(filter)
+      const rows = await sql.all(
+        `SELECT e.* FROM events e ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
+         ORDER BY e.seq DESC LIMIT $${params.length + 1}`,
+        [...params, filter.limit],
+      )
+      return rows.map(toEvent)
     },
 
     async eventReceipts(eventId) {

@@ -55,6 +55,20 @@ describe('the transcript reader', () => {
     expect(marks.size).toBe(3)
   })
 
+  it("takes a hook's additionalContext as in context once, after UserPromptSubmit and after PostToolUse, and never the hook's own record of its answer", () => {
+    const { marks, changes, inContextLines } = read('print-hook-context.jsonl')
+    const [prompt, tool] = ['ev_mx03cyjzf658f8e6f112', 'ev_mx03d62v31b4c426f7a7']
+    expect(changes).toEqual([`${prompt} in_context`, `${tool} in_context`])
+    expect(Object.fromEntries(inContextLines)).toEqual({ [prompt]: 1, [tool]: 1 })
+    expect(marks.state(tool)).toBe('in_context')
+    // The PostToolUse hook's output is recorded (hook_success, its stdout quoting the tag) just
+    // before the context line: that record is not the conversation.
+    const lines = readFileSync(join(FIXTURES, 'print-hook-context.jsonl'), 'utf8').split('\n')
+    const record = lines.find((l) => l.includes('"hook_success"') && l.includes('event_id='))
+    expect(record).toBeDefined()
+    expect(marksOf(JSON.parse(record as string))).toBeNull()
+  })
+
   it('ignores a tool result quoting a tag, a half-written line, and attachments the model is not shown as prompts', () => {
     const marks = new TranscriptMarks()
     const tag = '<channel source="x" event_id="ev_quoted">hi</channel>'
