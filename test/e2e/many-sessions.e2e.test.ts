@@ -19,6 +19,7 @@ import { PrintSession } from '../helpers/claude.js'
 import { drivingEnv, e2eWorld, startDrivingHub, waitForChannel } from '../helpers/e2e.js'
 import { CLI, waitFor } from '../helpers/home.js'
 import { PLUGIN_CHANNEL } from '../helpers/plugin.js'
+import { waitForState } from '../helpers/receipts.js'
 
 const world = e2eWorld({ channelPlugin: 'switchboard' })
 const GROUP = '-1001234567890'
@@ -108,27 +109,34 @@ it('keeps two projects’ sessions each its own: events, prompts, topics and mes
   await webSession.waitForResults(1)
 
   // A signed GitHub delivery about acme/api: in api's transcript once, never in web's.
-  const { json } = fixture('github-pull_request-opened')
-  const payload = json as { repository: Record<string, unknown> }
-  payload.repository.full_name = 'acme/api'
-  const raw = Buffer.from(JSON.stringify(payload))
-  const res = await fetch(`${world.home.url}/hooks/github`, {
-    method: 'POST',
-    body: raw,
-    headers: {
-      'content-type': 'application/json',
-      'x-github-event': 'pull_request',
-      'x-github-delivery': 'b2f5f0a0-0000-4000-8000-000000000001',
-      'x-hub-signature-256': signature(secret as string, raw),
-    },
-  })
-  expect(res.status).toBe(202)
-  const { id } = (await res.json()) as { id: string }
+  const pullRequest = async (repository: string, delivery: string): Promise<string> => {
+    const { json } = fixture('github-pull_request-opened')
+    const payload = json as { repository: Record<string, unknown> }
+    payload.repository.full_name = repository
+    const raw = Buffer.from(JSON.stringify(payload))
+    const res = await fetch(`${world.home.url}/hooks/github`, {
+      method: 'POST',
+      body: raw,
+      headers: {
+        'content-type': 'application/json',
+        'x-github-event': 'pull_request',
+        'x-github-delivery': delivery,
+        'x-hub-signature-256': signature(secret as string, raw),
+      },
+    })
+    expect(res.status).toBe(202)
+    return ((await res.json()) as { id: string }).id
+  }
+  const id = await pullRequest('acme/api', 'b2f5f0a0-0000-4000-8000-000000000001')
   await waitFor(() => inContext(api, id) > 0, 60_000, 'the event in api’s context')
-  // web's next prompt takes what waits for it: nothing about api.
+  // web's next prompt takes what waits for it: nothing about api; one about web, confirmed in its
+  // context from its transcript, as the channel's are.
+  const forWeb = await pullRequest('acme/web', 'b2f5f0a0-0000-4000-8000-000000000002')
   webSession.send('anything new?')
   await webSession.waitForResults(2)
   expect(transcriptsOf(web)).not.toContain(id)
+  const [confirmed] = await waitForState(world, [forWeb], 'in_context', 60_000)
+  expect(confirmed?.subscriber).toBe('web')
 
   // api runs its tests: the Bash prompt on Telegram names api, in api's own topic.
   apiSession.send('run the api tests')
