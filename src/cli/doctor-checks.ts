@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { findClaude } from '../claude/process.js'
 import { HubApiError } from '../client/api-client.js'
-import { START_COMMAND, stoppedOnPurpose } from '../client/autostart.js'
+import { START_COMMAND, stoppedHow } from '../client/autostart.js'
 import { CLAUDE_HOOK_EVENTS } from '../core/claude-hooks.js'
 import { type HubConfig, paths, redactDatabaseUrl } from '../core/config.js'
 import type { HubStatus } from '../core/hub-protocol.js'
@@ -91,13 +91,14 @@ export async function checkHub(
         ],
         status: null,
       }
-    if (stoppedOnPurpose(config.home))
+    const how = stoppedHow(config.home)
+    if (how)
       return {
         checks: [
           {
             name: 'hub',
             verdict: 'warn',
-            detail: 'stopped with switchboard stop: channels wait for it and do not start it',
+            detail: `stopped ${how}: channels wait for it and do not start it`,
             fix: START_COMMAND,
           },
         ],

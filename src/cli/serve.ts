@@ -1,9 +1,16 @@
 // `switchboard serve`: the hub, one per home and port; a busy port or home is refused with who holds it.
-// A person at a terminal gets a banner and the logs go to the home's log file; --log-json keeps
-// them as JSON lines on stderr (a service manager, autostart), --json prints the banner as JSON.
-import { readFileSync } from 'node:fs'
+// A person at a terminal gets a banner and the logs go to the home's log file, and Ctrl-C there is a
+// stop on purpose (channels wait for the hub, as after `switchboard stop`); --log-json keeps them as
+// JSON lines on stderr (a service manager, autostart), --json prints the banner as JSON.
+import { existsSync, readFileSync } from 'node:fs'
 import { type Command, Option } from 'commander'
-import { clearStopped, rotateHubLog, startRefused } from '../client/autostart.js'
+import {
+  clearStopped,
+  markStopped,
+  rotateHubLog,
+  startRefused,
+  stoppedAtTerminal,
+} from '../client/autostart.js'
 import { reach, tcpTarget } from '../client/hub-address.js'
 import { readAdminToken } from '../core/admin-token.js'
 import { ensureHome, type HubConfig, paths } from '../core/config.js'
@@ -106,6 +113,9 @@ export function registerServe(program: Command): void {
         )
       const stop = async (signal: string) => {
         log.info({ signal }, 'hub stopping')
+        // Ctrl-C (or a kill) of a hub a person runs at a terminal is meant as `switchboard stop` is:
+        // channels wait for it. A crash is no signal, and autostart's hub (--log-json) has no terminal.
+        if (person && existsSync(config.home)) markStopped(config.home, stoppedAtTerminal(signal))
         await running.close()
         if (!opts.json && !opts.logJson) process.stdout.write('hub stopped\n')
         process.exit(0)
