@@ -671,3 +671,51 @@ it('refuses a routine with one line per problem, and a dry run says what an even
   )
   expect(await runs('alerts')).toEqual([])
 })
+
+it('tests a webhook body against a routine through its source’s preset, as a real delivery would be', {
+  timeout: 60_000,
+}, async () => {
+  await hubWith({})
+  await world.home.cli('source', 'add', 'gh', '--preset', 'github')
+  await addRoutine({
+    name: 'triage',
+    trigger: { kind: 'events', topics: ['gh.issues'] },
+    filter: [{ path: 'meta.action', equals: 'opened' }],
+    key: '{{meta.repository}}#{{meta.number}}',
+    action: {
+      kind: 'start',
+      folder: world.home.dir,
+      prompt: 'Triage issue {{meta.number}}: {{meta.title}}.',
+    },
+  })
+  const body = join(import.meta.dirname, 'fixtures/webhooks/github-issues-opened.json')
+  const test = (...more: string[]) =>
+    runCli(['routine', 'test', 'triage', '--source', 'gh', '--event', body, ...more], world.home.env)
+
+  const issue = await test('--header', 'X-GitHub-Event: issues')
+  expect(issue.stderr).toBe('')
+  expect(issue.stdout.split('\n').slice(0, 3)).toEqual([
+    'event: gh.issues: alice opened issue #34 in acme/webshop: Checkout button does nothing on Safari 17 — https://github.com/acme/webshop/issues/34',
+    `a new run (key "acme/webshop#34"): would start a session in ${world.home.dir}`,
+    'prompt:',
+  ])
+  expect(issue.stdout).toContain('Triage issue "34": "Checkout button does nothing on Safari 17".')
+  // The same body as another event type is on another topic, which the routine does not take.
+  const push = await test('--header', 'X-GitHub-Event: pull_request', '--json')
+  expect(JSON.parse(push.stdout)).toMatchObject({
+    matched: false,
+    why: 'its topic gh.pull_request is not one the routine takes (gh.issues)',
+    event: { topic: 'gh.pull_request' },
+  })
+  // What GitHub always sends is asked for, as the webhook route asks for it.
+  const bare = await test()
+  expect(bare.code).not.toBe(0)
+  expect(bare.stderr).toBe('switchboard: missing X-GitHub-Event header: a GitHub webhook always sends one\n')
+  // A body given without its source says how to give it one.
+  const unsourced = await runCli(['routine', 'test', 'triage', '--event', body], world.home.env)
+  expect(unsourced.code).not.toBe(0)
+  expect(unsourced.stderr).toMatch(
+    /^switchboard: --event .*: not an event .*a webhook body\? name its source: --source <name>/,
+  )
+  expect(await runs('triage')).toEqual([])
+})
