@@ -688,24 +688,39 @@ it('tests a webhook body against a routine through its source’s preset, as a r
       prompt: 'Triage issue {{meta.number}}: {{meta.title}}.',
     },
   })
-  const body = join(import.meta.dirname, 'fixtures/webhooks/github-issues-opened.json')
+  const fixture = (name: string) => join(import.meta.dirname, 'fixtures/webhooks', name)
+  const body = fixture('github-issues-opened.json')
   const test = (...more: string[]) =>
     runCli(['routine', 'test', 'triage', '--source', 'gh', '--event', body, ...more], world.home.env)
 
   const issue = await test('--header', 'X-GitHub-Event: issues')
   expect(issue.stderr).toBe('')
   expect(issue.stdout.split('\n').slice(0, 3)).toEqual([
-    'event: gh.issues: alice opened issue #34 in acme/webshop: Checkout button does nothing on Safari 17 — https://github.com/acme/webshop/issues/34',
+    'event: gh.issues: carol opened issue #34 in acme/webshop: Checkout button does nothing on Safari 17 — https://github.com/acme/webshop/issues/34',
     `a new run (key "acme/webshop#34"): would start a session in ${world.home.dir}`,
     'prompt:',
   ])
   expect(issue.stdout).toContain('Triage issue "34": "Checkout button does nothing on Safari 17".')
-  // The same body as another event type is on another topic, which the routine does not take.
-  const push = await test('--header', 'X-GitHub-Event: pull_request', '--json')
-  expect(JSON.parse(push.stdout)).toMatchObject({
+  // A pull request's delivery is on another topic, which the routine does not take.
+  const pull = await runCli(
+    [
+      ...[
+        'routine',
+        'test',
+        'triage',
+        '--source',
+        'gh',
+        '--event',
+        fixture('github-pull_request-opened.json'),
+      ],
+      ...['--header', 'X-GitHub-Event: pull_request', '--json'],
+    ],
+    world.home.env,
+  )
+  expect(JSON.parse(pull.stdout)).toMatchObject({
     matched: false,
     why: 'its topic gh.pull_request is not one the routine takes (gh.issues)',
-    event: { topic: 'gh.pull_request' },
+    event: { topic: 'gh.pull_request', source: 'gh' },
   })
   // What GitHub always sends is asked for, as the webhook route asks for it.
   const bare = await test()
@@ -715,7 +730,7 @@ it('tests a webhook body against a routine through its source’s preset, as a r
   const unsourced = await runCli(['routine', 'test', 'triage', '--event', body], world.home.env)
   expect(unsourced.code).not.toBe(0)
   expect(unsourced.stderr).toMatch(
-    /^switchboard: --event .*: not an event .*a webhook body\? name its source: --source <name>/,
+    /^switchboard: --event .*\(not an event: .*a webhook body\? name its source: --source <name>\)$/m,
   )
   expect(await runs('triage')).toEqual([])
 })

@@ -353,6 +353,8 @@ export interface AddedRoutine extends RoutineView {
 
 /** What `routine test` says an event would do, without doing it. */
 export interface DryRun {
+  /** The event tried: the one given, or the one a webhook body made under its source's preset; null: it made none. */
+  event: { topic: string; source: string; content: string; meta: Record<string, string> } | null
   matched: boolean
   /** Why it does not match: the first condition that fails, as JSON. */
   why: string | null
