@@ -62,7 +62,7 @@ function RunRows({
               </time>
             </td>
             <td data-label="Trigger">{run.trigger}</td>
-            <td data-label="Key" className="mono">
+            <td data-label="Key" className="mono run-text run-key">
               {run.key || '—'}
             </td>
             <td data-label="Session">
@@ -78,7 +78,9 @@ function RunRows({
               <StatusBadge status={run.state} />
             </td>
             <td data-label="Cost">${run.costUsd.toFixed(2)}</td>
-            <td data-label="Outcome">{run.reason ?? ''}</td>
+            <td data-label="Outcome" className="run-text run-outcome">
+              {run.reason ?? ''}
+            </td>
             <td data-label="">
               {isOpen(run) ? null : (
                 <button
