@@ -1,8 +1,8 @@
 // A turn's progress as a phone shows it, in markdown each platform renders its own way: a header
 // (working, or finished with its time and cost), one line per tool call (`$ cmd`, `Read path`,
 // `Edit path` …), the newest kept when they do not all fit, and at `full` Claude's text so far.
+import { text } from '../../core/tool-call-text.js'
 import { escapeMarkdown, inlineCode } from '../../sources/chat/markdown.js'
-import { text } from '../core/tool-call-text.js'
 
 /** The longest line a tool call gets: the phone shows what it is, the prompt shows it whole. */
 const LINE_MAX = 100

@@ -11,8 +11,8 @@ import { newId } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
 import { isLoopback } from '../../core/network.js'
 import { oneLine, sessionName } from '../../core/session-name.js'
+import { toolCallView } from '../../core/tool-call-text.js'
 import type { Decision, PushKeys, PushSubscriptionRecord, Sender, Store } from '../../store/store.js'
-import { toolCallView } from './tool-call-text.js'
 
 /** How long a push service keeps a push for a phone that is off: a prompt an hour old is still open. */
 const TTL_SECONDS = 60 * 60
