@@ -527,7 +527,7 @@ it('stops a run whose session spent its budget, and tells operators', { timeout:
   })
   await world.home.cli('routine', 'fire', 'costly')
   const [run] = await until('costly', (rs) => rs[0]?.state === 'stopped', 'the run to stop')
-  expect(run?.reason).toBe('over budget: $0.01 of $0.01 spent')
+  expect(run?.reason).toBe('over budget: $0.01 of $0.005 spent')
 })
 
 it('starts the run once after the hub was killed between taking the event and starting it', {

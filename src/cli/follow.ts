@@ -3,6 +3,7 @@
 import { createInterface, type Interface } from 'node:readline'
 import { contentBlocks, type ResultLine, resultOf } from '../claude/messages.js'
 import type { HubApi } from '../client/api-client.js'
+import { formatUsd } from '../core/money.js'
 import { linesAfter } from '../core/replay.js'
 import type { PendingInput, SessionView } from '../core/session-api.js'
 import { promptText, toolCallView } from '../core/tool-call-text.js'
@@ -116,7 +117,7 @@ async function printLines(hub: HubApi, id: string, turn: { printed: number; resu
     if (result) {
       turn.result = result
       out(
-        `(${result.is_error === true ? 'error' : result.subtype}, ${result.num_turns ?? 0} turns, $${result.total_cost_usd ?? 0})`,
+        `(${result.is_error === true ? 'error' : result.subtype}, ${result.num_turns ?? 0} turns, ${formatUsd(result.total_cost_usd ?? 0)})`,
       )
     }
   }

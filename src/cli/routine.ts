@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { givenEventSchema } from '../core/api/schemas.js'
 import { invalid } from '../core/errors.js'
 import { parseJson } from '../core/json.js'
+import { formatUsd } from '../core/money.js'
 import { type RoutineRun, type RoutineView, routineProblems, startFolderText } from '../core/routines.js'
 import { check, hubApi } from './options.js'
 import { printJson } from './output.js'
@@ -87,7 +88,7 @@ function describeRun(r: RoutineRun): string {
     `key=${r.key || '-'}`,
     `events=${r.events}`,
     `session=${r.sessionId ?? '-'}`,
-    `cost=$${r.costUsd.toFixed(2)}`,
+    `cost=${formatUsd(r.costUsd)}`,
     `turns=${r.turns}`,
     when(r.createdAt),
     r.reason ?? '',

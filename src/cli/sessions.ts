@@ -3,6 +3,7 @@
 import type { Command } from 'commander'
 import type { TerminalSessionRow } from '../core/api/rows.js'
 import { invalid } from '../core/errors.js'
+import { formatUsd } from '../core/money.js'
 import type { ListedSession, SessionView } from '../core/session-api.js'
 import { afterTurn, followTurn, lastSeq } from './follow.js'
 import { hubApi } from './options.js'
@@ -36,7 +37,7 @@ function describe(v: SessionView): string {
     `${v.id}: ${v.status}${v.live ? ' (CLI running)' : ''}`,
     `  folder: ${v.cwd}`,
     `  Claude session: ${v.claudeSessionId ?? 'not started'}`,
-    `  turns ${v.turns}, cost $${v.costUsd.toFixed(4)}, updated ${when(v.updatedAt)}`,
+    `  turns ${v.turns}, cost ${formatUsd(v.costUsd)}, updated ${when(v.updatedAt)}`,
   ]
   if (v.reason) lines.push(`  why: ${v.reason}`)
   if (v.ide) lines.push(`  IDE: ${v.ide.name} (port ${v.ide.port})`)

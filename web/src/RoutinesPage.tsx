@@ -3,6 +3,7 @@
 // state, cost, outcome. Pause, Resume and Fire on a routine, Replay on an ended run, by route name.
 // Loaded when the page shows, every few seconds, and after each button.
 import { useState } from 'react'
+import { formatUsd } from '../../src/core/money.ts'
 import { OPEN_RUN_STATES, type RoutineRun, type RoutineView } from '../../src/core/routines.ts'
 import { call, errorText } from './api.ts'
 import { ErrorLine } from './ErrorLine.tsx'
@@ -77,7 +78,7 @@ function RunRows({
             <td data-label="State">
               <StatusBadge status={run.state} />
             </td>
-            <td data-label="Cost">${run.costUsd.toFixed(2)}</td>
+            <td data-label="Cost">{formatUsd(run.costUsd)}</td>
             <td data-label="Outcome" className="run-text run-outcome">
               {run.reason ?? ''}
             </td>
