@@ -13,6 +13,7 @@ import { type HubConfig, paths, redactDatabaseUrl } from '../core/config.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import { openStore } from '../store/open.js'
 import type { Store } from '../store/store.js'
+import { claudeConnection } from './claude-connection.js'
 import { hookForm, hookSocket, installedHooks, settingsFile } from './claude-settings.js'
 
 /** `problem`: something does not work until fixed (non-zero exit); `warn`: works, with less. */
@@ -208,36 +209,23 @@ function readJson(file: string): unknown {
 
 /** How Claude Code would start the channel: the plugin (enabled), or `switchboard channel` as an MCP server. */
 export function checkChannelRegistered(cwd: string, home = homedir()): Check[] {
-  const plugins = readJson(join(home, '.claude', 'plugins', 'installed_plugins.json')) as {
-    plugins?: Record<string, unknown>
-  } | null
-  const plugin = Object.keys(plugins?.plugins ?? {}).find((key) => key.startsWith('switchboard@'))
-  const disabledIn = plugin ? pluginDisabledIn(plugin, cwd, home) : null
-  if (plugin && disabledIn === null)
+  const { plugin, pluginDisabledIn, mcpServer } = claudeConnection(cwd, home)
+  if (plugin && pluginDisabledIn === null)
     return [{ name: 'channel', verdict: 'ok', detail: `plugin ${plugin} installed` }]
   const checks: Check[] = []
-  if (plugin && disabledIn !== null)
+  if (plugin && pluginDisabledIn !== null)
     checks.push({
       name: 'channel',
       verdict: 'warn',
-      detail: `plugin ${plugin} is installed but disabled (${disabledIn}): Claude Code does not load it, so no session has the channel`,
+      detail: `plugin ${plugin} is installed but disabled (${pluginDisabledIn}): Claude Code does not load it, so no session has the channel`,
       // `plugin enable` finds the scope it was disabled in; a project's scope, from the project.
-      fix: `claude plugin enable ${plugin}${disabledIn.startsWith(join(home, '.claude')) ? '' : ` (in ${cwd})`}`,
+      fix: `claude plugin enable ${plugin}${pluginDisabledIn.startsWith(join(home, '.claude')) ? '' : ` (in ${cwd})`}`,
     })
-  const servesChannel = (file: string) => {
-    const config = readJson(file) as {
-      mcpServers?: Record<string, { command?: string; args?: string[] }>
-    } | null
-    return Object.values(config?.mcpServers ?? {}).some(
-      (s) => /switchboard/.test(s.command ?? '') && (s.args ?? []).includes('channel'),
-    )
-  }
-  for (const file of [join(home, '.claude.json'), join(cwd, '.mcp.json')])
-    if (servesChannel(file))
-      return [
-        ...checks,
-        { name: 'channel', verdict: 'ok', detail: `switchboard channel is an MCP server in ${file}` },
-      ]
+  if (mcpServer)
+    return [
+      ...checks,
+      { name: 'channel', verdict: 'ok', detail: `switchboard channel is an MCP server in ${mcpServer.file}` },
+    ]
   if (checks.length) return checks
   return [
     {
@@ -247,24 +235,6 @@ export function checkChannelRegistered(cwd: string, home = homedir()): Check[] {
       fix: 'claude plugin install switchboard@switchboard (after: claude plugin marketplace add <this repository>)',
     },
   ]
-}
-
-/**
- * The settings file in which Claude Code has the plugin disabled (`enabledPlugins`, `false`), or
- * null when it is enabled. The most particular file that names it decides, as in Claude Code: the
- * project's local settings, the project's, then the user's; named nowhere, an installed plugin is on.
- */
-function pluginDisabledIn(plugin: string, cwd: string, home: string): string | null {
-  for (const file of [
-    join(cwd, '.claude', 'settings.local.json'),
-    join(cwd, '.claude', 'settings.json'),
-    join(home, '.claude', 'settings.json'),
-  ]) {
-    const enabled = (readJson(file) as { enabledPlugins?: Record<string, unknown> } | null)?.enabledPlugins
-    if (enabled && typeof enabled === 'object' && Object.hasOwn(enabled, plugin))
-      return enabled[plugin] === false ? file : null
-  }
-  return null
 }
 
 /** Written by the plugin's launcher (plugin/launch.mjs) when it could not start Switchboard; its next start removes it. */

@@ -19,9 +19,11 @@ import { pinText } from '../core/fingerprint.js'
 import { createLogger } from '../core/log.js'
 import { isLoopback } from '../core/network.js'
 import { processAlive } from '../core/process-alive.js'
+import { channelRows } from '../hub/core/reads.js'
 import { HubUnwanted, startHub } from '../hub/server.js'
 import { openStore } from '../store/open.js'
 import { banner, bannerJson } from './banner.js'
+import { claudeConnection } from './claude-connection.js'
 import { configFrom, settingOptions } from './options.js'
 
 interface ServeOptions {
@@ -101,7 +103,10 @@ export function registerServe(program: Command): void {
         tls: running.fingerprint !== null,
       }
       if (opts.json) process.stdout.write(bannerJson(shown))
-      else if (!opts.logJson) process.stdout.write(banner(shown, true))
+      else if (!opts.logJson) {
+        const channels = (await channelRows(running.hub)).map((c) => c.name)
+        process.stdout.write(banner(shown, true, { claude: claudeConnection(process.cwd()), channels }))
+      }
       // What a person starting a hub for a network must know, in a line each.
       if (running.fingerprint)
         process.stderr.write(
