@@ -18,6 +18,18 @@ function listLine(s: ListedSession): string {
   return [s.id, s.status, when(s.lastActivity), s.cwd ?? '-', summary].join('\t')
 }
 
+/** The columns terminalLine writes, for the line above them. */
+const TERMINAL_HEADER = [
+  'SESSION',
+  'STATUS',
+  'NAME',
+  'BRANCH',
+  'MODEL',
+  'CHANNEL',
+  'LAST SEEN',
+  'FOLDER',
+].join('\t')
+
 /** A session at a terminal, as its hooks told the hub. */
 function terminalLine(s: TerminalSessionRow): string {
   return [
@@ -65,7 +77,8 @@ export function registerSessions(program: Command): void {
       const running = (await api.call('terminalSessions')).sessions.filter(
         (s) => s.status === 'running' && (!opts.cwd || s.folder === opts.cwd),
       )
-      if (running.length) process.stdout.write('at terminals (switchboard sessions terminals):\n')
+      if (running.length)
+        process.stdout.write(`at terminals (switchboard sessions terminals):\n${TERMINAL_HEADER}\n`)
       for (const s of running) process.stdout.write(`${terminalLine(s)}\n`)
     })
 
@@ -77,6 +90,7 @@ export function registerSessions(program: Command): void {
       const { sessions: list } = await hubApi(command).call('terminalSessions')
       if (opts.json) return printJson(list)
       if (list.length === 0) process.stdout.write('no terminal sessions have been heard of\n')
+      else process.stdout.write(`${TERMINAL_HEADER}\n`)
       for (const s of list) process.stdout.write(`${terminalLine(s)}\n`)
     })
 
