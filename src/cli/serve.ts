@@ -50,7 +50,8 @@ export function registerServe(program: Command): void {
     // Autostart's: a `switchboard stop` that came after the decision to start still wins.
     .addOption(new Option('--unless-stopped').hideHelp())
     .action(async (opts: ServeOptions, command: Command) => {
-      let config = configFrom(command)
+      const resolved = configFrom(command)
+      let config = resolved
       // Autostart's hub is wanted while its home is there and not stopped on purpose. Its process
       // can take seconds to get here, and a stop or a removed home meanwhile wins: asked again once
       // it holds the port (a hub being stopped may hold it until then), before anything runs.
@@ -78,7 +79,7 @@ export function registerServe(program: Command): void {
       })
       let running: Awaited<ReturnType<typeof startHub>>
       try {
-        running = await startHub(config, store, log, unwanted)
+        running = await startHub(config, store, log, unwanted, resolved)
       } catch (err) {
         await store.close()
         if (err instanceof HubUnwanted) {

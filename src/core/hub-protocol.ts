@@ -199,6 +199,11 @@ export interface HubStatus {
   fingerprint: string | null
   /** Plain HTTP beyond loopback (`serve --insecure`). */
   inClear: boolean
+  /**
+   * The settings the hub runs with, as they were resolved when it started (core/settings/show.ts's
+   * HUB_SETTINGS, secrets as `show` leaves them): `switchboard config` says where they differ now.
+   */
+  settings: Record<string, unknown>
 }
 
 export interface ClusterHub {
