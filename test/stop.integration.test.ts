@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -146,6 +146,31 @@ for (const [how, stop] of [
       'the channel to connect again',
     )
   })
+
+it('counts only channels among what waits for a stopped hub, not a routine’s queue of events', async () => {
+  const hub = spawn(process.execPath, [CLI, 'serve'], { env: world.home.env, stdio: 'ignore' })
+  world.opened.push({ close: () => hub.kill() })
+  await world.home.waitForHub()
+  const routine = join(world.home.dir, 'triage.json')
+  writeFileSync(
+    routine,
+    JSON.stringify({
+      name: 'triage',
+      trigger: { kind: 'events', topics: ['ci'] },
+      action: { kind: 'start', folder: world.home.dir, prompt: 'look' },
+    }),
+  )
+  expect((await cli('routine', 'add', routine)).code).toBe(0)
+  await waitFor(
+    async () => (await cli('status')).stdout.includes('connected: routine:triage'),
+    10_000,
+    'the routine to take its events',
+  )
+  const stopped = await cli('stop')
+  expect(stopped.stdout).toBe(
+    `hub: stopped (pid ${hub.pid}); start it again: switchboard start (or switchboard serve)\n`,
+  )
+})
 
 it('status and stop make no home where there is none', async () => {
   const nowhere = join(world.home.dir, 'not-made')
