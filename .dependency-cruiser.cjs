@@ -36,7 +36,7 @@ module.exports = {
       ['core/', 'store/', 'sources/', 'hub/core/', 'hub/bridges/'],
       'A chat bridge is a transport of its own: it carries a platform into the hub; only server.ts starts it.'),
     floor('routines-above-sessions', 'hub/routines/',
-      ['core/', 'store/', 'claude/', 'hub/core/', 'hub/sessions/', 'hub/routines/'],
+      ['core/', 'store/', 'claude/', 'sources/', 'hub/core/', 'hub/sessions/', 'hub/routines/'],
       'Routines start and steer driven sessions from events; only transports and the server call them.'),
     floor('one-app-over-the-hub', 'hub/http/',
       ['core/', 'store/', 'claude/', 'sources/', 'hub/core/', 'hub/sessions/', 'hub/routines/', 'hub/http/'],

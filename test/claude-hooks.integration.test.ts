@@ -537,9 +537,12 @@ it('registers a terminal session from its hooks, lists it, and hands it what is 
       status: 'running',
     }),
   ])
-  expect((await runCli(['sessions', 'terminals'], home.env)).stdout).toContain(
-    `${SESSION}\trunning\t${name}\tfeature/hooks`,
-  )
+  // A header names the columns; --json is the list alone.
+  const terminals = (await runCli(['sessions', 'terminals'], home.env)).stdout.split('\n')
+  expect(terminals[0]).toBe('SESSION\tSTATUS\tNAME\tBRANCH\tMODEL\tCHANNEL\tLAST SEEN\tFOLDER')
+  expect(terminals[1]).toMatch(new RegExp(`^${SESSION}\trunning\t${name}\tfeature/hooks\tclaude-opus-4\t-\t`))
+  const json = JSON.parse((await runCli(['sessions', 'terminals', '--json'], home.env)).stdout)
+  expect(json).toEqual([expect.objectContaining({ sessionId: SESSION, status: 'running' })])
   const secret = await home.addSource('ci')
   const post = (text: string) =>
     fetch(`${home.url}/hooks/ci`, {

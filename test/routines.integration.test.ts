@@ -527,7 +527,7 @@ it('stops a run whose session spent its budget, and tells operators', { timeout:
   })
   await world.home.cli('routine', 'fire', 'costly')
   const [run] = await until('costly', (rs) => rs[0]?.state === 'stopped', 'the run to stop')
-  expect(run?.reason).toBe('over budget: $0.01 of $0.01 spent')
+  expect(run?.reason).toBe('over budget: $0.01 of $0.005 spent')
 })
 
 it('starts the run once after the hub was killed between taking the event and starting it', {
@@ -670,4 +670,67 @@ it('refuses a routine with one line per problem, and a dry run says what an even
     'no run: the condition {"path":"meta.severity","equals":"critical"} does not hold\n',
   )
   expect(await runs('alerts')).toEqual([])
+})
+
+it('tests a webhook body against a routine through its source’s preset, as a real delivery would be', {
+  timeout: 60_000,
+}, async () => {
+  await hubWith({})
+  await world.home.cli('source', 'add', 'gh', '--preset', 'github')
+  await addRoutine({
+    name: 'triage',
+    trigger: { kind: 'events', topics: ['gh.issues'] },
+    filter: [{ path: 'meta.action', equals: 'opened' }],
+    key: '{{meta.repository}}#{{meta.number}}',
+    action: {
+      kind: 'start',
+      folder: world.home.dir,
+      prompt: 'Triage issue {{meta.number}}: {{meta.title}}.',
+    },
+  })
+  const fixture = (name: string) => join(import.meta.dirname, 'fixtures/webhooks', name)
+  const body = fixture('github-issues-opened.json')
+  const test = (...more: string[]) =>
+    runCli(['routine', 'test', 'triage', '--source', 'gh', '--event', body, ...more], world.home.env)
+
+  const issue = await test('--header', 'X-GitHub-Event: issues')
+  expect(issue.stderr).toBe('')
+  expect(issue.stdout.split('\n').slice(0, 3)).toEqual([
+    'event: gh.issues: carol opened issue #34 in acme/webshop: Checkout button does nothing on Safari 17 — https://github.com/acme/webshop/issues/34',
+    `a new run (key "acme/webshop#34"): would start a session in ${world.home.dir}`,
+    'prompt:',
+  ])
+  expect(issue.stdout).toContain('Triage issue "34": "Checkout button does nothing on Safari 17".')
+  // A pull request's delivery is on another topic, which the routine does not take.
+  const pull = await runCli(
+    [
+      ...[
+        'routine',
+        'test',
+        'triage',
+        '--source',
+        'gh',
+        '--event',
+        fixture('github-pull_request-opened.json'),
+      ],
+      ...['--header', 'X-GitHub-Event: pull_request', '--json'],
+    ],
+    world.home.env,
+  )
+  expect(JSON.parse(pull.stdout)).toMatchObject({
+    matched: false,
+    why: 'its topic gh.pull_request is not one the routine takes (gh.issues)',
+    event: { topic: 'gh.pull_request', source: 'gh' },
+  })
+  // What GitHub always sends is asked for, as the webhook route asks for it.
+  const bare = await test()
+  expect(bare.code).not.toBe(0)
+  expect(bare.stderr).toBe('switchboard: missing X-GitHub-Event header: a GitHub webhook always sends one\n')
+  // A body given without its source says how to give it one.
+  const unsourced = await runCli(['routine', 'test', 'triage', '--event', body], world.home.env)
+  expect(unsourced.code).not.toBe(0)
+  expect(unsourced.stderr).toMatch(
+    /^switchboard: --event .*\(not an event: .*a webhook body\? name its source: --source <name>\)$/m,
+  )
+  expect(await runs('triage')).toEqual([])
 })

@@ -278,3 +278,33 @@ it('gives the hub a setting that was config.json only as a flag, and one that wa
   expect((await post(1000)).status).toBe(202)
   expect((await post(4000)).status).toBe(413)
 })
+
+it('says, per setting, where the running hub was started with another value than config resolves now', async () => {
+  // The hub runs with the defaults; then a variable is set and config.json changed, as a person would.
+  spawn(process.execPath, [CLI, 'serve'], { env: world.home.env, stdio: 'ignore' })
+  await world.home.waitForHub()
+  const pid = world.home.hubPid()
+  configFile({ retentionDays: 7 })
+  const env = { SWITCHBOARD_GITHUB_TOKEN: 'ghp_settingstest0123456789', SWITCHBOARD_LOG_LEVEL: 'debug' }
+
+  const text = await cli(['config'], env)
+  expect(text.code).toBe(0)
+  expect(text.stdout).toMatch(/^retentionDays +config\.json +7 {2}\(the running hub: 30\)$/m)
+  expect(text.stdout).toMatch(
+    /^githubToken +SWITCHBOARD_GITHUB_TOKEN +\(hidden\) {2}\(the running hub: none\)$/m,
+  )
+  expect(text.stdout).toMatch(/^logLevel +SWITCHBOARD_LOG_LEVEL +debug {2}\(the running hub: info\)$/m)
+  // A setting the hub does not run with (a channel's) is not compared; one that is the same says nothing.
+  expect(text.stdout).toMatch(/^port +\S+ +\d+$/m)
+  expect(text.stdout.trim().split('\n').at(-1)).toBe(
+    `the running hub (pid ${pid}) was started with other values for retentionDays, logLevel, githubToken; restart it to use these: switchboard stop, then switchboard start`,
+  )
+  expect(text.stdout).not.toContain('ghp_settingstest')
+
+  const { settings } = await effective([], env)
+  expect(settings.retentionDays).toMatchObject({ value: 7, runningHub: 30 })
+  expect(settings.port).not.toHaveProperty('runningHub')
+  // Without a difference, nothing is said.
+  rmSync(join(world.home.dir, 'config.json'))
+  expect((await cli(['config'])).stdout).not.toContain('running hub')
+})

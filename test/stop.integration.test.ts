@@ -1,16 +1,17 @@
 import { spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { pino } from 'pino'
 import { expect, it } from 'vitest'
 import { ensureHome, loadConfig } from '../src/core/config.js'
 import { HubUnwanted, startHub } from '../src/hub/server.js'
 import { openStore } from '../src/store/open.js'
 import { ChannelClient } from './helpers/channel-client.js'
-import { alive, CLI, runCli, waitFor } from './helpers/home.js'
+import { alive, CLI, hubsOf, runCli, waitFor } from './helpers/home.js'
 import { homePerTest } from './helpers/home-per-test.js'
+import { TmuxSession } from './helpers/tmux.js'
 
 const world = homePerTest()
 
@@ -74,6 +75,101 @@ it('stop ends the hub; a connected channel waits without starting it, and start 
   // A hub that dies (not stopped on purpose) is started again by the channel, as before.
   await world.home.stopHub('SIGKILL')
   await world.home.waitForHub(15_000)
+})
+
+/** `switchboard serve` in a terminal of its own, as `npm start` runs it; the shell stays after it. */
+function serveAtTerminal(): TmuxSession {
+  const user = mkdtempSync(join(tmpdir(), 'switchboard-user-'))
+  const serve = `trap : INT; "${process.execPath}" "${CLI}" serve; echo "exit $?"; sleep 60`
+  const tmux = new TmuxSession(['sh', '-c', serve], {
+    cwd: user,
+    env: {
+      PATH: `${dirname(process.execPath)}:/usr/bin:/bin`,
+      HOME: user,
+      TERM: 'xterm-256color',
+      SWITCHBOARD_HOME: world.home.dir,
+      SWITCHBOARD_PORT: String(world.home.port),
+    },
+  })
+  world.opened.push({
+    close: async () => {
+      await tmux.kill()
+      rmSync(user, { recursive: true, force: true })
+    },
+  })
+  return tmux
+}
+
+for (const [how, stop] of [
+  ['Ctrl-C', (tmux: TmuxSession) => tmux.keys('C-c')],
+  ['SIGTERM', () => process.kill(world.home.hubPid() as number, 'SIGTERM')],
+] as const)
+  it(`a hub at a terminal stopped with ${how} is stopped on purpose: a connected channel waits instead of starting another, and serve brings it back`, {
+    timeout: 60_000,
+  }, async () => {
+    const tmux = serveAtTerminal()
+    await tmux.waitForScreen(/Stop it: Ctrl-C here/)
+    const pid = world.home.hubPid() as number
+    const channel = await ChannelClient.start(world.home, ['--name', 'web'])
+    world.opened.push(channel)
+
+    stop(tmux)
+    await tmux.waitForScreen(/hub stopped\s+exit 0/)
+    expect(alive(pid)).toBe(false)
+    // The channel saw the hub go and says once that it waits, rather than starting one of its own.
+    const waits = () => /was stopped .*waiting for it/.test(channel.stderr.join(''))
+    await waitFor(
+      () => waits() || hubsOf(world.home.dir).length > 0,
+      10_000,
+      `the channel to say it waits\n${channel.stderr.join('')}`,
+    )
+    expect(hubsOf(world.home.dir)).toEqual([])
+    expect(waits()).toBe(true)
+    expect(channel.stderr.join('').match(/was stopped .*waiting for it/g)).toHaveLength(1)
+    expect(hubsOf(world.home.dir)).toEqual([])
+    expect(await answers()).toBe(false)
+    const status = await cli('status')
+    expect(status.code).toBe(1)
+    expect(status.stdout).toMatch(/^hub: stopped .*at its terminal.*start it again: switchboard start/)
+
+    // `serve` again takes the marker away, and the channel that waited is connected to it.
+    const again = spawn(process.execPath, [CLI, 'serve', '--log-json'], {
+      env: world.home.env,
+      stdio: 'ignore',
+    })
+    world.opened.push({ close: () => again.kill() })
+    await world.home.waitForHub()
+    expect(existsSync(join(world.home.dir, 'hub.stopped'))).toBe(false)
+    await waitFor(
+      async () => (await cli('status')).stdout.includes('connected: web'),
+      10_000,
+      'the channel to connect again',
+    )
+  })
+
+it('counts only channels among what waits for a stopped hub, not a routine’s queue of events', async () => {
+  const hub = spawn(process.execPath, [CLI, 'serve'], { env: world.home.env, stdio: 'ignore' })
+  world.opened.push({ close: () => hub.kill() })
+  await world.home.waitForHub()
+  const routine = join(world.home.dir, 'triage.json')
+  writeFileSync(
+    routine,
+    JSON.stringify({
+      name: 'triage',
+      trigger: { kind: 'events', topics: ['ci'] },
+      action: { kind: 'start', folder: world.home.dir, prompt: 'look' },
+    }),
+  )
+  expect((await cli('routine', 'add', routine)).code).toBe(0)
+  await waitFor(
+    async () => (await cli('status')).stdout.includes('connected: routine:triage'),
+    10_000,
+    'the routine to take its events',
+  )
+  const stopped = await cli('stop')
+  expect(stopped.stdout).toBe(
+    `hub: stopped (pid ${hub.pid}); start it again: switchboard start (or switchboard serve)\n`,
+  )
 })
 
 it('status and stop make no home where there is none', async () => {

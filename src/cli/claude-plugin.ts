@@ -83,6 +83,22 @@ export class ClaudeConfig {
     const plugins = obj(installed?.plugins)
     const keys = Object.keys(plugins).filter((key) => key.startsWith(`${PLUGIN}@`))
     if (!keys.length) return { step: 'plugin', changed: false, detail: 'not installed' }
+    // Where Claude Code records the plugin enabled: the user's settings, and a project's for its scope.
+    const settingsFiles = [
+      this.settingsFile,
+      ...keys.flatMap((key) =>
+        ((Array.isArray(plugins[key]) ? plugins[key] : []) as Json[])
+          .map((entry) => entry.projectPath)
+          .filter((path): path is string => typeof path === 'string')
+          .flatMap((path) => [
+            join(path, '.claude', 'settings.json'),
+            join(path, '.claude', 'settings.local.json'),
+          ]),
+      ),
+    ]
+    const prune = [...new Set(settingsFiles)].map((file) =>
+      dropEmptied(file, [['enabledPlugins']], (key) => keys.includes(key)),
+    )
     for (const key of keys) {
       const entries = (Array.isArray(plugins[key]) ? plugins[key] : []) as Json[]
       if (this.bin) {
@@ -100,6 +116,7 @@ export class ClaudeConfig {
         this.editSettings((s) => delete obj(s.enabledPlugins)[key])
       }
     }
+    for (const done of prune) done()
     return { step: 'plugin', changed: true, detail: `${keys.join(', ')} uninstalled ${this.how}` }
   }
 
@@ -110,6 +127,7 @@ export class ClaudeConfig {
     const declared = Object.hasOwn(obj(this.settings()?.extraKnownMarketplaces), MARKETPLACE)
     if (!Object.hasOwn(known ?? {}, MARKETPLACE) && !declared)
       return { step: 'marketplace', changed: false, detail: 'not added' }
+    const prune = dropEmptied(this.settingsFile, [['extraKnownMarketplaces']], (key) => key === MARKETPLACE)
     if (this.bin) await claude(this.bin, ['plugin', 'marketplace', 'remove', MARKETPLACE])
     else {
       if (known) {
@@ -121,6 +139,7 @@ export class ClaudeConfig {
       for (const folder of ['marketplaces', 'cache'])
         rmSync(join(this.plugins, folder, MARKETPLACE), { recursive: true, force: true })
     }
+    prune()
     return { step: 'marketplace', changed: true, detail: `${MARKETPLACE} removed ${this.how}` }
   }
 
@@ -141,6 +160,12 @@ export class ClaudeConfig {
         found.push({ name, scope: 'local', project })
     }
     if (!found.length) return { step: 'MCP servers', changed: false, detail: 'none runs Switchboard' }
+    const ours = new Set(found.map((s) => s.name))
+    const prune = dropEmptied(
+      this.userFile,
+      found.map((s) => (s.project ? ['projects', s.project, 'mcpServers'] : ['mcpServers'])),
+      (name) => ours.has(name),
+    )
     if (this.bin) {
       for (const s of found) await claude(this.bin, ['mcp', 'remove', s.name, '--scope', s.scope], s.project)
     } else if (config) {
@@ -150,6 +175,7 @@ export class ClaudeConfig {
       }
       writeJson(this.userFile, config)
     }
+    prune()
     const list = found.map((s) => `${s.name} (${s.project ? `local, ${s.project}` : 'user'})`).join(', ')
     return { step: 'MCP servers', changed: true, detail: `removed ${list} ${this.how}` }
   }
@@ -159,17 +185,49 @@ export class ClaudeConfig {
     return inside !== '' && !inside.startsWith('..')
   }
 
+  private get settingsFile(): string {
+    return join(this.dir, 'settings.json')
+  }
+
   private settings(): Json | null {
-    return readJson(join(this.dir, 'settings.json'))
+    return readJson(this.settingsFile)
   }
 
   private editSettings(edit: (settings: Json) => void): void {
-    const file = join(this.dir, 'settings.json')
+    const file = this.settingsFile
     if (!existsSync(file)) return
     const settings = this.settings()
     if (!settings) return
     edit(settings)
     writeJson(file, settings)
+  }
+}
+
+/**
+ * Objects in a JSON file (each a path of keys) that hold an entry of Switchboard's now (`ours`
+ * names one); the function returned, called once they are taken out (by Claude Code's commands or
+ * by hand), removes each of them that was left empty. One that also held the person's entries, or
+ * was empty before, is never Switchboard's to remove.
+ */
+function dropEmptied(file: string, paths: string[][], ours: (key: string) => boolean): () => void {
+  const at = (json: unknown, path: string[]) => path.reduce<unknown>((v, key) => obj(v)[key], json)
+  const before = readJson(file)
+  const held = paths.filter((path) => Object.keys(obj(at(before, path))).some(ours))
+  return () => {
+    if (!held.length) return
+    const after = readJson(file)
+    if (!after) return
+    let changed = false
+    for (const path of held) {
+      const holder = obj(at(after, path.slice(0, -1)))
+      const name = path.at(-1) as string
+      const value = holder[name]
+      if (value && typeof value === 'object' && !Array.isArray(value) && !Object.keys(value).length) {
+        delete holder[name]
+        changed = true
+      }
+    }
+    if (changed) writeJson(file, after)
   }
 }
 

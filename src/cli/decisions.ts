@@ -2,6 +2,7 @@
 // session, kind, tool, what it would do, and how long it has waited.
 import type { Command } from 'commander'
 import type { DecisionRow } from '../core/api/rows.js'
+import { previewedInput, toolCallLine } from '../core/tool-call-text.js'
 import { hubApi } from './options.js'
 import { printJson } from './output.js'
 
@@ -25,9 +26,9 @@ export function inputSummary(d: DecisionRow, width = 60): string {
   if (d.kind === 'question' && Array.isArray(input?.questions))
     text = input.questions.map((q) => String((q as { question?: unknown })?.question ?? '')).join(' / ')
   else if (d.kind === 'plan' && typeof input?.plan === 'string') text = input.plan
-  else if (typeof input?.command === 'string') text = `$ ${input.command}`
-  else if (typeof input?.file_path === 'string') text = input.file_path
-  else text = input ? JSON.stringify(input) : (preview ?? String(d.request.description ?? ''))
+  else if (input || preview !== null)
+    text = toolCallLine(String(d.request.tool_name ?? ''), input ?? previewedInput(preview), preview)
+  else text = String(d.request.description ?? '')
   const flat = text.replace(/\s+/g, ' ').trim()
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat
 }

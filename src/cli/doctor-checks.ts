@@ -7,12 +7,13 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { findClaude } from '../claude/process.js'
 import { HubApiError } from '../client/api-client.js'
-import { START_COMMAND, stoppedOnPurpose } from '../client/autostart.js'
+import { START_COMMAND, stoppedHow } from '../client/autostart.js'
 import { CLAUDE_HOOK_EVENTS } from '../core/claude-hooks.js'
 import { type HubConfig, paths, redactDatabaseUrl } from '../core/config.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import { openStore } from '../store/open.js'
 import type { Store } from '../store/store.js'
+import { claudeConnection } from './claude-connection.js'
 import { hookForm, hookSocket, installedHooks, settingsFile } from './claude-settings.js'
 
 /** `problem`: something does not work until fixed (non-zero exit); `warn`: works, with less. */
@@ -91,13 +92,14 @@ export async function checkHub(
         ],
         status: null,
       }
-    if (stoppedOnPurpose(config.home))
+    const how = stoppedHow(config.home)
+    if (how)
       return {
         checks: [
           {
             name: 'hub',
             verdict: 'warn',
-            detail: 'stopped with switchboard stop: channels wait for it and do not start it',
+            detail: `stopped ${how}: channels wait for it and do not start it`,
             fix: START_COMMAND,
           },
         ],
@@ -205,24 +207,26 @@ function readJson(file: string): unknown {
   }
 }
 
-/** How Claude Code would start the channel: the plugin, or `switchboard channel` as an MCP server. */
+/** How Claude Code would start the channel: the plugin (enabled), or `switchboard channel` as an MCP server. */
 export function checkChannelRegistered(cwd: string, home = homedir()): Check[] {
-  const plugins = readJson(join(home, '.claude', 'plugins', 'installed_plugins.json')) as {
-    plugins?: Record<string, unknown>
-  } | null
-  const plugin = Object.keys(plugins?.plugins ?? {}).find((key) => key.startsWith('switchboard@'))
-  if (plugin) return [{ name: 'channel', verdict: 'ok', detail: `plugin ${plugin} installed` }]
-  const servesChannel = (file: string) => {
-    const config = readJson(file) as {
-      mcpServers?: Record<string, { command?: string; args?: string[] }>
-    } | null
-    return Object.values(config?.mcpServers ?? {}).some(
-      (s) => /switchboard/.test(s.command ?? '') && (s.args ?? []).includes('channel'),
-    )
-  }
-  for (const file of [join(home, '.claude.json'), join(cwd, '.mcp.json')])
-    if (servesChannel(file))
-      return [{ name: 'channel', verdict: 'ok', detail: `switchboard channel is an MCP server in ${file}` }]
+  const { plugin, pluginDisabledIn, mcpServer } = claudeConnection(cwd, home)
+  if (plugin && pluginDisabledIn === null)
+    return [{ name: 'channel', verdict: 'ok', detail: `plugin ${plugin} installed` }]
+  const checks: Check[] = []
+  if (plugin && pluginDisabledIn !== null)
+    checks.push({
+      name: 'channel',
+      verdict: 'warn',
+      detail: `plugin ${plugin} is installed but disabled (${pluginDisabledIn}): Claude Code does not load it, so no session has the channel`,
+      // `plugin enable` finds the scope it was disabled in; a project's scope, from the project.
+      fix: `claude plugin enable ${plugin}${pluginDisabledIn.startsWith(join(home, '.claude')) ? '' : ` (in ${cwd})`}`,
+    })
+  if (mcpServer)
+    return [
+      ...checks,
+      { name: 'channel', verdict: 'ok', detail: `switchboard channel is an MCP server in ${mcpServer.file}` },
+    ]
+  if (checks.length) return checks
   return [
     {
       name: 'channel',

@@ -3,8 +3,10 @@
 import { createInterface, type Interface } from 'node:readline'
 import { contentBlocks, type ResultLine, resultOf } from '../claude/messages.js'
 import type { HubApi } from '../client/api-client.js'
+import { formatUsd } from '../core/money.js'
 import { linesAfter } from '../core/replay.js'
 import type { PendingInput, SessionView } from '../core/session-api.js'
+import { promptText, toolCallView } from '../core/tool-call-text.js'
 
 const out = (text: string) => process.stdout.write(`${text}\n`)
 
@@ -105,7 +107,7 @@ async function printLines(hub: HubApi, id: string, turn: { printed: number; resu
     if (line.type === 'assistant')
       for (const block of contentBlocks(line)) {
         if (block.type === 'text') out(String(block.text))
-        if (block.type === 'tool_use') out(`● ${block.name} ${JSON.stringify(block.input)}`)
+        if (block.type === 'tool_use') out(`● ${block.name} ${toolUseText(String(block.name), block.input)}`)
       }
     if (line.type === 'system' && line.subtype === 'decision_answered')
       out(
@@ -115,19 +117,27 @@ async function printLines(hub: HubApi, id: string, turn: { printed: number; resu
     if (result) {
       turn.result = result
       out(
-        `(${result.is_error === true ? 'error' : result.subtype}, ${result.num_turns ?? 0} turns, $${result.total_cost_usd ?? 0})`,
+        `(${result.is_error === true ? 'error' : result.subtype}, ${result.num_turns ?? 0} turns, ${formatUsd(result.total_cost_usd ?? 0)})`,
       )
     }
   }
+}
+
+/** A tool call as the prompts show it (`$ <command>`, a file and its diff …), later lines indented. */
+function toolUseText(name: string, input: unknown): string {
+  const object =
+    input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : null
+  return toolCallView(name, object, object ? null : JSON.stringify(input)).replace(/\n/g, '\n  ')
 }
 
 const closedInputs = new WeakSet<Interface>()
 
 /** Asks here; if the decision is answered elsewhere first, the question is withdrawn. */
 async function answerInline(hub: HubApi, id: string, p: PendingInput, rl: Interface): Promise<void> {
-  const what = p.kind === 'plan' ? 'Approve the plan?' : `Allow ${p.tool_name} ${JSON.stringify(p.input)}?`
+  // The call as every other surface shows it, then the question on a line of its own.
+  if (p.kind !== 'plan') out(promptText(p))
   const controller = new AbortController()
-  const ask = `${what} [y/n] (or answer "${p.code}" from anywhere) `
+  const ask = `${p.kind === 'plan' ? 'Approve the plan?' : 'Allow?'} [y/n] (or answer "${p.code}" from anywhere) `
   // With no terminal input left (stdin closed), the answer can only come from elsewhere.
   let typed: Promise<string | null>
   if (closedInputs.has(rl)) {

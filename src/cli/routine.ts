@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { givenEventSchema } from '../core/api/schemas.js'
 import { invalid } from '../core/errors.js'
 import { parseJson } from '../core/json.js'
+import { formatUsd } from '../core/money.js'
 import { type RoutineRun, type RoutineView, routineProblems, startFolderText } from '../core/routines.js'
 import { check, hubApi } from './options.js'
 import { printJson } from './output.js'
@@ -31,9 +32,29 @@ function eventFrom(file: string | undefined) {
   const parsed = givenEventSchema.safeParse(readJson(file, '--event'))
   if (!parsed.success) {
     const [issue] = parsed.error.issues
-    throw invalid(`--event ${file}: ${issue?.path.join('.') || 'the event'}: ${issue?.message}`)
+    // A sender's body (GitHub's, say) has fields of its own: it is for a source's preset to read.
+    const hint = ' (not an event: topic, content, meta, …; a webhook body? name its source: --source <name>)'
+    throw invalid(`--event ${file}: ${issue?.path.join('.') || 'the event'}: ${issue?.message}${hint}`)
   }
   return parsed.data
+}
+
+/** `Name: value`, as curl's -H takes it. */
+function headerFrom(text: string, all: Record<string, string>): Record<string, string> {
+  const at = text.indexOf(':')
+  const name = at > 0 ? text.slice(0, at).trim() : ''
+  if (!/^[A-Za-z0-9-]{1,100}$/.test(name))
+    throw invalid(`--header ${JSON.stringify(text)}: give it as "Name: value", e.g. "X-GitHub-Event: issues"`)
+  return { ...all, [name]: text.slice(at + 1).trim() }
+}
+
+/** The request a source's sender would make: the file's bytes as its body, and the headers given. */
+function webhookFrom(file: string, source: string, headers: Record<string, string>) {
+  try {
+    return { source, headers, body: readFileSync(file === '-' ? 0 : file, 'utf8') }
+  } catch (err) {
+    throw invalid(`--event ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`)
+  }
 }
 
 function describeRoutine(r: RoutineView): string {
@@ -67,7 +88,7 @@ function describeRun(r: RoutineRun): string {
     `key=${r.key || '-'}`,
     `events=${r.events}`,
     `session=${r.sessionId ?? '-'}`,
-    `cost=$${r.costUsd.toFixed(2)}`,
+    `cost=${formatUsd(r.costUsd)}`,
     `turns=${r.turns}`,
     when(r.createdAt),
     r.reason ?? '',
@@ -188,24 +209,49 @@ export function registerRoutine(program: Command): void {
 
   routine
     .command('test <name>')
-    .description('a dry run: would this event start a run (or join one), and with what prompt')
+    .description(
+      'a dry run: would this event (or a webhook body, through its source’s preset) start a run or join one, and with what prompt',
+    )
     .requiredOption('--event <file>', 'the event, as JSON: topic, content, meta, … (- for standard input)')
+    .option(
+      '--source <name>',
+      'the file is a webhook body sent to this source: made into events by its preset (github …) as a delivery would be',
+    )
+    .option(
+      '--header <header>',
+      'with --source, a header the sender sends, "Name: value" (repeatable), e.g. "X-GitHub-Event: issues"',
+      headerFrom,
+      {},
+    )
     .option('--json', 'JSON, for scripts')
-    .action(async (name: string, opts: { event: string; json?: boolean }, command: Command) => {
-      const dry = await hubApi(command).call('testRoutine', {
-        params: { name },
-        body: { event: eventFrom(opts.event) },
-      })
-      if (opts.json) return printJson(dry)
-      if (!dry.matched) {
-        process.stdout.write(`no run: ${dry.why}\n`)
-        return
-      }
-      const where = dry.folder ? `start a session in ${dry.folder}` : `deliver to ${dry.deliverTo}`
-      process.stdout.write(
-        `${dry.joins ? `joins run ${dry.joins}` : 'a new run'} (key ${JSON.stringify(dry.key)}): would ${where}` +
-          `${dry.gate ? ', once an operator approves' : ''}\n`,
-      )
-      if (dry.prompt) process.stdout.write(`prompt:\n${dry.prompt}\n`)
-    })
+    .action(
+      async (
+        name: string,
+        opts: { event: string; source?: string; header: Record<string, string>; json?: boolean },
+        command: Command,
+      ) => {
+        if (!opts.source && Object.keys(opts.header).length)
+          throw invalid('--header goes with --source: the headers of a webhook body')
+        const dry = await hubApi(command).call('testRoutine', {
+          params: { name },
+          body: opts.source
+            ? { webhook: webhookFrom(opts.event, opts.source, opts.header) }
+            : { event: eventFrom(opts.event) },
+        })
+        if (opts.json) return printJson(dry)
+        // What the preset made of a body is worth seeing: the topic and content the filter was tried on.
+        if (opts.source && dry.event)
+          process.stdout.write(`event: ${dry.event.topic}: ${dry.event.content}\n`)
+        if (!dry.matched) {
+          process.stdout.write(`no run: ${dry.why}\n`)
+          return
+        }
+        const where = dry.folder ? `start a session in ${dry.folder}` : `deliver to ${dry.deliverTo}`
+        process.stdout.write(
+          `${dry.joins ? `joins run ${dry.joins}` : 'a new run'} (key ${JSON.stringify(dry.key)}): would ${where}` +
+            `${dry.gate ? ', once an operator approves' : ''}\n`,
+        )
+        if (dry.prompt) process.stdout.write(`prompt:\n${dry.prompt}\n`)
+      },
+    )
 }

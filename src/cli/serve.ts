@@ -1,9 +1,16 @@
 // `switchboard serve`: the hub, one per home and port; a busy port or home is refused with who holds it.
-// A person at a terminal gets a banner and the logs go to the home's log file; --log-json keeps
-// them as JSON lines on stderr (a service manager, autostart), --json prints the banner as JSON.
-import { readFileSync } from 'node:fs'
+// A person at a terminal gets a banner and the logs go to the home's log file, and Ctrl-C there is a
+// stop on purpose (channels wait for the hub, as after `switchboard stop`); --log-json keeps them as
+// JSON lines on stderr (a service manager, autostart), --json prints the banner as JSON.
+import { existsSync, readFileSync } from 'node:fs'
 import { type Command, Option } from 'commander'
-import { clearStopped, rotateHubLog, startRefused } from '../client/autostart.js'
+import {
+  clearStopped,
+  markStopped,
+  rotateHubLog,
+  startRefused,
+  stoppedAtTerminal,
+} from '../client/autostart.js'
 import { reach, tcpTarget } from '../client/hub-address.js'
 import { readAdminToken } from '../core/admin-token.js'
 import { ensureHome, type HubConfig, paths } from '../core/config.js'
@@ -12,9 +19,11 @@ import { pinText } from '../core/fingerprint.js'
 import { createLogger } from '../core/log.js'
 import { isLoopback } from '../core/network.js'
 import { processAlive } from '../core/process-alive.js'
+import { channelRows } from '../hub/core/reads.js'
 import { HubUnwanted, startHub } from '../hub/server.js'
 import { openStore } from '../store/open.js'
 import { banner, bannerJson } from './banner.js'
+import { claudeConnection } from './claude-connection.js'
 import { configFrom, settingOptions } from './options.js'
 
 interface ServeOptions {
@@ -41,7 +50,8 @@ export function registerServe(program: Command): void {
     // Autostart's: a `switchboard stop` that came after the decision to start still wins.
     .addOption(new Option('--unless-stopped').hideHelp())
     .action(async (opts: ServeOptions, command: Command) => {
-      let config = configFrom(command)
+      const resolved = configFrom(command)
+      let config = resolved
       // Autostart's hub is wanted while its home is there and not stopped on purpose. Its process
       // can take seconds to get here, and a stop or a removed home meanwhile wins: asked again once
       // it holds the port (a hub being stopped may hold it until then), before anything runs.
@@ -69,7 +79,7 @@ export function registerServe(program: Command): void {
       })
       let running: Awaited<ReturnType<typeof startHub>>
       try {
-        running = await startHub(config, store, log, unwanted)
+        running = await startHub(config, store, log, unwanted, resolved)
       } catch (err) {
         await store.close()
         if (err instanceof HubUnwanted) {
@@ -94,7 +104,10 @@ export function registerServe(program: Command): void {
         tls: running.fingerprint !== null,
       }
       if (opts.json) process.stdout.write(bannerJson(shown))
-      else if (!opts.logJson) process.stdout.write(banner(shown, true))
+      else if (!opts.logJson) {
+        const channels = (await channelRows(running.hub)).map((c) => c.name)
+        process.stdout.write(banner(shown, true, { claude: claudeConnection(process.cwd()), channels }))
+      }
       // What a person starting a hub for a network must know, in a line each.
       if (running.fingerprint)
         process.stderr.write(
@@ -106,6 +119,9 @@ export function registerServe(program: Command): void {
         )
       const stop = async (signal: string) => {
         log.info({ signal }, 'hub stopping')
+        // Ctrl-C (or a kill) of a hub a person runs at a terminal is meant as `switchboard stop` is:
+        // channels wait for it. A crash is no signal, and autostart's hub (--log-json) has no terminal.
+        if (person && existsSync(config.home)) markStopped(config.home, stoppedAtTerminal(signal))
         await running.close()
         if (!opts.json && !opts.logJson) process.stdout.write('hub stopped\n')
         process.exit(0)

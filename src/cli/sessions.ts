@@ -3,6 +3,7 @@
 import type { Command } from 'commander'
 import type { TerminalSessionRow } from '../core/api/rows.js'
 import { invalid } from '../core/errors.js'
+import { formatUsd } from '../core/money.js'
 import type { ListedSession, SessionView } from '../core/session-api.js'
 import { afterTurn, followTurn, lastSeq } from './follow.js'
 import { hubApi } from './options.js'
@@ -16,6 +17,18 @@ function listLine(s: ListedSession): string {
   const summary = (s.summary ?? '').replace(/\s+/g, ' ').slice(0, 60)
   return [s.id, s.status, when(s.lastActivity), s.cwd ?? '-', summary].join('\t')
 }
+
+/** The columns terminalLine writes, for the line above them. */
+const TERMINAL_HEADER = [
+  'SESSION',
+  'STATUS',
+  'NAME',
+  'BRANCH',
+  'MODEL',
+  'CHANNEL',
+  'LAST SEEN',
+  'FOLDER',
+].join('\t')
 
 /** A session at a terminal, as its hooks told the hub. */
 function terminalLine(s: TerminalSessionRow): string {
@@ -36,7 +49,7 @@ function describe(v: SessionView): string {
     `${v.id}: ${v.status}${v.live ? ' (CLI running)' : ''}`,
     `  folder: ${v.cwd}`,
     `  Claude session: ${v.claudeSessionId ?? 'not started'}`,
-    `  turns ${v.turns}, cost $${v.costUsd.toFixed(4)}, updated ${when(v.updatedAt)}`,
+    `  turns ${v.turns}, cost ${formatUsd(v.costUsd)}, updated ${when(v.updatedAt)}`,
   ]
   if (v.reason) lines.push(`  why: ${v.reason}`)
   if (v.ide) lines.push(`  IDE: ${v.ide.name} (port ${v.ide.port})`)
@@ -64,7 +77,8 @@ export function registerSessions(program: Command): void {
       const running = (await api.call('terminalSessions')).sessions.filter(
         (s) => s.status === 'running' && (!opts.cwd || s.folder === opts.cwd),
       )
-      if (running.length) process.stdout.write('at terminals (switchboard sessions terminals):\n')
+      if (running.length)
+        process.stdout.write(`at terminals (switchboard sessions terminals):\n${TERMINAL_HEADER}\n`)
       for (const s of running) process.stdout.write(`${terminalLine(s)}\n`)
     })
 
@@ -76,6 +90,7 @@ export function registerSessions(program: Command): void {
       const { sessions: list } = await hubApi(command).call('terminalSessions')
       if (opts.json) return printJson(list)
       if (list.length === 0) process.stdout.write('no terminal sessions have been heard of\n')
+      else process.stdout.write(`${TERMINAL_HEADER}\n`)
       for (const s of list) process.stdout.write(`${terminalLine(s)}\n`)
     })
 

@@ -7,6 +7,7 @@ import { ensureHome, paths } from '../core/config.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import { createCliLogger } from '../core/log.js'
 import { banner, bannerJson } from './banner.js'
+import { claudeConnection } from './claude-connection.js'
 import { configFrom } from './options.js'
 
 export function registerStart(program: Command): void {
@@ -24,8 +25,9 @@ export function registerStart(program: Command): void {
       const log = createCliLogger('start', config).child({}, { level: 'warn' })
       let status: HubStatus
       let already = true
+      const hub = new HubApi(config, log, false)
       try {
-        status = await new HubApi(config, log, false).call('status')
+        status = await hub.call('status')
       } catch (err) {
         if (!(err instanceof HubApiError) || err.status !== 503) throw err
         already = false
@@ -39,6 +41,12 @@ export function registerStart(program: Command): void {
         log: status.logFile === 'stderr' ? paths.hubLog(config.home) : status.logFile,
       }
       if (opts.json) process.stdout.write(bannerJson(shown))
-      else process.stdout.write(`${already ? 'the hub was running already\n' : ''}${banner(shown, false)}`)
+      else {
+        const { channels } = await hub.call('channels')
+        const connected = { claude: claudeConnection(process.cwd()), channels: channels.map((c) => c.name) }
+        process.stdout.write(
+          `${already ? 'the hub was running already\n' : ''}${banner(shown, false, connected)}`,
+        )
+      }
     })
 }

@@ -2,7 +2,7 @@
 // and never makes the home or anything in it.
 import type { Command } from 'commander'
 import { HubApiError } from '../client/api-client.js'
-import { START_AGAIN, stoppedOnPurpose } from '../client/autostart.js'
+import { START_AGAIN, stoppedHow } from '../client/autostart.js'
 import { pinText } from '../core/fingerprint.js'
 import type { ClusterHub, HubStatus } from '../core/hub-protocol.js'
 import { configFrom, hubApi } from './options.js'
@@ -20,12 +20,13 @@ export function registerStatus(program: Command): void {
         status = await hubApi(command, 'status', false).call('status')
       } catch (err) {
         if (!(err instanceof HubApiError) || err.status !== 503) throw err
-        const stopped = stoppedOnPurpose(config.home)
-        if (opts.json) printJson({ running: false, stopped, home: config.home, port: config.port })
+        const how = stoppedHow(config.home)
+        if (opts.json)
+          printJson({ running: false, stopped: how !== null, home: config.home, port: config.port })
         else
           process.stdout.write(
-            stopped
-              ? `hub: stopped with switchboard stop (home ${config.home}, port ${config.port}); ${START_AGAIN}\n`
+            how
+              ? `hub: stopped ${how} (home ${config.home}, port ${config.port}); ${START_AGAIN}\n`
               : `hub: not running (home ${config.home}, port ${config.port}); start it: switchboard serve\n`,
           )
         process.exitCode = 1

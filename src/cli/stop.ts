@@ -10,7 +10,7 @@ import { markStopped, START_AGAIN } from '../client/autostart.js'
 import { localSocket } from '../client/hub-address.js'
 import { dialHost, type HubConfig, paths } from '../core/config.js'
 import { invalid, unavailable } from '../core/errors.js'
-import type { HubStatus } from '../core/hub-protocol.js'
+import { type HubStatus, isHubOwnSubscriber } from '../core/hub-protocol.js'
 import { createCliLogger } from '../core/log.js'
 import { processAlive } from '../core/process-alive.js'
 import { configFrom } from './options.js'
@@ -47,7 +47,7 @@ export async function stopHub(config: HubConfig): Promise<StopResult> {
   }
   if (status.home !== config.home)
     throw invalid(`the hub on port ${config.port} serves ${status.home}, not ${config.home}; not stopping it`)
-  result.channels = status.connected.map((c) => c.name).filter((name) => !/^(session|webhook):/.test(name))
+  result.channels = status.connected.map((c) => c.name).filter((name) => !isHubOwnSubscriber(name))
   try {
     process.kill(status.pid, 'SIGTERM')
   } catch {

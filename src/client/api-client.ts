@@ -9,7 +9,7 @@ import { type HubAddress, type HubConfig, paths } from '../core/config.js'
 import { hubTarget } from '../core/hub-dial.js'
 import type { Logger } from '../core/log.js'
 import type { SessionView } from '../core/session-api.js'
-import { hubStarter, START_AGAIN, stoppedOnPurpose } from './autostart.js'
+import { hubStarter, START_AGAIN, stoppedText } from './autostart.js'
 import {
   call,
   describeTarget,
@@ -102,9 +102,10 @@ export class HubApi {
               `the server on ${describeTarget(tcp)} is not this home's hub (it could not prove it holds ${this.config.home}/admin-token); nothing was sent to it`,
           )
         if (!this.autostart) break
-        if (stoppedOnPurpose(this.config.home)) {
+        const stopped = stoppedText(this.config.home)
+        if (stopped) {
           this.ready = null
-          throw noHub(`the hub of ${this.config.home} was stopped with switchboard stop; ${START_AGAIN}`)
+          throw noHub(`${stopped}; ${START_AGAIN}`)
         }
         start()
         await new Promise((r) => setTimeout(r, 100))
@@ -120,8 +121,9 @@ export class HubApi {
   }
 
   private notRunning(): string {
-    return stoppedOnPurpose(this.config.home)
-      ? `the hub of ${this.config.home} was stopped with switchboard stop; ${START_AGAIN}`
+    const stopped = stoppedText(this.config.home)
+    return stopped
+      ? `${stopped}; ${START_AGAIN}`
       : `no hub of ${this.config.home} is running (switchboard serve starts one)`
   }
 }

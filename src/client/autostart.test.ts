@@ -13,7 +13,15 @@ import { join } from 'node:path'
 import { pino } from 'pino'
 import { describe, expect, it } from 'vitest'
 import { type HubConfig, loadConfig, paths } from '../core/config.js'
-import { clearStopped, hubStarter, markStopped, rotateHubLog, START_AGAIN } from './autostart.js'
+import {
+  clearStopped,
+  hubStarter,
+  markStopped,
+  rotateHubLog,
+  START_AGAIN,
+  stopMarker,
+  stoppedAtTerminal,
+} from './autostart.js'
 
 function world(start?: () => number) {
   const home = mkdtempSync(join(tmpdir(), 'sb-autostart-'))
@@ -70,6 +78,20 @@ describe('starting a hub when none answers', () => {
     clearStopped(w.home)
     w.missing()
     expect(w.starts()).toBe(1)
+  })
+
+  it('says how the hub was stopped: at its terminal, or with switchboard stop (also an older marker)', () => {
+    const w = world()
+    markStopped(w.home, stoppedAtTerminal('SIGINT'))
+    w.missing()
+    writeFileSync(stopMarker(w.home), '2025-01-01T00:00:00.000Z\n')
+    w.later(10_000)
+    w.missing()
+    expect(w.starts()).toBe(0)
+    expect(w.said.map((s) => s.msg)).toEqual([
+      `the hub of ${w.home} was stopped with Ctrl-C at its terminal; waiting for it (${START_AGAIN})`,
+      `the hub of ${w.home} was stopped with switchboard stop; waiting for it (${START_AGAIN})`,
+    ])
   })
 
   it('does not make a removed home again, and says both reasons when a stopped hub’s home then goes', () => {

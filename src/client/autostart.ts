@@ -1,13 +1,14 @@
 // When no hub answers, a channel starts one: detached, on the same home and port, logging to a file.
 // Two starting at once is harmless: the port is the lock, and the loser exits. A hub stopped on
-// purpose (`switchboard stop`, which leaves a marker in the home) or whose home was removed is not
-// started again: the channel waits for it and says so once.
+// purpose (`switchboard stop`, or Ctrl-C where it runs at a terminal: either leaves a marker in the
+// home) or whose home was removed is not started again: the channel waits for it and says so once.
 import { spawn } from 'node:child_process'
 import {
   closeSync,
   existsSync,
   fchmodSync,
   openSync,
+  readFileSync,
   renameSync,
   rmSync,
   statSync,
@@ -22,19 +23,42 @@ const RESTART_GAP_MS = 3_000
 /** A log past this size is moved aside (one generation kept) when the next hub starts. */
 const MAX_LOG_BYTES = 10 * 1024 * 1024
 
-/** Left in the home by `switchboard stop`; `serve` and `start` take it away. */
+/** Left in the home by `switchboard stop` and a hub stopped at its terminal; `serve` and `start` take it away. */
 export const stopMarker = (home: string) => join(home, 'hub.stopped')
 
 /** What a person types to have the hub back, for every message that says it is stopped. */
 export const START_COMMAND = 'switchboard start (or switchboard serve)'
 export const START_AGAIN = `start it again: ${START_COMMAND}`
 
+/** How a hub was stopped on purpose, as the marker records it and every message says it. */
+export const STOPPED_WITH_STOP = 'with switchboard stop'
+export const stoppedAtTerminal = (signal: string) =>
+  `with ${signal === 'SIGINT' ? 'Ctrl-C' : signal} at its terminal`
+
+/** How this home's hub was stopped on purpose ("with switchboard stop", …), or null when it was not. */
+export function stoppedHow(home: string): string | null {
+  let marker: string
+  try {
+    marker = readFileSync(stopMarker(home), 'utf8')
+  } catch {
+    return null
+  }
+  // "<time> <how>"; a marker of an earlier version holds the time alone.
+  return /^\S+ (with .+)$/m.exec(marker)?.[1] ?? STOPPED_WITH_STOP
+}
+
 export function stoppedOnPurpose(home: string): boolean {
   return existsSync(stopMarker(home))
 }
 
-export function markStopped(home: string): void {
-  writeFileSync(stopMarker(home), `${new Date().toISOString()}\n`, { mode: 0o600 })
+/** "the hub of <home> was stopped with …", or null when it was not stopped on purpose. */
+export function stoppedText(home: string): string | null {
+  const how = stoppedHow(home)
+  return how === null ? null : `the hub of ${home} was stopped ${how}`
+}
+
+export function markStopped(home: string, how = STOPPED_WITH_STOP): void {
+  writeFileSync(stopMarker(home), `${new Date().toISOString()} ${how}\n`, { mode: 0o600 })
 }
 
 export function clearStopped(home: string): void {
@@ -45,8 +69,8 @@ export function clearStopped(home: string): void {
 export function startRefused(home: string): string | null {
   // A home removed under a running channel (uninstall --purge) is not made again by it.
   if (!existsSync(home)) return `${home} is gone; not starting a hub there`
-  if (stoppedOnPurpose(home))
-    return `the hub of ${home} was stopped with switchboard stop; waiting for it (${START_AGAIN})`
+  const stopped = stoppedText(home)
+  if (stopped) return `${stopped}; waiting for it (${START_AGAIN})`
   return null
 }
 

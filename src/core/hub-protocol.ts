@@ -6,6 +6,14 @@ import { receiptStageSchema } from './receipts.js'
 
 export const HUB_PATH = '/hub'
 
+/**
+ * Subscribers that are the hub's own (driven sessions, outbound webhooks, GitHub comments, routines'
+ * queues of events), not a channel session: one place says which, for every list of channels.
+ */
+export function isHubOwnSubscriber(name: string): boolean {
+  return /^(session|webhook|github|routine):/.test(name)
+}
+
 export const subscriberNameSchema = z
   .string()
   .min(1, 'subscriber name must not be empty')
@@ -199,6 +207,11 @@ export interface HubStatus {
   fingerprint: string | null
   /** Plain HTTP beyond loopback (`serve --insecure`). */
   inClear: boolean
+  /**
+   * The settings the hub runs with, as they were resolved when it started (core/settings/show.ts's
+   * HUB_SETTINGS, secrets as `show` leaves them): `switchboard config` says where they differ now.
+   */
+  settings: Record<string, unknown>
 }
 
 export interface ClusterHub {

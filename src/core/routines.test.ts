@@ -160,6 +160,15 @@ describe('templates and keys', () => {
     expect(runKey({ key: '{{meta.branch}}:{{meta.none}}' }, doc)).toBe('feature/x:')
     expect(runKey({}, doc)).toBe('')
   })
+
+  it('keeps a key as the event had it: one line, not escaped for a prompt (each surface escapes its own)', () => {
+    const doc = eventDocument(event({ meta: { title: 'Fix "login" <redirect> & \n logout' } }))
+    expect(runKey({ key: 'pr {{meta.title}}' }, doc)).toBe('pr Fix "login" <redirect> & logout')
+    // The prompt, which Claude reads, still has the value quoted and escaped.
+    expect(renderTemplate('{{meta.title}}', doc)).toBe(
+      '"Fix &quot;login&quot; &lt;redirect&gt; &amp; logout"',
+    )
+  })
 })
 
 describe("the README's worked examples", () => {

@@ -280,11 +280,16 @@ const MAX_FIELD = 200
 const escaped = (s: string) =>
   s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
-/** A field's value as a template puts it in: one line, capped, escaped (its quotes too); untrusted, so never bare. */
-function fieldText(v: unknown): string {
+/** A field's value on one line, capped ('' for none): what a key is made of. */
+function fieldLine(v: unknown): string {
   if (v === undefined || v === null) return ''
   const s = typeof v === 'string' ? v : JSON.stringify(v)
-  return escaped(s.replace(/\s+/g, ' ').trim().slice(0, MAX_FIELD))
+  return s.replace(/\s+/g, ' ').trim().slice(0, MAX_FIELD)
+}
+
+/** A field's value as a prompt's template puts it in: one line, capped, escaped (its quotes too); untrusted, so never bare. */
+function fieldText(v: unknown): string {
+  return escaped(fieldLine(v))
 }
 
 /** Fills `{{path}}` from the event's document, each value quoted ("…"). */
@@ -292,10 +297,15 @@ export function renderTemplate(template: string, doc: unknown): string {
   return template.replace(PLACEHOLDER, (_, path: string) => `"${fieldText(valueAt(doc, path))}"`)
 }
 
-/** The run key of an event: the key template filled without quotes ("" when the routine has none). */
+/**
+ * The run key of an event: the key template filled without quotes ("" when the routine has none).
+ * Not escaped: a key is compared, stored and shown, never read by Claude as a prompt is, and every
+ * surface that shows it (the dashboard, a chat's markup, the CLI) escapes it for itself; escaped
+ * here, it was shown as `&quot;`.
+ */
 export function runKey(spec: Pick<RoutineSpec, 'key'>, doc: unknown): string {
   if (!spec.key) return ''
-  return spec.key.replace(PLACEHOLDER, (_, path: string) => fieldText(valueAt(doc, path))).slice(0, 500)
+  return spec.key.replace(PLACEHOLDER, (_, path: string) => fieldLine(valueAt(doc, path))).slice(0, 500)
 }
 
 // --- runs, as the store keeps them and every surface shows them -------------------------------------
@@ -353,6 +363,8 @@ export interface AddedRoutine extends RoutineView {
 
 /** What `routine test` says an event would do, without doing it. */
 export interface DryRun {
+  /** The event tried: the one given, or the one a webhook body made under its source's preset; null: it made none. */
+  event: { topic: string; source: string; content: string; meta: Record<string, string> } | null
   matched: boolean
   /** Why it does not match: the first condition that fails, as JSON. */
   why: string | null

@@ -11,6 +11,8 @@ import { pinText } from '../core/fingerprint.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
 import { isLoopback, reachableAt } from '../core/network.js'
+import { hubSettingsShown } from '../core/settings/show.js'
+import type { Settings } from '../core/settings/table.js'
 import { VERSION } from '../core/version.js'
 import type { Store } from '../store/store.js'
 import { BridgeManager } from './bridges/manager.js'
@@ -59,7 +61,14 @@ function logDestination(config: HubConfig): string {
   }
 }
 
-export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubTls | null): Assembled {
+export function assemble(
+  config: HubConfig,
+  store: Store,
+  log: Logger,
+  tls: HubTls | null,
+  /** The settings as they were resolved (serve at a terminal sets its own logFile after). */
+  resolved: Settings = config,
+): Assembled {
   let port = config.port
   // One object per port, not one per request: the guard reads it on every request.
   let hostRules = { bound: config.host, port, allowedHosts: config.allowedHosts }
@@ -144,6 +153,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
     stop: async () => retention?.stop(),
   })
 
+  const settings = hubSettingsShown(resolved)
   const status = async (): Promise<HubStatus> => {
     const subscribers = new Map((await store.listSubscribers()).map((s) => [s.name, s.pending]))
     return {
@@ -168,6 +178,7 @@ export function assemble(config: HubConfig, store: Store, log: Logger, tls: HubT
       hubs: await clusterHubs(store, leases.hubId),
       fingerprint: tls?.fingerprint ?? null,
       inClear,
+      settings,
     }
   }
 

@@ -8,6 +8,7 @@ import { type HubConfig, MAX_SOCKET_PATH, paths } from '../core/config.js'
 import { pinText } from '../core/fingerprint.js'
 import type { Logger } from '../core/log.js'
 import { replacePrivateFile } from '../core/private-file.js'
+import type { Settings } from '../core/settings/table.js'
 import type { Store } from '../store/store.js'
 import { assemble } from './assemble.js'
 import type { Hub } from './core/hub.js'
@@ -39,10 +40,12 @@ export async function startHub(
   log: Logger,
   /** Asked once the port is held, before anything runs: a reason not to serve after all, or null. */
   unwanted: () => string | null = () => null,
+  /** The settings as they were resolved, before `serve` chose its own (a log file at a terminal). */
+  resolved: Settings = config,
 ): Promise<RunningHub> {
   // Before anything starts: a certificate that cannot be read stops the hub here, in one line.
   const tls = hubTls(config)
-  const parts = assemble(config, store, log, tls)
+  const parts = assemble(config, store, log, tls, resolved)
   const app = createApp(parts)
 
   const plain = createServer(requestListener(app, false, log))

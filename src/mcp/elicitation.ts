@@ -1,6 +1,7 @@
 // How `switchboard mcp` puts a pending input to the person behind an MCP client that supports
 // elicitation: a form per input, and how the form's answer becomes the hub's.
 import type { PendingInput, RespondInput } from '../core/session-api.js'
+import { promptText } from '../core/tool-call-text.js'
 import { questionsOf } from './questions.js'
 
 export interface Form {
@@ -25,10 +26,8 @@ export function form(p: PendingInput): Form {
       }),
     }
   }
-  const what =
-    p.kind === 'plan'
-      ? 'Approve Claude’s plan?'
-      : `Allow ${p.tool_name}? ${p.description ?? JSON.stringify(p.input)}`
+  // What would run, as every surface shows it; Claude's own account of it only labelled as such.
+  const what = p.kind === 'plan' ? 'Approve Claude’s plan?' : `${promptText(p)}\nAllow?`
   return {
     message: what,
     schema: {

@@ -35,7 +35,7 @@ describe('sessionResult on a recorded session', () => {
           type: 'permission',
           toolName: 'Bash',
           toolInput: { command: 'touch made', description: 'make it' },
-          description: 'Claude wants to use Bash: make it',
+          description: 'Claude wants to run Bash: $ touch made (Claude\'s description: "make it")',
         },
       ],
       toolUseEvents: [{ toolName: 'Bash', status: 'running', toolUseId: 'toolu_fake1' }],

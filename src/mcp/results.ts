@@ -2,6 +2,7 @@
 // outputSchema tools/list advertises), and how a hub session and its stored lines map onto them.
 import { z } from 'zod'
 import type { ListedSession, PendingInput, SessionStatus, SessionView } from '../core/session-api.js'
+import { promptText } from '../core/tool-call-text.js'
 import { questionsOf } from './questions.js'
 import { type Transcript, toolUseEventSchema } from './transcript.js'
 
@@ -67,7 +68,8 @@ function summary(p: PendingInput): string {
     return `Claude asks: ${questionsOf(p.input)
       .map((q) => q.question)
       .join(' / ')}`
-  return `Claude wants to use ${p.tool_name}: ${p.description ?? JSON.stringify(p.input)}`
+  // What would run, as every surface shows it: Claude's own account alone could hide it.
+  return promptText(p)
 }
 
 export function seedPendingInput(p: PendingInput): SeedPendingInput {

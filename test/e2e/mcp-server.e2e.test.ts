@@ -309,7 +309,9 @@ it('asks the person through elicitation when the client supports it', { timeout:
     waitSeconds: 30,
   })
   expect(created.json).toMatchObject({ status: 'completed', pendingInputs: [] })
-  expect(asked).toEqual([expect.stringContaining('Allow Bash?')])
+  expect(asked).toEqual([
+    `Claude wants to run Bash: $ touch from-elicitation (Claude's description: "make it")\nAllow?`,
+  ])
   expect(existsSync(join(world.claude.cwd, 'from-elicitation'))).toBe(true)
 })
 

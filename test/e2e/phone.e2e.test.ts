@@ -216,3 +216,40 @@ it('installs as an app whose service worker shows a pushed prompt with Allow and
   )
   expect(await shown()).toEqual([{ title: payload.title, body: 'Allowed', actions: [] }])
 })
+
+/** Turns push on from the Access page; resolves with the Push notifications section. */
+async function turnOnPush(page: Page) {
+  await page.getByRole('link', { name: 'Access' }).click()
+  await page.getByRole('button', { name: 'Turn on push for this browser' }).click()
+  return page.getByRole('region', { name: 'Push notifications' })
+}
+
+it('says so when this browser’s push service cannot be reached, and leaves Turn on push to be pressed again', async () => {
+  // The tests' Chromium has no network, so its push service refuses every subscription.
+  const { page } = await phone()
+  const push = await turnOnPush(page)
+  await push
+    .getByRole('alert')
+    .filter({ hasText: /^This browser's push service could not be reached.*Registration failed.*try again/ })
+    .waitFor({ timeout: 15_000 })
+  expect(await push.getByRole('button', { name: 'Turn on push for this browser' }).isEnabled()).toBe(true)
+  expect(await push.getByText('No browser gets push yet.').count()).toBe(1)
+})
+
+it('says so when this browser’s push service never answers, instead of waiting with the button pressed', {
+  timeout: 90_000,
+}, async () => {
+  const { page } = await phone()
+  // A browser whose push service keeps the subscription waiting (offline, say): it never settles.
+  await page.evaluate(() => {
+    const manager = (globalThis as unknown as { PushManager: { prototype: { subscribe: unknown } } })
+      .PushManager
+    manager.prototype.subscribe = () => new Promise(() => {})
+  })
+  const push = await turnOnPush(page)
+  await push
+    .getByRole('alert')
+    .filter({ hasText: /^This browser's push service did not answer within 20 s.*try again/ })
+    .waitFor({ timeout: 40_000 })
+  expect(await push.getByRole('button', { name: 'Turn on push for this browser' }).isEnabled()).toBe(true)
+})

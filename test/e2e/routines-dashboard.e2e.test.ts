@@ -1,7 +1,10 @@
 // The Routines page in real headless Chromium, against a hub driving the real Claude Code CLI on the
 // fake Messages API: a routine added at the terminal shows with its trigger, a run fired by hand shows
 // with its session and outcome, and an operator pauses and fires the routine from the page; and the
-// page fits a phone.
+// page fits a phone and a laptop.
+
+import { writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RoutineRun, RoutineView } from '../../src/core/routines.js'
@@ -124,4 +127,50 @@ it('fits a phone: the Routines page with a run is no wider than a 390 px screen'
   // Its buttons are on the screen, to be tapped.
   const fire = await card.getByRole('button', { name: /^Fire / }).boundingBox()
   expect(fire && fire.x + fire.width).toBeLessThanOrEqual(390)
+})
+
+it('fits a laptop: at 1366 px every run’s row stays inside its routine’s card, long key and outcome too', {
+  timeout: 120_000,
+}, async () => {
+  await startDrivingHub(world)
+  const env = drivingEnv(world)
+  const name = 'dependency-updates'
+  expect(
+    (
+      await addRoutine(world, {
+        name,
+        trigger: { kind: 'manual' },
+        key: '{{meta.branch}}',
+        action: { kind: 'start', folder: world.claude.cwd, prompt: 'Review {{meta.branch}}.', maxTurns: 1 },
+      })
+    ).code,
+  ).toBe(0)
+  world.fake.respond(() => ({
+    text: 'merged: https://github.com/acme/webshop/pull/4711/files#diff-8e0f2c4f5b1d0a9e7c6b3a2f1e0d9c8b7a6f5e4d3c2b1a0f9e8d7c6b5a4f3e2d1c0',
+  }))
+  const event = join(world.home.dir, 'event.json')
+  writeFileSync(
+    event,
+    JSON.stringify({
+      meta: { branch: 'dependabot/npm_and_yarn/packages/webshop-frontend/vite-and-vitest-8.3.9' },
+    }),
+  )
+  expect((await runCli(['routine', 'fire', name, '--event', event], env)).code).toBe(0)
+  await waitFor(async () => (await runsOf(name))[0]?.state === 'done', 60_000, 'the run to be done')
+
+  const width = 1366
+  const page = await signedIn({ width, height: 768 })
+  await page.getByRole('link', { name: 'Routines' }).click()
+  const card = page.getByRole('article', { name })
+  await card.getByText('merged:', { exact: false }).waitFor({ timeout: 15_000 })
+  expect((await page.evaluate('document.documentElement.scrollWidth')) as number).toBeLessThanOrEqual(width)
+  // Inside the card's padding, as its other contents are.
+  const inside = await card.evaluate((el) => {
+    const padding = el.ownerDocument.defaultView?.getComputedStyle(el).paddingRight ?? '0'
+    return el.getBoundingClientRect().right - Number.parseFloat(padding)
+  })
+  const table = await card.getByRole('table').boundingBox()
+  expect(table && table.x + table.width).toBeLessThanOrEqual(inside + 0.5)
+  const replay = await card.getByRole('button', { name: /^Replay run / }).boundingBox()
+  expect(replay && replay.x + replay.width).toBeLessThanOrEqual(inside + 0.5)
 })

@@ -128,7 +128,7 @@ it('Ctrl-C on run interrupts the turn and says where the session is left', async
   run.stderr.on('data', (d) => {
     stderr += d
   })
-  await waitFor(() => stdout.includes('Allow Bash'), 60_000, 'the inline prompt')
+  await waitFor(() => stdout.includes('Claude wants to run Bash: $ touch never'), 60_000, 'the inline prompt')
   const id = /session (ses_\w+)/.exec(stdout)?.[1] as string
   run.kill('SIGINT')
   const code = await new Promise((r) => run.once('exit', r))

@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, symlinkSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { CLAUDE_BIN, claudeCommand, ROOT } from '../helpers/claude.js'
@@ -75,6 +75,13 @@ for (const withClaude of [true, false]) {
     expect(seen.marketplaces).not.toContain('switchboard')
     expect(seen.mcp).toBe('{"user":{},"local":{}}')
     expect(seen.settings).not.toContain('switchboard')
+    // What Switchboard's entries were alone in is gone too, not left empty.
+    const settings = JSON.parse(seen.settings)
+    expect(Object.keys(settings)).not.toContain('enabledPlugins')
+    expect(Object.keys(settings)).not.toContain('extraKnownMarketplaces')
+    const userConfig = JSON.parse(readFileSync(join(world.claude.home, '.claude.json'), 'utf8'))
+    expect(Object.keys(userConfig)).not.toContain('mcpServers')
+    expect(Object.keys(userConfig.projects[world.claude.cwd])).not.toContain('mcpServers')
 
     const second = await switchboard(withClaude, 'uninstall', '--purge', '--json')
     expect(second.code).toBe(0)
@@ -90,5 +97,26 @@ for (const withClaude of [true, false]) {
       ],
     })
     expect(existsSync(world.home.dir)).toBe(false)
+  })
+}
+
+for (const withClaude of [true, false]) {
+  const how = withClaude ? 'with claude' : 'in its files (no claude on PATH)'
+  it(`keeps what the person had beside Switchboard’s entries ${how}`, { timeout: 120_000 }, async () => {
+    // Their own plugin choice and MCP server, there before Switchboard's.
+    const settingsFile = join(world.claude.home, '.claude', 'settings.json')
+    mkdirSync(join(world.claude.home, '.claude'), { recursive: true })
+    writeFileSync(settingsFile, JSON.stringify({ enabledPlugins: { 'linter@their-tools': false } }))
+    claudeCommand(world.claude, ['mcp', 'add', '-s', 'user', 'their-db', '--', 'their-db-server'])
+    await installEverything()
+    expect((await switchboard(withClaude, 'uninstall', '--purge')).code).toBe(0)
+    const settings = JSON.parse(readFileSync(settingsFile, 'utf8'))
+    expect(settings.enabledPlugins).toEqual({ 'linter@their-tools': false })
+    expect(Object.keys(settings)).not.toContain('extraKnownMarketplaces')
+    const userConfig = JSON.parse(readFileSync(join(world.claude.home, '.claude.json'), 'utf8'))
+    expect(Object.keys(userConfig.mcpServers)).toEqual(['their-db'])
+    // Claude Code reads its files as they are left.
+    expect(claudeCommand(world.claude, ['mcp', 'list'])).toContain('their-db')
+    expect(claudeCommand(world.claude, ['plugin', 'list'])).not.toContain('switchboard')
   })
 }

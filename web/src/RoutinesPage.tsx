@@ -3,6 +3,7 @@
 // state, cost, outcome. Pause, Resume and Fire on a routine, Replay on an ended run, by route name.
 // Loaded when the page shows, every few seconds, and after each button.
 import { useState } from 'react'
+import { formatUsd } from '../../src/core/money.ts'
 import { OPEN_RUN_STATES, type RoutineRun, type RoutineView } from '../../src/core/routines.ts'
 import { call, errorText } from './api.ts'
 import { ErrorLine } from './ErrorLine.tsx'
@@ -62,7 +63,7 @@ function RunRows({
               </time>
             </td>
             <td data-label="Trigger">{run.trigger}</td>
-            <td data-label="Key" className="mono">
+            <td data-label="Key" className="mono run-text run-key">
               {run.key || '—'}
             </td>
             <td data-label="Session">
@@ -77,8 +78,10 @@ function RunRows({
             <td data-label="State">
               <StatusBadge status={run.state} />
             </td>
-            <td data-label="Cost">${run.costUsd.toFixed(2)}</td>
-            <td data-label="Outcome">{run.reason ?? ''}</td>
+            <td data-label="Cost">{formatUsd(run.costUsd)}</td>
+            <td data-label="Outcome" className="run-text run-outcome">
+              {run.reason ?? ''}
+            </td>
             <td data-label="">
               {isOpen(run) ? null : (
                 <button

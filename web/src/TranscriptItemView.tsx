@@ -1,7 +1,9 @@
 // One transcript item: the user's words, Claude's words or thinking (folded), a tool call, a tool's
 // result, a turn's end.
+
+import { formatUsd } from '../../src/core/money.ts'
 import { ToolCall } from './ToolCall.tsx'
-import { formatCost, type TranscriptItem } from './transcript.ts'
+import type { TranscriptItem } from './transcript.ts'
 
 function firstLine(text: string): string {
   const line = text.split('\n', 1)[0] ?? ''
@@ -50,7 +52,7 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
       return (
         <div className={item.error ? 'item turn error' : 'item turn'}>
           Turn finished
-          {item.cost !== null ? ` · ${formatCost(item.cost)}` : ''}
+          {item.cost !== null ? ` · ${formatUsd(item.cost)}` : ''}
           {item.durationMs !== null ? ` · ${(item.durationMs / 1000).toFixed(1)} s` : ''}
           {item.error ? ` · ${item.error}` : ''}
         </div>

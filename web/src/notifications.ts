@@ -1,8 +1,8 @@
 // Browser notifications for new decisions and finished turns, only once the person has allowed them.
 import type { DecisionRow, TurnRow } from '../../src/core/api/rows.ts'
+import { formatUsd } from '../../src/core/money.ts'
 import { toolOf } from './decision-text.ts'
 import { href, navigate, parseHash } from './router.ts'
-import { formatCost } from './transcript.ts'
 
 export function notificationsSupported(): boolean {
   return typeof window !== 'undefined' && 'Notification' in window
@@ -45,7 +45,7 @@ export function notifyTurnEnd(turn: TurnRow) {
   }
   const said = turn.error ?? turn.text
   const text = said && said.length > BODY_MAX ? `${said.slice(0, BODY_MAX - 1)}…` : said
-  const body = [text, turn.costUsd !== null ? formatCost(turn.costUsd) : null].filter(Boolean).join('\n')
+  const body = [text, turn.costUsd !== null ? formatUsd(turn.costUsd) : null].filter(Boolean).join('\n')
   show(
     turn.error ? `${turn.session} ended its turn early` : `${turn.session} finished its turn`,
     { tag: `turn:${turn.session}`, ...(body ? { body } : {}) },

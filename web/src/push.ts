@@ -47,6 +47,44 @@ function keyBytes(base64url: string): Uint8Array<ArrayBuffer> {
   return bytes
 }
 
+/** How long the browser's push service may take to answer before the page says it did not. */
+const SUBSCRIBE_WAIT_S = 20
+
+/**
+ * A subscription at the browser's push service (Chrome's, Firefox's …, not the hub): offline, or
+ * where the service is out of reach, browsers reject with words of their own ("Registration failed
+ * - permission denied") or never answer. Either way the person is told what it is, in one line.
+ */
+async function subscribeAtPushService(
+  manager: PushManager,
+  options: PushSubscriptionOptionsInit,
+): Promise<PushSubscription> {
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          new Error(
+            `This browser's push service did not answer within ${SUBSCRIBE_WAIT_S} s, so push is not on: it needs the browser online, with its push service in reach; try again then.`,
+          ),
+        ),
+      SUBSCRIBE_WAIT_S * 1000,
+    )
+  })
+  try {
+    return await Promise.race([manager.subscribe(options), late])
+  } catch (err) {
+    // AbortError is the Push API's word for the push service failing (NotAllowedError is permission's).
+    if (err instanceof DOMException && err.name === 'AbortError')
+      throw new Error(
+        `This browser's push service could not be reached, so push is not on (the browser said: ${err.message}). It needs the browser online, with its push service in reach; try again then.`,
+      )
+    throw err
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
 /** Asks for permission, subscribes this browser with the hub's key, and tells the hub. */
 export async function turnOnPush(key: string | null): Promise<PushSubscriptionRow> {
   if ((await Notification.requestPermission()) !== 'granted')
@@ -54,15 +92,17 @@ export async function turnOnPush(key: string | null): Promise<PushSubscriptionRo
   const registration = await navigator.serviceWorker.ready
   const { publicKey } = await call('pushKey')
   const options = { userVisibleOnly: true, applicationServerKey: keyBytes(publicKey) }
+  const manager = registration.pushManager
   let subscription: PushSubscription
   try {
-    subscription =
-      (await registration.pushManager.getSubscription()) ??
-      (await registration.pushManager.subscribe(options))
-  } catch {
+    subscription = (await manager.getSubscription()) ?? (await subscribeAtPushService(manager, options))
+  } catch (err) {
+    const old = await manager.getSubscription()
+    // None to start afresh from: the push service's answer stands.
+    if (!old) throw err
     // Subscribed before with another key (another hub's, say): once more, afresh.
-    await (await registration.pushManager.getSubscription())?.unsubscribe()
-    subscription = await registration.pushManager.subscribe(options)
+    await old.unsubscribe()
+    subscription = await subscribeAtPushService(manager, options)
   }
   const json = subscription.toJSON()
   const { subscription: row } = await call('pushSubscribe', {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeLine, endsPartial, formatCost, TranscriptReader, withPiece } from './transcript.ts'
+import { decodeLine, endsPartial, TranscriptReader, withPiece } from './transcript.ts'
 
 const assistant = (content: unknown) => ({ type: 'assistant', message: { content } })
 const user = (content: unknown, uuid?: string) => ({
@@ -122,11 +122,5 @@ describe('lines and pieces from the session stream', () => {
     expect(endsPartial({ type: 'result' })).toBe(true)
     expect(endsPartial({ type: 'user' })).toBe(false)
     expect(endsPartial(null)).toBe(false)
-  })
-
-  it('shows small costs to the hundredth of a cent and others to the cent', () => {
-    expect(formatCost(0.0042)).toBe('$0.0042')
-    expect(formatCost(0.01)).toBe('$0.01')
-    expect(formatCost(1.234)).toBe('$1.23')
   })
 })

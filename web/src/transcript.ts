@@ -182,7 +182,3 @@ export function withPiece(text: string | null, data: string): string | null | un
   if (piece.at === 0) return piece.text || null
   return text !== null && piece.at === text.length ? text + piece.text : undefined
 }
-
-export function formatCost(usd: number): string {
-  return usd < 0.01 ? `$${usd.toFixed(4)}` : `$${usd.toFixed(2)}`
-}

@@ -205,6 +205,23 @@ export const givenEventSchema = z
 
 export const routineEventSchema = z.object({ event: givenEventSchema.default({}) }).strict()
 
+/** A request as a webhook source's sender would send it: made into events by the source's preset. */
+export const webhookRequestSchema = z
+  .object({
+    source: z.string().min(1).max(200),
+    /** The sender's headers (X-GitHub-Event, Content-Type …); names in any case. */
+    headers: z
+      .record(z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'not an HTTP header name'), z.string().max(8192))
+      .default({}),
+    body: z.string().min(1, 'the body is empty').max(1_000_000),
+  })
+  .strict()
+
+/** A dry run's event: one given as it would be stored, or a webhook request a source's preset makes events of. */
+export const routineTestSchema = z
+  .object({ event: givenEventSchema.optional(), webhook: webhookRequestSchema.optional() })
+  .strict()
+
 export const routineRunsQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(1000).default(50).catch(50),
 })
@@ -238,5 +255,5 @@ export const INPUTS = {
   addRoutine: { body: routineSpecSchema },
   routineRuns: { query: routineRunsQuerySchema },
   fireRoutine: { body: routineEventSchema },
-  testRoutine: { body: routineEventSchema },
+  testRoutine: { body: routineTestSchema },
 } as const

@@ -2,7 +2,7 @@
 // without its password) with where it came from, and the README's table of them all.
 import type { Setting } from './define.js'
 import { flagName, type Resolution, type Source } from './resolve.js'
-import { SETTING_NAMES, SETTINGS, type SettingName } from './table.js'
+import { SETTING_NAMES, SETTINGS, type SettingName, type Settings } from './table.js'
 
 export interface ShownSetting {
   name: SettingName
@@ -37,6 +37,21 @@ export function showSettings({ values, origins, refused }: Resolution): ShownSet
     ...origins[name],
     refused: refused.has(name),
   }))
+}
+
+/**
+ * The settings a hub runs with: those `serve` takes, and those every command does, but not where the
+ * CLI and channels dial (`hubs`). Its status reports them as it was started, so `switchboard config`
+ * can say where a hub still runs with values it no longer resolves.
+ */
+export const HUB_SETTINGS: readonly SettingName[] = SETTING_NAMES.filter((name) => {
+  const on = spec(name).flag?.on
+  return name !== 'hubs' && (!on || on.includes('serve'))
+})
+
+/** The hub's settings as its status shows them: each value as `show` leaves it (a secret never). */
+export function hubSettingsShown(values: Settings): Record<string, unknown> {
+  return Object.fromEntries(HUB_SETTINGS.map((name) => [name, shownValue(spec(name), values[name])]))
 }
 
 const cell = (text: string) => text.replaceAll('|', '\\|')

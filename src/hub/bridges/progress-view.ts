@@ -1,8 +1,9 @@
 // A turn's progress as a phone shows it, in markdown each platform renders its own way: a header
 // (working, or finished with its time and cost), one line per tool call (`$ cmd`, `Read path`,
 // `Edit path` …), the newest kept when they do not all fit, and at `full` Claude's text so far.
+import { formatUsd } from '../../core/money.js'
+import { text } from '../../core/tool-call-text.js'
 import { escapeMarkdown, inlineCode } from '../../sources/chat/markdown.js'
-import { text } from '../core/tool-call-text.js'
 
 /** The longest line a tool call gets: the phone shows what it is, the prompt shows it whole. */
 const LINE_MAX = 100
@@ -54,7 +55,7 @@ export function turnHeader(view: TurnView, now: number): string {
   if (!view.ended) return `⏳ ${who}working · ${calls} · ${duration(now - view.startedAt)}`
   const { costUsd, durationMs, failed } = view.ended
   const took = duration(durationMs ?? now - view.startedAt)
-  const cost = costUsd === null ? '' : ` · $${costUsd.toFixed(4)}`
+  const cost = costUsd === null ? '' : ` · ${formatUsd(costUsd)}`
   const made = view.tools.length ? ` · ${calls}` : ''
   return `${failed ? '✗' : '✓'} ${who}turn ${failed ? 'failed' : 'finished'}${made} · ${took}${cost}`
 }

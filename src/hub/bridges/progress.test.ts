@@ -149,7 +149,7 @@ describe.each(BRIDGE_PLATFORMS)('%s: progress', (platform) => {
     // Many tool calls, few edits: they are coalesced.
     expect(calls.length).toBeLessThan(100)
     const last = calls.at(-1) as Call
-    expect(last.text).toMatch(/^✓ .*turn finished · .* · \$0\.0421/)
+    expect(last.text).toMatch(/^✓ .*turn finished · .* · \$0\.04(?!\d)/)
     expect(last.text).toContain('$ npm test -- part 99')
     expect(last.at - lastTool).toBeLessThanOrEqual(limit.everyMs)
   })
@@ -176,7 +176,7 @@ describe.each(BRIDGE_PLATFORMS)('%s: progress', (platform) => {
     await memory.setProgress(USER, 'minimal')
     await turnOf(5, () => ({ command: 'ls' }))
     expect(calls.map((c) => c.kind)).toEqual(['send'])
-    expect(calls[0]?.text).toMatch(/^✓ .*turn finished · 5 tool calls · \d+s · \$0\.0421$/)
+    expect(calls[0]?.text).toMatch(/^✓ .*turn finished · 5 tool calls · \d+s · \$0\.04$/)
     await memory.setProgress(USER, 'off')
     calls.length = 0
     await turnOf(5, () => ({ command: 'ls' }))

@@ -1,8 +1,9 @@
 // A tool call as a phone shows it, in markdown each platform renders its own way: a command in a code
 // block (`$ …`), an edit as a diff, a write as its path and how its content starts, a read as its
 // path; any other tool as one `key: value` line per field, never raw JSON. Cut visibly, never silently.
+
+import { cutVisibly, diff, linesOf, text } from '../../core/tool-call-text.js'
 import { codeBlock, escapeMarkdown, inlineCode } from '../../sources/chat/markdown.js'
-import { cutVisibly, diff, linesOf, text } from '../core/tool-call-text.js'
 
 /** Lines of each side of an edit, and of a written file's start, a prompt shows. */
 const DIFF_LINES = 8

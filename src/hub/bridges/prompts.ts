@@ -2,10 +2,11 @@
 // of a question), the button data that comes back, the answer a press records, and the outcome an
 // answered prompt is edited into. A call of several questions is answered one question at a time:
 // each option's button carries the choices made so far, so the message is the only state.
+
+import { claudeSaid, cutVisibly } from '../../core/tool-call-text.js'
 import { codeBlock, escapeMarkdown } from '../../sources/chat/markdown.js'
 import type { Button } from '../../sources/chat/platform.js'
 import { inputOf } from '../core/rules.js'
-import { claudeSaid, cutVisibly } from '../core/tool-call-text.js'
 import { promptView } from './prompt-view.js'
 
 export const PROMPT_KINDS = ['permission', 'question', 'plan'] as const

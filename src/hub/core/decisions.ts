@@ -6,11 +6,11 @@ import { conflict, forbidden, notFound } from '../../core/errors.js'
 import type { Behavior, PermissionRequest, ServerMessage } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import { NOTICE_KINDS, type NoticeKind, noticeChoiceSchema } from '../../core/notices.js'
+import { previewedInput, promptText, toolCallText } from '../../core/tool-call-text.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
 import { canonicalJson, inputOf, Rules } from './rules.js'
 import type { SenderOutbox } from './sender-outbox.js'
 import type { SessionDirectory } from './session-directory.js'
-import { promptText, toolCallText } from './tool-call-text.js'
 
 /** A connected channel, as far as relaying a verdict to it goes. */
 export interface VerdictSink {
@@ -398,7 +398,7 @@ export function promptBody(decision: Decision): Record<string, unknown> {
       tool_name: tool,
       description,
       input_preview: request.input_preview,
-      text: `${name}: ${toolCallText(tool, request.input_preview, description)}${reply}`,
+      text: `${name}: ${toolCallText(tool, previewedInput(request.input_preview), request.input_preview, description)}${reply}`,
     }
   }
   const input = (request.input && typeof request.input === 'object' ? request.input : {}) as Record<

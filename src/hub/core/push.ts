@@ -9,11 +9,12 @@ import type { PushPayload, PushSubscriptionRow, TurnRow } from '../../core/api/r
 import { forbidden, invalid, notFound } from '../../core/errors.js'
 import { newId } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
+import { formatUsd } from '../../core/money.js'
 import { isLoopback } from '../../core/network.js'
 import { oneLine, sessionName } from '../../core/session-name.js'
+import { toolCallView } from '../../core/tool-call-text.js'
 import type { Decision, PushKeys, PushSubscriptionRecord, Sender, Store } from '../../store/store.js'
 import { sessionOfDecision } from './decisions.js'
-import { toolCallView } from './tool-call-text.js'
 
 /** How long a push service keeps a push for a phone that is off: a prompt an hour old is still open. */
 const TTL_SECONDS = 60 * 60
@@ -146,7 +147,7 @@ export class Push {
   /** A driven session finished a turn. */
   async turn(turn: TurnRow): Promise<void> {
     const said = turn.error ?? turn.text ?? ''
-    const cost = turn.costUsd !== null ? ` ($${turn.costUsd.toFixed(2)})` : ''
+    const cost = turn.costUsd !== null ? ` (${formatUsd(turn.costUsd)})` : ''
     const session = await this.nameOf(turn.session)
     await this.send({
       type: 'turn',

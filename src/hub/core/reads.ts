@@ -12,18 +12,16 @@ import type {
 } from '../../core/api/rows.js'
 import { notFound } from '../../core/errors.js'
 import type { StoredEvent } from '../../core/event.js'
+import { isHubOwnSubscriber } from '../../core/hub-protocol.js'
 import { type EventState, receiptView } from '../../core/receipts.js'
 import type { Hub } from './hub.js'
 
 const EVENTS_PAGE = 50
 
-/** Subscribers inside the hub: driven sessions, outbound webhooks, GitHub comments, routines' queues. */
-const INSIDE_THE_HUB = /^(session|webhook|github|routine):/
-
 /** Channel sessions: every subscriber but those inside the hub. */
 export async function channelRows(hub: Hub): Promise<ChannelRow[]> {
   return (await hub.store.listSubscribers())
-    .filter((s) => !INSIDE_THE_HUB.test(s.name))
+    .filter((s) => !isHubOwnSubscriber(s.name))
     .map((s) => ({
       name: s.name,
       connected: hub.isConnected(s.name),

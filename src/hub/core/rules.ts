@@ -4,6 +4,7 @@
 
 import { invalid } from '../../core/errors.js'
 import { newId } from '../../core/ids.js'
+import { previewedInput } from '../../core/tool-call-text.js'
 import type { Decision, Rule, RuleScope, Store } from '../../store/store.js'
 
 /** JSON with keys in order, so the same input always reads the same. */
@@ -20,13 +21,8 @@ export function canonicalJson(value: unknown): string {
 /** The input a permission decision asks about: a driven session's input, or a relay's preview. */
 export function inputOf(request: Record<string, unknown>): Record<string, unknown> | null {
   if (request.input && typeof request.input === 'object') return request.input as Record<string, unknown>
-  if (typeof request.input_preview !== 'string') return null
-  try {
-    const parsed = JSON.parse(request.input_preview)
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : null
-  } catch {
-    return null // a preview cut short is no exact input: no rule can be made from it
-  }
+  // A preview cut short is no exact input: no rule can be made from it.
+  return previewedInput(typeof request.input_preview === 'string' ? request.input_preview : null)
 }
 
 export interface CallSite {

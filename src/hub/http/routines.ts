@@ -29,6 +29,6 @@ export function routineRoutes(parts: HubParts): Hono<HubEnv> {
     await routines.mayStart(params.name, who.kind === 'admin')
     return routines.replay(params.name, params.run)
   })
-  defineRoute(app, creds, 'testRoutine', (_c, { params, body }) => routines.test(params.name, body.event))
+  defineRoute(app, creds, 'testRoutine', (_c, { params, body }) => routines.test(params.name, body))
   return app
 }

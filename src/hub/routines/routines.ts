@@ -2,9 +2,11 @@
 // and the work each is for one hub at a time. The hub holding a routine's lease takes its events
 // (a durable subscriber `routine:<name>`, fenced by that lease) into runs and moves its runs along
 // (runner.ts): a tick on every change it makes or hears of, and one a second for due times.
+import type { z } from 'zod'
+import type { routineTestSchema, webhookRequestSchema } from '../../core/api/schemas.js'
 import { cronMatches, lastMatchBetween, MINUTE, parseCron } from '../../core/cron.js'
 import { conflict, forbidden, invalid, notFound } from '../../core/errors.js'
-import type { StoredEvent } from '../../core/event.js'
+import { type NewEvent, type StoredEvent, topicMatches } from '../../core/event.js'
 import { newId } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
 import {
@@ -23,11 +25,16 @@ import {
   runKey,
   startFolderText,
 } from '../../core/routines.js'
+import { isReservedSource } from '../../core/sources.js'
+import { type PresetOutcome, webhookDryRun } from '../../sources/webhook/index.js'
 import type { Lease, RoutineRecord } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import type { WorkSource } from '../core/lease-keeper.js'
 import type { SessionManager } from '../sessions/session-manager.js'
 import { ROUTINE_SOURCE, Runner, runPrompt } from './runner.js'
+
+type RoutineTest = z.infer<typeof routineTestSchema>
+type WebhookRequest = z.infer<typeof webhookRequestSchema>
 
 const TICK_MS = 1_000
 /** A pending run waits for its storm to settle, but no longer than this many windows after its first event. */
@@ -166,27 +173,60 @@ export class Routines {
     return replayed
   }
 
-  /** What the event would do now: whether it matches, its key, the run it joins, the prompt. */
-  async test(name: string, given: Partial<StoredEvent>): Promise<DryRun> {
+  /**
+   * What an event would do now: whether it matches, its key, the run it joins, the prompt. A webhook
+   * request is first made into events by its source's preset, as a delivery would be, and each is
+   * also asked whether its topic is one the routine takes; the first the routine would take answers.
+   */
+  async test(name: string, given: RoutineTest): Promise<DryRun> {
     const { spec } = await this.get(name)
-    const event = manualEvent(given, 'test')
+    if (given.event && given.webhook) throw invalid('give an event or a webhook request, not both')
+    if (!given.webhook) return this.dryRun(spec, manualEvent(given.event ?? {}, 'test'), false)
+    const made = await this.webhookEvents(given.webhook)
+    if ('ignored' in made) return noRun(spec, made.ignored)
+    const tried = await Promise.all(made.events.map((event) => this.dryRun(spec, storedNow(event), true)))
+    return tried.find((t) => t.matched) ?? tried[0] ?? noRun(spec, 'the request made no event')
+  }
+
+  private async webhookEvents(request: WebhookRequest): Promise<PresetOutcome> {
+    const source = isReservedSource(request.source) ? null : await this.hub.store.getSource(request.source)
+    if (!source)
+      throw notFound(`unknown source "${request.source}" (switchboard source list shows the sources)`)
+    const headers = Object.fromEntries(
+      Object.entries(request.headers).map(([name, value]) => [name.toLowerCase(), value]),
+    )
+    return webhookDryRun(source, headers, Buffer.from(request.body))
+  }
+
+  /** `delivered`: the event would come as a delivery, so the routine's topics are asked too. */
+  private async dryRun(spec: RoutineSpec, event: StoredEvent, delivered: boolean): Promise<DryRun> {
     const doc = eventDocument(event)
-    const failed = failedCondition(spec.filter, doc)
+    const trigger = spec.trigger
+    const why = !delivered
+      ? null
+      : trigger.kind !== 'events'
+        ? `the routine takes no events (it runs ${trigger.kind === 'schedule' ? 'on its schedule' : 'when fired'})`
+        : !topicMatches(trigger.topics, event.topic)
+          ? `its topic ${event.topic} is not one the routine takes (${trigger.topics.join(', ')})`
+          : null
+    const failed = why ? null : failedCondition(spec.filter, doc)
+    const matched = !why && !failed
     const key = runKey(spec, doc)
     const open = await this.hub.store.routineRuns({
-      routine: name,
+      routine: spec.name,
       states: joinableStates(spec),
       limit: 1000,
     })
-    const joins = failed ? null : (open.find((r) => r.key === key)?.id ?? null)
+    const joins = matched ? (open.find((r) => r.key === key)?.id ?? null) : null
     const action = spec.action
     return {
-      matched: !failed,
-      why: failed ? `the condition ${JSON.stringify(failed)} does not hold` : null,
+      event: { topic: event.topic, source: event.source, content: event.content, meta: event.meta },
+      matched,
+      why: why ?? (failed ? `the condition ${JSON.stringify(failed)} does not hold` : null),
       key,
       joins,
       gate: spec.gate,
-      prompt: failed || action.kind !== 'start' ? null : runPrompt(action, [event]),
+      prompt: !matched || action.kind !== 'start' ? null : runPrompt(action, [event]),
       deliverTo: action.kind === 'deliver' ? action.session : null,
       folder: action.kind !== 'start' ? null : startFolderText(action),
     }
@@ -350,6 +390,36 @@ export class Routines {
 }
 
 /** An event a person gives (`routine fire`/`test --event`): their fields over an empty one. */
+/** A dry run that tried no event: a webhook request that makes none (GitHub's ping). */
+function noRun(spec: RoutineSpec, why: string): DryRun {
+  return {
+    event: null,
+    matched: false,
+    why,
+    key: '',
+    joins: null,
+    gate: spec.gate,
+    prompt: null,
+    deliverTo: null,
+    folder: null,
+  }
+}
+
+/** An event a preset made, as the store would keep it (a dry run stores nothing). */
+function storedNow(event: NewEvent): StoredEvent {
+  return {
+    id: newId('evt'),
+    seq: 0,
+    topic: event.topic,
+    source: event.source,
+    sender: event.sender,
+    chat_id: event.chat_id,
+    content: event.content,
+    meta: event.meta,
+    created_at: Date.now(),
+  }
+}
+
 function manualEvent(given: Partial<StoredEvent>, by: string): StoredEvent {
   return {
     id: given.id ?? newId('evt'),

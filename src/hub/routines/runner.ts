@@ -7,6 +7,7 @@ import { channelMessage } from '../../claude/channel-tag.js'
 import { isDomainError } from '../../core/errors.js'
 import { type StoredEvent, toMeta } from '../../core/event.js'
 import type { Logger } from '../../core/log.js'
+import { formatUsd, roundUsd } from '../../core/money.js'
 import {
   branchName,
   eventDocument,
@@ -311,7 +312,7 @@ export class Runner {
     await this.store.updateRoutineRun(run.id, { costUsd: session.costUsd, turns: session.turns })
     const budget = spec.action.maxBudgetUsd
     if (budget !== undefined && session.costUsd > budget) {
-      const reason = `over budget: $${session.costUsd.toFixed(2)} of $${budget.toFixed(2)} spent`
+      const reason = `over budget: ${formatUsd(session.costUsd)} of ${formatUsd(budget)} spent`
       await this.sessions.stop(session.id, `routine ${spec.name}: ${reason}`).catch(() => {})
       await this.end(spec, run, ['running'], 'stopped', reason)
       await this.hub.decisions.toOperators('notice', {
@@ -390,7 +391,7 @@ export class Runner {
         state: run.state,
         key: run.key,
         session: run.sessionId,
-        cost_usd: run.costUsd,
+        cost_usd: roundUsd(run.costUsd),
         turns: run.turns,
         github_thread: thread,
       }),

@@ -2,6 +2,7 @@
 // once stored), the status and totals its lines imply, and the text it is writing, passed on live
 // and never stored.
 import type { CliLine } from '../../claude/messages.js'
+import { roundUsd } from '../../core/money.js'
 import type { SessionRecord, SessionStatus, Store } from '../../store/store.js'
 import type { LiveSession } from './live-session.js'
 import type { SessionEvents } from './session-events.js'
@@ -33,7 +34,9 @@ export class Recorder {
     if (!session) return false
     const interrupted = live?.interrupting && line.subtype === 'error_during_execution'
     await this.setStatus(id, interrupted ? 'interrupted' : 'idle', {
-      costUsd: session.costUsd + (typeof line.total_cost_usd === 'number' ? line.total_cost_usd : 0),
+      costUsd: roundUsd(
+        session.costUsd + (typeof line.total_cost_usd === 'number' ? line.total_cost_usd : 0),
+      ),
       turns: session.turns + (typeof line.num_turns === 'number' ? line.num_turns : 0),
       lastResult: typeof line.result === 'string' ? line.result : session.lastResult,
     })

@@ -39,8 +39,25 @@ export function webhookEvents(
 ): PresetOutcome {
   const preset = presetOf(source)
   if (preset.signatureRequired && proof.kind !== 'signature')
-    throw unauthorized(`source "${source.name}" takes ${source.preset} webhooks: ${preset.signatureRequired}`)
+    throw unauthorized(
+      `source "${source.name}" takes ${source.preset ?? 'generic'} webhooks: ${preset.signatureRequired}`,
+    )
   return preset.parse({ source, headers, body: parseBody(headers, body), query, proof })
+}
+
+/**
+ * The events a request would make under its source's preset had its sender proved itself, for a
+ * routine's dry run (`routine test --source`): nothing is verified here, and nothing is published.
+ * Signed, as far as the preset can tell, so a query is not taken (as for a real signed delivery).
+ */
+export function webhookDryRun(source: Source, headers: IncomingHttpHeaders, body: Buffer): PresetOutcome {
+  return presetOf(source).parse({
+    source,
+    headers,
+    body: parseBody(headers, body),
+    query: new URLSearchParams(),
+    proof: { kind: 'signature', signature: 'dry-run' },
+  })
 }
 
 /** The generic preset's one event, whatever the source's preset (the fuzz suite checks the parser). */

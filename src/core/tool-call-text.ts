@@ -1,15 +1,27 @@
-// How a tool call is put to an operator: what would run, shown whole up to a limit and visibly cut
-// beyond it, with Claude's own account of it labelled as such. Approving "List the files" must never
-// mean approving a `curl … | sh` nobody saw.
+// How a tool call is put to a person, once for every surface that writes text (operators' streams,
+// `switchboard run`, `decisions`, the MCP driver's forms, push, the chats' views): what would run,
+// shown whole up to a limit and visibly cut beyond it (`$ <command>` for Bash, a file for a read),
+// with Claude's own account of it labelled as such. Approving "List the files" must never mean
+// approving a `curl … | sh` nobody saw.
 
 const MAX_SHOWN = 600
 /** Lines of each side of an edit a prompt shows before it says how many more there are. */
 const DIFF_LINES = 8
 
-/** The part of a tool's input that says what it does: a Bash command, else the input as JSON. */
-export function inputPreview(toolName: string, input: Record<string, unknown>): string {
-  if (toolName === 'Bash' && typeof input.command === 'string') return input.command
-  return JSON.stringify(input)
+/**
+ * The input a channel's relayed prompt previews, when its preview is whole JSON (Claude Code cuts a
+ * long one short, and then there is none: it is shown as it came).
+ */
+export function previewedInput(preview: string | null): Record<string, unknown> | null {
+  if (preview === null) return null
+  try {
+    const parsed: unknown = JSON.parse(preview)
+    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
+      ? (parsed as Record<string, unknown>)
+      : null
+  } catch {
+    return null
+  }
 }
 
 /** `text` whole when it fits, else its first `limit` characters and how many more there were. */
@@ -17,10 +29,26 @@ export function cutVisibly(text: string, limit: number): string {
   return text.length > limit ? `${text.slice(0, limit)}… [cut: ${text.length - limit} more characters]` : text
 }
 
-export function toolCallText(toolName: string, preview: string, description?: string | null): string {
-  const flat = preview.replace(/\r\n|\r|\n/g, '\\n')
+/** What a call does on one line (toolCallView's, its line breaks shown as `\n`), visibly cut at `limit`. */
+export function toolCallLine(
+  toolName: string,
+  input: Record<string, unknown> | null,
+  preview: string | null,
+  limit = MAX_SHOWN,
+): string {
+  const whole = toolCallView(toolName, input, preview, Number.POSITIVE_INFINITY)
+  return cutVisibly(whole.replace(/\r\n|\r|\n/g, '\\n'), limit)
+}
+
+/** "Claude wants to run Bash: $ ls (Claude's description: "…")": a driven session's input, or a relay's preview. */
+export function toolCallText(
+  toolName: string,
+  input: Record<string, unknown> | null,
+  preview: string | null,
+  description?: string | null,
+): string {
   const account = claudeSaid(description)
-  return `Claude wants to run ${toolName}: ${cutVisibly(flat, MAX_SHOWN)}${account ? ` (${account})` : ''}`
+  return `Claude wants to run ${toolName}: ${toolCallLine(toolName, input, preview)}${account ? ` (${account})` : ''}`
 }
 
 /** A driven session's call in one line: what would run, or that Claude asks a question or a plan review. */
@@ -33,7 +61,7 @@ export function promptText(request: {
   if (request.tool_name === 'ExitPlanMode') return 'Claude asks you to review its plan'
   const said =
     request.description ?? (typeof request.input.description === 'string' ? request.input.description : null)
-  return toolCallText(request.tool_name, inputPreview(request.tool_name, request.input), said)
+  return toolCallText(request.tool_name, request.input, null, said)
 }
 
 /** Claude's account of a call, labelled as Claude's (never to be read as what runs); '' when none. */

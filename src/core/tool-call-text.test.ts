@@ -1,0 +1,28 @@
+// The one way a tool call is written as text: what would run, readable, whole up to a limit and
+// visibly cut beyond it.
+import { describe, expect, it } from 'vitest'
+import { previewedInput, toolCallLine, toolCallText } from './tool-call-text.js'
+
+describe('a tool call on one line', () => {
+  it('is a Bash command as `$ …`, its line breaks shown, and a read as its path', () => {
+    expect(toolCallLine('Bash', { command: 'cd app &&\nnpm test' }, null)).toBe('$ cd app &&\\nnpm test')
+    expect(toolCallLine('Read', { file_path: '/srv/.env' }, null)).toBe('/srv/.env')
+    expect(toolCallLine('Edit', { file_path: 'a.ts', old_string: 'x', new_string: 'y' }, null)).toBe(
+      'a.ts\\n- x\\n+ y',
+    )
+  })
+
+  it('reads a relay’s preview when it is whole JSON, and shows one cut short as it came', () => {
+    const preview = JSON.stringify({ command: 'ls' })
+    expect(toolCallText('Bash', previewedInput(preview), preview)).toBe('Claude wants to run Bash: $ ls')
+    expect(previewedInput('{"command":"ls …')).toBeNull()
+    expect(toolCallText('Bash', null, '{"command":"ls …')).toBe('Claude wants to run Bash: {"command":"ls …')
+  })
+
+  it('cuts visibly, never silently', () => {
+    const long = `$ ${'x'.repeat(700)}`
+    expect(toolCallLine('Bash', { command: 'x'.repeat(700) }, null)).toBe(
+      `${long.slice(0, 600)}… [cut: ${long.length - 600} more characters]`,
+    )
+  })
+})
