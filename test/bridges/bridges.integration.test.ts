@@ -39,7 +39,7 @@ describe.each(BRIDGE_PLATFORMS)('%s bridge', (platform) => {
   })
 
   async function channel(): Promise<ChannelClient> {
-    const client = await ChannelClient.start(home, ['--name', 'work'])
+    const client = await ChannelClient.inFolder(home, 'work')
     opened.push(client)
     return client
   }
@@ -428,7 +428,7 @@ describe.each(BRIDGE_PLATFORMS)('%s bridge', (platform) => {
 
   it('lets a chat pick one session with /to, and lists them with /sessions', async () => {
     const work = await channel()
-    const other = await ChannelClient.start(home, ['--name', 'other'])
+    const other = await ChannelClient.inFolder(home, 'other')
     opened.push(other)
     const chat = await pair(home, fake, ann)
     await fake.dm(ann, '/sessions')

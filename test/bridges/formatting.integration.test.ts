@@ -67,7 +67,7 @@ describe.each(BRIDGE_PLATFORMS)('%s formatting', (platform) => {
   })
 
   async function channel(): Promise<ChannelClient> {
-    const client = await ChannelClient.start(home, ['--name', 'work'])
+    const client = await ChannelClient.inFolder(home, 'work')
     opened.push(client)
     return client
   }

@@ -35,7 +35,7 @@ afterEach(async () => {
 })
 
 it('lets people pair elsewhere, and the operator in, while strangers hold every Telegram code', async () => {
-  const claude = await ChannelClient.start(home, ['--name', 'work'])
+  const claude = await ChannelClient.inFolder(home, 'work')
   opened.push(claude)
   const strangers = [1, 2, 3, 4, 5].map((n) => person('telegram', 100 + n, `stranger${n}`))
   for (const stranger of strangers) {

@@ -1,6 +1,8 @@
 // Plays Claude Code: spawns `switchboard channel` as a stdio child through the MCP SDK's Client
 // and records every channel notification it sends.
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { z } from 'zod'
@@ -72,6 +74,25 @@ export class ChannelClient {
     return channel
   }
 
+  /**
+   * A channel in a folder called `name` of its own: its subscriber is `name`, and every surface names
+   * its session `name` alone (a project with no title yet), whatever folder the tests run from.
+   */
+  static async inFolder(
+    home: TestHome,
+    name: string,
+    env: Record<string, string> = {},
+  ): Promise<ChannelClient> {
+    const root = mkdtempSync(join(tmpdir(), 'session-folder-'))
+    const folder = join(root, name)
+    mkdirSync(folder)
+    const channel = await ChannelClient.start(home, [], env, folder)
+    channel.cleanups.push(() => rmSync(root, { recursive: true, force: true }))
+    return channel
+  }
+
+  private readonly cleanups: (() => void)[] = []
+
   get pid(): number | null {
     return this.transport.pid
   }
@@ -100,5 +121,6 @@ export class ChannelClient {
 
   async close(): Promise<void> {
     await this.client.close()
+    for (const cleanup of this.cleanups.splice(0)) cleanup()
   }
 }
