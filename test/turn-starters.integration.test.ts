@@ -151,8 +151,8 @@ it('names a channel another plugin serves by its server, and a session by what i
   await waitFor(() => notices().length === 1, 10_000, 'the turn’s end told')
   expect(notices()[0]).toMatchObject({
     started_by: { kind: 'channel', source: 'plugin:telegram:telegram' },
-    // The session has no title yet: it is named by its project, not by the channel's message.
-    text: `${basename(project)}: Claude finished the turn a message through plugin:telegram:telegram started\n\nI will not`,
+    // The session has no title yet: it is named by its project and branch, not by the channel's message.
+    text: `${basename(project)} · main: Claude finished the turn a message through plugin:telegram:telegram started\n\nI will not`,
   })
   // The person's first prompt names it.
   await typed('tidy the docs', 'p2')
