@@ -439,7 +439,7 @@ export class Runner {
     if (!ended) return
     this.log.info({ routine: run.routine, run: run.id, state: to, reason }, 'routine run ended')
     const worktree = await this.worktreeAtEnd(spec, ended)
-    // Before its thread's last line: the notice goes into the thread while it is open.
+    // Told before the run closes its thread (a session stopped first may have closed it already).
     await this.noticeEnded(spec, ended, worktree, everyone).catch((err) =>
       this.log.warn({ err, run: run.id }, 'operators were not told of the run’s end'),
     )
@@ -478,17 +478,24 @@ export class Runner {
     }
   }
 
-  /** Operators who chose it are told a run's session started: what they may follow, in its thread. */
+  /**
+   * Operators who chose it are told a run's session started: what they may follow, in its thread.
+   * Nothing that fails here stops the run.
+   */
   private async noticeStarted(spec: RoutineSpec, run: RoutineRun): Promise<void> {
+    await this.tellStarted(spec, run).catch((err) =>
+      this.log.warn({ err, run: run.id }, 'operators were not told of the run’s start'),
+    )
+  }
+
+  private async tellStarted(spec: RoutineSpec, run: RoutineRun): Promise<void> {
     const session = await this.hub.directory.describe(`session:${sessionOfRun(run.id)}`)
-    await this.hub.decisions
-      .toOperators('notice', {
-        ...runAbout(spec, run, session),
-        id: `run-started:${run.id}`,
-        kind: 'run-started',
-        text: `${session.name}: ${runTitle(spec, run)} started`,
-      })
-      .catch((err) => this.log.warn({ err, run: run.id }, 'operators were not told of the run’s start'))
+    await this.hub.decisions.toOperators('notice', {
+      ...runAbout(spec, run, session),
+      id: `run-started:${run.id}`,
+      kind: 'run-started',
+      text: `${session.name}: ${runTitle(spec, run)} started`,
+    })
   }
 
   /** Operators who chose it are told a run's end: its state, cost, outcome, and a worktree it kept. */
