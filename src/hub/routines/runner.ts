@@ -506,7 +506,7 @@ export class Runner {
     everyone: boolean,
   ): Promise<void> {
     const session = await this.hub.directory.describe(`session:${sessionOfRun(run.id)}`)
-    const cost = run.turns > 0 || run.costUsd > 0 ? `, $${run.costUsd.toFixed(2)}` : ''
+    const cost = run.turns > 0 || run.costUsd > 0 ? `, ${formatUsd(run.costUsd)}` : ''
     const head = `${session.name}: ${runTitle(spec, run)} ${run.state}${cost}`
     const kept = worktree?.kept ? worktreeLine(worktree) : null
     await this.hub.decisions.toOperators(
