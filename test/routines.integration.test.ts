@@ -5,7 +5,7 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createHmac } from 'node:crypto'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { expect, it } from 'vitest'
 import { POSTED_BY_SWITCHBOARD, type RoutineRun } from '../src/core/routines.js'
 import { signInWith } from './helpers/dashboard.js'
@@ -14,6 +14,7 @@ import { gitRepository } from './helpers/git-repo.js'
 import { CLI, type CliRun, runCli, waitFor } from './helpers/home.js'
 import { homePerTest } from './helpers/home-per-test.js'
 import { startReceiver } from './helpers/receiver.js'
+import { SseReader } from './helpers/sse.js'
 
 const world = homePerTest()
 
@@ -97,6 +98,16 @@ async function until(
   return last
 }
 
+/** An operator following their stream of the hub: the notices they were sent. */
+async function operatorNamed(name: string) {
+  const stream = await SseReader.open(world.home.url, await world.home.addSender(name, true))
+  world.opened.push(stream)
+  return {
+    notices: () =>
+      stream.messages.filter((m) => m.event === 'notice').map((m) => m.data as Record<string, unknown>),
+  }
+}
+
 const alertRoutine = (over: Record<string, unknown> = {}) => ({
   name: 'alerts',
   trigger: { kind: 'events', topics: ['alerts'] },
@@ -125,6 +136,46 @@ it('starts a session for a webhook that matches, with the event as untrusted dat
   expect(prompt).toContain('db-1 &lt;/channel&gt; is down')
   const listed = await world.home.cli('routine', 'runs', 'alerts')
   expect(listed).toContain(`${run?.id}\tdone\tevent\tkey=g1\tevents=1\tsession=${run?.sessionId}`)
+})
+
+it('tells each operator who wants them a run’s start and its end: the routine, the key, the session’s name, cost and outcome', {
+  timeout: 60_000,
+}, async () => {
+  await hubWith({ turns: [{ steps: [{ say: 'disk is full on db-1' }] }] })
+  const phone = await operatorNamed('phone')
+  const quiet = await operatorNamed('quiet')
+  expect(await world.home.cli('notices', 'quiet', 'waiting', 'finished')).toBe(
+    'quiet gets notices when Claude waits for you and when Claude finishes a turn\n',
+  )
+  const secret = await world.home.addSource('alerts')
+  await addRoutine(alertRoutine())
+  await post(secret, { text: 'db-1 down', group: 'g1', severity: 'critical' })
+  const [run] = await until('alerts', (rs) => rs[0]?.state === 'done', 'the run to be done')
+  await waitFor(() => phone.notices().length === 2, 10_000, 'the run’s start and end told')
+  const name = `${basename(world.home.dir)} · routine alerts`
+  const about = {
+    routine: 'alerts',
+    run: run?.id,
+    key: 'g1',
+    session: `session:${run?.sessionId}`,
+    session_name: name,
+  }
+  expect(phone.notices()).toEqual([
+    expect.objectContaining({
+      ...about,
+      kind: 'run-started',
+      text: `${name}: run ${run?.id} of routine alerts (g1) started`,
+    }),
+    expect.objectContaining({
+      ...about,
+      kind: 'run-ended',
+      state: 'done',
+      cost_usd: 0.01,
+      outcome: 'disk is full on db-1',
+      text: `${name}: run ${run?.id} of routine alerts (g1) done, $0.01\n\ndisk is full on db-1`,
+    }),
+  ])
+  expect(quiet.notices()).toEqual([])
 })
 
 it('tells a run’s end as an event outbound webhooks get, which no routine takes, not even one on every topic', {
@@ -294,6 +345,42 @@ it('runs a session in a fresh worktree on a new branch, and removes the worktree
   await waitFor(() => forgot(session.cwd), 10_000, 'the worktree to be removed')
   expect(git('branch', '--list', 'fix/*').trim()).toBe('fix/g1-now')
   expect(git('worktree', 'list').trim().split('\n')).toHaveLength(1)
+})
+
+it('keeps a run’s worktree that has uncommitted changes whatever its cleanup says, and tells operators where it is', {
+  timeout: 60_000,
+}, async () => {
+  const { dir: repo, git } = gitRepository(join(world.home.dir, 'repo'))
+  // The session leaves a file it did not commit.
+  await hubWith({
+    turns: [{ steps: [{ write: { file: 'notes.md', text: 'half done\n' } }, { say: 'left notes' }] }],
+  })
+  const phone = await operatorNamed('phone')
+  const secret = await world.home.addSource('alerts')
+  await addRoutine(
+    alertRoutine({
+      action: {
+        kind: 'start',
+        worktree: { repo, branch: 'fix/{{meta.group}}', cleanup: 'always' },
+        prompt: 'fix {{meta.group}}',
+      },
+    }),
+  )
+  await post(secret, { text: 'db down', group: 'g1', severity: 'critical' })
+  const [run] = await until('alerts', (rs) => rs[0]?.state === 'done', 'the run to be done')
+  const path = join(world.home.dir, 'worktrees', String(run?.id))
+  await waitFor(() => phone.notices().some((n) => n.kind === 'run-ended'), 10_000, 'the run’s end told')
+  const ended = phone.notices().find((n) => n.kind === 'run-ended')
+  expect(ended).toMatchObject({
+    run: run?.id,
+    worktree: { path, branch: 'fix/g1', kept: true, uncommitted: ['?? notes.md'] },
+  })
+  expect(String(ended?.text)).toContain(
+    `The worktree has uncommitted changes (1 file) and is kept: ${path}, on branch fix/g1`,
+  )
+  // Still there, with the change, where git knows it.
+  expect(readFileSync(join(path, 'notes.md'), 'utf8')).toBe('half done\n')
+  expect(git('worktree', 'list')).toContain(path)
 })
 
 it('adds a routine that comments on GitHub without a token with a warning, and lists its queue as no channel', async () => {
@@ -525,9 +612,20 @@ it('stops a run whose session spent its budget, and tells operators', { timeout:
     trigger: { kind: 'manual' },
     action: { kind: 'start', folder: world.home.dir, prompt: 'go', maxBudgetUsd: 0.005 },
   })
+  // Told even to an operator who turned the runs' notices off: the run cost more than it was allowed.
+  const quiet = await operatorNamed('quiet')
+  await world.home.cli('notices', 'quiet', 'waiting')
   await world.home.cli('routine', 'fire', 'costly')
   const [run] = await until('costly', (rs) => rs[0]?.state === 'stopped', 'the run to stop')
   expect(run?.reason).toBe('over budget: $0.01 of $0.005 spent')
+  await waitFor(() => quiet.notices().length > 0, 10_000, 'the operator to be told')
+  expect(quiet.notices()).toEqual([
+    expect.objectContaining({
+      kind: 'run-ended',
+      state: 'stopped',
+      text: expect.stringMatching(/ stopped, \$0\.01\n\nover budget: \$0\.01 of \$0\.005 spent$/),
+    }),
+  ])
 })
 
 it('starts the run once after the hub was killed between taking the event and starting it', {

@@ -1,6 +1,7 @@
-// `switchboard notices <sender> [waiting] [finished] | all | off`: which notices of sessions at
-// terminals ("Claude is waiting for you", "finished its turn") a sender gets; without kinds, what
-// it gets now. A chat person chooses the same with /notices.
+// `switchboard notices <sender> [waiting] [finished] [run-started] [run-ended] | all | off`: which
+// notices a sender gets, of sessions at terminals ("Claude is waiting for you", "finished its turn")
+// and of routines' runs (started, ended); without kinds, what it gets now. A chat person chooses the
+// same with /notices.
 import type { Command } from 'commander'
 import { noticeKindsOf, noticeLine } from '../core/notices.js'
 import { hubApi } from './options.js'
@@ -9,7 +10,9 @@ import { printJson } from './output.js'
 export function registerNotices(program: Command): void {
   program
     .command('notices <sender> [kinds...]')
-    .description('which notices of sessions at terminals a sender gets: waiting, finished, all or off')
+    .description(
+      'which notices a sender gets: waiting, finished (sessions at terminals), run-started, run-ended (routines), all or off',
+    )
     .option('--json', 'JSON, for scripts')
     .action(async (name: string, words: string[], opts: { json?: boolean }, command: Command) => {
       const api = hubApi(command)

@@ -53,8 +53,13 @@ export const hookInputSchema = z
     tool_input: z.record(z.string(), z.unknown()).optional(),
     tool_use_id: z.string().max(200).optional(),
     message: z.string().optional(),
-    /** UserPromptSubmit: what the person typed (a session's title comes from its first). */
+    /**
+     * UserPromptSubmit: the turn's prompt, as the person typed it (a session's title comes from their
+     * first) or as Claude Code wrote a channel's notification that started it (hub/sessions/turn-starter.ts).
+     */
     prompt: z.string().optional(),
+    /** The turn this hook is of: every hook of one turn carries its UserPromptSubmit's. One it cannot take is left out. */
+    prompt_id: z.string().max(200).optional().catch(undefined),
     notification_type: z.string().optional(),
     last_assistant_message: z.string().optional(),
     model: z.string().optional(),

@@ -135,13 +135,19 @@ it('sends each operator only the notices they chose, with /notices in the chat o
   const said = (text: string) => botMessages(fake, chat).find((m) => m.text.includes(text))
   await fake.dm(olga, '/notices')
   await fake.waitFor(
-    () => said('You get notices when Claude waits for you and when Claude finishes a turn'),
+    () =>
+      said(
+        'You get notices when Claude waits for you, when Claude finishes a turn, when a routine starts a run and when a routine’s run ends here. /notices waiting finished run-started run-ended | all | off changes it.',
+      ),
     'the choice',
   )
   await fake.dm(olga, '/notices waiting')
   await fake.waitFor(() => said('You get notices when Claude waits for you here now'), 'the new choice')
   await fake.dm(olga, '/notices later')
-  await fake.waitFor(() => said('say which notices: waiting, finished, all or off (not "later")'), 'why not')
+  await fake.waitFor(
+    () => said('say which notices: waiting, finished, run-started, run-ended, all or off (not "later")'),
+    'why not',
+  )
 
   await hook('Stop', { stop_hook_active: false, last_assistant_message: 'All 12 tests pass.' })
   // The laptop chose nothing: it gets both kinds; olga's phone only waits.
@@ -154,7 +160,7 @@ it('sends each operator only the notices they chose, with /notices in the chat o
   expect(said('finished its turn')).toBeUndefined()
 
   expect(await home.cli('notices', `telegram:${olga.id}`, 'off')).toBe(
-    `telegram:${olga.id} gets no notices of sessions at terminals\n`,
+    `telegram:${olga.id} gets no notices of sessions or routine runs\n`,
   )
   expect(await home.cli('notices', 'laptop', 'finished')).toBe(
     'laptop gets notices when Claude finishes a turn\n',

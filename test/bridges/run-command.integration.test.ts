@@ -67,8 +67,20 @@ it('fires a routine from the chat and tells that chat the run’s end with the s
   expect(fired.text).toMatch(
     /^\[switchboard\] Fired triage: run run_\w+ is (pending|starting|running); its end is told here\.$/,
   )
-  const ended = await nextFromBot(fake, chat, seen++, 'the run’s end')
-  expect(ended.text).toContain(`routine triage: run ${run} done: triaged 3 issues`)
+  // The chat the run came from is told its end with the session's answer; olga, an operator, is also
+  // told its start and end as every operator who did not turn them off is.
+  const after = (text: string) =>
+    fake.waitFor(
+      () =>
+        botMessages(fake, chat)
+          .slice(seen)
+          .find((m) => m.text.includes(text)),
+      text,
+      20_000,
+    )
+  await after(`run ${run} of routine triage started`)
+  await after(`run ${run} of routine triage done, $0.01`)
+  await after(`routine triage: run ${run} done: triaged 3 issues`)
   // The session was given the text, as the event's untrusted content.
   expect(JSON.stringify(claude.got().find((l) => l.type === 'user'))).toContain('the issues labelled bug')
 })

@@ -2,7 +2,8 @@
 // first test asks, in one run: a signed GitHub check_run failure starts a driven session in a fresh
 // git worktree on a new branch; the event reaches the model as untrusted data in a <channel> tag; its
 // Bash call is put to an operator on the fake Telegram and allowed there; the answer is POSTed to an
-// outbound webhook; and the worktree is removed once the run is done.
+// outbound webhook; and the worktree, where Bash left a file nobody committed, is kept when the run is
+// done (its cleanup would remove it), the phone told where it is.
 
 import { createHmac, randomUUID } from 'node:crypto'
 import { existsSync } from 'node:fs'
@@ -18,7 +19,7 @@ import { startReceiver } from '../helpers/receiver.js'
 
 const world = e2eWorld()
 
-it('starts a session in a fresh worktree for a failed check, lets the phone allow its Bash call, POSTs the answer, and removes the worktree', {
+it('starts a session in a fresh worktree for a failed check, lets the phone allow its Bash call, POSTs the answer, and keeps the worktree Bash left a file in', {
   timeout: 180_000,
 }, async () => {
   const telegram = await FAKES.telegram()
@@ -118,10 +119,22 @@ it('starts a session in a fresh worktree for a failed check, lets the phone allo
   const [run] = (await adminCall<{ runs: RoutineRun[] }>(world, 'GET', '/api/routines/ci-failure/runs')).json
     .runs
   expect(run).toMatchObject({ state: 'done', key: 'feature/login', events: 1, reason: 'the test is flaky' })
-  // Bash ran in the worktree, on the routine's branch, and the worktree went with the run.
-  await waitFor(() => repo.forgot(worktree), 20_000, 'the worktree to be removed')
-  expect(repo.git('branch', '--list', 'fix/*').trim()).toBe('fix/feature/login')
-  expect(repo.git('worktree', 'list').trim().split('\n')).toHaveLength(1)
+  // Bash ran in the worktree, on the routine's branch, and left a file it did not commit: the
+  // worktree stays where it is, and the operator is told so with its path and branch.
+  const ended = await telegram.waitFor(
+    () =>
+      botMessages(telegram, chat).find(
+        (m) => m.text.includes(`run ${run?.id} of routine ci-failure`) && m.text.includes(' done'),
+      ),
+    'the run’s end on the phone',
+    30_000,
+  )
+  expect(ended.text).toContain(
+    `The worktree has uncommitted changes (1 file) and is kept: ${worktree}, on branch fix/feature/login`,
+  )
+  expect(existsSync(join(worktree, 'noted'))).toBe(true)
+  expect(repo.git('branch', '--list', '--format=%(refname:short)', 'fix/*').trim()).toBe('fix/feature/login')
+  expect(repo.git('worktree', 'list')).toContain(worktree)
   expect(telegram.sent().find((m) => m.messageId === prompt.messageId)?.text).toContain('Allowed by olga')
 
   // The model read the routine's prompt, the field quoted and escaped, and the event as untrusted data.

@@ -19,10 +19,11 @@
 // Step: {say: text} an assistant line (its stream_events first with --include-partial-messages);
 //   {partial: [pieces]} stream_events only; {ask: {tool, input, description?}} a can_use_tool round
 //   trip and the tool's result; {hold: true} waits for an interrupt; {stderr: text}; {exit: code};
-//   {kill: signal}; {raw: text} printed as it is; {result: fields} the turn's result, now, with these
+//   {kill: signal}; {raw: text} printed as it is; {write: {file, text}} a file written in its working
+//   folder (as a session's edit leaves one); {result: fields} the turn's result, now, with these
 //   fields (steps after it run after the turn; without one, a plain result ends the turn).
 import { randomUUID } from 'node:crypto'
-import { appendFileSync, existsSync, readFileSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs'
 
 const script = JSON.parse(process.env.FAKE_CLAUDE_SCRIPT ?? '{}')
 const argv = process.argv.slice(2)
@@ -216,6 +217,7 @@ async function play(prompt, mine, aborted) {
     else if ('exit' in step) process.exit(step.exit)
     else if ('kill' in step) process.kill(process.pid, step.kill)
     else if ('raw' in step) write(step.raw)
+    else if ('write' in step) writeFileSync(step.write.file, step.write.text)
     else if ('result' in step) {
       result({ subtype: 'success', is_error: false, result: said, ...step.result })
       ended = true

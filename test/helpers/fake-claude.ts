@@ -15,6 +15,8 @@ export type FakeStep =
   | { exit: number }
   | { kill: NodeJS.Signals }
   | { raw: string }
+  /** A file written in its working folder, as a session's edit leaves one. */
+  | { write: { file: string; text: string } }
   /** The turn's result, at this point, with these fields (later steps run after the turn). */
   | { result: Record<string, unknown> }
 

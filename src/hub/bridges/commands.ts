@@ -4,7 +4,7 @@
 import { isAbsolute } from 'node:path'
 import { isDomainError } from '../../core/errors.js'
 import { topicMatches } from '../../core/event.js'
-import { noticeKindsOf, noticeLine } from '../../core/notices.js'
+import { NOTICE_USAGE, noticeKindsOf, noticeLine } from '../../core/notices.js'
 import type { InboundMessage } from '../../sources/chat/platform.js'
 import type { Sender } from '../../store/store.js'
 import type { BridgeContext } from './context.js'
@@ -24,7 +24,7 @@ const HELP = [
   '/new <folder> <prompt> — start a session in a folder on the hub’s machine (operators)',
   '/stop <session> — stop a driven session (operators)',
   '/run <routine> [text] — fire a routine with the text as its event; its run’s end is told here (operators)',
-  '/notices [waiting] [finished] | all | off — which notices of sessions at terminals you get here (operators)',
+  '/notices [waiting] [finished] [run-started] [run-ended] | all | off — which notices of sessions and routine runs you get here (operators)',
   '/progress [off|minimal|normal|full] — how much of a session’s work this chat or thread shows as it happens',
   'yes <id> / no <id> — answer a prompt (operators)',
   'answer <id> <one answer per question> — answer a question (operators)',
@@ -70,9 +70,7 @@ export async function runCommand(
         }
       }
       const line = noticeLine(await decisions.noticeChoice(sender.id))
-      await say(
-        `You get ${line} here${rest ? ' now' : ''}. /notices waiting finished | all | off changes it.`,
-      )
+      await say(`You get ${line} here${rest ? ' now' : ''}. /notices ${NOTICE_USAGE} changes it.`)
       return true
     }
     case 'progress': {

@@ -5,7 +5,13 @@ import { randomBytes } from 'node:crypto'
 import { conflict, forbidden, notFound } from '../../core/errors.js'
 import type { Behavior, PermissionRequest, ServerMessage } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
-import { NOTICE_KINDS, type NoticeKind, noticeChoiceSchema } from '../../core/notices.js'
+import {
+  kindsOfChoice,
+  NOTICE_KINDS,
+  type NoticeKind,
+  rememberedChoice,
+  rememberedNoticeChoiceSchema,
+} from '../../core/notices.js'
 import { previewedInput, promptText, toolCallText } from '../../core/tool-call-text.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
 import { canonicalJson, inputOf, Rules } from './rules.js'
@@ -345,35 +351,36 @@ export class Decisions {
   }
 
   /**
-   * Puts an item to every operator; a notice of a session at a terminal (waiting, finished) only to
-   * those who chose its kind (noticeChoice). Any other notice (an event not in context) goes to all.
+   * Puts an item to every operator; a notice of a kind they choose (a session at a terminal waiting
+   * or finished, a routine's run started or ended: core/notices.ts) only to those who chose it,
+   * unless `everyone` (a run stopped over its budget). Any other notice (an event not in context)
+   * goes to all.
    */
-  async toOperators(kind: string, told: Record<string, unknown>): Promise<void> {
+  async toOperators(
+    kind: string,
+    told: Record<string, unknown>,
+    { everyone = false }: { everyone?: boolean } = {},
+  ): Promise<void> {
     // One time for every operator's copy: a surface showing one message for all knows them for copies.
     const body = kind === 'notice' ? { at: Date.now(), ...told } : told
+    const chosen = kind === 'notice' && !everyone && (NOTICE_KINDS as readonly unknown[]).includes(body.kind)
     const operators = (await this.store.listSenders()).filter((s) => s.operator && s.status === 'allowed')
     for (const op of operators) {
-      const choosable = (NOTICE_KINDS as readonly unknown[]).includes(body.kind)
-      if (
-        kind === 'notice' &&
-        choosable &&
-        !(await this.noticeChoice(op.id)).includes(body.kind as NoticeKind)
-      )
-        continue
+      if (chosen && !(await this.noticeChoice(op.id)).includes(body.kind as NoticeKind)) continue
       await this.outbox.send(op.id, kind, body)
     }
   }
 
-  /** The notices a sender chose to get; every kind until they choose. */
+  /** The notices a sender chose to get; every kind until they choose, and any kind added since. */
   async noticeChoice(senderId: string): Promise<NoticeKind[]> {
-    const stored = noticeChoiceSchema.safeParse(
+    const stored = rememberedNoticeChoiceSchema.safeParse(
       await this.store.recall(NOTICE_PLATFORM, 'notice-choice', senderId),
     )
-    return stored.success ? stored.data.kinds : [...NOTICE_KINDS]
+    return stored.success ? kindsOfChoice(stored.data) : [...NOTICE_KINDS]
   }
 
   async chooseNotices(senderId: string, kinds: NoticeKind[]): Promise<void> {
-    await this.store.remember(NOTICE_PLATFORM, 'notice-choice', senderId, { kinds }, Date.now())
+    await this.store.remember(NOTICE_PLATFORM, 'notice-choice', senderId, rememberedChoice(kinds), Date.now())
   }
 }
 

@@ -47,3 +47,23 @@ it('tells an operator who turned notices off of an event left out of context, an
   expect((await noticesOf(quiet.id)).map((n) => n.event)).toEqual(['evt_1'])
   expect((await noticesOf(keen.id)).map((n) => n.kind ?? n.event)).toEqual(['waiting', 'evt_1'])
 })
+
+it('gives routine runs’ notices to an operator who chose before there were any, until they choose again', async () => {
+  const early = await store.addSender({
+    name: 'early',
+    tokenHash: 'hash-e',
+    status: 'allowed',
+    operator: true,
+  })
+  const now = await store.addSender({ name: 'now', tokenHash: 'hash-n', status: 'allowed', operator: true })
+  // As a hub before routine notices remembered a choice of waits only.
+  await store.remember('hub', 'notice-choice', early.id, { kinds: ['waiting'] }, Date.now())
+  await hub.decisions.chooseNotices(now.id, ['waiting'])
+
+  expect(await hub.decisions.noticeChoice(early.id)).toEqual(['waiting', 'run-started', 'run-ended'])
+  expect(await hub.decisions.noticeChoice(now.id)).toEqual(['waiting'])
+  await hub.decisions.toOperators('notice', { kind: 'run-ended', session: 'session:ses_1', text: 'run done' })
+  await hub.decisions.toOperators('notice', { kind: 'finished', session: 's1', text: 'finished' })
+  expect((await noticesOf(early.id)).map((n) => n.kind)).toEqual(['run-ended'])
+  expect(await noticesOf(now.id)).toEqual([])
+})

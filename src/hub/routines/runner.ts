@@ -3,6 +3,7 @@
 // starting one (a crash in between) starts its session only if it is not on record; a running one
 // is sent the events that joined it, stopped over budget, and ended once its session is idle.
 // Every move is a compare-and-set in the store, so a tick that races another changes nothing twice.
+// Operators are told of each run's start and end (notices they choose: run-started, run-ended).
 import { channelMessage } from '../../claude/channel-tag.js'
 import { isDomainError } from '../../core/errors.js'
 import { type StoredEvent, toMeta } from '../../core/event.js'
@@ -22,7 +23,7 @@ import {
 import type { Store } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import { endedWithItsHub, type SessionManager } from '../sessions/session-manager.js'
-import { addWorktree, removeWorktree, worktreePath } from './worktree.js'
+import { addWorktree, removeWorktree, worktreePath, worktreeState } from './worktree.js'
 
 /** The source of the events that tell a run's end: a routine never takes them (no loops). */
 export const ROUTINE_SOURCE = 'routine'
@@ -35,6 +36,18 @@ const CARRY_ON =
 
 /** The session a run starts: known before its CLI is spawned, so a crash cannot start it twice. */
 export const sessionOfRun = (runId: string) => `ses_${runId.replace(/^run_/, '')}`
+
+/** The most uncommitted paths a run's end notice lists (its text says how many there are). */
+const UNCOMMITTED_LISTED = 50
+
+/** A run's worktree as its end finds it; `uncommitted` null: git could not say. */
+interface WorktreeAtEnd {
+  path: string
+  branch: string | null
+  uncommitted: string[] | null
+  /** Left where it is: its cleanup says so, or it holds what nothing else does. */
+  kept: boolean
+}
 
 /** The prompt a run's session starts with: the routine's, then every event as untrusted data. */
 export function runPrompt(action: StartAction, events: StoredEvent[]): string {
@@ -193,7 +206,8 @@ export class Runner {
     const action = spec.action
     if (action.kind !== 'start' || !run.sessionId) return
     if (await this.store.getSession(run.sessionId)) {
-      await this.store.moveRoutineRun(run.id, ['starting'], 'running')
+      const running = await this.store.moveRoutineRun(run.id, ['starting'], 'running')
+      if (running) await this.noticeStarted(spec, running)
       return
     }
     await this.createSession(spec, action, run, run.sessionId)
@@ -238,8 +252,9 @@ export class Runner {
       run.id,
       events.map((e) => e.n),
     )
-    await this.store.moveRoutineRun(run.id, ['starting'], 'running')
+    const running = await this.store.moveRoutineRun(run.id, ['starting'], 'running')
     this.log.info({ routine: spec.name, run: run.id, session: sessionId }, 'routine run started its session')
+    if (running) await this.noticeStarted(spec, running)
   }
 
   /** The session's folder: the routine's, or the run's own worktree, added now if it is not there. */
@@ -314,11 +329,8 @@ export class Runner {
     if (budget !== undefined && session.costUsd > budget) {
       const reason = `over budget: ${formatUsd(session.costUsd)} of ${formatUsd(budget)} spent`
       await this.sessions.stop(session.id, `routine ${spec.name}: ${reason}`).catch(() => {})
-      await this.end(spec, run, ['running'], 'stopped', reason)
-      await this.hub.decisions.toOperators('notice', {
-        session: session.id,
-        text: `routine ${spec.name}: run ${run.id} stopped, ${reason}`,
-      })
+      // Told to every operator, whatever notices they chose: it cost more than it was allowed.
+      await this.end(spec, run, ['running'], 'stopped', reason, { everyone: true })
       return
     }
     if (session.status === 'idle') {
@@ -421,22 +433,127 @@ export class Runner {
     from: RoutineRun['state'][],
     to: 'done' | 'failed' | 'stopped',
     reason: string | null,
+    { everyone = false }: { everyone?: boolean } = {},
   ): Promise<void> {
     const ended = await this.store.moveRoutineRun(run.id, from, to, { reason, endedAt: Date.now() })
     if (!ended) return
     this.log.info({ routine: run.routine, run: run.id, state: to, reason }, 'routine run ended')
+    const worktree = await this.worktreeAtEnd(spec, ended)
+    // Told before the run closes its thread (a session stopped first may have closed it already).
+    await this.noticeEnded(spec, ended, worktree, everyone).catch((err) =>
+      this.log.warn({ err, run: run.id }, 'operators were not told of the run’s end'),
+    )
     // Its thread (the gate's, then its session's) gets a last line and is closed.
     this.hub.sessionEnded(`session:${sessionOfRun(run.id)}`, reason ?? to)
     await this.tell(spec, ended).catch((err) =>
       this.log.warn({ err, run: run.id }, 'the run’s end was not told'),
     )
-    const worktree = spec.action.kind === 'start' ? spec.action.worktree : undefined
-    if (!worktree || worktree.cleanup === 'never' || (worktree.cleanup === 'on-success' && to !== 'done'))
-      return
-    await removeWorktree(worktree.repo, worktreePath(this.worktrees, run.id)).catch((err) =>
+    if (!worktree || worktree.kept || spec.action.kind !== 'start' || !spec.action.worktree) return
+    await removeWorktree(spec.action.worktree.repo, worktree.path).catch((err) =>
       this.log.warn({ err, run: run.id }, 'the run’s worktree was not removed'),
     )
   }
+
+  /**
+   * The run's worktree at its end, and whether it stays: its cleanup keeps it, or the session left
+   * changes in it that it did not commit (removing it would lose them: the branch has only what was
+   * committed), or git could not say. Null: the run has none (it never started its session).
+   */
+  private async worktreeAtEnd(spec: RoutineSpec, run: RoutineRun): Promise<WorktreeAtEnd | null> {
+    const worktree = spec.action.kind === 'start' ? spec.action.worktree : undefined
+    if (!worktree) return null
+    const path = worktreePath(this.worktrees, run.id)
+    const removable =
+      worktree.cleanup === 'always' || (worktree.cleanup === 'on-success' && run.state === 'done')
+    try {
+      const state = await worktreeState(path)
+      if (!state) return null
+      return { path, ...state, kept: !removable || state.uncommitted.length > 0 }
+    } catch (err) {
+      this.log.warn(
+        { err, run: run.id, path },
+        'the run’s worktree is kept: git could not say what is uncommitted',
+      )
+      return { path, branch: null, uncommitted: null, kept: true }
+    }
+  }
+
+  /**
+   * Operators who chose it are told a run's session started: what they may follow, in its thread.
+   * Nothing that fails here stops the run.
+   */
+  private async noticeStarted(spec: RoutineSpec, run: RoutineRun): Promise<void> {
+    await this.tellStarted(spec, run).catch((err) =>
+      this.log.warn({ err, run: run.id }, 'operators were not told of the run’s start'),
+    )
+  }
+
+  private async tellStarted(spec: RoutineSpec, run: RoutineRun): Promise<void> {
+    const session = await this.hub.directory.describe(`session:${sessionOfRun(run.id)}`)
+    await this.hub.decisions.toOperators('notice', {
+      ...runAbout(spec, run, session),
+      id: `run-started:${run.id}`,
+      kind: 'run-started',
+      text: `${session.name}: ${runTitle(spec, run)} started`,
+    })
+  }
+
+  /** Operators who chose it are told a run's end: its state, cost, outcome, and a worktree it kept. */
+  private async noticeEnded(
+    spec: RoutineSpec,
+    run: RoutineRun,
+    worktree: WorktreeAtEnd | null,
+    everyone: boolean,
+  ): Promise<void> {
+    const session = await this.hub.directory.describe(`session:${sessionOfRun(run.id)}`)
+    const cost = run.turns > 0 || run.costUsd > 0 ? `, ${formatUsd(run.costUsd)}` : ''
+    const head = `${session.name}: ${runTitle(spec, run)} ${run.state}${cost}`
+    const kept = worktree?.kept ? worktreeLine(worktree) : null
+    await this.hub.decisions.toOperators(
+      'notice',
+      {
+        ...runAbout(spec, run, session),
+        id: `run-ended:${run.id}`,
+        kind: 'run-ended',
+        state: run.state,
+        cost_usd: run.costUsd,
+        turns: run.turns,
+        outcome: run.reason,
+        ...(worktree
+          ? {
+              worktree: {
+                path: worktree.path,
+                branch: worktree.branch,
+                kept: worktree.kept,
+                uncommitted: worktree.uncommitted?.slice(0, UNCOMMITTED_LISTED) ?? null,
+              },
+            }
+          : {}),
+        text: [head, run.reason, kept].filter(Boolean).join('\n\n'),
+      },
+      { everyone },
+    )
+  }
+}
+
+/** What every notice of a run carries: the routine, the run, its key, and its session by key and name. */
+function runAbout(spec: RoutineSpec, run: RoutineRun, session: { key: string; name: string }) {
+  return { routine: spec.name, run: run.id, key: run.key, session: session.key, session_name: session.name }
+}
+
+/** "run run_… of routine alerts (g1)": a run as a notice names it. */
+function runTitle(spec: RoutineSpec, run: RoutineRun): string {
+  return `run ${run.id} of routine ${spec.name}${run.key ? ` (${run.key})` : ''}`
+}
+
+/** Where a kept worktree is, and why it is kept, as the end notice says it. */
+function worktreeLine(w: WorktreeAtEnd): string {
+  const where = `${w.path}${w.branch ? `, on branch ${w.branch}` : ''}`
+  if (w.uncommitted === null)
+    return `The worktree is kept, as git could not say what in it is uncommitted: ${where}`
+  const n = w.uncommitted.length
+  if (n) return `The worktree has uncommitted changes (${n} file${n === 1 ? '' : 's'}) and is kept: ${where}`
+  return `The worktree is kept: ${where}`
 }
 
 /**

@@ -1,7 +1,9 @@
 // Sessions at terminals, reached through Claude Code's hooks (POST /api/claude-hooks/:event): a
 // permission dialog, a question or a plan becomes a decision every operator may answer while the hook
-// waits; "waiting for you" and "finished" become notices unless the person is at that terminal; each
-// session is registered, and takes the events waiting for it with the prompt or after a tool call.
+// waits; "waiting for you" and "finished" become notices unless the person is at that terminal (only
+// what they typed or answered there says so: a turn a channel's message started is someone else's,
+// and its end is told whoever is there, saying who started it); each session is registered, and
+// takes the events waiting for it with the prompt or after a tool call.
 // Whatever goes wrong, or takes too long, the answer is `{}`: the dialog stays the terminal's, and a
 // hook never allows on its own.
 import { basename } from 'node:path'
@@ -22,6 +24,7 @@ import type { Decision } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import { canonicalJson } from '../core/rules.js'
 import type { HookDeliveries } from './hook-deliveries.js'
+import { type StartedBy, startedBy, starterText } from './turn-starter.js'
 
 /** The settings that time the hooks (core/settings/table.ts), read at each hook. */
 export interface HookTimes {
@@ -79,6 +82,8 @@ export class TerminalHooks {
   private readonly written = new Map<string, number>()
   /** Sessions whose title (from their first prompt) is recorded. */
   private readonly titled = new Set<string>()
+  /** Each session's latest turn: its prompt_id, and who started it. */
+  private readonly turns = new Map<string, { promptId: string | null; by: StartedBy }>()
 
   constructor(
     private readonly hub: Hub,
@@ -92,7 +97,11 @@ export class TerminalHooks {
     if (await this.hub.store.getSession(input.session_id)) return NOTHING
     // The hook acts for its own session only: the name bound to it, whatever a later hook asks for.
     const name = await this.hub.names.ofHookSession(input.session_id, input.cwd, call.name)
-    await this.saw(event, input, name)
+    const by =
+      event === 'UserPromptSubmit' && typeof input.prompt === 'string'
+        ? await startedBy(input.prompt, this.hub.store)
+        : null
+    await this.saw(event, input, name, by)
     switch (event) {
       case 'PermissionRequest':
         return this.dialog(input, call, name)
@@ -114,10 +123,16 @@ export class TerminalHooks {
       case 'SessionEnd':
         await this.ended(input, name)
         return NOTHING
-      case 'UserPromptSubmit':
-        if (input.source === undefined || input.source === 'user') this.active(input.session_id)
-        this.settleAll(input.session_id, ANSWERED_AT_TERMINAL, true)
+      case 'UserPromptSubmit': {
+        const starter = by ?? { kind: 'person' }
+        this.turns.set(input.session_id, { promptId: input.prompt_id ?? null, by: starter })
+        // Only what the person typed says they are there: a channel's message started this turn.
+        const typed = starter.kind === 'person' && (input.source === undefined || input.source === 'user')
+        if (typed) this.active(input.session_id)
+        else this.wentOn(input.session_id)
+        this.settleAll(input.session_id, ANSWERED_AT_TERMINAL, typed)
         return this.context(event, name, input)
+      }
       case 'PostToolUse':
         if (typeof input.tool_name === 'string')
           this.hub.activity.tell({
@@ -157,15 +172,17 @@ export class TerminalHooks {
   }
 
   /**
-   * Registers the session (SessionStart: with what it runs; its first prompt: with the title every
-   * surface names it by), and refreshes it now and then.
+   * Registers the session (SessionStart: with what it runs; the first prompt its person typed: with
+   * the title every surface names it by, never a channel's text), and refreshes it now and then.
    */
-  private async saw(event: string, input: HookInput, name: string): Promise<void> {
+  private async saw(event: string, input: HookInput, name: string, by: StartedBy | null): Promise<void> {
     if (event === 'SessionEnd') return
     const now = Date.now()
     const starting = event === 'SessionStart'
     const prompt =
-      typeof input.prompt === 'string' && !this.titled.has(input.session_id) ? input.prompt : null
+      typeof input.prompt === 'string' && by?.kind === 'person' && !this.titled.has(input.session_id)
+        ? input.prompt
+        : null
     const title = prompt === null ? null : promptTitle(prompt)
     if (!starting && title === null && now - (this.written.get(input.session_id) ?? 0) < SEEN_WRITE_MS) return
     this.written.set(input.session_id, now)
@@ -201,6 +218,7 @@ export class TerminalHooks {
     this.finishedTold.delete(session)
     this.written.delete(session)
     this.titled.delete(session)
+    this.turns.delete(session)
     await this.hub.store.endTerminalSession(session, input.reason ?? 'ended', Date.now())
     this.hub.names.forget(session)
     this.hub.sessionEnded(name, input.reason ?? null)
@@ -347,8 +365,10 @@ export class TerminalHooks {
     // Operators have its prompt already; and after a turn's end was told, the idle reminder is not news.
     if (this.waiting.get(session)?.size) return
     if (input.notification_type === 'idle_prompt' && this.finishedTold.has(session)) return
-    const text = 'Claude is waiting for you'
-    if (!this.present(session)) return this.notice(input, 'waiting', text, input.message)
+    const by = this.starterOf(input)
+    const who = by && input.notification_type !== 'idle_prompt' ? starterText(by) : null
+    const text = `Claude is waiting for you${who ? ` in the turn ${who} started` : ''}`
+    if (!this.present(session)) return this.notice(input, 'waiting', text, input.message, by)
     const seconds = this.times().escalateSeconds
     // Said in the log, so an operator who got no ping can see why.
     this.log.info({ session, escalateSeconds: seconds }, 'wait not told: its person is at the terminal')
@@ -356,7 +376,7 @@ export class TerminalHooks {
     // The person was there a moment ago: they are told only if the session still waits on them later.
     const timer = setTimeout(() => {
       this.escalations.delete(session)
-      this.notice(input, 'waiting', text, input.message).catch((err) =>
+      this.notice(input, 'waiting', text, input.message, by).catch((err) =>
         this.log.error({ err, session }, 'escalation not sent'),
       )
     }, seconds * 1000)
@@ -364,13 +384,28 @@ export class TerminalHooks {
     this.escalations.set(session, timer)
   }
 
+  /**
+   * A turn's end: told unless its person is at the terminal and started it. One a channel's message
+   * started is told whoever is there: they did not ask for it, whoever did is elsewhere.
+   */
   private async finishedNotice(input: HookInput): Promise<void> {
-    if (this.present(input.session_id)) {
+    const by = this.starterOf(input)
+    const who = by && starterText(by)
+    if (!who && this.present(input.session_id)) {
       this.log.info({ session: input.session_id }, 'turn end not told: its person is at the terminal')
       return
     }
     this.finishedTold.add(input.session_id)
-    await this.notice(input, 'finished', 'Claude finished its turn', input.last_assistant_message)
+    const text = who ? `Claude finished the turn ${who} started` : 'Claude finished its turn'
+    await this.notice(input, 'finished', text, input.last_assistant_message, by)
+  }
+
+  /** Who started the turn a hook is of; null when the hub did not see it start (it restarted meanwhile). */
+  private starterOf(input: HookInput): StartedBy | null {
+    const turn = this.turns.get(input.session_id)
+    if (!turn) return null
+    const id = input.prompt_id ?? null
+    return id === null || turn.promptId === null || id === turn.promptId ? turn.by : null
   }
 
   /** A notice about the session, headed by its name: "api · fix the flaky test: Claude finished its turn". */
@@ -379,6 +414,7 @@ export class TerminalHooks {
     kind: 'waiting' | 'finished',
     what: string,
     message: string | undefined,
+    by: StartedBy | null,
   ): Promise<void> {
     const said = message?.trim()
     const cut = said && said.length > NOTICE_TEXT ? `${said.slice(0, NOTICE_TEXT - 1)}…` : said
@@ -394,6 +430,7 @@ export class TerminalHooks {
       cwd: input.cwd,
       text: cut ? `${headline}\n\n${cut}` : headline,
       ...(said ? { message: said } : {}),
+      ...(by ? { started_by: by } : {}),
     })
   }
 
