@@ -183,6 +183,20 @@ it('status and stop make no home where there is none', async () => {
   expect(existsSync(nowhere)).toBe(false)
 })
 
+it('start in a home where no hub ever ran makes its token, starts the hub and says where it runs', async () => {
+  const fresh = join(world.home.dir, 'fresh')
+  const started = await cli('--home', fresh, 'start')
+  try {
+    expect(started.stderr).toBe('')
+    expect(started.code).toBe(0)
+    expect(started.stdout).toContain(`the hub runs (pid ${hubsOf(fresh)[0]}) on ${world.home.url}`)
+    expect(started.stdout).not.toContain('was running already')
+    expect(existsSync(join(fresh, 'admin-token'))).toBe(true)
+  } finally {
+    await cli('--home', fresh, 'stop')
+  }
+})
+
 it('a channel whose home was removed under it starts no hub there', async () => {
   const channel = await ChannelClient.start(world.home, ['--name', 'web'])
   world.opened.push(channel)

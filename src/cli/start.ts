@@ -25,13 +25,15 @@ export function registerStart(program: Command): void {
       const log = createCliLogger('start', config).child({}, { level: 'warn' })
       let status: HubStatus
       let already = true
-      const hub = new HubApi(config, log, false)
+      let hub = new HubApi(config, log, false)
       try {
         status = await hub.call('status')
       } catch (err) {
         if (!(err instanceof HubApiError) || err.status !== 503) throw err
         already = false
-        status = await new HubApi(config, log, true).call('status')
+        // A home whose hub never ran has no admin token yet: the starting client makes it.
+        hub = new HubApi(config, log, true)
+        status = await hub.call('status')
       }
       const shown = {
         pid: status.pid,

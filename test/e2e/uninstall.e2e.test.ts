@@ -33,7 +33,8 @@ async function installEverything(): Promise<void> {
   claudeCommand(world.claude, ['mcp', 'add', '-s', 'user', 'switchboard', '--', 'switchboard', 'channel'])
   claudeCommand(world.claude, ['mcp', 'add', 'switchboard-driver', '--', 'switchboard', 'mcp'])
   expect((await switchboard(true, 'install', 'claude', '--hooks')).code).toBe(0)
-  expect((await switchboard(true, 'start')).code).toBe(0)
+  const started = await switchboard(true, 'start')
+  expect(started.code, started.stderr).toBe(0)
   expect(claudeCommand(world.claude, ['plugin', 'list'])).toContain('switchboard@switchboard')
 }
 
