@@ -225,7 +225,7 @@ it('drives two sessions from two Telegram topics, each answering in its own', {
     'alpha’s topic closed',
     30_000,
   )
-  expect(inTopic(alpha.thread).at(-1)?.text).toContain(`session:${session} ended`)
+  expect(inTopic(alpha.thread).at(-1)?.text).toMatch(new RegExp(`^⏹ ${alpha.title} ended`))
   expect(fake.threads().find((t) => t.thread === beta.thread)?.closed).toBe(false)
   await fake.groupMessage(group, olga, 'and the alpha tests?', { thread: alpha.thread })
   await fake.waitFor(

@@ -239,7 +239,8 @@ describe('a terminal session with the hooks, no channel', () => {
       60_000,
     )
     const project = world.claude.cwd.split('/').at(-1)
-    expect(waiting.text).toBe(`${project}: Claude is waiting for you\n\nClaude needs your permission`)
+    // Named by its project and the prompt the person typed.
+    expect(waiting.text).toBe(`${project} · make the file: Claude is waiting for you\n\nClaude needs your permission`)
     expect(waiting.buttons).toEqual([])
 
     await yesAtTheTerminal(claude)
@@ -250,7 +251,7 @@ describe('a terminal session with the hooks, no channel', () => {
       'the turn-end notice',
       60_000,
     )
-    expect(finished.text).toBe(`${project}: Claude finished its turn\n\nthe command is done`)
+    expect(finished.text).toBe(`${project} · make the file: Claude finished its turn\n\nthe command is done`)
     expect(notices(h, /Claude is waiting for you/)).toHaveLength(1)
     expect(permissionPrompts(h)).toEqual([])
   })
@@ -343,7 +344,9 @@ describe('a terminal session with the channel and the hooks', () => {
     })
     expect(posted.status).toBe(202)
 
-    // Both the channel's relay and the hook's request reached the hub: two records, one shown.
+    // Both the channel's relay and the hook's request reach the hub, in either order (the hook is a
+    // process Claude Code starts, the relay a notification): the hook's first makes the relay a twin
+    // of it, two records; the relay's first has the hook wait on the relay's record.
     const db = join(world.home.dir, 'switchboard.db')
     const stored = async () => {
       const store = openSqliteStore(db)
@@ -353,18 +356,23 @@ describe('a terminal session with the channel and the hooks', () => {
         await store.close()
       }
     }
-    await waitFor(
-      async () => (await stored()).length === 2,
-      60_000,
-      'both copies of the dialog at the hub',
-    ).catch(async (err: Error) => {
+    const bothArrived = async () => {
+      const copies = await stored()
+      const hookFirst =
+        copies.length === 2 &&
+        copies.filter((d) => d.request.twin).length === 1 &&
+        copies.filter((d) => d.request.source === 'hook').length === 1
+      const relayFirst =
+        copies.length === 1 &&
+        copies[0]?.request.source !== 'hook' &&
+        logSays(h, 'hook waits on its channel’s prompt').length === 1
+      return hookFirst || relayFirst
+    }
+    await waitFor(bothArrived, 60_000, 'both copies of the dialog at the hub').catch(async (err: Error) => {
       throw new Error(
         `${err.message}\n${JSON.stringify(await stored(), null, 1)}\n--- screen:\n${claude.screen()}\n--- log:\n${readFileSync(h.log, 'utf8').slice(-4000)}`,
       )
     })
-    const copies = await stored()
-    expect(copies.filter((d) => d.request.twin)).toHaveLength(1)
-    expect(copies.filter((d) => d.request.source === 'hook')).toHaveLength(1)
     const open = JSON.parse((await runCli(['decisions', '--json'], drivingEnv(world))).stdout)
     expect(open).toHaveLength(1)
 

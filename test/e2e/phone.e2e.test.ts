@@ -86,7 +86,7 @@ it('approves a prompt on its session’s page at a phone’s size, says the verd
     options: { cwd },
   })
   const id = created.json.id
-  const name = `${basename(cwd)}: tidy the login logs`
+  const name = `${basename(cwd)} · tidy the login logs`
 
   // Named on the list by its project and first prompt, not its id.
   await page.getByRole('link', { name }).click()
@@ -175,7 +175,7 @@ it('installs as an app whose service worker shows a pushed prompt with Allow and
     answer: `/api/decisions/${decision.id}/answer`,
     kind: 'permission',
     session: created.json.id,
-    title: `${basename(world.claude.cwd)}: clean up: Bash`,
+    title: `${basename(world.claude.cwd)} · clean up: Bash`,
     body: '$ touch allowed-from-a-notification',
     url: `/#/sessions/${created.json.id}`,
     actions: true,

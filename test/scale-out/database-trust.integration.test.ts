@@ -77,7 +77,8 @@ it('resumes no session whose stored settings were written outside Switchboard, a
   expect((await api(hub.url, 'POST', `/api/sessions/${id}/stop`)).status).toBe(200)
   // What the API set is honoured: the session resumes with its own CLI.
   expect((await api(hub.url, 'POST', `/api/sessions/${id}/resume`)).status).toBe(200)
-  expect(claude.runs()).toHaveLength(2)
+  // The resume answers once the CLI is spawned; the script writes its line a moment later.
+  await waitFor(() => claude.runs().length === 2, 10_000, 'the resumed CLI to run')
   expect(claude.runs()[1]).toContain('--resume 5d0b7a52-7e31-4f36-9d47-6f4f0c2a9d11')
   expect((await api(hub.url, 'POST', `/api/sessions/${id}/stop`)).status).toBe(200)
 
