@@ -3,7 +3,7 @@
 // on 127.0.0.1 is signed with the hub's VAPID key and decrypts to the prompt, which the browser's key
 // then answers (as the service worker's Allow does). A subscription the push service says is gone is
 // dropped; `switchboard push list|revoke` see and remove the rest.
-import { writeFileSync } from 'node:fs'
+import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { ChannelClient } from './helpers/channel-client.js'
@@ -19,6 +19,13 @@ import {
 } from './helpers/web-push.js'
 
 const world = homePerTest()
+
+/** The session's folder: a project named shop, so that its name reads the same wherever the tests run. */
+function shop(): string {
+  const dir = join(world.home.dir, 'shop')
+  mkdirSync(dir, { recursive: true })
+  return dir
+}
 
 async function browser(): Promise<Record<string, string>> {
   const printed = await world.home.cli('open', '--print')
@@ -41,7 +48,7 @@ async function subscribe(headers: Record<string, string>, endpoint: string, keys
 it('pushes a prompt encrypted to the browser, signed with the hub’s key, and the browser’s key answers it', async () => {
   // The contact push services are given is the operator's (config.json's pushContact).
   writeFileSync(join(world.home.dir, 'config.json'), JSON.stringify({ pushContact: 'mailto:ops@shop.test' }))
-  const channel = await ChannelClient.start(world.home, ['--name', 'desk'])
+  const channel = await ChannelClient.start(world.home, ['--name', 'desk'], {}, shop())
   world.opened.push(channel)
   const service = await FakePushService.start()
   world.opened.push(service)
@@ -79,7 +86,7 @@ it('pushes a prompt encrypted to the browser, signed with the hub’s key, and t
     answer: `/api/decisions/${payload.decision}/answer`,
     kind: 'permission',
     session: 'desk',
-    title: 'desk: Bash',
+    title: 'shop · desk: Bash',
     body: '$ ls -la /srv',
     url: '/#/inbox',
     actions: true,
@@ -118,7 +125,7 @@ it('pushes a prompt encrypted to the browser, signed with the hub’s key, and t
 })
 
 it('pushes nothing to a browser that may no longer operate, and refuses a push service that is not https', async () => {
-  const channel = await ChannelClient.start(world.home, ['--name', 'desk'])
+  const channel = await ChannelClient.start(world.home, ['--name', 'desk'], {}, shop())
   world.opened.push(channel)
   const service = await FakePushService.start()
   world.opened.push(service)
