@@ -240,7 +240,9 @@ describe('a terminal session with the hooks, no channel', () => {
     )
     const project = world.claude.cwd.split('/').at(-1)
     // Named by its project and the prompt the person typed.
-    expect(waiting.text).toBe(`${project} · make the file: Claude is waiting for you\n\nClaude needs your permission`)
+    expect(waiting.text).toBe(
+      `${project} · make the file: Claude is waiting for you\n\nClaude needs your permission`,
+    )
     expect(waiting.buttons).toEqual([])
 
     await yesAtTheTerminal(claude)
