@@ -28,7 +28,14 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: 'processes', include: needsProcesses.map((p) => `{src,test}/${p}`) },
+        test: {
+          name: 'processes',
+          include: needsProcesses.map((p) => `{src,test}/${p}`),
+          // A test here runs real processes step by step, each wait with a deadline of its own that says
+          // what did not happen; on two busy cores a 7-second test took 31. The test's own limit is only
+          // the last resort, so it is not the one that trips.
+          testTimeout: 120_000,
+        },
       },
     ],
   },
