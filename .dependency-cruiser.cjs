@@ -3,6 +3,8 @@
 // hub/http (the one app) and hub/bridges → hub/assemble.ts, hub/server.ts; beside the hub, client/
 // (what other processes use to reach it); on top, the surfaces: channel/, mcp/, cli/. Tests beside
 // the code may import across floors.
+// The dashboard (web/src) has rooms by feature over three shared folders (api/, lib/, ui/) and reaches
+// into src/ only for core/: the wire's schemas and the words every surface uses.
 
 /** An import from `from` to anything in src/ outside `allowed` (folders under src/) is refused. */
 function floor(name, from, allowed, comment) {
@@ -70,6 +72,22 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/(?!cli/)', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/cli/' },
+    },
+    {
+      name: 'dashboard-bundles-only-core',
+      comment:
+        'web/ is bundled into the page: core/ is what the browser shares with the hub (the API’s routes and rows, names, money); any other floor would pull the hub’s Node code into it.',
+      severity: 'error',
+      from: { path: '^web/' },
+      to: { path: '^src/', pathNot: '^src/core/' },
+    },
+    {
+      name: 'dashboard-shared-folders-know-no-feature',
+      comment:
+        'api/ (the hub), lib/ (addresses, times) and ui/ (small pieces) serve every page; a page’s room may change without them noticing.',
+      severity: 'error',
+      from: { path: '^web/src/(api|lib|ui)/' },
+      to: { path: '^web/src/', pathNot: '^web/src/(api|lib|ui)/' },
     },
   ],
   options: {

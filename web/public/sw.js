@@ -1,7 +1,7 @@
 // The dashboard's service worker: it shows what the hub pushes (hub/core/push.ts; the payload is
 // PushPayload in src/core/api/rows.ts) while no page is open, and answers a prompt from the
 // notification: Allow or Deny posts to the path the push names, with the key the page left in this
-// origin's cache (web/src/push.ts), then the notification says the verdict. A tap opens the page.
+// origin's cache (web/src/notifications/push.ts), then the notification says the verdict. A tap opens the page.
 // Plain JavaScript, served as it is at the root so its scope is the whole dashboard.
 
 /** Where the page keeps the browser's key for this worker (the worker cannot read localStorage). */

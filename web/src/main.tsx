@@ -1,8 +1,8 @@
 // Entry point: mounts the dashboard, and registers its service worker (push with the page closed).
 import { StrictMode } from 'react'
 import { createRoot } from 'react-dom/client'
-import { App } from './App.tsx'
-import { registerServiceWorker } from './push.ts'
+import { App } from './app.tsx'
+import { registerServiceWorker } from './notifications/push.ts'
 import './styles.css'
 
 const root = document.getElementById('root')

@@ -1,0 +1,97 @@
+// One decision in the Inbox: kind, owner, when; then the request by kind, or — once closed — who
+// answered it, for a few seconds.
+import type { Ref } from 'react'
+import type { DecisionRow } from '../../../src/core/api/rows.ts'
+import { href } from '../lib/router.ts'
+import { ago, fullTime } from '../lib/time.ts'
+import { useSessionName } from '../sessions/session-names.ts'
+import { ErrorLine } from '../ui/error-line.tsx'
+import type { DecisionHandle } from './decision-handle.ts'
+import { KIND_LABEL, toolOf } from './decision-text.ts'
+import { PairingDecision } from './pairing-decision.tsx'
+import { PermissionDecision } from './permission-decision.tsx'
+import { PlanDecision } from './plan-decision.tsx'
+import { QuestionDecision } from './question-decision.tsx'
+import { useAnswer } from './use-answer.ts'
+import type { InboxEntry } from './use-decisions.ts'
+import { useSettled } from './use-settled.ts'
+
+/** What the hub named the decision's session when it opened ("api · fix the flaky test"), if it did. */
+function givenName(d: DecisionRow): string | null {
+  return typeof d.request.session_name === 'string' ? d.request.session_name : null
+}
+
+/** The session a decision is about, by its name: a driven one links to its page. */
+function Owner({ decision }: { decision: DecisionRow }) {
+  const { owner } = decision
+  const named = useSessionName(owner)
+  const name = (named !== owner ? named : null) ?? givenName(decision) ?? owner
+  return owner.startsWith('ses_') ? (
+    <a className={name === owner ? 'mono' : undefined} href={href.session(owner)}>
+      {name}
+    </a>
+  ) : (
+    <span className={name === owner ? 'mono' : undefined} title={owner}>
+      {name}
+    </span>
+  )
+}
+
+export function DecisionCard({
+  entry,
+  selected,
+  onSelect,
+  onAnswered,
+  ref,
+}: {
+  entry: InboxEntry
+  selected: boolean
+  onSelect: () => void
+  onAnswered: (d: DecisionRow) => void
+  ref: Ref<DecisionHandle>
+}) {
+  const { decision: d, closing } = entry
+  const { busy, error, setError, send } = useAnswer(d, onAnswered)
+  const settled = useSettled()
+  const body = {
+    decision: d,
+    busy: busy || !settled,
+    send: (a: Parameters<typeof send>[0]) => {
+      if (settled) void send(a)
+    },
+    ref,
+  }
+
+  return (
+    <article
+      className={`card decision${selected ? ' selected' : ''}${closing ? ' closing' : ''}`}
+      aria-label={`${KIND_LABEL[d.kind]} from ${givenName(d) ?? d.owner}`}
+      aria-current={selected ? 'true' : undefined}
+      onFocus={onSelect}
+      data-id={d.id}
+    >
+      <header className="decision-head">
+        <span className="badge">{KIND_LABEL[d.kind]}</span>
+        <Owner decision={d} />
+        {closing ? <span className="tool-name">{toolOf(d)}</span> : null}
+        <span className="muted" title={fullTime(d.createdAt)}>
+          {ago(d.createdAt)}
+        </span>
+      </header>
+      {closing ? (
+        <p className="closing-line" role="status">
+          {closing}
+        </p>
+      ) : d.kind === 'permission' ? (
+        <PermissionDecision {...body} setError={setError} />
+      ) : d.kind === 'question' ? (
+        <QuestionDecision {...body} />
+      ) : d.kind === 'plan' ? (
+        <PlanDecision {...body} />
+      ) : (
+        <PairingDecision {...body} />
+      )}
+      <ErrorLine error={error} />
+    </article>
+  )
+}

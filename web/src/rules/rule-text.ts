@@ -1,0 +1,35 @@
+// "Always allow" rules as people read them: where they apply, for how long, how often they answered.
+import type { RuleRow } from '../../../src/core/api/rows.ts'
+import { fullTime } from '../lib/time.ts'
+
+export type RuleScope = RuleRow['scope']
+
+/** The choices the Inbox offers, in order (the first is the default). */
+export const SCOPE_CHOICES: { value: RuleScope; label: string }[] = [
+  { value: 'session', label: 'this session' },
+  { value: 'folder', label: 'this folder' },
+  { value: 'everywhere', label: 'everywhere' },
+]
+
+/** How long a rule lasts; `null` is until revoked. Option values are strings, '' meaning null. */
+export const DURATION_CHOICES: { minutes: number | null; label: string }[] = [
+  { minutes: 60, label: '1 hour' },
+  { minutes: 1440, label: '1 day' },
+  { minutes: null, label: 'until revoked' },
+]
+
+export const SCOPE_NAME: Record<RuleScope, string> = {
+  session: 'Session',
+  folder: 'Folder',
+  everywhere: 'Everywhere',
+}
+
+export function expiryText(expiresAt: number | null, now = Date.now()): string {
+  if (expiresAt === null) return 'until revoked'
+  return expiresAt <= now ? `expired ${fullTime(expiresAt)}` : `until ${fullTime(expiresAt)}`
+}
+
+export function usesText(uses: number): string {
+  if (uses === 0) return 'no prompts yet'
+  return `${uses} prompt${uses === 1 ? '' : 's'}`
+}
