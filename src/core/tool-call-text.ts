@@ -97,7 +97,7 @@ export function diff(edit: Record<string, unknown>, lines = DIFF_LINES): string[
 }
 
 /**
- * What a call does, as the dashboard shows it (web/src/ToolCall.tsx): Bash as `$ <command>`, Edit
+ * What a call does, as the dashboard shows it (web/src/ui/tool-call.tsx): Bash as `$ <command>`, Edit
  * as the file and a short diff, Read and Write as the path, other tools' input as compact JSON; a
  * preview that is not whole JSON as it came. Cut visibly at `limit`.
  */
