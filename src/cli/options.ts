@@ -2,7 +2,6 @@
 import type { Command } from 'commander'
 import { HubApi } from '../client/api-client.js'
 import { createCliLogger } from '../core/log.js'
-import { openStore } from '../store/open.js'
 import type { Store } from '../store/store.js'
 import { configFrom } from './flags.js'
 
@@ -18,6 +17,9 @@ export function hubApi(command: Command, logName = 'cli', autostart = true): Hub
 
 /** Admin commands work on the store directly, so they work whether or not a hub runs. */
 export async function withStore<T>(command: Command, work: (store: Store) => Promise<T>): Promise<T> {
+  // Loaded here, not above: the commands that only call the hub (status among them) need no
+  // database driver at all.
+  const { openStore } = await import('../store/open.js')
   const store = await openStore(configFrom(command))
   try {
     return await work(store)
