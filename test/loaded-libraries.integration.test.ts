@@ -63,12 +63,13 @@ it('a hub with a Telegram bridge loads grammy, and neither Discord’s nor Slack
   expect(loaded).not.toContain('@slack/bolt')
 })
 
-it('switchboard status with no hub loads no database driver, no server and no platform library', async () => {
+it('switchboard status with no hub loads no database driver, no server, no platform library and no logger', async () => {
   const status = await runCli(['status'], record.env(world.home.env))
   expect(status.stdout).toContain('hub: not running')
   const loaded = record.packages()
   // The recorder saw it: commander parsed the command line.
   expect(loaded).toContain('commander')
-  for (const library of [...HUB_ONLY, ...PLATFORM_LIBRARIES, '@modelcontextprotocol/sdk'])
+  // Nor the logger: a command that never starts a hub has nothing to tell about starting one.
+  for (const library of [...HUB_ONLY, ...PLATFORM_LIBRARIES, '@modelcontextprotocol/sdk', 'pino'])
     expect(loaded).not.toContain(library)
 })
