@@ -27,9 +27,10 @@ export class ImportRecord {
     }
   }
 
-  /** Every module URL recorded so far. */
+  /** Every module URL recorded so far, each once (a module imported from two files is resolved twice). */
   modules(): string[] {
-    return existsSync(this.file) ? readFileSync(this.file, 'utf8').split('\n').filter(Boolean) : []
+    const lines = existsSync(this.file) ? readFileSync(this.file, 'utf8').split('\n') : []
+    return [...new Set(lines.filter(Boolean))]
   }
 
   /** The npm packages those modules belong to (`discord.js`, `@slack/bolt` …), each once. */
