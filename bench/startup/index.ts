@@ -1,8 +1,11 @@
-// bench/startup: from spawning `switchboard channel` to its answer to MCP `initialize` (a hub running),
-// directly and through the plugin's launcher, against a bare MCP SDK server started the same way; and
-// `switchboard --version` against `node -e ''`. The contenders of each race take turns.
+// bench/startup: `switchboard --version` and `switchboard status` with no hub (spawn to exit), and a
+// hub's start-up (spawn `switchboard serve --json` to the line it prints once it listens), each against
+// `node -e 0`; then from spawning `switchboard channel` to its answer to MCP `initialize` (a hub
+// running), directly and through the plugin's launcher, against a bare MCP SDK server started the same
+// way. The contenders of each race take turns.
 // BENCH_BEFORE_CLI=<other checkout>/dist/cli/main.js races another build as well.
 import { type ChildProcess, spawn } from 'node:child_process'
+import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { PLUGIN_DIR } from '../../test/helpers/claude.js'
@@ -22,6 +25,15 @@ const INITIALIZE = `${JSON.stringify({
 
 const home = await TestHome.create()
 const env = { ...process.env, SWITCHBOARD_HOME: home.dir, SWITCHBOARD_PORT: String(home.port) }
+/** A home whose hub does not run: what `status` reports on. */
+const idle = await TestHome.create()
+const idleEnv = { ...process.env, SWITCHBOARD_HOME: idle.dir, SWITCHBOARD_PORT: String(idle.port) }
+/** A home per build for the hubs started and stopped here (two builds need not share a schema). */
+const hubHomes = new Map<string, TestHome>()
+const load = () =>
+  loadavg()
+    .map((l) => fmt(l, 2))
+    .join(' ')
 
 /** Spawn to the `initialize` result on stdout; closing the server afterwards is not timed. */
 async function initialized(args: string[]): Promise<number> {
@@ -46,10 +58,42 @@ async function initialized(args: string[]): Promise<number> {
 }
 
 /** Spawn to exit. */
-async function ran(args: string[]): Promise<number> {
+async function ran(args: string[], runEnv: NodeJS.ProcessEnv = env): Promise<number> {
   const t0 = performance.now()
-  await ended(spawn(process.execPath, args, { env, stdio: 'ignore' }))
+  await ended(spawn(process.execPath, args, { env: runEnv, stdio: 'ignore' }))
   return performance.now() - t0
+}
+
+/**
+ * Spawn `serve --json` to the line it prints once it listens on its port and socket (what a channel,
+ * or autostart, waits for); stopping it afterwards is not timed. Its home is kept from run to run,
+ * as a person's is: the first, unmeasured run makes it.
+ */
+async function listening(cli: string): Promise<number> {
+  let hubHome = hubHomes.get(cli)
+  if (!hubHome) {
+    hubHome = await TestHome.create()
+    hubHomes.set(cli, hubHome)
+  }
+  const t0 = performance.now()
+  const child = spawn(process.execPath, [cli, 'serve', '--json'], {
+    env: { ...process.env, SWITCHBOARD_HOME: hubHome.dir, SWITCHBOARD_PORT: String(hubHome.port) },
+  })
+  let stdout = ''
+  let stderr = ''
+  child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk
+  })
+  await new Promise<void>((done, fail) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      stdout += chunk
+      if (stdout.includes('\n')) done()
+    })
+    child.once('exit', (code) => fail(new Error(`serve exited (${code}) before it listened:\n${stderr}`)))
+  })
+  const ms = performance.now() - t0
+  await ended(child, () => child.kill('SIGTERM'))
+  return ms
 }
 
 function ended(child: ChildProcess, stop = () => {}): Promise<void> {
@@ -86,10 +130,24 @@ async function race(title: string, contenders: Contender[], yardstick: Contender
   }
 }
 
+const nodeAlone: Contender = { name: 'node -e 0', run: () => ran(['-e', '0']) }
+console.log(`bench/startup — spawn to answer, ${RUNS} runs each, taking turns; load average ${load()}`)
+await race(
+  'ran and exited (target: --version and status p50 ≤ 2.00x node -e 0)',
+  [
+    ...builds('switchboard --version', (cli) => ran([cli, '--version'])),
+    ...builds('switchboard status (no hub)', (cli) => ran([cli, 'status'], idleEnv)),
+  ],
+  nodeAlone,
+)
+await race(
+  'hub start-up: spawn serve --json to its line, listening',
+  builds('switchboard serve', listening),
+  nodeAlone,
+)
 const hub = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' })
 try {
   await home.waitForHub(15_000)
-  console.log(`bench/startup — spawn to answer, ${RUNS} runs each, taking turns`)
   await race(
     'MCP initialize answered, a hub running (target: switchboard channel p50 ≤ 1.20x the bare server)',
     [
@@ -101,13 +159,9 @@ try {
     ],
     { name: 'bare MCP SDK server', run: () => initialized([BARE_SERVER]) },
   )
-  await race(
-    'ran and exited',
-    builds('switchboard --version', (cli) => ran([cli, '--version'])),
-    { name: "node -e ''", run: () => ran(['-e', '']) },
-  )
 } finally {
   hub.kill('SIGTERM')
   await ended(hub)
-  await home.cleanup()
+  for (const h of [home, idle, ...hubHomes.values()]) await h.cleanup()
+  console.log(`  load average after: ${load()}`)
 }

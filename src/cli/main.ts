@@ -1,8 +1,16 @@
 #!/usr/bin/env node
 // The `switchboard` command: one file per command group, loaded only when one of its commands runs.
-import { Command, CommanderError } from 'commander'
-import { DomainError } from '../core/errors.js'
+import type { Command } from 'commander'
 import { VERSION } from '../core/version.js'
+
+const args = process.argv.slice(2)
+// The version needs nothing else, not even the parser: a script asking it pays node's start alone.
+if (args.length === 1 && (args[0] === '-V' || args[0] === '--version')) {
+  process.stdout.write(`${VERSION}\n`)
+  process.exit(0)
+}
+const { Command: Program, CommanderError } = await import('commander')
+const { DomainError } = await import('../core/errors.js')
 
 type Register = (program: Command) => void
 
@@ -46,19 +54,15 @@ const commands: Record<string, () => Promise<Register>> = {
   config: async () => (await import('./config.js')).registerConfig,
 }
 
-const program = new Command('switchboard')
+const program = new Program('switchboard')
   .description('Connects Claude Code sessions to webhooks, chat and the people who approve their tools.')
   .version(VERSION)
   .showHelpAfterError()
   .exitOverride()
 
-const args = process.argv.slice(2)
-// Without a command, help (or "did you mean …?") lists them all; the version needs none of them.
-const versionOnly = args.length === 1 && (args[0] === '-V' || args[0] === '--version')
-// The settings every command takes (--home, --port, …), declared by the settings table; the version
-// does without it (and its schemas).
-const flags = versionOnly ? null : await import('./flags.js')
-flags?.settingOptions(program)
+// The settings every command takes (--home, --port, …), declared by the settings table.
+const flags = await import('./flags.js')
+flags.settingOptions(program)
 
 /** The command the arguments name: the first word that is neither an option nor an option's value. */
 function commandName(args: string[]): string | undefined {
@@ -74,8 +78,9 @@ function commandName(args: string[]): string | undefined {
 
 const name = commandName(args)
 const named = name !== undefined && Object.hasOwn(commands, name) ? commands[name] : undefined
-// Completion describes every command, so it loads them all too.
-const loaders = named && name !== 'completion' ? [named] : versionOnly ? [] : Object.values(commands)
+// Without a command, help (or "did you mean …?") lists them all; completion describes every command,
+// so it loads them all too.
+const loaders = named && name !== 'completion' ? [named] : Object.values(commands)
 // A file that declares several commands is registered once.
 for (const register of new Set(await Promise.all(loaders.map((load) => load())))) register(program)
 
@@ -99,6 +104,6 @@ try {
   const e = err as NodeJS.ErrnoException
   process.stderr.write(`switchboard: ${e.message ?? String(err)}${e.code ? ` (${e.code})` : ''}\n`)
   const { resolveSettings } = await import('../core/settings/resolve.js')
-  if (flags && resolveSettings(flags.flagValues(program)).values.debug) process.stderr.write(`${e.stack}\n`)
+  if (resolveSettings(flags.flagValues(program)).values.debug) process.stderr.write(`${e.stack}\n`)
   process.exit(1)
 }

@@ -37,7 +37,11 @@ export class HubApi {
 
   constructor(
     private readonly config: HubConfig,
-    private readonly log: Logger,
+    /**
+     * Where starting a hub is told. A function is asked only when one is started: a command that
+     * never starts one (status) need not load the logger at all.
+     */
+    private readonly log: Logger | (() => Promise<Logger>),
     /** False for commands that report on the hub (status, doctor): they must not start one. */
     private readonly autostart = true,
     /** What this process calls itself at the hub: the name its answers are recorded under. */
@@ -79,6 +83,10 @@ export class HubApi {
     return this.ready
   }
 
+  private async logger(): Promise<Logger> {
+    return typeof this.log === 'function' ? this.log() : this.log
+  }
+
   /**
    * Where this home's hub answers: its Unix socket, else TCP once the hub there proved it holds the
    * admin token. A server on the port that cannot prove it never gets the token. None: one is started.
@@ -88,7 +96,7 @@ export class HubApi {
     if (token === null) return Promise.reject(noHub(this.notRunning()))
     if (this.config.hubs.length) return this.firstHubAnswering(token)
     this.ready ??= (async () => {
-      const start = this.autostart ? hubStarter(this.config, this.log) : () => {}
+      const start = this.autostart ? hubStarter(this.config, await this.logger()) : () => {}
       const socketPath = localSocket(this.config)
       const tcp = tcpTarget(this.config)
       const deadline = Date.now() + 20_000

@@ -2,19 +2,10 @@
 // time it takes is bench/startup's to measure; this keeps the heavy parts (the store and SQLite, pino,
 // the hub, the other commands) from coming back into them unnoticed.
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { CLI, TestHome } from '../helpers/home.js'
+import { ImportRecord } from '../helpers/imports.js'
 
-const LOADER = `import { appendFileSync } from 'node:fs'
-export async function load(url, context, next) {
-  appendFileSync(process.env.SB_LOADED, url + '\\n')
-  return next(url, context)
-}`
-const RECORD_LOADS = `import { register } from 'node:module'
-register(${JSON.stringify(`data:text/javascript,${encodeURIComponent(LOADER)}`)})`
 const NEVER_IN_THE_CHANNEL = [
   '/better-sqlite3/',
   '/pino/',
@@ -25,26 +16,22 @@ const NEVER_IN_THE_CHANNEL = [
 ]
 
 let home: TestHome
-let dir: string
+let record: ImportRecord
 const children: ChildProcessWithoutNullStreams[] = []
 
 beforeEach(async () => {
   home = await TestHome.create()
-  dir = mkdtempSync(join(tmpdir(), 'startup-modules-'))
+  record = ImportRecord.create()
 })
 afterEach(async () => {
   for (const child of children.splice(0)) child.kill('SIGKILL')
   await home.cleanup()
-  rmSync(dir, { recursive: true, force: true })
+  record.close()
 })
 
 /** The CLI with every module it loads recorded; `loaded` resolves once `done` holds for its stdout. */
 function recorded(args: string[], done: (stdout: string) => boolean) {
-  const file = join(dir, 'loaded')
-  const hook = `data:text/javascript,${encodeURIComponent(RECORD_LOADS)}`
-  const child = spawn(process.execPath, ['--import', hook, CLI, ...args], {
-    env: { ...home.env, SB_LOADED: file },
-  })
+  const child = spawn(process.execPath, [CLI, ...args], { env: record.env(home.env) })
   children.push(child)
   let stdout = ''
   let stderr = ''
@@ -57,7 +44,7 @@ function recorded(args: string[], done: (stdout: string) => boolean) {
       if (!settled) fn()
       settled = true
     }
-    const finish = () => settle(() => resolve(readFileSync(file, 'utf8').trim().split('\n')))
+    const finish = () => settle(() => resolve(record.modules()))
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk
       if (done(stdout)) finish()
@@ -88,8 +75,9 @@ it('switchboard channel answers initialize without the store, pino, the hub or o
   expect(commands.sort()).toEqual(['channel-log.js', 'channel.js', 'flags.js', 'main.js'])
 })
 
-it('switchboard --version loads no command, no schema and no SDK', async () => {
+it('switchboard --version loads no command, no schema and no package, not even the parser', async () => {
   const modules = await recorded(['--version'], (out) => out.endsWith('\n')).loaded
+  expect(modules.filter((m) => m.includes('/node_modules/'))).toEqual([])
   expect(modules.filter((m) => /\/dist\/cli\/(?!main\.js)/.test(m))).toEqual([])
   expect(modules.filter((m) => /\/(zod|@modelcontextprotocol|ws|pino|better-sqlite3)\//.test(m))).toEqual([])
 })

@@ -10,6 +10,12 @@ import type { BridgeMemory } from './memory.js'
 import type { Threads } from './threads.js'
 
 /** The driven sessions, as far as a chat may steer them (implemented by the SessionManager). */
+/**
+ * What a session ended is told as: its thread's last line, and the thread closed (threads.ts). Here,
+ * not in delivery.ts, so that the manager tells it without loading a bridge's machinery.
+ */
+export const THREAD_END = 'thread-end'
+
 export interface SessionControl {
   create(prompt: string, options: { cwd: string }, extra: { topics?: string[] }): Promise<{ id: string }>
   stop(id: string, reason?: string): Promise<unknown>

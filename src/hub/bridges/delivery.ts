@@ -6,13 +6,11 @@
 import { escapeMarkdown } from '../../sources/chat/markdown.js'
 import { type OutgoingMessage, PlatformError } from '../../sources/chat/platform.js'
 import type { OutboxItem, Sender } from '../../store/store.js'
-import { type BridgeContext, groupSenderNameOf, platformChatOf, textLimit } from './context.js'
+import { type BridgeContext, groupSenderNameOf, platformChatOf, THREAD_END, textLimit } from './context.js'
 import { oneMessage, withLine } from './formatting.js'
 import { isPromptKind, outcomeLine, promptMessage } from './prompts.js'
 import { FileRefused, readReplyFiles } from './reply-files.js'
 
-/** What a session ended is told as: its thread's last line, and the thread closed (threads.ts). */
-export const THREAD_END = 'thread-end'
 /** Who the bridge's own answers (commands, notices) are from: never a session, so never in a thread. */
 const HUB_ITSELF = 'switchboard'
 

@@ -12,9 +12,8 @@ import type { Logger } from '../../core/log.js'
 import type { PlatformAdapter } from '../../sources/chat/platform.js'
 import type { Hub } from '../core/hub.js'
 import type { HubSecrets } from '../core/hub-secrets.js'
-import { Bridge } from './bridge.js'
-import { groupSenderNameOf, type RoutineControl, type SessionControl } from './context.js'
-import { THREAD_END } from './delivery.js'
+import type { Bridge } from './bridge.js'
+import { groupSenderNameOf, type RoutineControl, type SessionControl, THREAD_END } from './context.js'
 import { BridgeMemory } from './memory.js'
 
 const WATCH_MS = 1000
@@ -182,8 +181,14 @@ export class BridgeManager {
       await bridge.stop()
       this.log.info({ platform }, config ? 'bridge restarting with new credentials' : 'bridge removed')
     }
-    for (const [platform, config] of Object.entries(wanted) as [BridgePlatform, BridgeConfig][]) {
-      if (!config || this.bridges.has(platform)) continue
+    const starting = (Object.entries(wanted) as [BridgePlatform, BridgeConfig][]).filter(
+      ([platform, config]) => config && !this.bridges.has(platform),
+    )
+    if (!starting.length) return
+    // A bridge's machinery (delivery, prompts, progress, threads …) is loaded by the first bridge
+    // configured, not by every hub, as its platform's library is (createAdapter).
+    const { Bridge } = await import('./bridge.js')
+    for (const [platform, config] of starting) {
       const bridge = new Bridge(platform, config, {
         hub: this.hub,
         sessions: this.sessions,

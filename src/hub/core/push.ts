@@ -3,7 +3,6 @@
 // library) and signed with the hub's VAPID keys (RFC 8292), to the push service of every browser that
 // subscribed, as long as that browser may still operate. A subscription the push service says is gone
 // (404, 410) is dropped. The service worker (web/public/sw.js) shows it, with Allow and Deny on it.
-import webpush from 'web-push'
 import { pathOf } from '../../core/api/routes.js'
 import type { PushPayload, PushSubscriptionRow, TurnRow } from '../../core/api/rows.js'
 import { forbidden, invalid, notFound } from '../../core/errors.js'
@@ -55,6 +54,13 @@ function checkEndpoint(endpoint: string): void {
   throw invalid('endpoint must be an https URL (a browser’s push service)')
 }
 
+/**
+ * web-push, and what it brings (asn1.js, bn.js, jws …): loaded the first time a hub needs its keys or
+ * has a browser to push to, not by every hub that starts (`npm run bench:startup`).
+ */
+let webPushLibrary: Promise<typeof import('web-push')> | null = null
+const webPush = () => (webPushLibrary ??= import('web-push').then((m) => m.default))
+
 export class Push {
   private keys: Promise<PushKeys> | null = null
   private readonly fetch: typeof fetch
@@ -71,8 +77,8 @@ export class Push {
 
   /** The hub's key pair, made on first use and kept in the store (every hub on it signs alike). */
   private vapid(): Promise<PushKeys> {
-    this.keys ??= this.store
-      .pushKeys(() => webpush.generateVAPIDKeys())
+    this.keys ??= webPush()
+      .then((library) => this.store.pushKeys(() => library.generateVAPIDKeys()))
       .catch((err) => {
         this.keys = null
         throw err
@@ -197,7 +203,7 @@ export class Push {
   private async deliver(s: PushSubscriptionRecord, payload: PushPayload): Promise<boolean> {
     try {
       const keys = await this.vapid()
-      const details = webpush.generateRequestDetails(
+      const details = (await webPush()).generateRequestDetails(
         { endpoint: s.endpoint, keys: { p256dh: s.p256dh, auth: s.auth } },
         JSON.stringify(payload),
         {
