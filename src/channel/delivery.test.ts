@@ -220,6 +220,20 @@ describe('the delivery on the channel rung, confirming from the transcript', () 
     expect(delivery.readInbox(10).map((e) => e.id)).toEqual(['ev_1'])
   })
 
+  it('keeps an event sent down the ladder unread: the inbox tool lists it before the newer ones Claude saw', async () => {
+    const { delivery, claudeSaw, transcript, ready } = setup({ confirming: true, tries: 1 })
+    await ready('channel')
+    await delivery.deliver(event('ev_1'))
+    await vi.advanceTimersByTimeAsync(DEADLINE_MS)
+    expect(claudeSaw.at(-1)).toMatch(/^notice New event ev_1 .* call the inbox tool to read it\.$/)
+    for (const id of ['ev_2', 'ev_3']) {
+      await delivery.deliver(event(id))
+      transcript.mark(id, 'in_context')
+    }
+    // The line said to call inbox: with room for one, the event it named is the one listed.
+    expect(delivery.readInbox(1).map((e) => e.id)).toEqual(['ev_1'])
+  })
+
   it('stops reading the transcript and writing again once closed', async () => {
     const { delivery, claudeSaw, transcript, ready } = setup({ confirming: true })
     await ready('channel')
