@@ -87,7 +87,7 @@ export class Delivery extends EventEmitter<DeliveryEvents> {
         unconfirmed: (event, reason) => {
           // Down the ladder: the hub hands it to the session's hook; here it waits unread in the
           // inbox, with a line Claude can act on.
-          this.inbox.add(event, false)
+          this.inbox.unread(event)
           void options.claude.notice(
             `New event ${event.id} from ${event.source} (topic ${event.topic}) could not be shown (${reason}): call the inbox tool to read it.`,
           )
