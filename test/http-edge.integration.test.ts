@@ -2,6 +2,7 @@
 // a route that acts when it is read, and a client that hangs up halfway through its body. Each tried
 // against a running hub, on the wire.
 import { readFileSync } from 'node:fs'
+import { Agent, request } from 'node:http'
 import { connect } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -175,6 +176,41 @@ describe('HEAD', () => {
     expect(answer.status).toBe(200)
     expect(answer.headers.get('content-type')).toContain('text/html')
     expect(answer.headers.get('x-frame-options')).toBe('DENY')
+  })
+})
+
+describe('a GET or HEAD that carries a body', () => {
+  /** One request on the agent's one keep-alive connection: its status, or what went wrong. */
+  const send = (agent: Agent, method: string, path: string, body: string, headers = {}) =>
+    new Promise<string>((resolve) => {
+      const req = request(world.home.url + path, { method, agent, headers }, (res) => {
+        res.resume()
+        res.on('end', () => resolve(String(res.statusCode)))
+      })
+      req.setTimeout(5_000, () => req.destroy(new Error('no answer in 5 s')))
+      req.on('error', (err) => resolve(err.message))
+      req.end(body)
+    })
+
+  it('is refused, and its keep-alive connection answers the next request', async () => {
+    await startHub()
+    const source = await world.home.cli('source', 'add', 'ci')
+    const secret = /secret: (\S+)/.exec(source)?.[1] as string
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+    try {
+      const webhook = () =>
+        send(agent, 'POST', '/hooks/ci', 'build failed', { authorization: `Bearer ${secret}` })
+      // A body on a HEAD or a GET means nothing (RFC 9110 §9.3.1): refused, and the connection goes on.
+      const answers = [
+        await send(agent, 'HEAD', '/hooks/ci', 'build failed'),
+        await webhook(),
+        await send(agent, 'GET', '/health', 'x'.repeat(100_000)),
+        await webhook(),
+      ]
+      expect(answers).toEqual(['400', '202', '400', '202'])
+    } finally {
+      agent.destroy()
+    }
   })
 })
 
