@@ -68,6 +68,39 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   })
 }
 
+/** How much of a body no route read is drained, and for how long, before its connection is closed. */
+const DRAIN_BYTES = 64 * 1024 * 1024
+const DRAIN_MS = 500
+
+/**
+ * What is left of a body once the answer went out, read and dropped (at most 64 MiB, for half a
+ * second; then the connection is closed), so that a keep-alive connection's next request is read at
+ * all. @hono/node-server does this for every method but GET and HEAD; a GET whose body passed its
+ * route's limit was paused there, and the next request on its connection waited for good.
+ */
+export function discardUnread(req: IncomingMessage): void {
+  if (req.readableEnded || req.destroyed) return
+  let read = 0
+  const done = () => {
+    clearTimeout(timer)
+    req.off('data', onData)
+  }
+  const close = () => {
+    done()
+    req.socket.destroySoon()
+  }
+  const onData = (chunk: Buffer) => {
+    read += chunk.length
+    if (read > DRAIN_BYTES) close()
+  }
+  const timer = setTimeout(close, DRAIN_MS)
+  timer.unref()
+  req.on('data', onData)
+  req.once('end', done)
+  req.once('error', done)
+  req.resume()
+}
+
 export function header(req: IncomingMessage, name: string): string | null {
   const v = req.headers[name]
   return (Array.isArray(v) ? v[0] : v) ?? null

@@ -9,6 +9,7 @@ import { invalid } from '../../core/errors.js'
 import type { Logger } from '../../core/log.js'
 import type { HubApp, HubBindings } from './env.js'
 import { refusal } from './errors.js'
+import { discardUnread } from './node-io.js'
 import { checkTarget } from './request-guard.js'
 
 const UPGRADED_HEADER = 'x-switchboard-upgraded'
@@ -23,7 +24,7 @@ export function requestListener(
   local: boolean,
   log: Logger,
 ): (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void> {
-  return getRequestListener(
+  const listener = getRequestListener(
     (request, env) => {
       // The adapter's own env object, one per request: marked rather than copied.
       const bindings = env as HubBindings
@@ -36,6 +37,12 @@ export function requestListener(
       errorHandler: (err) => failed(err, log),
     },
   ) as (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>
+  return (incoming, outgoing) => {
+    // The adapter leaves the unread body of a GET or a HEAD where it is (node-io.ts discardUnread).
+    if (incoming.method === 'GET' || incoming.method === 'HEAD')
+      outgoing.once('finish', () => discardUnread(incoming))
+    return listener(incoming, outgoing)
+  }
 }
 
 /** What the adapter could not hand the app, or what the app threw past its own onError. */
