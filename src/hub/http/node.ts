@@ -38,9 +38,12 @@ export function requestListener(
     },
   ) as (incoming: IncomingMessage, outgoing: ServerResponse) => Promise<void>
   return (incoming, outgoing) => {
-    // The adapter leaves the unread body of a GET or a HEAD where it is (node-io.ts discardUnread).
+    // The adapter leaves the unread body of a GET or a HEAD where it is (node-io.ts discardUnread);
+    // Node drops one nobody began to read (flowing is null then), but not one paused at its limit.
     if (incoming.method === 'GET' || incoming.method === 'HEAD')
-      outgoing.once('finish', () => discardUnread(incoming))
+      outgoing.once('finish', () => {
+        if (incoming.readableFlowing === false) discardUnread(incoming)
+      })
     return listener(incoming, outgoing)
   }
 }
