@@ -40,21 +40,26 @@ async function initialized(args: string[]): Promise<number> {
   const t0 = performance.now()
   const child = spawn(process.execPath, args, { env })
   child.stdin.write(INITIALIZE)
-  let stdout = ''
-  let stderr = ''
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk
-  })
-  await new Promise<void>((done, fail) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk
-      if (stdout.includes('"id":1')) done()
-    })
-    child.once('exit', (code) => fail(new Error(`${args.join(' ')} exited (${code}) unasked:\n${stderr}`)))
-  })
+  await printed(child, '"id":1', `${args.join(' ')} exited unasked`)
   const ms = performance.now() - t0
   await ended(child, () => child.stdin.end())
   return ms
+}
+
+/** Resolves once the child's stdout holds `text`; fails with its stderr if it exits first. */
+function printed(child: ChildProcess, text: string, exitedFirst: string): Promise<void> {
+  let stdout = ''
+  let stderr = ''
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk
+  })
+  return new Promise<void>((done, fail) => {
+    child.stdout?.on('data', (chunk: Buffer) => {
+      stdout += chunk
+      if (stdout.includes(text)) done()
+    })
+    child.once('exit', (code) => fail(new Error(`${exitedFirst} (${code}):\n${stderr}`)))
+  })
 }
 
 /** Spawn to exit. */
@@ -79,18 +84,7 @@ async function listening(cli: string): Promise<number> {
   const child = spawn(process.execPath, [cli, 'serve', '--json'], {
     env: { ...process.env, SWITCHBOARD_HOME: hubHome.dir, SWITCHBOARD_PORT: String(hubHome.port) },
   })
-  let stdout = ''
-  let stderr = ''
-  child.stderr.on('data', (chunk: Buffer) => {
-    stderr += chunk
-  })
-  await new Promise<void>((done, fail) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      stdout += chunk
-      if (stdout.includes('\n')) done()
-    })
-    child.once('exit', (code) => fail(new Error(`serve exited (${code}) before it listened:\n${stderr}`)))
-  })
+  await printed(child, '\n', 'serve exited before it listened')
   const ms = performance.now() - t0
   await ended(child, () => child.kill('SIGTERM'))
   return ms

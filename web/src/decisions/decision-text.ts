@@ -1,5 +1,6 @@
 // Reading a decision's request, whose shape depends on its kind and where it came from.
 import type { DecisionRow } from '../../../src/core/api/rows.ts'
+import { previewedInput } from '../../../src/core/tool-call-text.ts'
 
 export function toolOf(d: DecisionRow): string {
   const tool = d.request.tool_name
@@ -20,18 +21,8 @@ export function inputOf(d: DecisionRow): Record<string, unknown> | null {
  * preview when it is whole JSON. Null when there is none: no rule can be made then.
  */
 export function ruleInputOf(d: DecisionRow): Record<string, unknown> | null {
-  const input = inputOf(d)
-  if (input) return input
   const preview = d.request.input_preview
-  if (typeof preview !== 'string') return null
-  try {
-    const parsed: unknown = JSON.parse(preview)
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? (parsed as Record<string, unknown>)
-      : null
-  } catch {
-    return null
-  }
+  return inputOf(d) ?? previewedInput(typeof preview === 'string' ? preview : null)
 }
 
 export function requestText(d: DecisionRow, key: string): string | null {
