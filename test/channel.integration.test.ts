@@ -353,7 +353,7 @@ describe('durability and process lifetime', () => {
       process.kill(channelPid, 'SIGCONT')
     }
     await c.waitForEvents(21, 15_000)
-    await post('/hooks/ci', 'after restart', { authorization: `Bearer ${secret}` })
+    expect((await post('/hooks/ci', 'after restart', { authorization: `Bearer ${secret}` })).status).toBe(202)
     await c.waitForEvents(22, 15_000)
     await new Promise((r) => setTimeout(r, 300))
     const got = c.events.map((e) => e.meta?.event_id)

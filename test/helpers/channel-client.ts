@@ -102,7 +102,11 @@ export class ChannelClient {
   }
 
   async waitForEvents(n: number, ms = 10_000): Promise<ChannelEvent[]> {
-    await waitFor(() => this.events.length >= n, ms, `${n} channel events (have ${this.events.length})`)
+    await waitFor(
+      () => this.events.length >= n,
+      ms,
+      `${n} channel events (have ${this.events.length}: ${this.events.map((e) => JSON.stringify(e.content.slice(0, 40))).join(', ')})`,
+    )
     return this.events
   }
 

@@ -35,7 +35,32 @@ export async function runCli(
   }
 }
 
+/**
+ * Ports the kernel never hands out by itself (below Linux's ephemeral range, 32768 up), a slice per
+ * vitest worker, taken in turn. A port from `listen(0)` is free only until a test lets it go: a test
+ * that kills its hub and starts another on the same port found another worker's new home on it,
+ * posted its event to that home's hub, and waited for it in vain (seen once in CI). Here no other
+ * worker is ever given it, and this worker only once it went round its slice.
+ */
+const PORT_BASE = 20_000
+const PORT_SLICE = 1_500
+const worker = Number(process.env.VITEST_POOL_ID ?? 0)
+let nextPort = Math.floor(Math.random() * PORT_SLICE)
+
+function canListen(port: number): Promise<boolean> {
+  return new Promise((res) => {
+    const srv = createServer()
+    srv.once('error', () => res(false))
+    srv.listen(port, '127.0.0.1', () => srv.close(() => res(true)))
+  })
+}
+
 export async function freePort(): Promise<number> {
+  if (worker >= 1 && worker <= 8)
+    for (let tries = 0; tries < PORT_SLICE; tries++) {
+      const port = PORT_BASE + (worker - 1) * PORT_SLICE + (nextPort++ % PORT_SLICE)
+      if (await canListen(port)) return port
+    }
   return new Promise((res, rej) => {
     const srv = createServer()
     srv.listen(0, '127.0.0.1', () => {
