@@ -124,6 +124,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
   const welcome = await welcoming
   log.info({ subscriber: welcome.subscriber, operators: welcome.operators }, 'channel ready')
   await closed
-  delivery.close()
+  // The hub first: nothing is taken, or acknowledged, once Claude Code is gone.
   await hub.close()
+  delivery.close()
 }
