@@ -31,4 +31,16 @@ describe('the inbox', () => {
     expect(ids(inbox.take(5).events)).toEqual(['ev_2', 'ev_1'])
     expect(inbox.state('ev_1')).toBe('read')
   })
+
+  it('gives an event that was not shown after all as unread again', () => {
+    const inbox = new Inbox()
+    inbox.add(event(1), true)
+    inbox.add(event(2), true)
+    inbox.unread(event(1))
+    inbox.unread(event(3)) // not held: held unread
+    expect(inbox.state('ev_1')).toBe('unread')
+    const taken = inbox.take(2)
+    expect(ids(taken.events)).toEqual(['ev_3', 'ev_1'])
+    expect(ids(taken.newlyRead)).toEqual(['ev_1', 'ev_3'])
+  })
 })

@@ -29,6 +29,19 @@ export class Inbox {
   }
 
   /**
+   * An event Claude was not shown after all (its channel notification never reached the context):
+   * unread, so the inbox tool gives it before the events Claude saw, whatever came since.
+   */
+  unread(event: StoredEvent): void {
+    const entry = this.entries.get(event.id)
+    if (!entry) this.add(event, false)
+    else if (entry.read) {
+      entry.read = false
+      this.readCount--
+    }
+  }
+
+  /**
    * Up to `limit` events, newest first: the unread ones (the oldest of them, when there are more)
    * before any read one. Returns them, and those of them read only now.
    */

@@ -39,4 +39,14 @@ describe('the shown log', () => {
     expect(again.has('ev_19999')).toBe(true)
     expect(again.has('ev_0')).toBe(false)
   })
+
+  it('writes nothing once closed: a delivery finishing as the channel ends cannot reach a reused fd', () => {
+    const path = file()
+    const log = ShownLog.open(path)
+    log.record('ev_1')
+    log.close()
+    expect(() => log.record('ev_2')).not.toThrow()
+    log.close()
+    expect(readFileSync(path, 'utf8')).toBe('ev_1\n')
+  })
 })

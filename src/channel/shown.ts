@@ -18,6 +18,7 @@ export class ShownLog {
   private next = 0
   private fd: number
   private lines = 0
+  private closed = false
 
   private constructor(private readonly file: string) {
     mkdirSync(dirname(file), { recursive: true, mode: 0o700 })
@@ -38,13 +39,17 @@ export class ShownLog {
    * one moment an event can be shown twice, so the line goes out before any bookkeeping.
    */
   record(id: string): void {
-    if (this.ids.has(id)) return
+    // Closed with its channel: a delivery still finishing then must not write to an fd the process
+    // may have handed to another file.
+    if (this.closed || this.ids.has(id)) return
     writeSync(this.fd, `${id}\n`)
     this.remember(id)
     if (++this.lines > 2 * KEEP) this.fd = this.rewrite()
   }
 
   close(): void {
+    if (this.closed) return
+    this.closed = true
     closeSync(this.fd)
   }
 

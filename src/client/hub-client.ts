@@ -329,6 +329,8 @@ export class HubClient {
         this.onWelcome(message)
         return
       case 'deliver': {
+        // Closing: the session is gone, and nothing taken now could reach it. The hub keeps the event.
+        if (this.closing) return
         const event = message.event
         this.outstanding.push({ id: event.id, seq: event.seq, done: false })
         this.inbound = this.inbound
@@ -361,6 +363,7 @@ export class HubClient {
    * another event once it is back, and an event kept from before must not acknowledge that one.
    */
   handled(eventId: string): void {
+    if (this.closing) return // not acknowledged: the hub gives it to the session's next channel
     // Nearly always the oldest one: deliveries are handled in order unless one is kept.
     const first = this.outstanding[0]
     const entry =

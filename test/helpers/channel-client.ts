@@ -25,7 +25,10 @@ export class ChannelClient {
   readonly events: ChannelEvent[] = []
   readonly verdicts: Verdict[] = []
   readonly stderr: string[] = []
-  /** Called as each channel event arrives, before anything else runs. */
+  /**
+   * Called as each channel event arrives, before anything else runs; only those after it is set. A
+   * channel hands over its backlog as soon as it is ready, before start() resolves: `events` has them.
+   */
   onEvent: (event: ChannelEvent) => void = () => {}
 
   private constructor(
