@@ -2,9 +2,9 @@
 // the home and the logs are, how to connect Claude Code (or what of it is connected already), and how
 // to stop it. For scripts, one JSON line.
 import { existsSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { dialHost } from '../core/config.js'
+import { PACKAGE_ROOT } from '../core/install-root.js'
 import { VERSION } from '../core/version.js'
 import type { ClaudeConnection } from './claude-connection.js'
 
@@ -18,9 +18,6 @@ export interface Running {
   /** It speaks TLS (bound beyond loopback). */
   tls?: boolean
 }
-
-/** The folder of this Switchboard (a checkout, or the installed package): a plugin marketplace. */
-const PACKAGE_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 
 export function bannerJson(hub: Running): string {
   const url = `${hub.tls ? 'https' : 'http'}://${dialHost(hub.host)}:${hub.port}`

@@ -15,8 +15,8 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { type HubConfig, paths } from '../core/config.js'
+import { CLI_ENTRY } from '../core/install-root.js'
 import type { Logger } from '../core/log.js'
 
 const RESTART_GAP_MS = 3_000
@@ -94,9 +94,7 @@ function openHubLog(home: string): number {
 
 /** Starts this home's hub in the background, its output in the home's log; returns its pid. */
 export function spawnHub(config: HubConfig, extra: string[] = []): number | undefined {
-  const ext = import.meta.url.endsWith('.ts') ? '.ts' : '.js'
-  const entry = fileURLToPath(new URL(`../cli/main${ext}`, import.meta.url))
-  const args = [...process.execArgv, entry, 'serve', '--home', config.home, '--port', String(config.port)]
+  const args = [...process.execArgv, CLI_ENTRY, 'serve', '--home', config.home, '--port', String(config.port)]
   if (config.host !== '127.0.0.1') args.push('--host', config.host)
   // No banner, logs as JSON on stderr: both go into the log file.
   args.push('--log-json', ...extra)

@@ -7,12 +7,12 @@ import { CLI, TestHome } from '../helpers/home.js'
 import { ImportRecord } from '../helpers/imports.js'
 
 const NEVER_IN_THE_CHANNEL = [
-  '/better-sqlite3/',
-  '/pino/',
-  '/dist/store/',
-  '/dist/hub/',
-  '/dist/mcp/',
-  '/api-client.js',
+  'node_modules/better-sqlite3/',
+  'node_modules/pino/',
+  'src/store/',
+  'src/hub/',
+  'src/mcp/',
+  'src/client/api-client.ts',
 ]
 
 let home: TestHome
@@ -29,7 +29,10 @@ afterEach(async () => {
   record.close()
 })
 
-/** The CLI with every module it loads recorded; `loaded` resolves once `done` holds for its stdout. */
+/**
+ * The CLI with every module it loads recorded; `loaded` resolves once `done` holds for its stdout, with
+ * the sources that went into them (ImportRecord.sources).
+ */
 function recorded(args: string[], done: (stdout: string) => boolean) {
   const child = spawn(process.execPath, [CLI, ...args], { env: record.env(home.env) })
   children.push(child)
@@ -44,7 +47,7 @@ function recorded(args: string[], done: (stdout: string) => boolean) {
       if (!settled) fn()
       settled = true
     }
-    const finish = () => settle(() => resolve(record.modules()))
+    const finish = () => settle(() => resolve(record.sources()))
     child.stdout.on('data', (chunk: Buffer) => {
       stdout += chunk
       if (done(stdout)) finish()
@@ -66,18 +69,15 @@ it('switchboard channel answers initialize without the store, pino, the hub or o
     clientInfo: { name: 'test', version: '0' },
   }
   channel.child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params })}\n`)
-  const modules = await channel.loaded
-  expect(modules.some((m) => m.includes('/@modelcontextprotocol/sdk/'))).toBe(true)
-  for (const heavy of NEVER_IN_THE_CHANNEL) expect(modules.filter((m) => m.includes(heavy))).toEqual([])
-  const commands = modules
-    .filter((m) => m.includes('/dist/cli/'))
-    .map((m) => m.replace(/.*\/dist\/cli\//, ''))
-  expect(commands.sort()).toEqual(['channel-log.js', 'channel.js', 'flags.js', 'main.js'])
+  const sources = await channel.loaded
+  expect(sources.some((s) => s.startsWith('node_modules/@modelcontextprotocol/sdk/'))).toBe(true)
+  for (const heavy of NEVER_IN_THE_CHANNEL) expect(sources.filter((s) => s.startsWith(heavy))).toEqual([])
+  const commands = sources.filter((s) => s.startsWith('src/cli/')).map((s) => s.replace('src/cli/', ''))
+  expect(commands.sort()).toEqual(['channel-log.ts', 'channel.ts', 'flags.ts', 'main.ts'])
 })
 
 it('switchboard --version loads no command, no schema and no package, not even the parser', async () => {
-  const modules = await recorded(['--version'], (out) => out.endsWith('\n')).loaded
-  expect(modules.filter((m) => m.includes('/node_modules/'))).toEqual([])
-  expect(modules.filter((m) => /\/dist\/cli\/(?!main\.js)/.test(m))).toEqual([])
-  expect(modules.filter((m) => /\/(zod|@modelcontextprotocol|ws|pino|better-sqlite3)\//.test(m))).toEqual([])
+  const sources = await recorded(['--version'], (out) => out.endsWith('\n')).loaded
+  expect(sources.filter((s) => s.startsWith('node_modules/'))).toEqual([])
+  expect(sources.filter((s) => s.startsWith('src/') && !s.startsWith('src/core/'))).toEqual(['src/cli/main.ts'])
 })

@@ -3,12 +3,12 @@
 // a document another site sent the browser to is a page with one link instead, and a framed one 403.
 import { readFile } from 'node:fs/promises'
 import { extname, join, normalize, sep } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { type Context, Hono, type MiddlewareHandler } from 'hono'
+import { PACKAGE_ROOT } from '../../core/install-root.js'
 import type { HubEnv } from './env.js'
 
-/** dist/hub/http/page.js → dist/web, where `vite build` writes the page. */
-const STATIC_ROOT = fileURLToPath(new URL('../../web/', import.meta.url))
+/** Where `vite build` writes the page. */
+const STATIC_ROOT = join(PACKAGE_ROOT, 'dist/web/')
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
   '.js': 'text/javascript; charset=utf-8',

@@ -2,8 +2,10 @@
 // opens it; the events area and the session lines are SQLite's own (here), every other area is
 // written once for both stores (store/shared/), on the one database handle.
 import { chmodSync, existsSync } from 'node:fs'
+import { join } from 'node:path'
 import { Worker } from 'node:worker_threads'
 import Database from 'better-sqlite3'
+import { PACKAGE_ROOT } from '../../core/install-root.js'
 import { combine } from '../combine.js'
 import { accessStore } from '../shared/access.js'
 import { bridgeMemoryStore } from '../shared/bridge-memory.js'
@@ -135,7 +137,9 @@ function watchWritesElsewhere(db: Database.Database) {
 function startCheckpointer(db: Database.Database, file: string, options: SqliteOptions): Worker {
   db.pragma('wal_autocheckpoint = 0')
   const data: CheckpointerData = { file, everyMs: CHECKPOINT_EVERY_MS }
-  const checkpointer = new Worker(new URL('./checkpointer.js', import.meta.url), { workerData: data })
+  const checkpointer = new Worker(join(PACKAGE_ROOT, 'dist/store/sqlite/checkpointer.js'), {
+    workerData: data,
+  })
   checkpointer.unref()
   checkpointer.on('message', (m: { error?: string }) => m.error && options.onCheckpointError?.(m.error))
   checkpointer.on('error', (err) => options.onCheckpointError?.(err.message))
