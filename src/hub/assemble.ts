@@ -82,7 +82,7 @@ export function assemble(
   const hub = new Hub(store, log, leases, { routing: () => config.routing })
   const adminToken = readAdminToken(config)
 
-  const streams = new SenderStreams(store)
+  const streams = new SenderStreams(store, hub.outbox)
   hub.outbox.listen(async (item) => {
     await streams.show(item)
     return undefined

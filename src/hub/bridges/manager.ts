@@ -144,10 +144,13 @@ export class BridgeManager {
         if (!thread || thread.closed) continue
         const group = await this.hub.store.senderByName(groupSenderNameOf(platform, thread.chat))
         if (!group) continue
-        await this.hub.outbox.send(group.id, THREAD_END, {
-          session,
-          // Named as its thread is: a session that left may be known by nothing else now.
-          text: `⏹ ${thread.title} ended${reason ? `: ${reason}` : ''}`,
+        await this.hub.outbox.send(group.id, {
+          kind: THREAD_END,
+          body: {
+            session,
+            // Named as its thread is: a session that left may be known by nothing else now.
+            text: `⏹ ${thread.title} ended${reason ? `: ${reason}` : ''}`,
+          },
         })
       }
     } catch (err) {

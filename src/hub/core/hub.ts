@@ -4,6 +4,7 @@
 import type { NewEvent, Scope, StoredEvent } from '../../core/event.js'
 import type { ChatAction, ClientMessage } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
+import type { ReplyBody } from '../../core/outbox.js'
 import type { Fence, Lease, PublishResult, StagedEvent, Store } from '../../store/store.js'
 import { Access } from './access.js'
 import type { ChatSurface, ReplyExtras } from './chat-surface.js'
@@ -60,8 +61,13 @@ export class Hub {
     options: { routing?: () => Scope } = {},
   ) {
     this.projects = new Projects(log, options.routing)
-    this.outbox = new SenderOutbox(store)
-    this.access = new Access(store)
+    this.outbox = new SenderOutbox(store, (item, reason) =>
+      log.warn(
+        { item: item.id, sender: item.senderId, kind: item.kind, reason },
+        'outbox item unreadable: skipped',
+      ),
+    )
+    this.access = new Access(store, this.outbox)
     this.peers = new Peers(this)
     this.directory = new SessionDirectory(this)
     this.decisions = new Decisions(store, log, this.outbox, this.connections, this.directory)
@@ -310,12 +316,15 @@ export class Hub {
     const why = r.reason ?? 'Claude Code did not take it into the conversation'
     this.log.warn({ subscriber, event: r.event_id, tries: r.tries, reason: why }, 'event unconfirmed')
     const session = await this.directory.describe(subscriber)
-    await this.decisions.toOperators('notice', {
-      session: session.key,
-      session_name: session.name,
-      event: r.event_id,
-      reason: why,
-      text: `${session.name}: event ${r.event_id} is not in Claude's context after ${r.tries} tr${r.tries === 1 ? 'y' : 'ies'} (${why}); ${after}`,
+    await this.decisions.toOperators({
+      kind: 'notice',
+      body: {
+        session: session.key,
+        session_name: session.name,
+        event: r.event_id,
+        reason: why,
+        text: `${session.name}: event ${r.event_id} is not in Claude's context after ${r.tries} tr${r.tries === 1 ? 'y' : 'ies'} (${why}); ${after}`,
+      },
     })
   }
 
@@ -343,7 +352,7 @@ export class Hub {
       return { ok: false, message: `chat "${chatId}" takes text only (no files, no reply_to)` }
     const refused = await surface?.refuse(chat, extras)
     if (refused) return { ok: false, message: refused }
-    const body = {
+    const body: ReplyBody = {
       chat_id: chatId,
       text,
       from,
@@ -355,7 +364,7 @@ export class Hub {
         ? { files: extras.files, ...(extras.folder ? { folder: extras.folder } : {}) }
         : {}),
     }
-    const shown = await this.outbox.send(sender.id, 'reply', body)
+    const shown = await this.outbox.send(sender.id, { kind: 'reply', body })
     return { ok: !shown?.refused, message: shown?.note ?? 'sent' }
   }
 
