@@ -83,11 +83,6 @@ export function assemble(
   const adminToken = readAdminToken(config)
 
   const streams = new SenderStreams(store, hub.outbox)
-  hub.outbox.listen(async (item) => {
-    await streams.show(item)
-    return undefined
-  })
-  hub.outbox.onCatchUp(() => streams.catchUp())
   const sessions = new SessionManager(
     store,
     hub,
@@ -119,7 +114,23 @@ export function assemble(
   const signin = new WebSignin(store)
   // Prompts and turn ends are pushed by the hub where they happen: once, whichever hubs share the store.
   const push = new Push(store, log, { contact: () => config.pushContact })
-  hub.decisions.onPrompt((decision) => {
+  const feed = new DecisionFeed(hub)
+  const replies = new ChatReplies(hub)
+  // Who hears what the core tells (hub/core/hub-events.ts), in one place. An item stored for a
+  // sender goes to every surface that shows senders' items; the one owning the sender answers.
+  hub.events.stored.on(async (item) => {
+    await streams.show(item)
+    return undefined
+  })
+  hub.events.stored.on((item) => bridges.stored(item))
+  hub.events.stored.on((item) => feed.stored(item))
+  hub.events.stored.on((item) => replies.stored(item))
+  hub.events.missed.on(() => streams.catchUp())
+  hub.events.missed.on(() => bridges.sweepBridges())
+  hub.events.sessionEnded.on((session, reason) => void bridges.sessionEnded(session, reason))
+  hub.events.receipt.on((subscriber, receipt) => outbound.receipt(subscriber, receipt))
+  // Prompts are pushed by the hub that put them, once, whichever hubs share the store.
+  hub.events.prompted.on((decision) => {
     push.prompt(decision).catch((err) => log.warn({ err }, 'push of a prompt failed'))
   })
   sessions.onLine((id, _seq, line) => hub.activity.fromLine(`session:${id}`, line))
@@ -187,8 +198,8 @@ export function assemble(
     sessions,
     terminalHooks,
     signin,
-    feed: new DecisionFeed(hub),
-    replies: new ChatReplies(hub),
+    feed,
+    replies,
     streams,
     outbound,
     routines,

@@ -6,6 +6,7 @@ import { hashToken, newPairingCode, newSecret } from '../../core/ids.js'
 import { isPromptKind } from '../../core/outbox.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
 import { promptOf } from './decisions.js'
+import { HubEvents } from './hub-events.js'
 import { SenderOutbox, unreadableOnStderr } from './sender-outbox.js'
 
 export const PAIRING_TTL_MS = 60 * 60 * 1000
@@ -31,7 +32,11 @@ export class Access {
   constructor(
     private readonly store: Store,
     /** The hub's; a CLI command's own, which only stores (the hub hears of it from the store). */
-    private readonly outbox: SenderOutbox = new SenderOutbox(store, unreadableOnStderr),
+    private readonly outbox: SenderOutbox = new SenderOutbox(
+      store,
+      new HubEvents(() => {}),
+      unreadableOnStderr,
+    ),
   ) {}
 
   async addSender(name: string, operator: boolean): Promise<{ sender: Sender; token: string }> {

@@ -2,17 +2,19 @@
 // chat events (`chat:http:<browser>`) and Claude's replies come back through its outbox.
 import type { ChatReply } from '../../core/api/rows.js'
 import type { MessageOf } from '../../core/outbox.js'
+import type { OutboxItem } from '../../store/store.js'
 import type { Hub } from './hub.js'
 
 export class ChatReplies {
   private readonly listeners = new Map<string, Set<(id: number, reply: ChatReply) => void>>()
 
-  constructor(private readonly hub: Hub) {
-    hub.outbox.listen(async (item) => {
-      if (item.kind === 'reply')
-        for (const listener of this.listeners.get(item.senderId) ?? []) listener(item.id, asReply(item))
-      return undefined
-    })
+  constructor(private readonly hub: Hub) {}
+
+  /** An item stored for a sender (HubEvents.stored): a reply goes to that browser's open chats. */
+  stored(item: OutboxItem): undefined {
+    if (item.kind === 'reply')
+      for (const listener of this.listeners.get(item.senderId) ?? []) listener(item.id, asReply(item))
+    return undefined
   }
 
   /** Replies after `afterId` (or every one kept), then each new one; returns the unsubscribe. */

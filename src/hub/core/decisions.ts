@@ -15,6 +15,7 @@ import {
 import type { MessageOf, NoticeBody, OutboxMessage, PromptBody, PromptKind } from '../../core/outbox.js'
 import { previewedInput, promptText, toolCallText } from '../../core/tool-call-text.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
+import type { HubEvents } from './hub-events.js'
 import { canonicalJson, inputOf, Rules } from './rules.js'
 import type { SenderOutbox } from './sender-outbox.js'
 import type { SessionDirectory } from './session-directory.js'
@@ -30,8 +31,6 @@ export class Decisions {
   /** Others told of an answer besides its waiter (a terminal's hook waiting on its channel's prompt). */
   private readonly watchers = new Map<string, Set<(d: Decision) => void>>()
   readonly rules: Rules
-  /** Told once of each prompt put to operators, on the hub that put it (a push to their phones). */
-  private readonly promptListeners: ((decision: Decision) => void)[] = []
 
   constructor(
     private readonly store: Store,
@@ -39,6 +38,8 @@ export class Decisions {
     private readonly outbox: SenderOutbox,
     private readonly connections: ReadonlyMap<string, VerdictSink>,
     private readonly directory: Pick<SessionDirectory, 'describe'>,
+    /** Told once of each prompt put to operators, on the hub that put it (a push to their phones). */
+    private readonly events: Pick<HubEvents, 'prompted'>,
   ) {
     this.rules = new Rules(store)
   }
@@ -233,12 +234,8 @@ export class Decisions {
   }
 
   /** `listener` hears of each prompt put to operators, once, on this hub (not one another hub put). */
-  onPrompt(listener: (decision: Decision) => void): void {
-    this.promptListeners.push(listener)
-  }
-
   private prompted(decision: Decision): void {
-    for (const listener of this.promptListeners) listener(decision)
+    void this.events.prompted.emit(decision)
   }
 
   /** `tell` hears the decision's answer, besides whoever waits for it. */

@@ -9,6 +9,7 @@ import type { Fence, Lease, PublishResult, StagedEvent, Store } from '../../stor
 import { Access } from './access.js'
 import type { ChatSurface, ReplyExtras } from './chat-surface.js'
 import { Decisions } from './decisions.js'
+import { HubEvents } from './hub-events.js'
 import type { LeaseKeeper } from './lease-keeper.js'
 import { Peers } from './peers.js'
 import { type Interest, Projects } from './projects.js'
@@ -18,13 +19,14 @@ import { SessionDirectory } from './session-directory.js'
 import { SessionNames } from './session-names.js'
 import { type DeliverySink, SubscriberConnection } from './subscriber-connection.js'
 
-/** A subscriber's receipt as the hub recorded it: its time given. */
-export type RecordedReceipt = Extract<ClientMessage, { type: 'receipt' }> & { at: number }
+export type { RecordedReceipt } from './hub-events.js'
 
 export class Hub {
   readonly connections = new Map<string, SubscriberConnection>()
   /** Replies and prompts for senders, stored before any surface shows them. */
   readonly outbox: SenderOutbox
+  /** What the core tells the parts that show it (wired in hub/assemble.ts). */
+  readonly events: HubEvents
   readonly access: Access
   readonly peers: Peers
   readonly decisions: Decisions
@@ -38,15 +40,8 @@ export class Hub {
   readonly hookFed = new Set<string>()
   /** Surfaces owning chats beyond the HTTP senders' own (chat bridges). */
   readonly chatSurfaces: ChatSurface[] = []
-  /** Told of each receipt once it is recorded (outbound webhooks that asked to be). */
-  readonly receiptListeners: ((subscriber: string, receipt: RecordedReceipt) => Promise<void>)[] = []
   /** What sessions heard on this hub are doing (tool calls, text, turn ends), live: chats' progress. */
   readonly activity = new SessionActivity()
-  /**
-   * Told when a session at a terminal (its SessionEnd hook, by session id) or a channel (its `bye`, by
-   * subscriber name) ends; a driven session's end is the session manager's to tell.
-   */
-  readonly endListeners: ((session: string, reason: string | null) => void)[] = []
   private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
   /** A write is under way (see writeUnwritten). */
   private writing = false
@@ -61,7 +56,8 @@ export class Hub {
     options: { routing?: () => Scope } = {},
   ) {
     this.projects = new Projects(log, options.routing)
-    this.outbox = new SenderOutbox(store, (item, reason) =>
+    this.events = new HubEvents((what, err) => log.error({ err }, `${what} failed`))
+    this.outbox = new SenderOutbox(store, this.events, (item, reason) =>
       log.warn(
         { item: item.id, sender: item.senderId, kind: item.kind, reason },
         'outbox item unreadable: skipped',
@@ -70,7 +66,7 @@ export class Hub {
     this.access = new Access(store, this.outbox)
     this.peers = new Peers(this)
     this.directory = new SessionDirectory(this)
-    this.decisions = new Decisions(store, log, this.outbox, this.connections, this.directory)
+    this.decisions = new Decisions(store, log, this.outbox, this.connections, this.directory, this.events)
     this.names = new SessionNames(this)
   }
 
@@ -97,7 +93,7 @@ export class Hub {
 
   /** A session ended: what shows it (a chat's thread for it) is told. */
   sessionEnded(session: string, reason: string | null): void {
-    for (const listener of this.endListeners) listener(session, reason)
+    void this.events.sessionEnded.emit(session, reason)
   }
 
   isConnected(name: string): boolean {
@@ -308,10 +304,7 @@ export class Hub {
       tries: r.tries,
       reason: r.reason ?? null,
     })
-    for (const listener of this.receiptListeners)
-      await listener(subscriber, { ...r, at }).catch((err) =>
-        this.log.error({ err, subscriber, event: r.event_id }, 'a receipt listener failed'),
-      )
+    await this.events.receipt.emit(subscriber, { ...r, at })
     if (r.stage !== 'unconfirmed') return
     const why = r.reason ?? 'Claude Code did not take it into the conversation'
     this.log.warn({ subscriber, event: r.event_id, tries: r.tries, reason: why }, 'event unconfirmed')

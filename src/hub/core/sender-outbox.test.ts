@@ -8,6 +8,7 @@ import Database from 'better-sqlite3'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Store } from '../../store/store.js'
+import { HubEvents } from './hub-events.js'
 import { SenderOutbox } from './sender-outbox.js'
 
 let folder: string
@@ -35,7 +36,9 @@ function writeRaw(kind: string, body: string): void {
 
 it('skips and reports an unreadable item, once, and still hands out the ones after it', async () => {
   const reported: string[] = []
-  const outbox = new SenderOutbox(store, (item, reason) => reported.push(`${item.kind}: ${reason}`))
+  const outbox = new SenderOutbox(store, new HubEvents(() => {}), (item, reason) =>
+    reported.push(`${item.kind}: ${reason}`),
+  )
   await outbox.send('snd_1', { kind: 'paired', body: { text: 'Paired', operator: false } })
   writeRaw('verdict', '{"text":"from a newer hub"}')
   writeRaw('reply', '{"text":"no chat"}')
@@ -56,4 +59,27 @@ it('skips and reports an unreadable item, once, and still hands out the ones aft
   // A stream's catch-up reads them again: nothing more is said of them.
   await outbox.items('snd_1', 0)
   expect(reported).toHaveLength(3)
+})
+
+it('hands each stored item to the surfaces listening, says what the one owning the sender said, and no more once a surface is off', async () => {
+  const failures: string[] = []
+  const events = new HubEvents((what, err) => failures.push(`${what}: ${(err as Error).message}`))
+  const outbox = new SenderOutbox(store, events, () => {})
+  const seen: string[] = []
+  const off = events.stored.on((item) => {
+    seen.push(item.kind)
+    return undefined
+  })
+  events.stored.on(() => {
+    throw new Error('a surface broke')
+  })
+  events.stored.on(async () => ({ queued: true, note: 'queued: telegram is down' }))
+  const paired = { kind: 'paired', body: { text: 'Paired', operator: false } } as const
+
+  expect(await outbox.send('snd_1', paired)).toEqual({ queued: true, note: 'queued: telegram is down' })
+  off()
+  await outbox.send('snd_1', paired)
+  expect(seen).toEqual(['paired'])
+  expect(failures).toEqual(['an outbox listener: a surface broke', 'an outbox listener: a surface broke'])
+  expect(await outbox.items('snd_1', null)).toHaveLength(2)
 })

@@ -64,11 +64,12 @@ export class DecisionFeed {
   /** `<kind>:<code>:<owner>:<status>` already told: every operator gets its own item about the same change. */
   private readonly told = new Set<string>()
 
-  constructor(private readonly hub: Hub) {
-    hub.outbox.listen(async (item) => {
-      if (this.listeners.size) await this.announce(item)
-      return undefined
-    })
+  constructor(private readonly hub: Hub) {}
+
+  /** An item stored for a sender (HubEvents.stored): a prompt or an outcome changes the page's list. */
+  async stored(item: OutboxItem): Promise<undefined> {
+    if (this.listeners.size) await this.announce(item)
+    return undefined
   }
 
   async open(): Promise<DecisionRow[]> {
