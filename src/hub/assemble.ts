@@ -129,9 +129,11 @@ export function assemble(
   hub.events.missed.on(() => bridges.sweepBridges())
   hub.events.sessionEnded.on((session, reason) => void bridges.sessionEnded(session, reason))
   hub.events.receipt.on((subscriber, receipt) => outbound.receipt(subscriber, receipt))
-  // Prompts are pushed by the hub that put them, once, whichever hubs share the store.
-  hub.events.prompted.on((decision) => {
-    push.prompt(decision).catch((err) => log.warn({ err }, 'push of a prompt failed'))
+  // A prompt is pushed to its operator's browsers by the hub that stored it: once, whichever hubs
+  // share the store (they hear of it too). Not awaited: a slow push service holds up nobody.
+  hub.events.stored.on((item, here) => {
+    if (here) push.stored(item).catch((err) => log.warn({ err }, 'push of a prompt failed'))
+    return undefined
   })
   sessions.onLine((id, _seq, line) => hub.activity.fromLine(`session:${id}`, line))
   sessions.onPartial((id, piece) => hub.activity.fromPartial(`session:${id}`, piece))

@@ -15,7 +15,6 @@ import {
 import type { MessageOf, NoticeBody, OutboxMessage, PromptBody, PromptKind } from '../../core/outbox.js'
 import { previewedInput, promptText, toolCallText } from '../../core/tool-call-text.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
-import type { HubEvents } from './hub-events.js'
 import { canonicalJson, inputOf, Rules } from './rules.js'
 import type { SenderOutbox } from './sender-outbox.js'
 import type { SessionDirectory } from './session-directory.js'
@@ -38,8 +37,6 @@ export class Decisions {
     private readonly outbox: SenderOutbox,
     private readonly connections: ReadonlyMap<string, VerdictSink>,
     private readonly directory: Pick<SessionDirectory, 'describe'>,
-    /** Told once of each prompt put to operators, on the hub that put it (a push to their phones). */
-    private readonly events: Pick<HubEvents, 'prompted'>,
   ) {
     this.rules = new Rules(store)
   }
@@ -103,7 +100,6 @@ export class Decisions {
     }
     if (await this.answeredByRule(decision, null)) return decision
     await this.toOperators(promptOf(decision, 'permission'))
-    this.prompted(decision)
     return decision
   }
 
@@ -192,7 +188,6 @@ export class Decisions {
     this.resolvers.set(decision.id, onAnswer)
     if (await this.answeredByRule(decision, input.folder ?? null)) return decision
     await this.toOperators(promptOf(decision, input.kind))
-    this.prompted(decision)
     return decision
   }
 
@@ -209,7 +204,6 @@ export class Decisions {
       expiresAt: null,
     })
     await this.toOperators(promptOf(decision, 'permission'))
-    this.prompted(decision)
     return decision
   }
 
@@ -234,10 +228,6 @@ export class Decisions {
   }
 
   /** `listener` hears of each prompt put to operators, once, on this hub (not one another hub put). */
-  private prompted(decision: Decision): void {
-    void this.events.prompted.emit(decision)
-  }
-
   /** `tell` hears the decision's answer, besides whoever waits for it. */
   watch(id: string, tell: (d: Decision) => void): void {
     const set = this.watchers.get(id) ?? new Set()

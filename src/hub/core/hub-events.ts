@@ -3,7 +3,7 @@
 // what ends its subscription. The core emits; who listens is wired in one place, hub/assemble.ts, so
 // no part reaches into another's registry.
 import type { ClientMessage } from '../../core/hub-protocol.js'
-import type { Decision, OutboxItem } from '../../store/store.js'
+import type { OutboxItem } from '../../store/store.js'
 
 /** A subscriber's receipt as the hub recorded it: its time given. */
 export type RecordedReceipt = Extract<ClientMessage, { type: 'receipt' }> & { at: number }
@@ -47,14 +47,12 @@ export class Signal<A extends unknown[], R = void> {
 
 export class HubEvents {
   /**
-   * An item stored for a sender, here or by another hub: each surface shows it if the sender is
-   * theirs. The one owning the sender says how it went (a chat platform that is down: `queued`).
+   * An item stored for a sender, by this hub (`here`) or another: each surface shows it if the sender
+   * is theirs. The one owning the sender says how it went (a chat platform that is down: `queued`).
    */
-  readonly stored: Signal<[item: OutboxItem], ShownOutcome | undefined>
+  readonly stored: Signal<[item: OutboxItem, here: boolean], ShownOutcome | undefined>
   /** Items may have been stored where no notice reached this hub: each surface looks in the store. */
   readonly missed: Signal<[]>
-  /** A prompt was put to operators (not one a rule answered). */
-  readonly prompted: Signal<[decision: Decision]>
   /** A subscriber's receipt was recorded. */
   readonly receipt: Signal<[subscriber: string, receipt: RecordedReceipt]>
   /**
@@ -66,7 +64,6 @@ export class HubEvents {
   constructor(failed: (what: string, err: unknown) => void) {
     this.stored = new Signal((err) => failed('an outbox listener', err))
     this.missed = new Signal((err) => failed('a catch-up', err))
-    this.prompted = new Signal((err) => failed('a prompt listener', err))
     this.receipt = new Signal((err) => failed('a receipt listener', err))
     this.sessionEnded = new Signal((err) => failed('a session-end listener', err))
   }

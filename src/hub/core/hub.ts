@@ -66,7 +66,7 @@ export class Hub {
     this.access = new Access(store, this.outbox)
     this.peers = new Peers(this)
     this.directory = new SessionDirectory(this)
-    this.decisions = new Decisions(store, log, this.outbox, this.connections, this.directory, this.events)
+    this.decisions = new Decisions(store, log, this.outbox, this.connections, this.directory)
     this.names = new SessionNames(this)
   }
 

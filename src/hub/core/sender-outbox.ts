@@ -38,7 +38,7 @@ export class SenderOutbox {
   /** An item another hub stored: the surfaces here show it if its sender is here. */
   async storedElsewhere(senderId: string, itemId: number): Promise<void> {
     const item = (await this.items(senderId, itemId - 1)).find((i) => i.id === itemId)
-    if (item) await this.events.stored.emit(item)
+    if (item) await this.events.stored.emit(item, false)
   }
 
   /**
@@ -47,7 +47,7 @@ export class SenderOutbox {
    */
   async send(senderId: string, message: OutboxMessage): Promise<ShownOutcome | undefined> {
     const item = await this.store.addOutbox(senderId, message)
-    const said = await this.events.stored.emit(item)
+    const said = await this.events.stored.emit(item, true)
     return said.reduce<ShownOutcome | undefined>((outcome, one) => one ?? outcome, undefined)
   }
 
