@@ -123,6 +123,7 @@ export function assemble(
     return undefined
   })
   hub.events.stored.on((item) => bridges.stored(item))
+  hub.addChatSurface(bridges.chatSurface())
   hub.events.stored.on((item) => feed.stored(item))
   hub.events.stored.on((item) => replies.stored(item))
   hub.events.missed.on(() => streams.catchUp())

@@ -11,6 +11,7 @@ import type { BridgeStatus } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { PlatformAdapter } from '../../sources/chat/platform.js'
 import type { OutboxItem } from '../../store/store.js'
+import type { ChatSurface } from '../core/chat-surface.js'
 import type { Hub } from '../core/hub.js'
 import type { HubSecrets } from '../core/hub-secrets.js'
 import type { ShownOutcome } from '../core/sender-outbox.js'
@@ -62,7 +63,11 @@ export class BridgeManager {
     // its answer, stored for the chat, reaches the bridge wherever that runs.
     sessions?.onLine((id, _seq, line) => void this.sessionSaid(id, line))
     sessions?.onEnded((id, reason) => void this.sessionEnded(`session:${id}`, reason))
-    hub.chatSurfaces.push({
+  }
+
+  /** The chats the bridges own, as the hub asks of them (Hub.addChatSurface, in assemble.ts). */
+  chatSurface(): ChatSurface {
+    return {
       owns: (chat) => this.bridgeOf(chat.source) !== undefined,
       refuse: async (chat, extras) => (await this.bridgeOf(chat.source)?.refuse(chat, extras)) ?? null,
       act: async (chat, action, from) =>
@@ -70,7 +75,7 @@ export class BridgeManager {
           ok: false,
           message: 'no bridge runs for this chat now',
         },
-    })
+    }
   }
 
   /** An item stored for a sender (HubEvents.stored): shown by the bridge of that sender's platform. */

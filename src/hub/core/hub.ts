@@ -39,7 +39,7 @@ export class Hub {
   /** Subscribers whose events a Claude Code hook takes (rung 3). */
   readonly hookFed = new Set<string>()
   /** Surfaces owning chats beyond the HTTP senders' own (chat bridges). */
-  readonly chatSurfaces: ChatSurface[] = []
+  private readonly chatSurfaces = new Set<ChatSurface>()
   /** What sessions heard on this hub are doing (tool calls, text, turn ends), live: chats' progress. */
   readonly activity = new SessionActivity()
   private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
@@ -89,6 +89,12 @@ export class Hub {
     connection.close()
     if (terminate) connection.terminate()
     this.connections.delete(name)
+  }
+
+  /** A surface owning chats beyond the HTTP senders' own (a chat bridge's); returns what removes it. */
+  addChatSurface(surface: ChatSurface): () => void {
+    this.chatSurfaces.add(surface)
+    return () => this.chatSurfaces.delete(surface)
   }
 
   /** A session ended: what shows it (a chat's thread for it) is told. */
@@ -340,7 +346,7 @@ export class Hub {
         ok: false,
         message: `the sender of chat "${chatId}" is no longer allowed; the reply was not sent`,
       }
-    const surface = this.chatSurfaces.find((s) => s.owns(chat))
+    const surface = [...this.chatSurfaces].find((s) => s.owns(chat))
     if (!surface && (extras.files?.length || extras.replyTo))
       return { ok: false, message: `chat "${chatId}" takes text only (no files, no reply_to)` }
     const refused = await surface?.refuse(chat, extras)
@@ -364,7 +370,7 @@ export class Hub {
   /** React, edit, download or read history in a chat a surface owns. */
   async chatAction(from: string, action: ChatAction): Promise<{ ok: boolean; message: string }> {
     const chat = await this.store.getChat(action.chat_id)
-    const surface = chat ? this.chatSurfaces.find((s) => s.owns(chat)) : undefined
+    const surface = chat ? [...this.chatSurfaces].find((s) => s.owns(chat)) : undefined
     if (!chat || !surface)
       return {
         ok: false,
