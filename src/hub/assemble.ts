@@ -82,12 +82,7 @@ export function assemble(
   const hub = new Hub(store, log, leases, { routing: () => config.routing })
   const adminToken = readAdminToken(config)
 
-  const streams = new SenderStreams(store)
-  hub.outbox.listen(async (item) => {
-    await streams.show(item)
-    return undefined
-  })
-  hub.outbox.onCatchUp(() => streams.catchUp())
+  const streams = new SenderStreams(store, hub.outbox)
   const sessions = new SessionManager(
     store,
     hub,
@@ -119,8 +114,27 @@ export function assemble(
   const signin = new WebSignin(store)
   // Prompts and turn ends are pushed by the hub where they happen: once, whichever hubs share the store.
   const push = new Push(store, log, { contact: () => config.pushContact })
-  hub.decisions.onPrompt((decision) => {
-    push.prompt(decision).catch((err) => log.warn({ err }, 'push of a prompt failed'))
+  const feed = new DecisionFeed(hub)
+  const replies = new ChatReplies(hub)
+  // Who hears what the core tells (hub/core/hub-events.ts), in one place. An item stored for a
+  // sender goes to every surface that shows senders' items; the one owning the sender answers.
+  hub.events.stored.on(async (item) => {
+    await streams.show(item)
+    return undefined
+  })
+  hub.events.stored.on((item) => bridges.stored(item))
+  hub.addChatSurface(bridges.chatSurface())
+  hub.events.stored.on((item) => feed.stored(item))
+  hub.events.stored.on((item) => replies.stored(item))
+  hub.events.missed.on(() => streams.catchUp())
+  hub.events.missed.on(() => bridges.sweepBridges())
+  hub.events.sessionEnded.on((session, reason) => void bridges.sessionEnded(session, reason))
+  hub.events.receipt.on((subscriber, receipt) => outbound.receipt(subscriber, receipt))
+  // A prompt is pushed to its operator's browsers by the hub that stored it: once, whichever hubs
+  // share the store (they hear of it too). Not awaited: a slow push service holds up nobody.
+  hub.events.stored.on((item, here) => {
+    if (here) push.stored(item).catch((err) => log.warn({ err }, 'push of a prompt failed'))
+    return undefined
   })
   sessions.onLine((id, _seq, line) => hub.activity.fromLine(`session:${id}`, line))
   sessions.onPartial((id, piece) => hub.activity.fromPartial(`session:${id}`, piece))
@@ -187,8 +201,8 @@ export function assemble(
     sessions,
     terminalHooks,
     signin,
-    feed: new DecisionFeed(hub),
-    replies: new ChatReplies(hub),
+    feed,
+    replies,
     streams,
     outbound,
     routines,

@@ -1,6 +1,16 @@
 // The AccessStore's contract: sources, senders and their tokens, chats, and each sender's outbox.
 import { describe, expect } from 'vitest'
+import type { OutboxMessage } from '../core/outbox.js'
 import { type OpenStore, storeTest } from './contract.js'
+
+const reply = (text: string): OutboxMessage => ({
+  kind: 'reply',
+  body: { chat_id: 'chat_1', text, from: 'api', at: 1 },
+})
+const prompt = (code: string): OutboxMessage => ({
+  kind: 'permission',
+  body: { id: code, session: 'api', tool_name: 'Bash', text: `api: Bash: ls — reply "yes ${code}"` },
+})
 
 export function describeAccessStoreContract(open: OpenStore): void {
   const it = storeTest(open)
@@ -144,24 +154,24 @@ export function describeAccessStoreContract(open: OpenStore): void {
     })
 
     it('hands out a sender’s replies not streamed yet, or those after an id', async ({ store }) => {
-      const one = await store.addOutbox('snd_1', 'reply', { text: 'one' })
-      const two = await store.addOutbox('snd_1', 'reply', { text: 'two' })
-      await store.addOutbox('snd_2', 'reply', { text: 'for someone else' })
-      const three = await store.addOutbox('snd_1', 'permission', { code: 'abcde' })
+      const one = await store.addOutbox('snd_1', reply('one'))
+      const two = await store.addOutbox('snd_1', reply('two'))
+      await store.addOutbox('snd_2', reply('for someone else'))
+      const three = await store.addOutbox('snd_1', prompt('abcde'))
       expect(await store.outboxFor('snd_1', null)).toEqual([one, two, three])
       await store.markStreamed([one.id, two.id])
       expect(await store.outboxFor('snd_1', null)).toEqual([three])
       expect((await store.outboxFor('snd_1', one.id)).map((item) => item.body)).toEqual([
-        { text: 'two' },
-        { code: 'abcde' },
+        reply('two').body,
+        prompt('abcde').body,
       ])
     })
 
     it('names a sender’s latest item, or 0 for a sender with none', async ({ store }) => {
       expect(await store.lastOutboxId('snd_1')).toBe(0)
-      await store.addOutbox('snd_1', 'reply', { text: 'one' })
-      const two = await store.addOutbox('snd_1', 'reply', { text: 'two' })
-      await store.addOutbox('snd_2', 'reply', { text: 'for someone else' })
+      await store.addOutbox('snd_1', reply('one'))
+      const two = await store.addOutbox('snd_1', reply('two'))
+      await store.addOutbox('snd_2', reply('for someone else'))
       expect(await store.lastOutboxId('snd_1')).toBe(two.id)
     })
 
@@ -186,15 +196,18 @@ export function describeAccessStoreContract(open: OpenStore): void {
     })
 
     it('marks an item shown with its receipt, and finds a sender’s items about a code', async ({ store }) => {
-      const prompt = await store.addOutbox('snd_1', 'permission', { id: 'abcde', text: 'Bash: ls' })
-      await store.addOutbox('snd_2', 'permission', { id: 'abcde', text: 'Bash: ls' })
-      await store.addOutbox('snd_1', 'reply', { text: 'unrelated' })
-      await store.markShown(prompt.id, { chat: '42', messages: ['7'] })
+      const shown = await store.addOutbox('snd_1', prompt('abcde'))
+      await store.addOutbox('snd_2', prompt('abcde'))
+      await store.addOutbox('snd_1', reply('unrelated'))
+      await store.markShown(shown.id, { chat: '42', messages: ['7'] })
       expect(await store.outboxFor('snd_1', null)).toHaveLength(1)
-      const answered = await store.addOutbox('snd_1', 'decision', { id: 'abcde', status: 'answered' })
+      const answered = await store.addOutbox('snd_1', {
+        kind: 'decision',
+        body: { id: 'abcde', kind: 'permission', session: 's', status: 'answered' },
+      })
       const about = await store.outboxAbout('snd_1', 'abcde')
       expect(about.map((i) => [i.id, i.kind, i.receipt])).toEqual([
-        [prompt.id, 'permission', { chat: '42', messages: ['7'] }],
+        [shown.id, 'permission', { chat: '42', messages: ['7'] }],
         [answered.id, 'decision', null],
       ])
       expect(await store.outboxAbout('snd_1', 'zzzzz')).toEqual([])

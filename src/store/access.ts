@@ -1,5 +1,7 @@
 // The Store's access area: who may send events in (webhook sources, chat senders), their chats, and
 // the replies waiting in each sender's outbox.
+import type { OutboxMessage } from '../core/outbox.js'
+
 /** How a webhook source's bodies become events (src/sources/webhook/presets). */
 export const WEBHOOK_PRESETS = ['generic', 'github', 'alertmanager', 'grafana', 'sentry'] as const
 export type WebhookPreset = (typeof WEBHOOK_PRESETS)[number]
@@ -51,15 +53,22 @@ export interface Chat {
   senderId: string | null
 }
 
-export interface OutboxItem {
+/**
+ * An outbox item as the database holds it: its kind and body are read as a message (core/outbox.ts)
+ * by hub/core/sender-outbox.ts, which every reader goes through, so one unreadable item is skipped.
+ */
+export interface StoredOutboxItem {
   id: number
   senderId: string
   kind: string
-  body: Record<string, unknown>
+  body: unknown
   /** What the surface that showed the item noted about it (a bridge: the platform's message ids). */
   receipt: Record<string, unknown> | null
   createdAt: number
 }
+
+/** An item read as its message: a kind and the body of that kind. */
+export type OutboxItem = OutboxMessage & Omit<StoredOutboxItem, 'kind' | 'body'>
 
 export interface AccessStore {
   // sources
@@ -98,14 +107,14 @@ export interface AccessStore {
   // chats and outbox
   chatFor(source: string, senderId: string): Promise<Chat>
   getChat(id: string): Promise<Chat | null>
-  addOutbox(senderId: string, kind: string, body: Record<string, unknown>): Promise<OutboxItem>
+  addOutbox(senderId: string, message: OutboxMessage): Promise<OutboxItem>
   /** Items after `afterId`, or when null, the ones never written to any stream. */
-  outboxFor(senderId: string, afterId: number | null): Promise<OutboxItem[]>
+  outboxFor(senderId: string, afterId: number | null): Promise<StoredOutboxItem[]>
   /** The id of the sender's latest item; 0 when it has none. */
   lastOutboxId(senderId: string): Promise<number>
   markStreamed(ids: number[]): Promise<void>
   /** Marks one item shown, with what the surface needs to find it again (edit it, say). */
   markShown(id: number, receipt: Record<string, unknown>): Promise<void>
   /** A sender's items whose body's `id` is `ref` (a decision's code), oldest first. */
-  outboxAbout(senderId: string, ref: string): Promise<OutboxItem[]>
+  outboxAbout(senderId: string, ref: string): Promise<StoredOutboxItem[]>
 }

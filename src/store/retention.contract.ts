@@ -19,7 +19,10 @@ export function describeRetentionContract(open: OpenStore): void {
         'here',
         old.map((s) => s.event.seq),
       )
-      await store.addOutbox('snd_1', 'reply', { text: 'old reply' })
+      await store.addOutbox('snd_1', {
+        kind: 'reply',
+        body: { chat_id: 'chat_1', text: 'old reply', from: 'api', at: 1 },
+      })
       const open = await store.openDecision({
         kind: 'permission',
         code: 'abcde',
@@ -75,7 +78,10 @@ export function describeRetentionContract(open: OpenStore): void {
 
     it('keeps everything younger than the cut-off', async ({ store }) => {
       await publish(store, [event('t', 'one'), event('t', 'two')])
-      await store.addOutbox('snd_1', 'reply', { text: 'fresh' })
+      await store.addOutbox('snd_1', {
+        kind: 'reply',
+        body: { chat_id: 'chat_1', text: 'fresh', from: 'api', at: 1 },
+      })
       expect(await store.prune(Date.now() - 60_000, 100)).toBe(0)
     })
   })

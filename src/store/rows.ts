@@ -2,7 +2,7 @@
 // both implementations read their rows here; only a boolean differs (SQLite's 0/1, Postgres's true/false).
 import type { Interest, StoredEvent } from '../core/event.js'
 import { cutLine } from '../core/session-api.js'
-import type { OutboxItem, Sender, SenderKind, SenderStatus, Source } from './access.js'
+import type { Sender, SenderKind, SenderStatus, Source, StoredOutboxItem } from './access.js'
 import type { Decision, DecisionKind, DecisionStatus } from './decisions.js'
 import type { SubscriberInfo } from './events.js'
 import type { Lease } from './leases.js'
@@ -40,14 +40,23 @@ export const toSender = (r: Row): Sender => ({
   createdAt: r.created_at as number,
 })
 
-export const toOutbox = (r: Row): OutboxItem => ({
+export const toOutbox = (r: Row): StoredOutboxItem => ({
   id: r.id as number,
   senderId: r.sender_id as string,
   kind: r.kind as string,
-  body: JSON.parse(r.body as string),
+  body: parsedOrText(r.body as string),
   receipt: r.receipt ? JSON.parse(r.receipt as string) : null,
   createdAt: r.created_at as number,
 })
+
+/** A body that is not JSON (written by hand) is kept as its text, for its reader to refuse. */
+function parsedOrText(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return text
+  }
+}
 
 export const toDecision = (r: Row): Decision => ({
   id: r.id as string,

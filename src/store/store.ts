@@ -73,6 +73,7 @@ export type {
   Sender,
   SenderStatus,
   Source,
+  StoredOutboxItem,
   WebhookPreset,
 } from './access.js'
 export type { BridgeMemoryKind, BridgeMemoryStore } from './bridge-memory.js'

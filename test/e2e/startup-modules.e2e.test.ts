@@ -79,5 +79,7 @@ it('switchboard channel answers initialize without the store, pino, the hub or o
 it('switchboard --version loads no command, no schema and no package, not even the parser', async () => {
   const sources = await recorded(['--version'], (out) => out.endsWith('\n')).loaded
   expect(sources.filter((s) => s.startsWith('node_modules/'))).toEqual([])
-  expect(sources.filter((s) => s.startsWith('src/') && !s.startsWith('src/core/'))).toEqual(['src/cli/main.ts'])
+  expect(sources.filter((s) => s.startsWith('src/') && !s.startsWith('src/core/'))).toEqual([
+    'src/cli/main.ts',
+  ])
 })

@@ -4,6 +4,7 @@
 import type { z } from 'zod'
 import type { StoredEvent } from '../event.js'
 import type { NoticeKind } from '../notices.js'
+import type { OutboxMessage } from '../outbox.js'
 import type { ReceiptView } from '../receipts.js'
 import type { AddedRoutine, DryRun, RoutineRun, RoutineView } from '../routines.js'
 import type { ROUTES, RouteName } from './routes.js'
@@ -33,7 +34,17 @@ import type { INPUTS } from './schemas.js'
 
 type Ok = { ok: true }
 
-/** What each route answers (a stream's events are described where the stream is read). */
+/**
+ * What each server-sent event stream sends, one event at a time: `event:` its kind, `data:` its body
+ * (schemas.ts STREAM_EVENTS, in the OpenAPI document). Other streams' events are described where the
+ * stream is read.
+ */
+export interface StreamEvents {
+  /** A sender's outbox, each event's `id:` the item's id (what Last-Event-ID resumes after). */
+  senderEvents: OutboxMessage
+}
+
+/** What each route answers (a stream's events: StreamEvents). */
 /**
  * An event and how far each delivery of it got. `parked`: no subscriber has wanted it yet, and what it
  * is about (the projects whose first session gets it; none: a session that names its topic).

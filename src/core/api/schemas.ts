@@ -7,6 +7,7 @@ import { claudeOptionsSchema } from '../../core/claude-options.js'
 import { metaSchema } from '../event.js'
 import { subscriberNameSchema, topicSchema } from '../hub-protocol.js'
 import { noticeChoiceSchema } from '../notices.js'
+import { outboxMessageSchema } from '../outbox.js'
 import { eventStateSchema } from '../receipts.js'
 import { routineSpecSchema } from '../routines.js'
 import { linesQuerySchema, respondSchema, sessionSetupSchema } from '../session-api.js'
@@ -256,4 +257,12 @@ export const INPUTS = {
   routineRuns: { query: routineRunsQuerySchema },
   fireRoutine: { body: routineEventSchema },
   testRoutine: { body: routineTestSchema },
+} as const
+
+/**
+ * What each server-sent event stream sends, by route name: a union of `{ kind, body }`, each kind an
+ * event's `event:` and its body the event's `data:` (JSON). The OpenAPI document lists them.
+ */
+export const STREAM_EVENTS = {
+  senderEvents: outboxMessageSchema,
 } as const

@@ -4,9 +4,11 @@
 import type { BridgeConfig, BridgePlatform } from '../../core/bridges.js'
 import type { BridgeStatus, ChatAction } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
+import { isPromptKind } from '../../core/outbox.js'
 import { escapeMarkdown } from '../../sources/chat/markdown.js'
 import type { ButtonPress, PlatformAdapter } from '../../sources/chat/platform.js'
 import type { Chat, OutboxItem, Sender } from '../../store/store.js'
+import { promptBody } from '../core/decisions.js'
 import type { Hub } from '../core/hub.js'
 import type { HubSecrets } from '../core/hub-secrets.js'
 import type { ShownOutcome } from '../core/sender-outbox.js'
@@ -267,11 +269,9 @@ export class Bridge {
     const found = await openPrompt(this.context, sender, parsed.code)
     if ('why' in found) return answerPress(found.why)
     const { decision } = found
-    const { text, buttons } = promptMessage(decision.kind as 'permission', {
-      ...decision.request,
-      id: decision.code,
-      session: decision.owner,
-    })
+    if (!isPromptKind(decision.kind)) return answerPress('Nothing more to show')
+    // Titled as the prompt was: its session by the name people call it.
+    const { text, buttons } = promptMessage(decision.kind, promptBody(decision))
     const limit = textLimit(this.context)
     const details = oneMessage(
       adapter,
@@ -336,7 +336,7 @@ export class Bridge {
    */
   private async replyIn(chat: Chat, messageId: string): Promise<{ chat: string; thread: boolean } | null> {
     if (!chat.senderId) return null
-    const items = await this.deps.hub.store.outboxFor(chat.senderId, 0)
+    const items = await this.deps.hub.outbox.items(chat.senderId, 0)
     const sent = items.find(
       (i) =>
         i.kind === 'reply' &&

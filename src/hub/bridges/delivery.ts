@@ -3,12 +3,13 @@
 // Nothing is dropped while the platform is down or rate-limited: an item is marked shown only once
 // the platform took it; until then it is retried with backoff (or after the platform's retry_after).
 
+import { isPrompt, isPromptKind, type MessageOf } from '../../core/outbox.js'
 import { escapeMarkdown } from '../../sources/chat/markdown.js'
 import { type OutgoingMessage, PlatformError } from '../../sources/chat/platform.js'
 import type { OutboxItem, Sender } from '../../store/store.js'
-import { type BridgeContext, groupSenderNameOf, platformChatOf, THREAD_END, textLimit } from './context.js'
+import { type BridgeContext, groupSenderNameOf, platformChatOf, textLimit } from './context.js'
 import { oneMessage, withLine } from './formatting.js'
-import { isPromptKind, outcomeLine, promptMessage } from './prompts.js'
+import { outcomeLine, promptMessage } from './prompts.js'
 import { FileRefused, readReplyFiles } from './reply-files.js'
 
 /** Who the bridge's own answers (commands, notices) are from: never a session, so never in a thread. */
@@ -67,10 +68,10 @@ export class Delivery {
 
   private async deliverWaiting(senderId: string): Promise<boolean> {
     if (this.stopped || this.retries.has(senderId)) return false
-    const { store } = this.context.hub
+    const { store, outbox } = this.context.hub
     const sender = await store.senderById(senderId)
     if (!sender) return true
-    for (const item of await store.outboxFor(senderId, null)) {
+    for (const item of await outbox.items(senderId, null)) {
       if (this.stopped) return false
       try {
         const receipt = await this.show(sender, item)
@@ -126,14 +127,14 @@ export class Delivery {
   }
 
   private async show(sender: Sender, item: OutboxItem): Promise<Receipt> {
-    const body = item.body
     if (item.kind === 'reply') return this.showReply(sender, item)
     if (item.kind === 'paired') {
       this.context.log.info({ sender: sender.name, operator: item.body.operator }, 'paired: telling them')
       const chat = await this.dmOf(sender)
-      return { chat, messages: [await this.adapter().send(chat, { text: String(body.text) })] }
+      return { chat, messages: [await this.adapter().send(chat, { text: item.body.text })] }
     }
-    if (isPromptKind(item.kind)) {
+    if (isPrompt(item)) {
+      const { body } = item
       const { text, buttons } = promptMessage(item.kind, body)
       const adapter = this.adapter()
       const shown = oneMessage(adapter, text, textLimit(this.context))
@@ -152,15 +153,16 @@ export class Delivery {
     if (item.kind === 'notice') {
       // Something operators must hear of (a session at a terminal waits or finished; an event not
       // confirmed in a session's context): its line, no buttons.
-      const text = cut(String(body.text), textLimit(this.context))
+      const { body } = item
+      const text = cut(body.text, textLimit(this.context))
       const copy = `notice:${body.session}:${body.id ?? body.event ?? ''}:${body.at ?? item.id}`
       const inThread = await this.inThread(body.session, copy, (thread) => ({ text, thread }))
       if (inThread) return inThread
       const chat = await this.dmOf(sender)
       return { chat, messages: [await this.adapter().send(chat, { text })] }
     }
-    if (item.kind === THREAD_END) return this.context.threads.close(String(body.session), String(body.text))
-    return { skipped: item.kind }
+    // The one kind left (core/outbox.ts): a session's thread ends.
+    return this.context.threads.close(item.body.session, item.body.text)
   }
 
   /**
@@ -183,16 +185,8 @@ export class Delivery {
     }))
   }
 
-  private async showReply(sender: Sender, item: OutboxItem): Promise<Receipt> {
-    const body = item.body as {
-      chat_id: string
-      text: string
-      from?: string
-      from_name?: string
-      reply_to?: string
-      files?: string[]
-      folder?: string
-    }
+  private async showReply(sender: Sender, item: MessageOf<'reply'> & OutboxItem): Promise<Receipt> {
+    const { body } = item
     const chatRecord = await this.context.hub.store.getChat(body.chat_id)
     const chat = chatRecord ? platformChatOf(this.context.platform, chatRecord.source) : null
     if (!chat)
@@ -242,15 +236,14 @@ export class Delivery {
   }
 
   /** Every copy of the prompt this sender was shown now says how it ended and who ended it. */
-  private async showOutcome(sender: Sender, item: OutboxItem): Promise<Receipt> {
-    const code = String(item.body.id)
-    const about = await this.context.hub.store.outboxAbout(sender.id, code)
+  private async showOutcome(sender: Sender, item: MessageOf<'decision'> & OutboxItem): Promise<Receipt> {
+    const code = item.body.id
+    const about = await this.context.hub.outbox.about(sender.id, code)
     const prompt = about.filter((i) => isPromptKind(i.kind) && i.receipt?.messages).at(-1)
     if (!prompt?.receipt) return { skipped: 'no prompt shown' }
     const { chat, messages, text } = prompt.receipt as { chat: string; messages: string[]; text?: string }
-    const by = item.body.status === 'cancelled' ? null : String(item.body.answered_by)
-    const reason = typeof item.body.reason === 'string' ? item.body.reason : undefined
-    const line = outcomeLine(item.body.answer as Record<string, unknown> | undefined, by, reason)
+    const by = item.body.status === 'cancelled' ? null : (item.body.answered_by ?? 'someone')
+    const line = outcomeLine(item.body.answer, by, item.body.reason)
     const adapter = this.adapter()
     const edited = withLine(adapter, text ?? '', escapeMarkdown(line), textLimit(this.context))
     const edit = async () => {

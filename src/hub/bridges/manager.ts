@@ -10,8 +10,11 @@ import {
 import type { BridgeStatus } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import type { PlatformAdapter } from '../../sources/chat/platform.js'
+import type { OutboxItem } from '../../store/store.js'
+import type { ChatSurface } from '../core/chat-surface.js'
 import type { Hub } from '../core/hub.js'
 import type { HubSecrets } from '../core/hub-secrets.js'
+import type { ShownOutcome } from '../core/sender-outbox.js'
 import type { Bridge } from './bridge.js'
 import { groupSenderNameOf, type RoutineControl, type SessionControl, THREAD_END } from './context.js'
 import { BridgeMemory } from './memory.js'
@@ -56,24 +59,15 @@ export class BridgeManager {
     /** What every bridge redacts from what it sends. */
     private readonly secrets: HubSecrets,
   ) {
-    hub.outbox.listen(async (item) => {
-      const sender = await hub.store.senderById(item.senderId)
-      if (!sender) return undefined
-      const bridge = [...this.bridges.values()].find((b) => b.owns(sender.name))
-      if (bridge) return bridge.onOutbox(item)
-      const platform = BRIDGE_PLATFORMS.find((p) => sender.name.startsWith(`${p}:`))
-      // Kept for the bridge, which shows it once it runs again (a token being changed, a removed bridge).
-      return platform && item.kind === 'reply'
-        ? { queued: true, note: `queued: no ${platform} bridge runs now; it is delivered once one does` }
-        : undefined
-    })
     // On every hub, not only the bridges' own: a session runs on whichever hub holds its lease, and
     // its answer, stored for the chat, reaches the bridge wherever that runs.
     sessions?.onLine((id, _seq, line) => void this.sessionSaid(id, line))
     sessions?.onEnded((id, reason) => void this.sessionEnded(`session:${id}`, reason))
-    hub.endListeners.push((session, reason) => void this.sessionEnded(session, reason))
-    hub.outbox.onCatchUp(() => this.sweepBridges())
-    hub.chatSurfaces.push({
+  }
+
+  /** The chats the bridges own, as the hub asks of them (Hub.addChatSurface, in assemble.ts). */
+  chatSurface(): ChatSurface {
+    return {
       owns: (chat) => this.bridgeOf(chat.source) !== undefined,
       refuse: async (chat, extras) => (await this.bridgeOf(chat.source)?.refuse(chat, extras)) ?? null,
       act: async (chat, action, from) =>
@@ -81,7 +75,20 @@ export class BridgeManager {
           ok: false,
           message: 'no bridge runs for this chat now',
         },
-    })
+    }
+  }
+
+  /** An item stored for a sender (HubEvents.stored): shown by the bridge of that sender's platform. */
+  async stored(item: OutboxItem): Promise<ShownOutcome | undefined> {
+    const sender = await this.hub.store.senderById(item.senderId)
+    if (!sender) return undefined
+    const bridge = [...this.bridges.values()].find((b) => b.owns(sender.name))
+    if (bridge) return bridge.onOutbox(item)
+    const platform = BRIDGE_PLATFORMS.find((p) => sender.name.startsWith(`${p}:`))
+    // Kept for the bridge, which shows it once it runs again (a token being changed, a removed bridge).
+    return platform && item.kind === 'reply'
+      ? { queued: true, note: `queued: no ${platform} bridge runs now; it is delivered once one does` }
+      : undefined
   }
 
   async start(): Promise<void> {
@@ -110,8 +117,8 @@ export class BridgeManager {
     this.stamp = '' // started again (this hub took the bridges' lease back): the file is read anew
   }
 
-  /** Each running bridge shows what is stored for its people and not shown yet. */
-  private async sweepBridges(): Promise<void> {
+  /** Each running bridge shows what is stored for its people and not shown yet (HubEvents.missed too). */
+  async sweepBridges(): Promise<void> {
     await Promise.all(
       [...this.bridges.values()].map((bridge) =>
         bridge.sweep().catch((err) => this.log.error({ err }, 'bridge sweep failed')),
@@ -135,19 +142,22 @@ export class BridgeManager {
   /**
    * A session that ended (driven, at a terminal, a channel): its threads get a last line and are
    * closed. Told through the group's outbox, like its answers, so the hub running the bridge does it
-   * wherever the session ran.
+   * wherever the session ran. Told by HubEvents.sessionEnded, and the session manager's own.
    */
-  private async sessionEnded(session: string, reason: string | null): Promise<void> {
+  async sessionEnded(session: string, reason: string | null): Promise<void> {
     try {
       for (const platform of BRIDGE_PLATFORMS) {
         const thread = await new BridgeMemory(this.hub.store, platform).thread(session)
         if (!thread || thread.closed) continue
         const group = await this.hub.store.senderByName(groupSenderNameOf(platform, thread.chat))
         if (!group) continue
-        await this.hub.outbox.send(group.id, THREAD_END, {
-          session,
-          // Named as its thread is: a session that left may be known by nothing else now.
-          text: `⏹ ${thread.title} ended${reason ? `: ${reason}` : ''}`,
+        await this.hub.outbox.send(group.id, {
+          kind: THREAD_END,
+          body: {
+            session,
+            // Named as its thread is: a session that left may be known by nothing else now.
+            text: `⏹ ${thread.title} ended${reason ? `: ${reason}` : ''}`,
+          },
         })
       }
     } catch (err) {

@@ -3,20 +3,15 @@
 // answered prompt is edited into. A call of several questions is answered one question at a time:
 // each option's button carries the choices made so far, so the message is the only state.
 
+import type { PromptBody, PromptKind } from '../../core/outbox.js'
 import { claudeSaid, cutVisibly } from '../../core/tool-call-text.js'
 import { codeBlock, escapeMarkdown } from '../../sources/chat/markdown.js'
 import type { Button } from '../../sources/chat/platform.js'
 import { inputOf } from '../core/rules.js'
 import { promptView } from './prompt-view.js'
 
-export const PROMPT_KINDS = ['permission', 'question', 'plan'] as const
 /** How much of a call a prompt shows before See more. */
 const SUMMARY_LIMIT = 600
-export type PromptKind = (typeof PROMPT_KINDS)[number]
-
-export function isPromptKind(kind: string): kind is PromptKind {
-  return (PROMPT_KINDS as readonly string[]).includes(kind)
-}
 
 interface Question {
   question: string
@@ -114,14 +109,11 @@ export function questionStep(
 }
 
 /** A prompt's outbox body (hub/core/decisions.ts): what the message says (markdown) and its buttons. */
-export function promptMessage(
-  kind: PromptKind,
-  body: Record<string, unknown>,
-): { text: string; buttons: Button[][] } {
-  const code = String(body.id)
+export function promptMessage(kind: PromptKind, body: PromptBody): { text: string; buttons: Button[][] } {
+  const code = body.id
   // Named as people call it ("api · fix the flaky test"); a prompt from before names only its key.
-  const session = String(body.session_name ?? body.session ?? '')
-  const tool = String(body.tool_name ?? '')
+  const session = body.session_name ?? body.session
+  const tool = body.tool_name ?? ''
   if (kind === 'question') return questionMessage(code, session, body.input)
   const title =
     kind === 'plan'
@@ -144,16 +136,15 @@ export function promptMessage(
  * Claude's account of it labelled; a plan review shows the plan (markdown itself), and a prompt
  * without a tool says what the hub said.
  */
-function promptSummary(kind: PromptKind, body: Record<string, unknown>): string {
-  const tool = typeof body.tool_name === 'string' ? body.tool_name : null
+function promptSummary(kind: PromptKind, body: PromptBody): string {
+  const tool = body.tool_name || null
   const input = inputOf(body)
-  const preview = typeof body.input_preview === 'string' ? body.input_preview : null
+  const preview = body.input_preview ?? null
   // A terminal session's plan comes with its text (the plan file's, as Claude Code hands it over).
   if (kind === 'plan' && typeof input?.plan === 'string') return cutVisibly(input.plan, SUMMARY_LIMIT)
   if (kind === 'plan' || !tool || (!input && preview === null))
-    return escapeMarkdown(String(body.text ?? '').replace(/ — reply "yes [a-z]{5}" or "no [a-z]{5}"$/, ''))
-  const description =
-    typeof body.description === 'string' ? body.description : text(input?.description) || null
+    return escapeMarkdown(body.text.replace(/ — reply "yes [a-z]{5}" or "no [a-z]{5}"$/, ''))
+  const description = body.description ?? (text(input?.description) || null)
   const said = claudeSaid(description)
   return `${promptView(tool, input, preview, SUMMARY_LIMIT)}${said ? `\n_${escapeMarkdown(said)}_` : ''}`
 }

@@ -3,9 +3,10 @@
 // and by whom, no longer open, open in several sessions, a failure of its own).
 import { answerFor as typedAnswer } from '../../core/answer-values.js'
 import { isDomainError } from '../../core/errors.js'
+import { PROMPT_KINDS } from '../../core/outbox.js'
 import type { Decision, Sender } from '../../store/store.js'
 import type { BridgeContext } from './context.js'
-import { answerFor, outcomeLine, PROMPT_KINDS, type PressVerb } from './prompts.js'
+import { answerFor, outcomeLine, type PressVerb } from './prompts.js'
 
 /** The open prompts with this code, of every kind a person is asked. */
 export async function openPrompts(context: BridgeContext, code: string): Promise<Decision[]> {
@@ -23,13 +24,10 @@ export async function whyClosed(
   sender: Sender,
   code: string,
 ): Promise<string | null> {
-  const about = await context.hub.store.outboxAbout(sender.id, code)
-  const outcome = about.filter((i) => i.kind === 'decision').at(-1)
-  if (outcome?.body.status === 'answered')
-    return `${code} was already answered: ${outcomeLine(
-      outcome.body.answer as Record<string, unknown> | undefined,
-      String(outcome.body.answered_by),
-    )}`
+  const about = await context.hub.outbox.about(sender.id, code)
+  const outcome = about.flatMap((i) => (i.kind === 'decision' ? [i.body] : [])).at(-1)
+  if (outcome?.status === 'answered')
+    return `${code} was already answered: ${outcomeLine(outcome.answer, outcome.answered_by ?? 'someone')}`
   return about.length ? `${code} is no longer open: its session ended or withdrew it` : null
 }
 

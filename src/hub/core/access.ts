@@ -3,8 +3,11 @@
 import { BRIDGE_PLATFORMS, type BridgePlatform, USER_IDS } from '../../core/bridges.js'
 import { invalid, rateLimited } from '../../core/errors.js'
 import { hashToken, newPairingCode, newSecret } from '../../core/ids.js'
+import { isPromptKind } from '../../core/outbox.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
-import { promptBody } from './decisions.js'
+import { promptOf } from './decisions.js'
+import { HubEvents } from './hub-events.js'
+import { SenderOutbox, unreadableOnStderr } from './sender-outbox.js'
 
 export const PAIRING_TTL_MS = 60 * 60 * 1000
 /**
@@ -13,8 +16,6 @@ export const PAIRING_TTL_MS = 60 * 60 * 1000
  * waits for none of them. On a platform each person has one code at a time (their pending sender).
  */
 export const MAX_PENDING_PAIRINGS = 3
-/** The kinds of decision put to operators (a pairing is the operator's own, not a prompt). */
-const PROMPT_KINDS: readonly Decision['kind'][] = ['permission', 'question', 'plan']
 export const SENDER_NAME = /^[A-Za-z0-9._@-]{1,64}$/
 
 export function checkSenderName(name: string): string {
@@ -28,7 +29,15 @@ export interface PairingRequester {
 }
 
 export class Access {
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** The hub's; a CLI command's own, which only stores (the hub hears of it from the store). */
+    private readonly outbox: SenderOutbox = new SenderOutbox(
+      store,
+      new HubEvents(() => {}),
+      unreadableOnStderr,
+    ),
+  ) {}
 
   async addSender(name: string, operator: boolean): Promise<{ sender: Sender; token: string }> {
     checkSenderName(name)
@@ -141,9 +150,12 @@ export class Access {
 
   /** Tells a sender just let in so, and puts an operator every prompt still open. */
   private async welcome(sender: Sender): Promise<void> {
-    await this.store.addOutbox(sender.id, 'paired', {
-      text: `Paired${sender.operator ? ' as an operator' : ''}: your messages now reach Claude.`,
-      operator: sender.operator,
+    await this.outbox.send(sender.id, {
+      kind: 'paired',
+      body: {
+        text: `Paired${sender.operator ? ' as an operator' : ''}: your messages now reach Claude.`,
+        operator: sender.operator,
+      },
     })
     if (sender.operator) await this.sendOpenPrompts(sender)
   }
@@ -154,14 +166,17 @@ export class Access {
    */
   private async sendOpenPrompts(sender: Sender, now = Date.now()): Promise<void> {
     const open = (await this.store.listDecisions({ status: 'open' })).filter(
-      (d) => PROMPT_KINDS.includes(d.kind) && (d.expiresAt === null || d.expiresAt > now),
+      (d) => d.expiresAt === null || d.expiresAt > now,
     )
     for (const decision of open) {
-      const shown = await this.store.outboxAbout(sender.id, decision.code)
+      // Only prompts: a pairing is the operator's own, not one put to them.
+      if (!isPromptKind(decision.kind)) continue
+      const shown = await this.outbox.about(sender.id, decision.code)
       // Sent already, while they were an operator before.
-      if (shown.some((i) => i.kind === decision.kind && (i.body.owner ?? i.body.session) === decision.owner))
+      const prompt = promptOf(decision, decision.kind)
+      if (shown.some((i) => i.kind === prompt.kind && (i.body.owner ?? i.body.session) === decision.owner))
         continue
-      await this.store.addOutbox(sender.id, decision.kind, promptBody(decision))
+      await this.outbox.send(sender.id, prompt)
     }
   }
 

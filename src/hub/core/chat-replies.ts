@@ -1,18 +1,20 @@
 // The dashboard's web chat: the signed-in browser is a sender like any HTTP one, so its messages are
 // chat events (`chat:http:<browser>`) and Claude's replies come back through its outbox.
 import type { ChatReply } from '../../core/api/rows.js'
+import type { MessageOf } from '../../core/outbox.js'
 import type { OutboxItem } from '../../store/store.js'
 import type { Hub } from './hub.js'
 
 export class ChatReplies {
   private readonly listeners = new Map<string, Set<(id: number, reply: ChatReply) => void>>()
 
-  constructor(private readonly hub: Hub) {
-    hub.outbox.listen(async (item) => {
-      if (item.kind === 'reply')
-        for (const listener of this.listeners.get(item.senderId) ?? []) listener(item.id, asReply(item))
-      return undefined
-    })
+  constructor(private readonly hub: Hub) {}
+
+  /** An item stored for a sender (HubEvents.stored): a reply goes to that browser's open chats. */
+  stored(item: OutboxItem): undefined {
+    if (item.kind === 'reply')
+      for (const listener of this.listeners.get(item.senderId) ?? []) listener(item.id, asReply(item))
+    return undefined
   }
 
   /** Replies after `afterId` (or every one kept), then each new one; returns the unsubscribe. */
@@ -34,7 +36,7 @@ export class ChatReplies {
     const set = this.listeners.get(senderId) ?? new Set()
     this.listeners.set(senderId, set)
     set.add(listener)
-    for (const item of await this.hub.store.outboxFor(senderId, afterId))
+    for (const item of await this.hub.outbox.items(senderId, afterId))
       if (item.kind === 'reply') deliver(item.id, asReply(item))
     replaying = false
     for (const [id, reply] of held.splice(0)) deliver(id, reply)
@@ -45,12 +47,7 @@ export class ChatReplies {
   }
 }
 
-function asReply(item: OutboxItem): ChatReply {
-  const body = item.body as Partial<ChatReply>
-  return {
-    chat_id: String(body.chat_id),
-    text: String(body.text),
-    from: String(body.from),
-    at: Number(body.at),
-  }
+/** What the page is sent of a reply: the fields of ChatReply, not the reply's files or platform ids. */
+function asReply({ body }: MessageOf<'reply'>): ChatReply {
+  return { chat_id: body.chat_id, text: body.text, from: body.from, at: body.at }
 }

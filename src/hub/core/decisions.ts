@@ -12,6 +12,7 @@ import {
   rememberedChoice,
   rememberedNoticeChoiceSchema,
 } from '../../core/notices.js'
+import type { MessageOf, NoticeBody, OutboxMessage, PromptBody, PromptKind } from '../../core/outbox.js'
 import { previewedInput, promptText, toolCallText } from '../../core/tool-call-text.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
 import { canonicalJson, inputOf, Rules } from './rules.js'
@@ -29,8 +30,6 @@ export class Decisions {
   /** Others told of an answer besides its waiter (a terminal's hook waiting on its channel's prompt). */
   private readonly watchers = new Map<string, Set<(d: Decision) => void>>()
   readonly rules: Rules
-  /** Told once of each prompt put to operators, on the hub that put it (a push to their phones). */
-  private readonly promptListeners: ((decision: Decision) => void)[] = []
 
   constructor(
     private readonly store: Store,
@@ -100,8 +99,7 @@ export class Decisions {
       return decision
     }
     if (await this.answeredByRule(decision, null)) return decision
-    await this.toOperators('permission', promptBody(decision))
-    this.prompted(decision)
+    await this.toOperators(promptOf(decision, 'permission'))
     return decision
   }
 
@@ -147,14 +145,17 @@ export class Decisions {
       await this.relayVerdict(answered)
     }
     this.tellWatchers(answered)
-    await this.toOperators('decision', {
-      id: answered.code,
-      kind: answered.kind,
-      owner: answered.owner,
-      session: sessionOfDecision(answered).key,
-      status: 'answered',
-      answer,
-      answered_by: by,
+    await this.toOperators({
+      kind: 'decision',
+      body: {
+        id: answered.code,
+        kind: answered.kind,
+        owner: answered.owner,
+        session: sessionOfDecision(answered).key,
+        status: 'answered',
+        answer,
+        answered_by: by,
+      },
     })
     return answered
   }
@@ -162,7 +163,7 @@ export class Decisions {
   /** A decision that someone in this process waits for (a driven session's tool call). */
   async openAwaited(
     input: {
-      kind: Decision['kind']
+      kind: PromptKind
       owner: string
       /** The call (and whatever else operators are shown of it: a terminal session's folder, say). */
       request: {
@@ -186,8 +187,7 @@ export class Decisions {
     })
     this.resolvers.set(decision.id, onAnswer)
     if (await this.answeredByRule(decision, input.folder ?? null)) return decision
-    await this.toOperators(input.kind, promptBody(decision))
-    this.prompted(decision)
+    await this.toOperators(promptOf(decision, input.kind))
     return decision
   }
 
@@ -203,8 +203,7 @@ export class Decisions {
       request: await this.named(owner, request),
       expiresAt: null,
     })
-    await this.toOperators('permission', promptBody(decision))
-    this.prompted(decision)
+    await this.toOperators(promptOf(decision, 'permission'))
     return decision
   }
 
@@ -229,14 +228,6 @@ export class Decisions {
   }
 
   /** `listener` hears of each prompt put to operators, once, on this hub (not one another hub put). */
-  onPrompt(listener: (decision: Decision) => void): void {
-    this.promptListeners.push(listener)
-  }
-
-  private prompted(decision: Decision): void {
-    for (const listener of this.promptListeners) listener(decision)
-  }
-
   /** `tell` hears the decision's answer, besides whoever waits for it. */
   watch(id: string, tell: (d: Decision) => void): void {
     const set = this.watchers.get(id) ?? new Set()
@@ -308,13 +299,16 @@ export class Decisions {
   /** Operators' copies of a prompt nobody can answer any more say so (a chat edits its buttons away). */
   private async announceCancelled(decisions: Decision[], reason?: string): Promise<void> {
     for (const d of decisions)
-      await this.toOperators('decision', {
-        id: d.code,
-        kind: d.kind,
-        owner: d.owner,
-        session: sessionOfDecision(d).key,
-        status: 'cancelled',
-        ...(reason ? { reason } : {}),
+      await this.toOperators({
+        kind: 'decision',
+        body: {
+          id: d.code,
+          kind: d.kind,
+          owner: d.owner,
+          session: sessionOfDecision(d).key,
+          status: 'cancelled',
+          ...(reason ? { reason } : {}),
+        },
       })
   }
 
@@ -356,18 +350,17 @@ export class Decisions {
    * unless `everyone` (a run stopped over its budget). Any other notice (an event not in context)
    * goes to all.
    */
-  async toOperators(
-    kind: string,
-    told: Record<string, unknown>,
-    { everyone = false }: { everyone?: boolean } = {},
-  ): Promise<void> {
+  async toOperators(told: Told, { everyone = false }: { everyone?: boolean } = {}): Promise<void> {
     // One time for every operator's copy: a surface showing one message for all knows them for copies.
-    const body = kind === 'notice' ? { at: Date.now(), ...told } : told
-    const chosen = kind === 'notice' && !everyone && (NOTICE_KINDS as readonly unknown[]).includes(body.kind)
+    const message: OutboxMessage =
+      told.kind === 'notice'
+        ? { kind: 'notice', body: { ...told.body, at: told.body.at ?? Date.now() } }
+        : told
+    const chosen = message.kind === 'notice' && !everyone ? message.body.kind : undefined
     const operators = (await this.store.listSenders()).filter((s) => s.operator && s.status === 'allowed')
     for (const op of operators) {
-      if (chosen && !(await this.noticeChoice(op.id)).includes(body.kind as NoticeKind)) continue
-      await this.outbox.send(op.id, kind, body)
+      if (chosen && !(await this.noticeChoice(op.id)).includes(chosen)) continue
+      await this.outbox.send(op.id, message)
     }
   }
 
@@ -389,14 +382,14 @@ export class Decisions {
  * (HTTP streams show the line; a chat shows the call itself, see hub/bridges/prompts.ts). Built
  * from the stored decision, so an operator who comes later is sent the same.
  */
-export function promptBody(decision: Decision): Record<string, unknown> {
+export function promptBody(decision: Decision): PromptBody {
   const { code, request } = decision
   const { key: session, name } = sessionOfDecision(decision)
   const reply = ` — reply "yes ${code}" or "no ${code}"`
-  const tool = String(request.tool_name ?? '')
+  const tool = typeof request.tool_name === 'string' ? request.tool_name : ''
+  const description = typeof request.description === 'string' ? request.description : undefined
   // A channel relays Claude Code's prompt with a preview of the input; a driven session, the input.
   if (typeof request.input_preview === 'string') {
-    const description = typeof request.description === 'string' ? request.description : undefined
     return {
       id: code,
       owner: decision.owner,
@@ -412,16 +405,31 @@ export function promptBody(decision: Decision): Record<string, unknown> {
     string,
     unknown
   >
-  const description = typeof request.description === 'string' ? request.description : undefined
+  // The rest of the request goes as it was asked (a terminal's folder, say); the fields named are typed.
+  const {
+    tool_name: _tool,
+    input: _input,
+    description: _description,
+    input_preview: _preview,
+    ...rest
+  } = request
   return {
     id: code,
     decision: decision.id,
-    ...request,
+    ...rest,
+    ...(typeof request.tool_name === 'string' ? { tool_name: tool } : {}),
+    ...(request.input && typeof request.input === 'object' ? { input } : {}),
+    ...(description !== undefined ? { description } : {}),
     owner: decision.owner,
     session,
     session_name: name,
     text: `${name}: ${promptText({ tool_name: tool, input, description })}${reply}`,
   }
+}
+
+/** A decision put to operators as its prompt. */
+export function promptOf(decision: Decision, kind: PromptKind): MessageOf<PromptKind> {
+  return { kind, body: promptBody(decision) }
 }
 
 /**
@@ -441,6 +449,11 @@ export function sessionOfDecision(decision: Pick<Decision, 'owner' | 'request'>)
 
 /** Where a sender's choice of notices is kept (store/bridge-memory.ts): the hub's, not one platform's. */
 const NOTICE_PLATFORM = 'hub'
+
+/** What is put to operators: any message, a notice's time given when it has none. */
+export type Told =
+  | Exclude<OutboxMessage, { kind: 'notice' }>
+  | { kind: 'notice'; body: Omit<NoticeBody, 'at'> & { at?: number } }
 
 /** How far apart a channel's and a hook's copy of one dialog may come. */
 const TWIN_WINDOW_MS = 60_000

@@ -4,10 +4,12 @@
 import type { NewEvent, Scope, StoredEvent } from '../../core/event.js'
 import type { ChatAction, ClientMessage } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
+import type { ReplyBody } from '../../core/outbox.js'
 import type { Fence, Lease, PublishResult, StagedEvent, Store } from '../../store/store.js'
 import { Access } from './access.js'
 import type { ChatSurface, ReplyExtras } from './chat-surface.js'
 import { Decisions } from './decisions.js'
+import { HubEvents } from './hub-events.js'
 import type { LeaseKeeper } from './lease-keeper.js'
 import { Peers } from './peers.js'
 import { type Interest, Projects } from './projects.js'
@@ -17,13 +19,14 @@ import { SessionDirectory } from './session-directory.js'
 import { SessionNames } from './session-names.js'
 import { type DeliverySink, SubscriberConnection } from './subscriber-connection.js'
 
-/** A subscriber's receipt as the hub recorded it: its time given. */
-export type RecordedReceipt = Extract<ClientMessage, { type: 'receipt' }> & { at: number }
+export type { RecordedReceipt } from './hub-events.js'
 
 export class Hub {
   readonly connections = new Map<string, SubscriberConnection>()
   /** Replies and prompts for senders, stored before any surface shows them. */
   readonly outbox: SenderOutbox
+  /** What the core tells the parts that show it (wired in hub/assemble.ts). */
+  readonly events: HubEvents
   readonly access: Access
   readonly peers: Peers
   readonly decisions: Decisions
@@ -36,16 +39,9 @@ export class Hub {
   /** Subscribers whose events a Claude Code hook takes (rung 3). */
   readonly hookFed = new Set<string>()
   /** Surfaces owning chats beyond the HTTP senders' own (chat bridges). */
-  readonly chatSurfaces: ChatSurface[] = []
-  /** Told of each receipt once it is recorded (outbound webhooks that asked to be). */
-  readonly receiptListeners: ((subscriber: string, receipt: RecordedReceipt) => Promise<void>)[] = []
+  private readonly chatSurfaces = new Set<ChatSurface>()
   /** What sessions heard on this hub are doing (tool calls, text, turn ends), live: chats' progress. */
   readonly activity = new SessionActivity()
-  /**
-   * Told when a session at a terminal (its SessionEnd hook, by session id) or a channel (its `bye`, by
-   * subscriber name) ends; a driven session's end is the session manager's to tell.
-   */
-  readonly endListeners: ((session: string, reason: string | null) => void)[] = []
   private unwritten: { staged: StagedEvent; resolve(r: PublishResult): void; reject(e: unknown): void }[] = []
   /** A write is under way (see writeUnwritten). */
   private writing = false
@@ -60,8 +56,14 @@ export class Hub {
     options: { routing?: () => Scope } = {},
   ) {
     this.projects = new Projects(log, options.routing)
-    this.outbox = new SenderOutbox(store)
-    this.access = new Access(store)
+    this.events = new HubEvents((what, err) => log.error({ err }, `${what} failed`))
+    this.outbox = new SenderOutbox(store, this.events, (item, reason) =>
+      log.warn(
+        { item: item.id, sender: item.senderId, kind: item.kind, reason },
+        'outbox item unreadable: skipped',
+      ),
+    )
+    this.access = new Access(store, this.outbox)
     this.peers = new Peers(this)
     this.directory = new SessionDirectory(this)
     this.decisions = new Decisions(store, log, this.outbox, this.connections, this.directory)
@@ -89,9 +91,15 @@ export class Hub {
     this.connections.delete(name)
   }
 
+  /** A surface owning chats beyond the HTTP senders' own (a chat bridge's); returns what removes it. */
+  addChatSurface(surface: ChatSurface): () => void {
+    this.chatSurfaces.add(surface)
+    return () => this.chatSurfaces.delete(surface)
+  }
+
   /** A session ended: what shows it (a chat's thread for it) is told. */
   sessionEnded(session: string, reason: string | null): void {
-    for (const listener of this.endListeners) listener(session, reason)
+    void this.events.sessionEnded.emit(session, reason)
   }
 
   isConnected(name: string): boolean {
@@ -302,20 +310,20 @@ export class Hub {
       tries: r.tries,
       reason: r.reason ?? null,
     })
-    for (const listener of this.receiptListeners)
-      await listener(subscriber, { ...r, at }).catch((err) =>
-        this.log.error({ err, subscriber, event: r.event_id }, 'a receipt listener failed'),
-      )
+    await this.events.receipt.emit(subscriber, { ...r, at })
     if (r.stage !== 'unconfirmed') return
     const why = r.reason ?? 'Claude Code did not take it into the conversation'
     this.log.warn({ subscriber, event: r.event_id, tries: r.tries, reason: why }, 'event unconfirmed')
     const session = await this.directory.describe(subscriber)
-    await this.decisions.toOperators('notice', {
-      session: session.key,
-      session_name: session.name,
-      event: r.event_id,
-      reason: why,
-      text: `${session.name}: event ${r.event_id} is not in Claude's context after ${r.tries} tr${r.tries === 1 ? 'y' : 'ies'} (${why}); ${after}`,
+    await this.decisions.toOperators({
+      kind: 'notice',
+      body: {
+        session: session.key,
+        session_name: session.name,
+        event: r.event_id,
+        reason: why,
+        text: `${session.name}: event ${r.event_id} is not in Claude's context after ${r.tries} tr${r.tries === 1 ? 'y' : 'ies'} (${why}); ${after}`,
+      },
     })
   }
 
@@ -338,12 +346,12 @@ export class Hub {
         ok: false,
         message: `the sender of chat "${chatId}" is no longer allowed; the reply was not sent`,
       }
-    const surface = this.chatSurfaces.find((s) => s.owns(chat))
+    const surface = [...this.chatSurfaces].find((s) => s.owns(chat))
     if (!surface && (extras.files?.length || extras.replyTo))
       return { ok: false, message: `chat "${chatId}" takes text only (no files, no reply_to)` }
     const refused = await surface?.refuse(chat, extras)
     if (refused) return { ok: false, message: refused }
-    const body = {
+    const body: ReplyBody = {
       chat_id: chatId,
       text,
       from,
@@ -355,14 +363,14 @@ export class Hub {
         ? { files: extras.files, ...(extras.folder ? { folder: extras.folder } : {}) }
         : {}),
     }
-    const shown = await this.outbox.send(sender.id, 'reply', body)
+    const shown = await this.outbox.send(sender.id, { kind: 'reply', body })
     return { ok: !shown?.refused, message: shown?.note ?? 'sent' }
   }
 
   /** React, edit, download or read history in a chat a surface owns. */
   async chatAction(from: string, action: ChatAction): Promise<{ ok: boolean; message: string }> {
     const chat = await this.store.getChat(action.chat_id)
-    const surface = chat ? this.chatSurfaces.find((s) => s.owns(chat)) : undefined
+    const surface = chat ? [...this.chatSurfaces].find((s) => s.owns(chat)) : undefined
     if (!chat || !surface)
       return {
         ok: false,

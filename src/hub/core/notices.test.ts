@@ -19,7 +19,7 @@ afterEach(async () => {
 })
 
 const noticesOf = async (senderId: string) =>
-  (await store.outboxFor(senderId, null)).filter((item) => item.kind === 'notice').map((item) => item.body)
+  (await hub.outbox.items(senderId, null)).flatMap((item) => (item.kind === 'notice' ? [item.body] : []))
 
 it('tells an operator who turned notices off of an event left out of context, and of nothing else', async () => {
   const quiet = await store.addSender({
@@ -31,10 +31,9 @@ it('tells an operator who turned notices off of an event left out of context, an
   const keen = await store.addSender({ name: 'keen', tokenHash: 'hash-k', status: 'allowed', operator: true })
   await hub.decisions.chooseNotices(quiet.id, [])
 
-  await hub.decisions.toOperators('notice', {
-    kind: 'waiting',
-    session: 's1',
-    text: 'api: Claude is waiting for you',
+  await hub.decisions.toOperators({
+    kind: 'notice',
+    body: { kind: 'waiting', session: 's1', text: 'api: Claude is waiting for you' },
   })
   await hub.receipt('api', {
     type: 'receipt',
@@ -62,8 +61,14 @@ it('gives routine runs’ notices to an operator who chose before there were any
 
   expect(await hub.decisions.noticeChoice(early.id)).toEqual(['waiting', 'run-started', 'run-ended'])
   expect(await hub.decisions.noticeChoice(now.id)).toEqual(['waiting'])
-  await hub.decisions.toOperators('notice', { kind: 'run-ended', session: 'session:ses_1', text: 'run done' })
-  await hub.decisions.toOperators('notice', { kind: 'finished', session: 's1', text: 'finished' })
+  await hub.decisions.toOperators({
+    kind: 'notice',
+    body: { kind: 'run-ended', session: 'session:ses_1', text: 'run done' },
+  })
+  await hub.decisions.toOperators({
+    kind: 'notice',
+    body: { kind: 'finished', session: 's1', text: 'finished' },
+  })
   expect((await noticesOf(early.id)).map((n) => n.kind)).toEqual(['run-ended'])
   expect(await noticesOf(now.id)).toEqual([])
 })

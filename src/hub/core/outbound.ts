@@ -7,7 +7,7 @@ import { eventMeta, type StoredEvent } from '../../core/event.js'
 import { newId, newSecret } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
 import type { Lease, OutboundWebhook, QueuedReceipt } from '../../store/store.js'
-import type { Hub } from './hub.js'
+import type { Hub, RecordedReceipt } from './hub.js'
 import { subscriberLease, type WorkSource } from './lease-keeper.js'
 import { queueForWebhooks, ReceiptSender, receiptBody } from './outbound-receipts.js'
 
@@ -25,11 +25,12 @@ export class OutboundWebhooks {
   constructor(
     private readonly hub: Hub,
     private readonly log: Logger,
-  ) {
-    hub.receiptListeners.push(async (subscriber, receipt) => {
-      for (const name of await queueForWebhooks(hub.store, subscriber, receipt))
-        this.senders.get(name)?.kick()
-    })
+  ) {}
+
+  /** A receipt recorded (HubEvents.receipt): queued for the webhooks that asked for receipts. */
+  async receipt(subscriber: string, receipt: RecordedReceipt): Promise<void> {
+    for (const name of await queueForWebhooks(this.hub.store, subscriber, receipt))
+      this.senders.get(name)?.kick()
   }
 
   /**

@@ -1,6 +1,7 @@
-// Web Push to the operators' browsers, with the dashboard closed: each prompt put to operators and
-// each finished turn of a driven session goes, encrypted to the browser (RFC 8291, by the web-push
-// library) and signed with the hub's VAPID keys (RFC 8292), to the push service of every browser that
+// Web Push to the operators' browsers, with the dashboard closed: each prompt put to an operator (an
+// item of their outbox, like its copy in their chat or stream: one fan-out, Decisions.toOperators)
+// and each finished turn of a driven session goes, encrypted to the browser (RFC 8291, by the web-push
+// library) and signed with the hub's VAPID keys (RFC 8292), to the push service of each browser that
 // subscribed, as long as that browser may still operate. A subscription the push service says is gone
 // (404, 410) is dropped. The service worker (web/public/sw.js) shows it, with Allow and Deny on it.
 import { pathOf } from '../../core/api/routes.js'
@@ -10,9 +11,17 @@ import { newId } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
 import { formatUsd } from '../../core/money.js'
 import { isLoopback } from '../../core/network.js'
+import { isPrompt, isPromptKind } from '../../core/outbox.js'
 import { oneLine, sessionName } from '../../core/session-name.js'
 import { toolCallView } from '../../core/tool-call-text.js'
-import type { Decision, PushKeys, PushSubscriptionRecord, Sender, Store } from '../../store/store.js'
+import type {
+  Decision,
+  OutboxItem,
+  PushKeys,
+  PushSubscriptionRecord,
+  Sender,
+  Store,
+} from '../../store/store.js'
 import { sessionOfDecision } from './decisions.js'
 
 /** How long a push service keeps a push for a phone that is off: a prompt an hour old is still open. */
@@ -122,9 +131,21 @@ export class Push {
     this.log.info({ push: id, by }, 'push subscription revoked')
   }
 
-  /** A prompt was put to operators (Decisions.onPrompt). */
-  async prompt(decision: Decision): Promise<void> {
-    if (decision.kind !== 'permission' && decision.kind !== 'question' && decision.kind !== 'plan') return
+  /**
+   * An item stored for a sender (HubEvents.stored, on the hub that stored it): a prompt goes to that
+   * sender's browsers, as it goes to their chat and their stream; the decision is read for its id
+   * (what the notification's Allow answers) and its call.
+   */
+  async stored(item: OutboxItem): Promise<void> {
+    if (!isPrompt(item)) return
+    const open = await this.store.openDecisionsByCode(item.kind, item.body.id, Date.now())
+    const decision = open.find((d) => d.owner === (item.body.owner ?? item.body.session))
+    if (decision) await this.prompt(decision, item.senderId)
+  }
+
+  /** A prompt put to an operator, to their browsers. */
+  private async prompt(decision: Decision, senderId: string): Promise<void> {
+    if (!isPromptKind(decision.kind)) return
     const session = sessionOfDecision(decision).name
     const request = decision.request
     const tool = typeof request.tool_name === 'string' && request.tool_name ? request.tool_name : 'a tool'
@@ -137,7 +158,7 @@ export class Push {
         : decision.kind === 'plan'
           ? `wants its plan approved: ${typeof input?.plan === 'string' ? input.plan : ''}`
           : toolCallView(tool, input, preview, BODY_MAX)
-    await this.send({
+    await this.send(senderId, {
       type: 'decision',
       decision: decision.id,
       answer: pathOf('answer', { ref: decision.id }),
@@ -155,7 +176,7 @@ export class Push {
     const said = turn.error ?? turn.text ?? ''
     const cost = turn.costUsd !== null ? ` (${formatUsd(turn.costUsd)})` : ''
     const session = await this.nameOf(turn.session)
-    await this.send({
+    await this.send(null, {
       type: 'turn',
       session: turn.session,
       title: turn.error ? `${session} ended its turn early` : `${session} finished its turn`,
@@ -178,9 +199,14 @@ export class Push {
     return sent.filter(Boolean).length
   }
 
-  /** To every subscription whose browser may still operate; one that is gone is dropped. */
-  async send(payload: PushPayload): Promise<number> {
-    const subscriptions = await this.store.listPushSubscriptions()
+  /**
+   * To every subscription of a sender (null: of every sender) whose browser may still operate; one
+   * that is gone is dropped.
+   */
+  async send(senderId: string | null, payload: PushPayload): Promise<number> {
+    const subscriptions = (await this.store.listPushSubscriptions()).filter(
+      (s) => senderId === null || s.senderId === senderId,
+    )
     if (!subscriptions.length) return 0
     const senders = await this.senders()
     const now = Date.now()

@@ -1,12 +1,11 @@
 // The rows the hub's API answers with (core/api/rows.ts), made from what the store keeps; and the
 // feed that tells an open page at once when a decision opens, is answered (wherever) or is cancelled.
 import type { BrowserRow, DecisionRow, SenderRow, TurnRow } from '../../core/api/rows.js'
+import { isPrompt } from '../../core/outbox.js'
 import type { Decision, OutboxItem, Sender } from '../../store/store.js'
 import type { Hub } from './hub.js'
 
 const SHOWN_KINDS = new Set(['permission', 'question', 'plan', 'pairing'])
-/** Outbox items that mean a decision changed (hub/core/decisions.ts puts them to every operator). */
-const CHANGE_ITEMS = new Set(['permission', 'question', 'plan', 'decision'])
 const REMEMBERED = 1000
 
 /** A session's `result` line as the turn feed tells it; null for any other line. */
@@ -65,11 +64,12 @@ export class DecisionFeed {
   /** `<kind>:<code>:<owner>:<status>` already told: every operator gets its own item about the same change. */
   private readonly told = new Set<string>()
 
-  constructor(private readonly hub: Hub) {
-    hub.outbox.listen(async (item) => {
-      if (this.listeners.size && CHANGE_ITEMS.has(item.kind)) await this.announce(item)
-      return undefined
-    })
+  constructor(private readonly hub: Hub) {}
+
+  /** An item stored for a sender (HubEvents.stored): a prompt or an outcome changes the page's list. */
+  async stored(item: OutboxItem): Promise<undefined> {
+    if (this.listeners.size) await this.announce(item)
+    return undefined
   }
 
   async open(): Promise<DecisionRow[]> {
@@ -92,12 +92,9 @@ export class DecisionFeed {
   }
 
   private async announce(item: OutboxItem): Promise<void> {
-    const kind = item.kind === 'decision' ? String(item.body.kind) : item.kind
-    const code = String(item.body.id)
-    // The decision's owner (a prompt from before owners were said names it as its session).
-    const owner = String(item.body.owner ?? item.body.session)
-    // Every operator gets an item about the same change: only the first one is looked up and told.
-    const status = item.kind === 'decision' ? String(item.body.status) : 'open'
+    const change = changeOf(item)
+    if (!change) return
+    const { kind, code, owner, status } = change
     const key = `${kind}:${code}:${owner}:${status}`
     if (this.told.has(key)) return
     this.told.add(key)
@@ -111,4 +108,27 @@ export class DecisionFeed {
     const row = decisionRow(decision)
     for (const listener of this.listeners) listener(row)
   }
+}
+
+/**
+ * The decision an item tells of a change to (hub/core/decisions.ts puts them to every operator) (a prompt: it opened; an outcome: it was answered or
+ * cancelled), or null for any other item. The decision's owner: a prompt from before owners were
+ * said names it as its session.
+ */
+function changeOf(item: OutboxItem): { kind: string; code: string; owner: string; status: string } | null {
+  if (item.kind === 'decision')
+    return {
+      kind: item.body.kind,
+      code: item.body.id,
+      owner: item.body.owner ?? item.body.session,
+      status: item.body.status,
+    }
+  if (isPrompt(item))
+    return {
+      kind: item.kind,
+      code: item.body.id,
+      owner: item.body.owner ?? item.body.session,
+      status: 'open',
+    }
+  return null
 }

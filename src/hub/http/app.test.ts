@@ -160,6 +160,33 @@ describe('the OpenAPI document', () => {
     expect(created.content['application/json'].schema.required.sort()).toEqual(['options', 'prompt'])
     expect(doc.paths['/api/signin']?.post?.['x-max-body-bytes']).toBe(512)
   })
+
+  it('lists every event of a sender’s stream (GET /events) with the fields its data always has', async () => {
+    const doc = (await world.request('GET', '/openapi.json')).json as {
+      paths: Record<
+        string,
+        Record<string, { responses: Record<string, { content?: Record<string, unknown> }> }>
+      >
+    }
+    const sse = doc.paths['/events']?.get?.responses['200']?.content?.['text/event-stream'] as
+      | { 'x-events'?: Record<string, { required?: string[] }> }
+      | undefined
+    const events = sse?.['x-events'] ?? {}
+    expect(Object.keys(events)).toEqual([
+      'reply',
+      'paired',
+      'permission',
+      'question',
+      'plan',
+      'decision',
+      'notice',
+      'thread-end',
+    ])
+    expect(events.reply?.required).toEqual(['chat_id', 'text', 'from', 'at'])
+    expect(events.permission?.required).toEqual(['id', 'session', 'text'])
+    expect(events.decision?.required).toEqual(['id', 'kind', 'session', 'status'])
+    expect(events.notice?.required).toEqual(['at', 'text'])
+  })
 })
 
 describe('the Host and Origin guard over TCP', () => {

@@ -122,7 +122,7 @@ async function forward(
   // This hub checked the Host and Origin it was sent; the next one checks them as its own.
   headers.host = host
   if (req.headers.origin) headers.origin = `${target.tls ? 'https' : 'http'}://${host}`
-  if (body) headers['content-length'] = String(body.length)
+  if (body) headers['content-length'] = body.length.toString()
   headers[FORWARDED] = signForward(forwarding.key, method, path, {
     to: other.id,
     from: forwarding.hubId,

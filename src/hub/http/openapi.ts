@@ -4,7 +4,7 @@
 // the hub does.
 import { z } from 'zod'
 import { type Auth, bodyLimitOf, ROUTES, type RouteDef } from '../../core/api/routes.js'
-import { INPUTS, messageBodySchema } from '../../core/api/schemas.js'
+import { INPUTS, messageBodySchema, STREAM_EVENTS } from '../../core/api/schemas.js'
 import { VERSION } from '../../core/version.js'
 
 const SECURITY: Record<Auth, Record<string, string[]>[] | undefined> = {
@@ -40,6 +40,33 @@ function parametersOf(route: RouteDef, query: z.ZodType | undefined): Record<str
   return [...inPath, ...Object.entries(shape).map(([name, schema]) => ({ name, in: 'query', schema }))]
 }
 
+/**
+ * A server-sent event stream's answer: `text/event-stream`, and, where the contract says what it sends
+ * (STREAM_EVENTS), each event by name with its data's schema (`x-events`: OpenAPI 3.1 has no word for
+ * a stream's items). Null when the route is no stream.
+ */
+function streamAnswer(name: string, route: RouteDef): Record<string, unknown> | null {
+  if (route.stream !== 'sse') return null
+  const union = (STREAM_EVENTS as Record<string, z.ZodDiscriminatedUnion | undefined>)[name]
+  const events: Record<string, unknown> = {}
+  for (const option of union?.options ?? []) {
+    const { kind, body } = (option as z.ZodObject<{ kind: z.ZodLiteral | z.ZodEnum; body: z.ZodType }>).shape
+    const kinds = kind instanceof z.ZodLiteral ? [...kind.values] : kind.options
+    for (const k of kinds) events[String(k)] = z.toJSONSchema(body, { io: 'input' })
+  }
+  return {
+    'text/event-stream': {
+      schema: {
+        type: 'string',
+        description: union
+          ? 'server-sent events: `id:` the item, `event:` one of x-events, `data:` its JSON'
+          : 'server-sent events',
+      },
+      ...(union ? { 'x-events': events } : {}),
+    },
+  }
+}
+
 let document: Record<string, unknown> | null = null
 
 /** Built once: the contract does not change while the hub runs. */
@@ -54,6 +81,7 @@ function build(): Record<string, unknown> {
     const inputs = (INPUTS as Record<string, { body?: z.ZodType; query?: z.ZodType }>)[name] ?? {}
     const body = name === 'message' ? messageBodySchema : inputs.body
     const path = route.path.replace(/:([a-zA-Z]+)/g, '{$1}')
+    const stream = streamAnswer(name, route)
     paths[path] ??= {}
     ;(paths[path] as Record<string, unknown>)[route.method.toLowerCase()] = {
       operationId: name,
@@ -66,6 +94,7 @@ function build(): Record<string, unknown> {
       responses: {
         [String(route.stream === 'upgrade' ? 101 : ('status' in route && route.status) || 200)]: {
           description: route.stream === 'sse' ? 'text/event-stream' : route.summary,
+          ...(stream ? { content: stream } : {}),
         },
       },
     }

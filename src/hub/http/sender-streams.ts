@@ -2,6 +2,7 @@
 // so a sender who reconnects (Last-Event-ID) or was away gets it then.
 import type { ServerResponse } from 'node:http'
 import type { OutboxItem, Store } from '../../store/store.js'
+import type { SenderOutbox } from '../core/sender-outbox.js'
 
 /** A phone, a laptop and a tab or two; more from one sender is a leak or an attack. */
 export const MAX_STREAMS_PER_SENDER = 4
@@ -19,7 +20,11 @@ interface Stream {
 export class SenderStreams {
   private readonly open = new Map<string, Set<Stream>>()
 
-  constructor(private readonly store: Store) {}
+  constructor(
+    private readonly store: Store,
+    /** Where the items are read, as their messages. */
+    private readonly outbox: SenderOutbox,
+  ) {}
 
   hasRoom(senderId: string): boolean {
     return (this.open.get(senderId)?.size ?? 0) < MAX_STREAMS_PER_SENDER
@@ -30,8 +35,8 @@ export class SenderStreams {
    * on" is an id: a notice from the database naming an older item (anyone may send one) shows nothing.
    */
   async attach(senderId: string, res: ServerResponse, lastEventId: number | null): Promise<void> {
-    const stream: Stream = { res, last: lastEventId ?? (await this.store.lastOutboxId(senderId)) }
-    const missed = await this.store.outboxFor(senderId, lastEventId)
+    const stream: Stream = { res, last: lastEventId ?? (await this.outbox.lastId(senderId)) }
+    const missed = await this.outbox.items(senderId, lastEventId)
     this.write(stream, missed)
     if (missed.length) await this.store.markStreamed(missed.map((m) => m.id))
     const set = this.open.get(senderId) ?? new Set<Stream>()
@@ -78,7 +83,7 @@ export class SenderStreams {
         this.closeSender(senderId)
         continue
       }
-      const missed = await this.store.outboxFor(senderId, null)
+      const missed = await this.outbox.items(senderId, null)
       for (const stream of this.open.get(senderId) ?? []) this.write(stream, missed)
       if (missed.length) await this.store.markStreamed(missed.map((m) => m.id))
     }

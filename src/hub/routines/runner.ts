@@ -490,11 +490,14 @@ export class Runner {
 
   private async tellStarted(spec: RoutineSpec, run: RoutineRun): Promise<void> {
     const session = await this.hub.directory.describe(`session:${sessionOfRun(run.id)}`)
-    await this.hub.decisions.toOperators('notice', {
-      ...runAbout(spec, run, session),
-      id: `run-started:${run.id}`,
-      kind: 'run-started',
-      text: `${session.name}: ${runTitle(spec, run)} started`,
+    await this.hub.decisions.toOperators({
+      kind: 'notice',
+      body: {
+        ...runAbout(spec, run, session),
+        id: `run-started:${run.id}`,
+        kind: 'run-started',
+        text: `${session.name}: ${runTitle(spec, run)} started`,
+      },
     })
   }
 
@@ -510,26 +513,28 @@ export class Runner {
     const head = `${session.name}: ${runTitle(spec, run)} ${run.state}${cost}`
     const kept = worktree?.kept ? worktreeLine(worktree) : null
     await this.hub.decisions.toOperators(
-      'notice',
       {
-        ...runAbout(spec, run, session),
-        id: `run-ended:${run.id}`,
-        kind: 'run-ended',
-        state: run.state,
-        cost_usd: run.costUsd,
-        turns: run.turns,
-        outcome: run.reason,
-        ...(worktree
-          ? {
-              worktree: {
-                path: worktree.path,
-                branch: worktree.branch,
-                kept: worktree.kept,
-                uncommitted: worktree.uncommitted?.slice(0, UNCOMMITTED_LISTED) ?? null,
-              },
-            }
-          : {}),
-        text: [head, run.reason, kept].filter(Boolean).join('\n\n'),
+        kind: 'notice',
+        body: {
+          ...runAbout(spec, run, session),
+          id: `run-ended:${run.id}`,
+          kind: 'run-ended',
+          state: run.state,
+          cost_usd: run.costUsd,
+          turns: run.turns,
+          outcome: run.reason,
+          ...(worktree
+            ? {
+                worktree: {
+                  path: worktree.path,
+                  branch: worktree.branch,
+                  kept: worktree.kept,
+                  uncommitted: worktree.uncommitted?.slice(0, UNCOMMITTED_LISTED) ?? null,
+                },
+              }
+            : {}),
+          text: [head, run.reason, kept].filter(Boolean).join('\n\n'),
+        },
       },
       { everyone },
     )

@@ -420,17 +420,20 @@ export class TerminalHooks {
     const cut = said && said.length > NOTICE_TEXT ? `${said.slice(0, NOTICE_TEXT - 1)}…` : said
     const session = await this.hub.directory.describe(input.session_id)
     const headline = `${session.name}: ${what}`
-    await this.hub.decisions.toOperators('notice', {
-      id: `${kind}:${input.session_id}`,
-      kind,
-      session: session.key,
-      session_name: session.name,
-      claude_session: input.session_id,
-      project: basename(input.cwd),
-      cwd: input.cwd,
-      text: cut ? `${headline}\n\n${cut}` : headline,
-      ...(said ? { message: said } : {}),
-      ...(by ? { started_by: by } : {}),
+    await this.hub.decisions.toOperators({
+      kind: 'notice',
+      body: {
+        id: `${kind}:${input.session_id}`,
+        kind,
+        session: session.key,
+        session_name: session.name,
+        claude_session: input.session_id,
+        project: basename(input.cwd),
+        cwd: input.cwd,
+        text: cut ? `${headline}\n\n${cut}` : headline,
+        ...(said ? { message: said } : {}),
+        ...(by ? { started_by: by } : {}),
+      },
     })
   }
 

@@ -5,19 +5,11 @@
 // CLI: test/e2e/turn-starters.e2e.test.ts). A channel's content cannot make a tag of its own (Claude
 // Code escapes it), nor a webhook make its turn look typed: only the person at the terminal can type a
 // prompt that opens with a tag, and then it is theirs to be told of as someone else's.
+import type { StartedBy } from '../../core/outbox.js'
 import type { Store } from '../../store/store.js'
 
-export type StartedBy =
-  /** Typed (or answered) at the terminal: what makes its person present. */
-  | { kind: 'person' }
-  /** An event of a webhook source, through Switchboard's channel. */
-  | { kind: 'webhook'; source: string; event: string }
-  /** A message someone sent (a chat, an HTTP sender, another session), through Switchboard's channel. */
-  | { kind: 'message'; source: string; sender: string; event: string }
-  /** Any other event of Switchboard's (a schedule's, a routine's). */
-  | { kind: 'event'; source: string; event: string }
-  /** A channel's notification the hub knows nothing of (another plugin's channel): its server. */
-  | { kind: 'channel'; source: string }
+/** Who started a turn: its kinds are the notice's (core/outbox.ts), which says it to operators. */
+export type { StartedBy } from '../../core/outbox.js'
 
 const OPENING = /^<channel\s([^>]*)>/
 const ATTRIBUTE = /([A-Za-z_][A-Za-z0-9_]*)="([^"]*)"/g

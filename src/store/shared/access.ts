@@ -170,16 +170,16 @@ export function accessStore(sql: Sql): AccessStore {
         : null
     },
 
-    async addOutbox(senderId, kind, body) {
+    async addOutbox(senderId, message) {
       const createdAt = Date.now()
       // The sender's stream, or the bridge that shows its items, may be on another hub.
       const r = await sql.announced(
         'INSERT INTO outbox (sender_id, kind, body, created_at) VALUES ($1, $2, $3, $4) RETURNING id',
-        [senderId, kind, JSON.stringify(body), createdAt],
+        [senderId, message.kind, JSON.stringify(message.body), createdAt],
         (row) => ({ area: 'outbox', senderId, itemId: row.id as number }),
       )
       const id = r?.id as number
-      return { id, senderId, kind, body, receipt: null, createdAt }
+      return { ...message, id, senderId, receipt: null, createdAt }
     },
 
     async outboxFor(senderId, afterId) {
