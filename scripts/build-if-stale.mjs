@@ -1,12 +1,21 @@
-// `npm start`'s prestart: builds dist/ only when something it is built from changed since the last
-// complete build, so that starting the hub again does not take a build's time. Plain JavaScript:
-// it runs before anything is built.
+// `npm start`'s prestart and `npm test`'s pretest: builds dist/ only when something it is built from
+// changed since the last complete build, so that starting the hub again, or testing right after
+// `npm ci` (which builds), does not take a build's time. Plain JavaScript: it runs before anything is
+// built.
 import { spawnSync } from 'node:child_process'
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
 /** What the build reads. A folder counts with its own time too: a file removed changes it. */
-const INPUTS = ['src', 'web', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json']
+const INPUTS = [
+  'src',
+  'web',
+  'scripts/bundle.mjs',
+  'package.json',
+  'package-lock.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+]
 /** What a complete build writes; the dashboard's page comes last, after the TypeScript build. */
 const OUTPUTS = ['dist/cli/main.js', 'dist/web/index.html']
 
