@@ -62,7 +62,7 @@ export const outcomeBodySchema = z.object({
   reason: z.string().optional(),
 })
 
-/** Who started a turn of a session at a terminal (hub/sessions/turn-starter.ts reads it off the prompt). */
+/** Who started a turn of a session at a terminal (hub/terminals/turn-starter.ts reads it off the prompt). */
 export const startedBySchema = z.discriminatedUnion('kind', [
   /** Typed (or answered) at the terminal: what makes its person present. */
   z.object({ kind: z.literal('person') }),
@@ -90,7 +90,7 @@ export const noticeBodySchema = z.object({
   id: z.string().optional(),
   session: z.string().optional(),
   session_name: z.string().optional(),
-  // A session at a terminal (hub/sessions/terminal-hooks.ts).
+  // A session at a terminal (hub/terminals/terminal-hooks.ts).
   claude_session: z.string().optional(),
   project: z.string().optional(),
   cwd: z.string().optional(),

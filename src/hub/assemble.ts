@@ -34,9 +34,9 @@ import { SenderStreams } from './http/sender-streams.js'
 import type { HubTls } from './net/tls.js'
 import { GitHubComments } from './routines/github-comments.js'
 import { Routines } from './routines/routines.js'
-import { HookDeliveries } from './sessions/hook-deliveries.js'
 import { SessionManager } from './sessions/session-manager.js'
-import { TerminalHooks } from './sessions/terminal-hooks.js'
+import { HookDeliveries } from './terminals/hook-deliveries.js'
+import { TerminalHooks } from './terminals/terminal-hooks.js'
 
 const SWEEP_MS = 60_000
 
