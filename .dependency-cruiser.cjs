@@ -1,6 +1,6 @@
 // The floors of src/ and which way imports may point (run by `npm run layers`, part of `npm test`).
-// Lowest first: core → store, claude (the CLI driver, its transcript), sources → hub/core → hub/sessions
-// (the sessions the hub drives) and hub/terminals (sessions at terminals, through their hooks) →
+// Lowest first: core → store, claude (the CLI driver, its transcript), sources → hub/core → hub/outbound
+// (outbound webhooks, a subscriber inside the hub), hub/sessions (the sessions the hub drives) and hub/terminals (sessions at terminals, through their hooks) →
 // hub/http (the one app) and hub/bridges → hub/assemble.ts, hub/server.ts; beside the hub, client/
 // (what other processes use to reach it); on top, the surfaces: channel/, mcp/, cli/. Tests beside
 // the code may import across floors.
@@ -33,6 +33,8 @@ module.exports = {
     floor('sources-on-store', 'sources/', ['core/', 'store/', 'sources/'], 'A source turns input into events.'),
     floor('hub-core-knows-no-transport', 'hub/core/', ['core/', 'store/', 'hub/core/'],
       'The hub’s logic is reached by transports and never reaches out to them.'),
+    floor('outbound-a-subscriber-inside', 'hub/outbound/', ['core/', 'store/', 'hub/core/', 'hub/outbound/'],
+      'An outbound webhook takes its deliveries from the hub’s core like any subscriber, and nothing else of the hub knows it is one: only the one app (adding and removing one) and the server reach it.'),
     floor('sessions-above-hub-core', 'hub/sessions/', ['core/', 'store/', 'claude/', 'hub/core/', 'hub/sessions/'],
       'The session controller drives Claude Code for the hub; only transports and the server call it. It knows nothing of sessions at terminals (hub/terminals/): a driven session has no hooks.'),
     floor('terminals-beside-driven-sessions', 'hub/terminals/',
@@ -45,8 +47,8 @@ module.exports = {
       ['core/', 'store/', 'claude/', 'sources/', 'hub/core/', 'hub/sessions/', 'hub/routines/'],
       'Routines start and steer driven sessions from events; only transports and the server call them.'),
     floor('one-app-over-the-hub', 'hub/http/',
-      ['core/', 'store/', 'claude/', 'sources/', 'hub/core/', 'hub/sessions/', 'hub/terminals/', 'hub/routines/',
-        'hub/http/'],
+      ['core/', 'store/', 'claude/', 'sources/', 'hub/core/', 'hub/outbound/', 'hub/sessions/', 'hub/terminals/',
+        'hub/routines/', 'hub/http/'],
       'The one HTTP app carries requests into the hub; only server.ts serves it.'),
     floor('net-alone', 'hub/net/', ['core/', 'hub/net/'], 'TLS and the front door know no route.'),
     floor('server-puts-the-hub-together', 'hub/(server|assemble)\\.ts$',
@@ -55,7 +57,7 @@ module.exports = {
       name: 'hub-core-speaks-no-http',
       comment: 'The hub’s logic answers with domain errors and rows; HTTP is the one app’s (hub/http).',
       severity: 'error',
-      from: { path: '^src/hub/(core|sessions|terminals|routines|bridges)/', pathNot: '\\.test\\.ts$' },
+      from: { path: '^src/hub/(core|outbound|sessions|terminals|routines|bridges)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^(http|https|http2)$|node_modules/(hono|@hono)/|^src/hub/http/' },
     },
     floor('client-not-hub-inside', 'client/', ['core/', 'claude/', 'store/store\\.ts$', 'client/'],
