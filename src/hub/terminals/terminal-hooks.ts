@@ -41,7 +41,7 @@ export interface HookCall {
   timeoutSeconds: number | null
   /**
    * The subscriber name the session's environment asks for (SWITCHBOARD_CHANNEL_NAME), taken only
-   * when the session is first heard of and no other session holds it (hub/core/session-names.ts).
+   * when the session is first heard of and no other session holds it (hub/names/session-names.ts).
    */
   name: string | null
 }
