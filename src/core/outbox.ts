@@ -2,7 +2,7 @@
 // outcome, a notice, "Paired", a thread's end) and shows on a phone, a chat, the dashboard or an HTTP
 // sender's stream (`GET /events`, where `event:` is the item's kind and `data:` its body). Written with
 // these schemas, read back through them (an item that does not parse is logged and skipped by its
-// reader, hub/core/sender-outbox.ts), and the OpenAPI document describes the stream from them.
+// reader, hub/people/sender-outbox.ts), and the OpenAPI document describes the stream from them.
 import { z } from 'zod'
 import { NOTICE_KINDS } from './notices.js'
 
@@ -25,7 +25,7 @@ export const replyBodySchema = z.object({
 export const pairedBodySchema = z.object({ text: z.string(), operator: z.boolean() })
 
 /**
- * A prompt put to an operator (hub/core/decisions.ts promptBody): the decision's code, whose it is,
+ * A prompt put to an operator (hub/people/decisions.ts promptBody): the decision's code, whose it is,
  * the call and one line saying what is asked. The fields the hub names are typed; a driven session's
  * decision request is passed on with it as it was stored (the asker's own, e.g. a terminal's `cwd`).
  */

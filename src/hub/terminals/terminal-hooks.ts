@@ -22,7 +22,7 @@ import { type RespondInput, respondSchema } from '../../core/session-api.js'
 import { promptTitle } from '../../core/session-name.js'
 import type { Decision } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
-import { canonicalJson } from '../core/rules.js'
+import { canonicalJson } from '../people/rules.js'
 import type { HookDeliveries } from './hook-deliveries.js'
 import { type StartedBy, startedBy, starterText } from './turn-starter.js'
 
