@@ -1,8 +1,11 @@
 // The floors of src/ and which way imports may point (run by `npm run layers`, part of `npm test`).
-// Lowest first: core → store, claude (the CLI driver, its transcript), sources → hub/core → hub/sessions →
-// hub/http (the one app) and hub/bridges → hub/assemble.ts, hub/server.ts; beside the hub, client/
-// (what other processes use to reach it); on top, the surfaces: channel/, mcp/, cli/. Tests beside
-// the code may import across floors.
+// Lowest first: core → store, claude (the CLI driver, its transcript), sources → the hub's logic, in
+// rooms by job: hub/peers, hub/projects, hub/names under hub/core (the Hub: publishing, deliveries,
+// leases) and hub/people (access, decisions, what people are told) → hub/outbound (outbound webhooks),
+// hub/sessions (the sessions the hub drives), hub/terminals (sessions at terminals, through their
+// hooks) → hub/http (the one app) and hub/bridges → hub/assemble.ts, hub/server.ts; beside the hub,
+// client/ (what other processes use to reach it); on top, the surfaces: channel/, mcp/, cli/. Tests
+// beside the code may import across floors.
 // The dashboard (web/src) has rooms by feature over three shared folders (api/, lib/, ui/) and reaches
 // into src/ only for core/: the wire's schemas and the words every surface uses.
 
@@ -17,6 +20,9 @@ function floor(name, from, allowed, comment) {
   }
 }
 
+/** The hub's logic: what every part of the hub above it may use. */
+const LOGIC = ['hub/core/', 'hub/people/', 'hub/names/', 'hub/projects/', 'hub/peers/']
+
 module.exports = {
   forbidden: [
     {
@@ -30,27 +36,42 @@ module.exports = {
     floor('store-on-core', 'store/', ['core/', 'store/'], 'A store knows nothing of who uses it.'),
     floor('claude-driver-alone', 'claude/', ['core/', 'claude/'], 'claude/ drives the CLI; it knows no hub.'),
     floor('sources-on-store', 'sources/', ['core/', 'store/', 'sources/'], 'A source turns input into events.'),
-    floor('hub-core-knows-no-transport', 'hub/core/', ['core/', 'store/', 'hub/core/'],
-      'The hub’s logic is reached by transports and never reaches out to them.'),
-    floor('sessions-above-hub-core', 'hub/sessions/', ['core/', 'store/', 'claude/', 'hub/core/', 'hub/sessions/'],
-      'The session controller drives Claude Code for the hub; only transports and the server call it.'),
+    floor('peers-need-no-hub', 'hub/peers/', ['core/', 'store/', 'hub/peers/'],
+      'Sessions talking to each other need of the hub only its store, its publishing and who is connected (a PeerHub, which the Hub is): the core holds them, and they never hold the core.'),
+    floor('projects-from-the-folder', 'hub/projects/', ['core/', 'store/', 'hub/projects/'],
+      'What project a session is comes from its folder (its git repository, its project file) and the routing setting, never from who asks: the core holds it, and the CLI reads a folder the same way.'),
+    floor('names-below-the-core', 'hub/names/', ['core/', 'store/', 'hub/names/'],
+      'What a session is called is read from the store and what the core tells it (who is connected here, which leases other hubs hold), handed in: the core holds the names, and they never hold the core.'),
+    floor('hub-logic-knows-no-transport', 'hub/(core|people)/', ['core/', 'store/', ...LOGIC],
+      'The hub’s logic is reached by transports and never reaches out to them. hub/core and hub/people are the one pair of rooms that use each other: the Hub holds the people’s parts (Access, Decisions, the outbox), and what acts through the Hub (answering, replies, the rows people see) takes it; no module reaches itself through the other (no-circular).'),
+    floor('outbound-a-subscriber-inside', 'hub/outbound/', ['core/', 'store/', 'hub/core/', 'hub/outbound/'],
+      'An outbound webhook takes its deliveries from the hub’s core like any subscriber, and nothing else of the hub knows it is one: only the one app (adding and removing one) and the server reach it.'),
+    floor('sessions-above-hub-logic', 'hub/sessions/', ['core/', 'store/', 'claude/', ...LOGIC, 'hub/sessions/'],
+      'The session controller drives Claude Code for the hub; only transports and the server call it. It knows nothing of sessions at terminals (hub/terminals/): a driven session has no hooks.'),
+    floor('terminals-beside-driven-sessions', 'hub/terminals/',
+      ['core/', 'store/', 'claude/', ...LOGIC, 'hub/terminals/'],
+      'Sessions a person runs at a terminal reach the hub through Claude Code’s hooks alone; the hub drives none of them, so nothing here reaches into the driven sessions (hub/sessions/). Only the one app and the server call it.'),
     floor('bridges-beside-transports', 'hub/bridges/',
-      ['core/', 'store/', 'sources/', 'hub/core/', 'hub/bridges/'],
+      ['core/', 'store/', 'sources/', ...LOGIC, 'hub/bridges/'],
       'A chat bridge is a transport of its own: it carries a platform into the hub; only server.ts starts it.'),
     floor('routines-above-sessions', 'hub/routines/',
-      ['core/', 'store/', 'claude/', 'sources/', 'hub/core/', 'hub/sessions/', 'hub/routines/'],
+      ['core/', 'store/', 'claude/', 'sources/', ...LOGIC, 'hub/sessions/', 'hub/routines/'],
       'Routines start and steer driven sessions from events; only transports and the server call them.'),
     floor('one-app-over-the-hub', 'hub/http/',
-      ['core/', 'store/', 'claude/', 'sources/', 'hub/core/', 'hub/sessions/', 'hub/routines/', 'hub/http/'],
+      ['core/', 'store/', 'claude/', 'sources/', ...LOGIC, 'hub/outbound/', 'hub/sessions/', 'hub/terminals/',
+        'hub/routines/', 'hub/http/'],
       'The one HTTP app carries requests into the hub; only server.ts serves it.'),
     floor('net-alone', 'hub/net/', ['core/', 'hub/net/'], 'TLS and the front door know no route.'),
     floor('server-puts-the-hub-together', 'hub/(server|assemble)\\.ts$',
       ['core/', 'store/', 'claude/', 'sources/', 'hub/'], 'The hub does not use the clients that reach it.'),
     {
-      name: 'hub-core-speaks-no-http',
+      name: 'hub-logic-speaks-no-http',
       comment: 'The hub’s logic answers with domain errors and rows; HTTP is the one app’s (hub/http).',
       severity: 'error',
-      from: { path: '^src/hub/(core|sessions|routines|bridges)/', pathNot: '\\.test\\.ts$' },
+      from: {
+        path: '^src/hub/(core|people|names|projects|peers|outbound|sessions|terminals|routines|bridges)/',
+        pathNot: '\\.test\\.ts$',
+      },
       to: { path: '^(http|https|http2)$|node_modules/(hono|@hono)/|^src/hub/http/' },
     },
     floor('client-not-hub-inside', 'client/', ['core/', 'claude/', 'store/store\\.ts$', 'client/'],

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { projectFolderName } from '../src/claude/transcript-file.js'
-import { signBody } from '../src/hub/core/outbound.js'
+import { signBody } from '../src/hub/outbound/outbound.js'
 import { ChannelClient } from './helpers/channel-client.js'
 import { alive, freePort, TestHome, waitFor } from './helpers/home.js'
 

@@ -2,7 +2,7 @@
 // queued or in context (transcript-marks.ts). TranscriptReading is what the bytes say, however they
 // are read; TranscriptWatch reads them the channel's way: polled, because Claude Code appends in small
 // writes and inotify is not everywhere (network homes, containers), and a look every POLL_MS costs one
-// stat. The hub reads the same lines its own way, asynchronously (hub/sessions/hook-transcript.ts).
+// stat. The hub reads the same lines its own way, asynchronously (hub/terminals/hook-transcript.ts).
 import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import { StringDecoder } from 'node:string_decoder'
 import { type TranscriptMark, TranscriptMarks } from './transcript-marks.js'

@@ -1,6 +1,6 @@
 // `switchboard sender`, `pair` and `access`: who may talk to sessions, worked on the store directly.
 import type { Command } from 'commander'
-import { Access } from '../hub/core/access.js'
+import { Access } from '../hub/people/access.js'
 import { withStore } from './options.js'
 import { printJson } from './output.js'
 

@@ -55,7 +55,7 @@ export const hookInputSchema = z
     message: z.string().optional(),
     /**
      * UserPromptSubmit: the turn's prompt, as the person typed it (a session's title comes from their
-     * first) or as Claude Code wrote a channel's notification that started it (hub/sessions/turn-starter.ts).
+     * first) or as Claude Code wrote a channel's notification that started it (hub/terminals/turn-starter.ts).
      */
     prompt: z.string().optional(),
     /** The turn this hook is of: every hook of one turn carries its UserPromptSubmit's. One it cannot take is left out. */

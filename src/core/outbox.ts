@@ -2,7 +2,7 @@
 // outcome, a notice, "Paired", a thread's end) and shows on a phone, a chat, the dashboard or an HTTP
 // sender's stream (`GET /events`, where `event:` is the item's kind and `data:` its body). Written with
 // these schemas, read back through them (an item that does not parse is logged and skipped by its
-// reader, hub/core/sender-outbox.ts), and the OpenAPI document describes the stream from them.
+// reader, hub/people/sender-outbox.ts), and the OpenAPI document describes the stream from them.
 import { z } from 'zod'
 import { NOTICE_KINDS } from './notices.js'
 
@@ -25,7 +25,7 @@ export const replyBodySchema = z.object({
 export const pairedBodySchema = z.object({ text: z.string(), operator: z.boolean() })
 
 /**
- * A prompt put to an operator (hub/core/decisions.ts promptBody): the decision's code, whose it is,
+ * A prompt put to an operator (hub/people/decisions.ts promptBody): the decision's code, whose it is,
  * the call and one line saying what is asked. The fields the hub names are typed; a driven session's
  * decision request is passed on with it as it was stored (the asker's own, e.g. a terminal's `cwd`).
  */
@@ -62,7 +62,7 @@ export const outcomeBodySchema = z.object({
   reason: z.string().optional(),
 })
 
-/** Who started a turn of a session at a terminal (hub/sessions/turn-starter.ts reads it off the prompt). */
+/** Who started a turn of a session at a terminal (hub/terminals/turn-starter.ts reads it off the prompt). */
 export const startedBySchema = z.discriminatedUnion('kind', [
   /** Typed (or answered) at the terminal: what makes its person present. */
   z.object({ kind: z.literal('person') }),
@@ -90,7 +90,7 @@ export const noticeBodySchema = z.object({
   id: z.string().optional(),
   session: z.string().optional(),
   session_name: z.string().optional(),
-  // A session at a terminal (hub/sessions/terminal-hooks.ts).
+  // A session at a terminal (hub/terminals/terminal-hooks.ts).
   claude_session: z.string().optional(),
   project: z.string().optional(),
   cwd: z.string().optional(),

@@ -55,7 +55,7 @@ export interface Chat {
 
 /**
  * An outbox item as the database holds it: its kind and body are read as a message (core/outbox.ts)
- * by hub/core/sender-outbox.ts, which every reader goes through, so one unreadable item is skipped.
+ * by hub/people/sender-outbox.ts, which every reader goes through, so one unreadable item is skipped.
  */
 export interface StoredOutboxItem {
   id: number

@@ -3,7 +3,7 @@
 // how often a stranger was answered), so a restarted hub, or the hub that takes the bridge's lease
 // over, carries on from where the last one was. Values are read and checked by hub/bridges/memory.ts.
 // `notice-choice` is a sender's choice of notices (platform `hub`, any surface's sender; read by
-// hub/core/decisions.ts): kept like the rest, no table of its own for one small value. `thread` and
+// hub/people/decisions.ts): kept like the rest, no table of its own for one small value. `thread` and
 // `thread-session` are a session's thread in a group and back (hub/bridges/threads.ts); `thread-copy`
 // is the one message a prompt or notice every operator is sent became in that thread. `progress` is
 // the progress level a chat or a thread chose (`/progress`, hub/bridges/progress-level.ts);

@@ -1,5 +1,5 @@
 // The Store's rules area: "always allow" rules people made, applied by the hub before a prompt is
-// shown (hub/core/rules.ts).
+// shown (hub/people/rules.ts).
 export type RuleScope = 'session' | 'folder' | 'everywhere'
 
 export interface Rule {

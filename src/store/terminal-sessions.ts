@@ -22,7 +22,7 @@ export interface TerminalSessionSeen {
 export interface TerminalSessionStore {
   /**
    * The session was heard from at `at`: recorded, or updated and running again. Its name is the one
-   * it was first recorded with (a name is bound once: hub/core/session-names.ts).
+   * it was first recorded with (a name is bound once: hub/names/session-names.ts).
    */
   sawTerminalSession(seen: TerminalSessionSeen, at: number): Promise<TerminalSession>
   /** SessionEnd: false when the session was not known. */

@@ -168,7 +168,7 @@ it('installs as an app whose service worker shows a pushed prompt with Allow and
     options: { cwd: world.claude.cwd },
   })
   const decision = await openDecision(created.json.id)
-  // What the hub pushes for it (hub/core/push.ts), delivered as a push service would.
+  // What the hub pushes for it (hub/people/push.ts), delivered as a push service would.
   const payload: PushPayload = {
     type: 'decision',
     decision: decision.id,

@@ -1,5 +1,5 @@
 // Signing in to the dashboard as its page does: the link's token spent at POST /api/signin for a key,
-// sent as a header (hub/core/web-signin.ts).
+// sent as a header (hub/people/web-signin.ts).
 
 /** The headers a page signed in with `link` (what `switchboard open --print` prints) sends. */
 export async function signInWith(link: string): Promise<{ authorization: string }> {

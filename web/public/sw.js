@@ -1,4 +1,4 @@
-// The dashboard's service worker: it shows what the hub pushes (hub/core/push.ts; the payload is
+// The dashboard's service worker: it shows what the hub pushes (hub/people/push.ts; the payload is
 // PushPayload in src/core/api/rows.ts) while no page is open, and answers a prompt from the
 // notification: Allow or Deny posts to the path the push names, with the key the page left in this
 // origin's cache (web/src/notifications/push.ts), then the notification says the verdict. A tap opens the page.

@@ -8,10 +8,10 @@ import { isPromptKind } from '../../core/outbox.js'
 import { escapeMarkdown } from '../../sources/chat/markdown.js'
 import type { ButtonPress, PlatformAdapter } from '../../sources/chat/platform.js'
 import type { Chat, OutboxItem, Sender } from '../../store/store.js'
-import { promptBody } from '../core/decisions.js'
 import type { Hub } from '../core/hub.js'
 import type { HubSecrets } from '../core/hub-secrets.js'
-import type { ShownOutcome } from '../core/sender-outbox.js'
+import { promptBody } from '../people/decisions.js'
+import type { ShownOutcome } from '../people/sender-outbox.js'
 import { takeBot } from './bot-lock.js'
 import {
   type BridgeContext,

@@ -7,7 +7,7 @@ import type { PromptBody, PromptKind } from '../../core/outbox.js'
 import { claudeSaid, cutVisibly } from '../../core/tool-call-text.js'
 import { codeBlock, escapeMarkdown } from '../../sources/chat/markdown.js'
 import type { Button } from '../../sources/chat/platform.js'
-import { inputOf } from '../core/rules.js'
+import { inputOf } from '../people/rules.js'
 import { promptView } from './prompt-view.js'
 
 /** How much of a call a prompt shows before See more. */
@@ -108,7 +108,7 @@ export function questionStep(
   return { answers: Object.fromEntries(questions.map((q, i) => [q.question, labels[i] as string])) }
 }
 
-/** A prompt's outbox body (hub/core/decisions.ts): what the message says (markdown) and its buttons. */
+/** A prompt's outbox body (hub/people/decisions.ts): what the message says (markdown) and its buttons. */
 export function promptMessage(kind: PromptKind, body: PromptBody): { text: string; buttons: Button[][] } {
   const code = body.id
   // Named as people call it ("api · fix the flaky test"); a prompt from before names only its key.

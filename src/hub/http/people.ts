@@ -2,7 +2,7 @@
 // senders and pairing requests, and a sign-in link for `switchboard open`.
 import { Hono } from 'hono'
 import { notFound, unauthorized } from '../../core/errors.js'
-import { browserRow, decisionRow, senderRow } from '../core/views.js'
+import { browserRow, decisionRow, senderRow } from '../people/views.js'
 import { defineRoute } from './define.js'
 import type { HubEnv } from './env.js'
 import type { HubParts } from './parts.js'

@@ -1,7 +1,7 @@
 // Web Push for the dashboard with the page closed: the hub's public key a browser subscribes with,
-// the browsers subscribed (listed, revoked), a subscription taken, and a test push (hub/core/push.ts).
+// the browsers subscribed (listed, revoked), a subscription taken, and a test push (hub/people/push.ts).
 import { Hono } from 'hono'
-import { subscriberOf } from '../core/push.js'
+import { subscriberOf } from '../people/push.js'
 import { defineRoute } from './define.js'
 import type { HubEnv } from './env.js'
 import type { HubParts } from './parts.js'

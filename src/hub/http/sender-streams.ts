@@ -2,7 +2,7 @@
 // so a sender who reconnects (Last-Event-ID) or was away gets it then.
 import type { ServerResponse } from 'node:http'
 import type { OutboxItem, Store } from '../../store/store.js'
-import type { SenderOutbox } from '../core/sender-outbox.js'
+import type { SenderOutbox } from '../people/sender-outbox.js'
 
 /** A phone, a laptop and a tab or two; more from one sender is a leak or an attack. */
 export const MAX_STREAMS_PER_SENDER = 4

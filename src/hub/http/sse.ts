@@ -3,7 +3,7 @@
 // with a comment now and then so no proxy closes them.
 import type { SSEStreamingApi } from 'hono/streaming'
 import type { Store } from '../../store/store.js'
-import { standing } from '../core/web-signin.js'
+import { standing } from '../people/web-signin.js'
 import type { Principal } from './principal.js'
 
 const KEEPALIVE_MS = 15_000

@@ -5,7 +5,7 @@ import type { CanUseTool, PermissionAnswer } from '../../claude/messages.js'
 import { notFound } from '../../core/errors.js'
 import { type PendingInput, type RespondInput, respondSchema } from '../../core/session-api.js'
 import type { Decision, Store } from '../../store/store.js'
-import type { Decisions } from '../core/decisions.js'
+import type { Decisions } from '../people/decisions.js'
 import type { LiveSession } from './live-session.js'
 import type { Recorder } from './recording.js'
 

@@ -4,7 +4,7 @@
 import { notFound } from '../../core/errors.js'
 import { topicMatches } from '../../core/event.js'
 import type { PublishResult, Sender } from '../../store/store.js'
-import type { Hub } from './hub.js'
+import type { Hub } from '../core/hub.js'
 
 const HTTP_SOURCE = 'http'
 

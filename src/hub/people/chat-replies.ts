@@ -3,7 +3,7 @@
 import type { ChatReply } from '../../core/api/rows.js'
 import type { MessageOf } from '../../core/outbox.js'
 import type { OutboxItem } from '../../store/store.js'
-import type { Hub } from './hub.js'
+import type { Hub } from '../core/hub.js'
 
 export class ChatReplies {
   private readonly listeners = new Map<string, Set<(id: number, reply: ChatReply) => void>>()

@@ -5,7 +5,7 @@
 import { topicMatches } from '../../core/event.js'
 import type { Logger } from '../../core/log.js'
 import type { OutboundWebhook, QueuedReceipt, Store } from '../../store/store.js'
-import type { RecordedReceipt } from './hub.js'
+import type { RecordedReceipt } from '../core/hub.js'
 
 /** What a webhook is told: one JSON body per receipt. */
 export function receiptBody(r: QueuedReceipt): string {

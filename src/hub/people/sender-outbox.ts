@@ -6,9 +6,9 @@
 // and the items after it are still shown.
 import { type OutboxMessage, readOutboxMessage } from '../../core/outbox.js'
 import type { OutboxItem, Store, StoredOutboxItem } from '../../store/store.js'
-import type { HubEvents, ShownOutcome } from './hub-events.js'
+import type { HubEvents, ShownOutcome } from '../core/hub-events.js'
 
-export type { ShownOutcome } from './hub-events.js'
+export type { ShownOutcome } from '../core/hub-events.js'
 
 /** Where an unreadable item is reported (the hub's log). */
 export type Unreadable = (item: { id: number; senderId: string; kind: string }, reason: string) => void

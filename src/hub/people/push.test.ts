@@ -6,8 +6,8 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { browserKeys, decryptPush } from '../../../test/helpers/web-push.js'
 import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Store } from '../../store/store.js'
-import { Hub } from './hub.js'
-import { LeaseKeeper } from './lease-keeper.js'
+import { Hub } from '../core/hub.js'
+import { LeaseKeeper } from '../core/lease-keeper.js'
 import { Push } from './push.js'
 
 const log = pino({ level: 'silent' })

@@ -4,8 +4,8 @@ import { pino } from 'pino'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Store } from '../../store/store.js'
-import { Hub } from './hub.js'
-import { LeaseKeeper } from './lease-keeper.js'
+import { Hub } from '../core/hub.js'
+import { LeaseKeeper } from '../core/lease-keeper.js'
 
 const log = pino({ level: 'silent' })
 let store: Store

@@ -22,7 +22,7 @@ import { type RespondInput, respondSchema } from '../../core/session-api.js'
 import { promptTitle } from '../../core/session-name.js'
 import type { Decision } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
-import { canonicalJson } from '../core/rules.js'
+import { canonicalJson } from '../people/rules.js'
 import type { HookDeliveries } from './hook-deliveries.js'
 import { type StartedBy, startedBy, starterText } from './turn-starter.js'
 
@@ -41,7 +41,7 @@ export interface HookCall {
   timeoutSeconds: number | null
   /**
    * The subscriber name the session's environment asks for (SWITCHBOARD_CHANNEL_NAME), taken only
-   * when the session is first heard of and no other session holds it (hub/core/session-names.ts).
+   * when the session is first heard of and no other session holds it (hub/names/session-names.ts).
    */
   name: string | null
 }

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Store } from '../../store/store.js'
-import { HubEvents } from './hub-events.js'
+import { HubEvents } from '../core/hub-events.js'
 import { SenderOutbox } from './sender-outbox.js'
 
 let folder: string

@@ -3,7 +3,7 @@
 import type { BrowserRow, DecisionRow, SenderRow, TurnRow } from '../../core/api/rows.js'
 import { isPrompt } from '../../core/outbox.js'
 import type { Decision, OutboxItem, Sender } from '../../store/store.js'
-import type { Hub } from './hub.js'
+import type { Hub } from '../core/hub.js'
 
 const SHOWN_KINDS = new Set(['permission', 'question', 'plan', 'pairing'])
 const REMEMBERED = 1000
@@ -111,7 +111,7 @@ export class DecisionFeed {
 }
 
 /**
- * The decision an item tells of a change to (hub/core/decisions.ts puts them to every operator) (a prompt: it opened; an outcome: it was answered or
+ * The decision an item tells of a change to (hub/people/decisions.ts puts them to every operator) (a prompt: it opened; an outcome: it was answered or
  * cancelled), or null for any other item. The decision's owner: a prompt from before owners were
  * said names it as its session.
  */

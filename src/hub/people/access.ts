@@ -5,8 +5,8 @@ import { invalid, rateLimited } from '../../core/errors.js'
 import { hashToken, newPairingCode, newSecret } from '../../core/ids.js'
 import { isPromptKind } from '../../core/outbox.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
+import { HubEvents } from '../core/hub-events.js'
 import { promptOf } from './decisions.js'
-import { HubEvents } from './hub-events.js'
 import { SenderOutbox, unreadableOnStderr } from './sender-outbox.js'
 
 export const PAIRING_TTL_MS = 60 * 60 * 1000

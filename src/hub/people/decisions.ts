@@ -15,9 +15,9 @@ import {
 import type { MessageOf, NoticeBody, OutboxMessage, PromptBody, PromptKind } from '../../core/outbox.js'
 import { previewedInput, promptText, toolCallText } from '../../core/tool-call-text.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
+import type { SessionDirectory } from '../names/session-directory.js'
 import { canonicalJson, inputOf, Rules } from './rules.js'
 import type { SenderOutbox } from './sender-outbox.js'
-import type { SessionDirectory } from './session-directory.js'
 
 /** A connected channel, as far as relaying a verdict to it goes. */
 export interface VerdictSink {

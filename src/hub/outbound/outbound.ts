@@ -7,8 +7,8 @@ import { eventMeta, type StoredEvent } from '../../core/event.js'
 import { newId, newSecret } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
 import type { Lease, OutboundWebhook, QueuedReceipt } from '../../store/store.js'
-import type { Hub, RecordedReceipt } from './hub.js'
-import { subscriberLease, type WorkSource } from './lease-keeper.js'
+import type { Hub, RecordedReceipt } from '../core/hub.js'
+import { subscriberLease, type WorkSource } from '../core/lease-keeper.js'
 import { queueForWebhooks, ReceiptSender, receiptBody } from './outbound-receipts.js'
 
 const TIMEOUT_MS = 10_000

@@ -5,12 +5,12 @@
 // its name: the channel says which Claude Code session it serves (CLAUDE_CODE_SESSION_ID).
 import { defaultSubscriberName } from '../../core/subscriber-name.js'
 import type { Store } from '../../store/store.js'
-import type { LeaseKeeper } from './lease-keeper.js'
 
 /** What of the hub tells who holds a name: its connections, the other hubs' leases, the store. */
 export interface NameHolders {
   readonly store: Pick<Store, 'getTerminalSession' | 'terminalSessionsNamed'>
-  readonly leases: Pick<LeaseKeeper, 'connectedElsewhere'>
+  /** The other hubs' leases (the core's LeaseKeeper), named by what is asked of them: names sit below the core. */
+  readonly leases: { connectedElsewhere(subscriber: string): Promise<boolean> }
   readonly connections: ReadonlyMap<string, { readonly claudeSession: string | undefined }>
   /** The channel connected here for a Claude Code session, if one is. */
   channelServing(claudeSession: string): string | null

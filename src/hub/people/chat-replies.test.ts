@@ -9,9 +9,9 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import type { ChatReply } from '../../core/api/rows.js'
 import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Store } from '../../store/store.js'
+import { Hub } from '../core/hub.js'
+import { LeaseKeeper } from '../core/lease-keeper.js'
 import { ChatReplies } from './chat-replies.js'
-import { Hub } from './hub.js'
-import { LeaseKeeper } from './lease-keeper.js'
 
 const log = pino({ level: 'silent' })
 let folder: string

@@ -4,7 +4,7 @@
 import { conflict, notFound } from '../../core/errors.js'
 import type { RespondInput } from '../../core/session-api.js'
 import type { Decision } from '../../store/store.js'
-import type { Hub } from './hub.js'
+import type { Hub } from '../core/hub.js'
 
 const CODE = /^[a-km-z]{5}$/
 
