@@ -57,7 +57,7 @@ it('npm start builds only when a source is newer than the last build', { timeout
   expect(existsSync(join(dir, 'built'))).toBe(true)
   rmSync(join(dir, 'built'))
   // Built after every source changed: it starts at once.
-  for (const path of ['package.json', 'src', 'src/a.ts']) at(join(dir, path), 1_000)
+  for (const path of ['package.json', 'src', 'src/a.ts', 'scripts/bundle.mjs']) at(join(dir, path), 1_000)
   for (const path of ['dist/cli/main.js', 'dist/web/index.html']) at(join(dir, path), 2_000)
   expect(await npmStart()).toContain('started')
   expect(existsSync(join(dir, 'built'))).toBe(false)
