@@ -17,7 +17,7 @@ function packageRootAbove(file: string): string {
 export const PACKAGE_ROOT = packageRootAbove(fileURLToPath(import.meta.url))
 
 /** True when this code runs from its TypeScript sources rather than a build. */
-export const FROM_SOURCES = import.meta.url.endsWith('.ts')
+const FROM_SOURCES = import.meta.url.endsWith('.ts')
 
 /** The `switchboard` command's entry, as this code runs: the sources' or the build's. */
 export const CLI_ENTRY = FROM_SOURCES

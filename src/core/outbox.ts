@@ -4,6 +4,7 @@
 // these schemas, read back through them (an item that does not parse is logged and skipped by its
 // reader, hub/people/sender-outbox.ts), and the OpenAPI document describes the stream from them.
 import { z } from 'zod'
+import { describeZod } from './errors.js'
 import { NOTICE_KINDS } from './notices.js'
 
 /** Claude's reply to a chat the sender started (Hub.reply). */
@@ -168,7 +169,5 @@ export function readOutboxMessage(
     return { ok: false, reason: `unknown outbox item kind "${kind}" (known: ${OUTBOX_KINDS.join(', ')})` }
   const read = outboxMessageSchema.safeParse({ kind, body })
   if (read.success) return { ok: true, message: read.data }
-  const [issue] = read.error.issues
-  const where = issue?.path.length ? issue.path.join('.') : 'body'
-  return { ok: false, reason: `a "${kind}" item's ${where}: ${issue?.message ?? 'unreadable'}` }
+  return { ok: false, reason: `a "${kind}" item's ${describeZod(read.error)}` }
 }

@@ -1,6 +1,7 @@
 // The result shapes of seed 004's tools, one zod schema each (the types the mapping returns, and the
 // outputSchema tools/list advertises), and how a hub session and its stored lines map onto them.
 import { z } from 'zod'
+import { PROMPT_KINDS } from '../core/outbox.js'
 import type { ListedSession, PendingInput, SessionStatus, SessionView } from '../core/session-api.js'
 import { promptText } from '../core/tool-call-text.js'
 import { questionsOf } from './questions.js'
@@ -123,7 +124,7 @@ export function listedResult(s: ListedSession, live: boolean): ListedResult {
 export const decisionSchema = z.object({
   code: z.string().describe('What switchboard_answer takes'),
   decisionId: z.string(),
-  kind: z.enum(['permission', 'question', 'plan']),
+  kind: z.enum(PROMPT_KINDS),
   session: z
     .string()
     .describe('The session: a terminal session’s id, a channel’s name, a driven session’s id'),

@@ -47,29 +47,27 @@ const PORT_SLICE = 1_500
 const worker = Number(process.env.VITEST_POOL_ID ?? 0)
 let nextPort = Math.floor(Math.random() * PORT_SLICE)
 
-function canListen(port: number): Promise<boolean> {
+/** The port listened on for a moment (0: whichever the kernel gives), or null when it is taken. */
+function listenOnce(port: number): Promise<number | null> {
   return new Promise((res) => {
     const srv = createServer()
-    srv.once('error', () => res(false))
-    srv.listen(port, '127.0.0.1', () => srv.close(() => res(true)))
+    srv.once('error', () => res(null))
+    srv.listen(port, '127.0.0.1', () => {
+      const address = srv.address()
+      srv.close(() => res(typeof address === 'object' && address ? address.port : null))
+    })
   })
 }
 
 export async function freePort(): Promise<number> {
   if (worker >= 1 && worker <= 8)
     for (let tries = 0; tries < PORT_SLICE; tries++) {
-      const port = PORT_BASE + (worker - 1) * PORT_SLICE + (nextPort++ % PORT_SLICE)
-      if (await canListen(port)) return port
+      const port = await listenOnce(PORT_BASE + (worker - 1) * PORT_SLICE + (nextPort++ % PORT_SLICE))
+      if (port !== null) return port
     }
-  return new Promise((res, rej) => {
-    const srv = createServer()
-    srv.listen(0, '127.0.0.1', () => {
-      const address = srv.address()
-      const port = typeof address === 'object' && address ? address.port : 0
-      srv.close(() => res(port))
-    })
-    srv.on('error', rej)
-  })
+  const port = await listenOnce(0)
+  if (port === null) throw new Error('no free port on 127.0.0.1')
+  return port
 }
 
 /**

@@ -3,13 +3,13 @@
 // soon after the last tool, and nothing of a secret in a tool's input reaches the platform.
 import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { memoryHub } from '../../../test/helpers/memory-hub.js'
 import { BRIDGE_PLATFORMS, type BridgeConfig, type BridgePlatform } from '../../core/bridges.js'
 import { Redactor } from '../../core/redact.js'
 import type { PlatformAdapter } from '../../sources/chat/platform.js'
 import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Store } from '../../store/store.js'
-import { Hub } from '../core/hub.js'
-import { LeaseKeeper } from '../core/lease-keeper.js'
+import type { Hub } from '../core/hub.js'
 import type { BridgeContext } from './context.js'
 import { BridgeMemory } from './memory.js'
 import { Progress } from './progress.js'
@@ -91,7 +91,7 @@ describe.each(BRIDGE_PLATFORMS)('%s: progress', (platform) => {
   beforeEach(async () => {
     calls.length = 0
     store = openSqliteStore(':memory:')
-    hub = new Hub(store, log, new LeaseKeeper(store, 'hub_test', log, () => null, 10_000))
+    hub = memoryHub(store)
     await store.addSender({
       name: `${platform}:${USER}`,
       tokenHash: 'x',

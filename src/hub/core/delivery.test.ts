@@ -2,13 +2,13 @@
 // only what a connection was sent is ever acknowledged.
 import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { memoryHub } from '../../../test/helpers/memory-hub.js'
 import type { StoredEvent } from '../../core/event.js'
 import type { ServerMessage } from '../../core/hub-protocol.js'
 import { event } from '../../store/contract.js'
 import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Store } from '../../store/store.js'
-import { Hub } from './hub.js'
-import { LeaseKeeper } from './lease-keeper.js'
+import type { Hub } from './hub.js'
 import { SubscriberConnection } from './subscriber-connection.js'
 
 const log = pino({ level: 'silent' })
@@ -16,7 +16,7 @@ let store: Store
 let hub: Hub
 beforeEach(() => {
   store = openSqliteStore(':memory:')
-  hub = new Hub(store, log, new LeaseKeeper(store, 'hub_test', log, () => null, 10_000))
+  hub = memoryHub(store)
 })
 afterEach(async () => {
   await store.close()

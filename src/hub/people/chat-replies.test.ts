@@ -3,17 +3,14 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
-import { pino } from 'pino'
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { memoryHub } from '../../../test/helpers/memory-hub.js'
+import { writeOutboxRow } from '../../../test/helpers/raw-outbox.js'
 import type { ChatReply } from '../../core/api/rows.js'
 import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Store } from '../../store/store.js'
-import { Hub } from '../core/hub.js'
-import { LeaseKeeper } from '../core/lease-keeper.js'
 import { ChatReplies } from './chat-replies.js'
 
-const log = pino({ level: 'silent' })
 let folder: string
 let store: Store
 beforeEach(() => {
@@ -26,19 +23,11 @@ afterEach(async () => {
 })
 
 /** A row as another program could write it, past the store's typed door. */
-function writeRaw(kind: string, body: unknown): void {
-  const db = new Database(join(folder, 'hub.db'))
-  db.prepare('INSERT INTO outbox (sender_id, kind, body, created_at) VALUES (?, ?, ?, ?)').run(
-    'snd_browser',
-    kind,
-    JSON.stringify(body),
-    Date.now(),
-  )
-  db.close()
-}
+const writeRaw = (kind: string, body: unknown) =>
+  writeOutboxRow(join(folder, 'hub.db'), 'snd_browser', kind, JSON.stringify(body))
 
 it('shows a browser the replies that are replies, and skips a row that is not one', async () => {
-  const hub = new Hub(store, log, new LeaseKeeper(store, 'hub_test', log, () => null, 10_000))
+  const hub = memoryHub(store)
   writeRaw('reply', { chat_id: 'chat_1', from: 'api', at: 1 })
   writeRaw('reply', { chat_id: 'chat_1', text: 'done', from: 'api', at: 2 })
   const shown: ChatReply[] = []

@@ -12,7 +12,14 @@ import {
   rememberedChoice,
   rememberedNoticeChoiceSchema,
 } from '../../core/notices.js'
-import type { MessageOf, NoticeBody, OutboxMessage, PromptBody, PromptKind } from '../../core/outbox.js'
+import {
+  type MessageOf,
+  type NoticeBody,
+  type OutboxMessage,
+  PROMPT_KINDS,
+  type PromptBody,
+  type PromptKind,
+} from '../../core/outbox.js'
 import { previewedInput, promptText, toolCallText } from '../../core/tool-call-text.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
 import type { SessionDirectory } from '../names/session-directory.js'
@@ -114,16 +121,11 @@ export class Decisions {
     return this.answer(decision, { behavior }, sender.name)
   }
 
-  /** A prompt answered by its code from a trusted surface (the CLI): any kind a person is asked. */
   /** The one open prompt (permission, question or plan) a code names, across sessions; null when none. */
   async openPromptByCode(code: string): Promise<Decision | null> {
     const now = Date.now()
     const open = (
-      await Promise.all(
-        (['permission', 'question', 'plan'] as const).map((kind) =>
-          this.store.openDecisionsByCode(kind, code, now),
-        ),
-      )
+      await Promise.all(PROMPT_KINDS.map((kind) => this.store.openDecisionsByCode(kind, code, now)))
     ).flat()
     if (open.length > 1) throw conflict(`"${code}" is open in ${open.length} sessions at once`)
     return open[0] ?? null

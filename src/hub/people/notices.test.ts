@@ -1,18 +1,14 @@
-// Which operators hear a notice: a session at a terminal waiting or finished goes to those who chose
-// that kind; an event that never reached Claude's context goes to every operator, whatever they chose.
-import { pino } from 'pino'
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { memoryHub } from '../../../test/helpers/memory-hub.js'
 import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Store } from '../../store/store.js'
-import { Hub } from '../core/hub.js'
-import { LeaseKeeper } from '../core/lease-keeper.js'
+import type { Hub } from '../core/hub.js'
 
-const log = pino({ level: 'silent' })
 let store: Store
 let hub: Hub
 beforeEach(() => {
   store = openSqliteStore(':memory:')
-  hub = new Hub(store, log, new LeaseKeeper(store, 'hub_test', log, () => null, 10_000))
+  hub = memoryHub(store)
 })
 afterEach(async () => {
   await store.close()

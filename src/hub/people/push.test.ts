@@ -3,11 +3,10 @@
 // sender who is no operator, whose outbox never gets the prompt, is pushed nothing.
 import { pino } from 'pino'
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { memoryHub } from '../../../test/helpers/memory-hub.js'
 import { browserKeys, decryptPush } from '../../../test/helpers/web-push.js'
 import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Store } from '../../store/store.js'
-import { Hub } from '../core/hub.js'
-import { LeaseKeeper } from '../core/lease-keeper.js'
 import { Push } from './push.js'
 
 const log = pino({ level: 'silent' })
@@ -20,7 +19,7 @@ afterEach(async () => {
 })
 
 it('pushes a prompt to the browsers of each operator it went to, once each, and to no one else', async () => {
-  const hub = new Hub(store, log, new LeaseKeeper(store, 'hub_test', log, () => null, 10_000))
+  const hub = memoryHub(store)
   const posted: { endpoint: string; body: Buffer }[] = []
   const push = new Push(store, log, {
     fetch: async (endpoint, init) => {

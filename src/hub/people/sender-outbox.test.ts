@@ -4,8 +4,8 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import Database from 'better-sqlite3'
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { writeOutboxRow } from '../../../test/helpers/raw-outbox.js'
 import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Store } from '../../store/store.js'
 import { HubEvents } from '../core/hub-events.js'
@@ -23,16 +23,7 @@ afterEach(async () => {
 })
 
 /** Writes a row as another program could, past the store's typed door. */
-function writeRaw(kind: string, body: string): void {
-  const db = new Database(join(folder, 'hub.db'))
-  db.prepare('INSERT INTO outbox (sender_id, kind, body, created_at) VALUES (?, ?, ?, ?)').run(
-    'snd_1',
-    kind,
-    body,
-    Date.now(),
-  )
-  db.close()
-}
+const writeRaw = (kind: string, body: string) => writeOutboxRow(join(folder, 'hub.db'), 'snd_1', kind, body)
 
 it('skips and reports an unreadable item, once, and still hands out the ones after it', async () => {
   const reported: string[] = []

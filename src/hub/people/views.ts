@@ -1,11 +1,11 @@
 // The rows the hub's API answers with (core/api/rows.ts), made from what the store keeps; and the
 // feed that tells an open page at once when a decision opens, is answered (wherever) or is cancelled.
 import type { BrowserRow, DecisionRow, SenderRow, TurnRow } from '../../core/api/rows.js'
-import { isPrompt } from '../../core/outbox.js'
+import { isPrompt, PROMPT_KINDS } from '../../core/outbox.js'
 import type { Decision, OutboxItem, Sender } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 
-const SHOWN_KINDS = new Set(['permission', 'question', 'plan', 'pairing'])
+const SHOWN_KINDS = new Set<string>([...PROMPT_KINDS, 'pairing'])
 const REMEMBERED = 1000
 
 /** A session's `result` line as the turn feed tells it; null for any other line. */
