@@ -6,7 +6,6 @@
 // platforms' large clients, loaded only with their bridge) stay packages, imported as they are.
 // Plain JavaScript: it runs before anything is built.
 import { rmSync, writeFileSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
 import { build } from 'esbuild'
 
 /**
@@ -35,29 +34,6 @@ const keepOthersExternal = {
   },
 }
 
-/**
- * Our sources' `import { z } from 'zod'`, bundled as `import * as z from 'zod'`: the same object to
- * the code, but esbuild keeps every export of a namespace reached through a named import (zod's
- * `z`), each of zod's 40-odd locales among them (750 kB, loaded by every command that validates
- * anything), and of a namespace imported as such only the members used (230 kB). Any other import of
- * zod's `z` stops the build, so that the whole of zod does not come back unnoticed.
- */
-const zodAsNamespace = {
-  name: 'zod-as-namespace',
-  setup(b) {
-    b.onLoad({ filter: /\/src\/.*\.ts$/ }, async ({ path }) => {
-      if (path.includes('/node_modules/')) return undefined
-      const source = await readFile(path, 'utf8')
-      const contents = source.replace(/^import \{ z \} from 'zod'$/gm, "import * as z from 'zod'")
-      const other = /^import (?!type |\* as z from 'zod'$)(?:z\b|\{[^}]*\bz\b[^}]*\}).* from 'zod'/m.exec(
-        contents,
-      )
-      if (other) throw new Error(`${path}: ${other[0]}: import zod's z as { z } or * as z`)
-      return { contents, loader: 'ts' }
-    })
-  },
-}
-
 // Chunks are named by their content's hash: those of the last build go first.
 rmSync('dist/cli/chunks', { recursive: true, force: true })
 const { metafile } = await build({
@@ -71,7 +47,7 @@ const { metafile } = await build({
   target: 'node20',
   // An inlined CommonJS package (commander) calls require: it gets Node's own.
   banner: { js: "import { createRequire as __sbRequire } from 'node:module'; const require = __sbRequire(import.meta.url);" },
-  plugins: [keepOthersExternal, zodAsNamespace],
+  plugins: [keepOthersExternal],
   sourcemap: true,
   metafile: true,
   logLevel: 'warning',

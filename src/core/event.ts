@@ -1,5 +1,5 @@
 // The Event: one thing for Claude to see. Stored before its sender hears 202.
-import { z } from 'zod'
+import * as z from 'zod'
 import type { Scope } from './scope.js'
 
 export { SCOPES, type Scope } from './scope.js'

@@ -1,6 +1,6 @@
 // The hub protocol: what channel processes and the hub say to each other over WebSocket.
 // Defined once here and validated on both ends.
-import { z } from 'zod'
+import * as z from 'zod'
 import { eventSchema } from './event.js'
 import { receiptStageSchema } from './receipts.js'
 import { subscriberNameSchema } from './subscriber-name-schema.js'

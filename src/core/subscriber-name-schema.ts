@@ -1,7 +1,7 @@
 // What a subscriber may be called: letters, digits and . _ : -. Its own file rather than with the rest
 // of the hub protocol (which re-exports it) so that the settings table, which every command loads,
 // checks a channel's name without building the protocol's schemas.
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const subscriberNameSchema = z
   .string()

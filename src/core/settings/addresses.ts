@@ -1,6 +1,6 @@
 // A hub's address as a person writes it (`host:port`, IPv6 in brackets, pinned by `#sha256:<hex>`):
 // SWITCHBOARD_HUBS, SWITCHBOARD_ADVERTISE, and the address a hub advertises in its lease.
-import { z } from 'zod'
+import * as z from 'zod'
 import { normalizeFingerprint } from '../fingerprint.js'
 import { hostPort } from '../network.js'
 import { lazySchema, listOf } from './define.js'

@@ -3,7 +3,7 @@
 // Every command reads the table, and checks only the settings it was given: a schema is built the
 // first time a value is checked against it, not when the table is loaded (building them all took
 // longer than the rest of `switchboard status` with no hub; `npm run bench:startup`).
-import { z } from 'zod'
+import * as z from 'zod'
 
 export interface Setting<T = unknown> {
   /** SWITCHBOARD_…, in the environment. */

@@ -3,7 +3,7 @@
 // and the README's "Settings" table is rendered from this one (markdown.ts, checked by a test).
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { isLoopback } from '../network.js'
 import { SCOPES } from '../scope.js'
 import { subscriberNameSchema } from '../subscriber-name-schema.js'
