@@ -2,8 +2,8 @@
 // preloaded hook (helpers/record-imports.mjs), not by anything in the hub. A hub loads a chat platform's
 // library only for a bridge configured on that platform, web-push only when a browser is to be pushed
 // to, the Postgres driver only on Postgres; `status` with no hub loads no database driver and no
-// server (`--version`: e2e/startup-modules.e2e.test.ts). What is not loaded costs no start-up
-// (`npm run bench:startup`).
+// server, and of zod only what it uses (`--version`: e2e/startup-modules.e2e.test.ts). What is not
+// loaded costs no start-up (`npm run bench:startup`).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { afterEach, beforeEach, expect, it } from 'vitest'
@@ -72,4 +72,22 @@ it('switchboard status with no hub loads no database driver, no server, no platf
   // Nor the logger: a command that never starts a hub has nothing to tell about starting one.
   for (const library of [...HUB_ONLY, ...PLATFORM_LIBRARIES, '@modelcontextprotocol/sdk', 'pino'])
     expect(loaded).not.toContain(library)
+})
+
+it('switchboard status with no hub loads zod’s English messages and no other language’s', async () => {
+  const status = await runCli(['status'], record.env(world.home.env))
+  expect(status.stdout).toContain('hub: not running')
+  const sources = record.sources()
+  // The recorder saw zod: the settings the home and the port came in are checked with it.
+  expect(sources.some((s) => /node_modules\/zod\/v4\/core\//.test(s))).toBe(true)
+  expect(sources.filter((s) => /node_modules\/zod\/v4\/locales\/(?!en\.js$)/.test(s))).toEqual([])
+})
+
+it('switchboard status with no hub loads the settings’ table and none of the schemas of the hub protocol or of events', async () => {
+  const status = await runCli(['status'], record.env(world.home.env))
+  expect(status.stdout).toContain('hub: not running')
+  const sources = record.sources()
+  expect(sources).toContain('src/core/settings/table.ts')
+  for (const schemas of ['src/core/hub-protocol.ts', 'src/core/event.ts', 'src/core/receipts.ts'])
+    expect(sources).not.toContain(schemas)
 })

@@ -2,7 +2,7 @@
 // event as a channel notification, a line in the server's log, an operator's verdict on a relayed
 // prompt, and a ping that shows it has read its pipe.
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { z } from 'zod'
+import * as z from 'zod'
 import { defusedContent } from '../core/channel-content.js'
 import { eventMeta, type StoredEvent } from '../core/event.js'
 import { type Behavior, permissionRequestSchema } from '../core/hub-protocol.js'

@@ -1,6 +1,6 @@
 // The channel's tools, as Claude sees them: the zod schemas their arguments are checked with, from
 // which tools/list derives the JSON Schema Claude reads (core/tool-call.ts).
-import { z } from 'zod'
+import * as z from 'zod'
 import { type ChatAction, type PeerRequest, peerRequestSchema } from '../core/hub-protocol.js'
 import type { ToolSpec } from '../core/tool-call.js'
 

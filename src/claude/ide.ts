@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { invalid, notFound } from '../core/errors.js'
 import { processAlive } from '../core/process-alive.js'
 

@@ -2,7 +2,7 @@
 // (PROTOCOLS.md §3): every line the CLI writes or reads, as zod schemas. A line is stored and passed on
 // whole, unknown fields and message types too, because newer CLIs add them all the time; the readers
 // below (initOf, resultOf) take from one the fields a surface uses.
-import { z } from 'zod'
+import * as z from 'zod'
 
 const looseObject = z.object({}).passthrough()
 

@@ -2,7 +2,7 @@
 // garbage (logged, skipped, counted); the writer validates every line before the CLI sees it,
 // because one malformed line on its stdin kills the CLI (PROTOCOLS.md §3).
 import type { Writable } from 'node:stream'
-import type { z } from 'zod'
+import type * as z from 'zod'
 
 export interface ReaderStats {
   lines: number

@@ -2,7 +2,7 @@
 // Settings live in <home>/bridges.json (0600); a running hub picks a change up within seconds.
 import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   BRIDGE_PLATFORMS,
   type BridgeConfig,

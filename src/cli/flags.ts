@@ -2,7 +2,7 @@
 // read back into the settings), and checking a flag's value.
 // Cheap on purpose: `switchboard channel` imports this and nothing else of the CLI's (bench/startup).
 import { type Command, Option } from 'commander'
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { type HubConfig, loadConfig } from '../core/config.js'
 import { invalid } from '../core/errors.js'
 import type { Setting } from '../core/settings/define.js'

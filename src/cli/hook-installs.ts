@@ -2,7 +2,7 @@
 // that `install claude --hooks --remove` without a project and `uninstall` take them out of every
 // project they were put in, not only the user's own settings.
 import { existsSync, readFileSync } from 'node:fs'
-import { z } from 'zod'
+import * as z from 'zod'
 import { ensureHome, paths } from '../core/config.js'
 import { replacePrivateFile } from '../core/private-file.js'
 

@@ -6,7 +6,7 @@
 
 import { rmSync } from 'node:fs'
 import type { Command } from 'commander'
-import { z } from 'zod'
+import * as z from 'zod'
 import { channelMessage } from '../claude/channel-tag.js'
 import { localSocket } from '../client/hub-address.js'
 import { CLAUDE_HOOK_EVENTS, HOOK_HEADERS, hookInputSchema, isClaudeHookEvent } from '../core/claude-hooks.js'

@@ -3,7 +3,7 @@
 // against it (a dry run).
 import { readFileSync } from 'node:fs'
 import type { Command } from 'commander'
-import { z } from 'zod'
+import * as z from 'zod'
 import { givenEventSchema } from '../core/api/schemas.js'
 import { invalid } from '../core/errors.js'
 import { parseJson } from '../core/json.js'

@@ -2,7 +2,7 @@
 // Claude does, asks for permissions inline, and gives way when someone answers from elsewhere. The
 // session's CLI ends with the command (the session stays, resumable), unless --keep.
 import type { Command } from 'commander'
-import { z } from 'zod'
+import * as z from 'zod'
 import { claudeOptionsSchema } from '../core/claude-options.js'
 import { invalid } from '../core/errors.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
-import { z } from 'zod'
+import * as z from 'zod'
 import { invalid } from '../core/errors.js'
 import { repoKey } from '../core/event.js'
 import { topicSchema } from '../core/hub-protocol.js'

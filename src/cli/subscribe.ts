@@ -1,6 +1,6 @@
 // `switchboard subscribe`: outbound webhooks (add, list, remove) and `deliveries`, their delivery log.
 import type { Command } from 'commander'
-import { z } from 'zod'
+import * as z from 'zod'
 import { invalid } from '../core/errors.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import { check, hubApi } from './options.js'

@@ -2,7 +2,7 @@
 // CLI writes it; a running hub reads it again when it changes, so adding a bridge needs no restart.
 import { statSync } from 'node:fs'
 import { join } from 'node:path'
-import { z } from 'zod'
+import * as z from 'zod'
 import { readJsonFile } from './config.js'
 import { replacePrivateFile } from './private-file.js'
 

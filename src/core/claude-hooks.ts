@@ -2,7 +2,7 @@
 // carries that Switchboard reads, and the output Claude Code expects back for it (checked against the
 // pinned CLI's own schemas; docs/design-notes.md "Without channels"). An empty object leaves the
 // dialog to the terminal, which is what every failure, wait or doubt comes down to.
-import { z } from 'zod'
+import * as z from 'zod'
 import type { RespondInput } from './session-api.js'
 
 /** The events `switchboard install claude --hooks` installs, in that order, each with its matcher. */

@@ -1,6 +1,6 @@
 // What a driven session's Claude Code is started with: the CLI's own flags, as the hub's API takes
 // them (core/api/schemas.ts) and the driver turns them into arguments (claude/process.ts).
-import { z } from 'zod'
+import * as z from 'zod'
 import { PERMISSION_MODES } from './permission-modes.js'
 
 export const claudeOptionsSchema = z

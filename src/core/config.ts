@@ -1,7 +1,7 @@
 // Where a Switchboard installation keeps its state, and how every command finds its hub.
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { invalid } from './errors.js'
 import { type FlagValues, liveSettings, rememberFlags, resolveSettings } from './settings/resolve.js'
 import { SETTINGS, type Settings } from './settings/table.js'

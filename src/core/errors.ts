@@ -3,7 +3,7 @@
 // (core/tool-call.ts), a chat's answer to a button (hub/bridges/verdicts.ts), CLI exit codes
 // (cli/main.ts; the hub's answers carry the kind, so a refusal over HTTP is one too). Anything else
 // thrown is a fault: logged where it happened, and shown without its internals.
-import type { z } from 'zod'
+import type * as z from 'zod'
 
 export const ERROR_KINDS = [
   'invalid',

@@ -1,5 +1,8 @@
 // The Event: one thing for Claude to see. Stored before its sender hears 202.
-import { z } from 'zod'
+import * as z from 'zod'
+import type { Scope } from './scope.js'
+
+export { SCOPES, type Scope } from './scope.js'
 
 /** Claude Code drops meta keys that are not identifiers, silently; we rename them instead. */
 export const META_KEY = /^[a-zA-Z_][a-zA-Z0-9_]*$/
@@ -122,8 +125,6 @@ export interface Interest {
   scope: Scope
   keys: readonly string[]
 }
-export type Scope = 'project' | 'everything'
-export const SCOPES = ['project', 'everything'] as const
 
 export function wants(interest: Interest, event: { topic: string; about?: readonly string[] }): boolean {
   for (const p of interest.topics) {

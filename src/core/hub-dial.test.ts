@@ -9,7 +9,7 @@ import { hubListSchema } from './settings/addresses.js'
 
 /** A hub list as the settings read it, its first mistake thrown as the line they print. */
 function parseHubs(text: string, place: string) {
-  const parsed = hubListSchema.safeParse(text.split(','))
+  const parsed = hubListSchema().safeParse(text.split(','))
   if (!parsed.success) throw new Error(`${place}: ${parsed.error.issues[0]?.message}`)
   return parsed.data
 }

@@ -1,8 +1,11 @@
 // The hub protocol: what channel processes and the hub say to each other over WebSocket.
 // Defined once here and validated on both ends.
-import { z } from 'zod'
+import * as z from 'zod'
 import { eventSchema } from './event.js'
 import { receiptStageSchema } from './receipts.js'
+import { subscriberNameSchema } from './subscriber-name-schema.js'
+
+export { subscriberNameSchema }
 
 export const HUB_PATH = '/hub'
 
@@ -13,12 +16,6 @@ export const HUB_PATH = '/hub'
 export function isHubOwnSubscriber(name: string): boolean {
   return /^(session|webhook|github|routine):/.test(name)
 }
-
-export const subscriberNameSchema = z
-  .string()
-  .min(1, 'subscriber name must not be empty')
-  .max(100, 'subscriber name is longer than 100 characters')
-  .regex(/^[A-Za-z0-9._:-]+$/, 'subscriber name may hold letters, digits and . _ : - only')
 
 export const topicSchema = z
   .string()

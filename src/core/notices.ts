@@ -2,7 +2,7 @@
 // finished (`finished`), a routine starting a run (`run-started`) and a run's end (`run-ended`); all
 // of them until they choose. Each operator is a sender of one surface (a chat person, an HTTP sender),
 // so choosing per sender chooses per surface too.
-import { z } from 'zod'
+import * as z from 'zod'
 import { invalid } from './errors.js'
 
 export const NOTICE_KINDS = ['waiting', 'finished', 'run-started', 'run-ended'] as const

@@ -2,7 +2,7 @@
 // its repository, or in its folder), read for every session that works there, whatever started it
 // (the plugin, the hooks, a driven session): the topics it takes whatever they are about, the other
 // repositories whose events are its business too, or everything.
-import { z } from 'zod'
+import * as z from 'zod'
 import { topicSchema } from './hub-protocol.js'
 
 export const PROJECT_FILE = '.switchboard.json'

@@ -1,7 +1,7 @@
 // Delivery receipts (issue 23): per event and subscriber, when the hub stored it, when it was written
 // to the session, and when Claude Code's own record shows it in Claude's context. Defined once here:
 // the hub protocol's receipt message, the store, the API and the dashboard all read these.
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** What a subscriber reports of an event (the hub records `stored` itself, at commit). */
 export const receiptStageSchema = z.enum(['written', 'queued', 'in_context', 'unconfirmed'])

@@ -1,7 +1,7 @@
 // A routine (issue 25, docs/routines.md): a trigger, a filter and an action, with a key, a debounce
 // window, a concurrency cap and a human gate. The one schema every surface checks a routine with,
 // and the pure parts the hub runs on each event: the filter, templates, the key.
-import { z } from 'zod'
+import * as z from 'zod'
 import { claudeOptionsSchema } from './claude-options.js'
 import { knownTimeZone, parseCron } from './cron.js'
 import type { StoredEvent } from './event.js'

@@ -1,6 +1,6 @@
 // The hub's session API as its clients see it (the CLI, `switchboard mcp`, the HTTP routes): what a
 // session is, how one is set up, and how a person answers what it asks. One definition for both sides.
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** `stopped`: its CLI was ended (by a person, or after sitting idle); the next message resumes it. */
 export type SessionStatus =

@@ -1,5 +1,5 @@
 import { expect, it, vi } from 'vitest'
-import { z } from 'zod'
+import * as z from 'zod'
 import { invalid } from './errors.js'
 import { callTool, INVALID_PARAMS, listTools, ProtocolError, textResult, tool } from './tool-call.js'
 

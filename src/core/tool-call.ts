@@ -8,7 +8,7 @@
 // can act on (`<tool>: <field>: <problem>`, `<tool>: <what the handler's error said>`). Arguments
 // a tool's schema refuses are the second kind, as the specification has them since 2025-11-25.
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import { z } from 'zod'
+import * as z from 'zod'
 import { DomainError, describeZod } from './errors.js'
 
 // A type, not an interface: the MCP SDK's result type takes it only with an implicit index signature.

@@ -1,7 +1,7 @@
 // What each of the six claude_* tools does with its checked arguments, through the hub's session API.
 import { statSync } from 'node:fs'
 import { resolve } from 'node:path'
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { type HubApi, HubApiError } from '../client/api-client.js'
 import type { ClaudeOptions } from '../core/claude-options.js'
 import { conflict, invalid, notFound } from '../core/errors.js'

@@ -2,7 +2,7 @@
 // and two of Switchboard's own for the prompts of every session (a terminal's hooks, a channel, a
 // driven session): one zod schema per tool's arguments and one per its result, from which
 // tools/list derives the JSON Schemas it advertises (core/tool-call.ts).
-import { z } from 'zod'
+import * as z from 'zod'
 import { claudeOptionsSchema } from '../core/claude-options.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import type { ToolSpec } from '../core/tool-call.js'

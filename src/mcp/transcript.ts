@@ -1,6 +1,6 @@
 // What a session's stored stream-json lines say, for claude_get_status: the text Claude wrote, each
 // tool it called and what became of the call, and the result of the last turn that ended.
-import { z } from 'zod'
+import * as z from 'zod'
 import { contentBlocks, resultOf } from '../claude/messages.js'
 
 export interface StoredLine {

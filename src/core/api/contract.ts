@@ -1,7 +1,7 @@
 // The hub's HTTP API as types, by route name: each route's path parameters (from its path), its body
 // and query (from the schemas the hub checks them with) and what it answers. Clients are typed from
 // this, so nothing they send or read is written twice. Types only.
-import type { z } from 'zod'
+import type * as z from 'zod'
 import type { StoredEvent } from '../event.js'
 import type { NoticeKind } from '../notices.js'
 import type { OutboxMessage } from '../outbox.js'

@@ -10,7 +10,7 @@ export type {
   SessionView,
 } from '../session-api.js'
 
-import type { z } from 'zod'
+import type * as z from 'zod'
 import type { ReceiptView } from '../receipts.js'
 import type { createSessionSchema, newRuleSchema } from './schemas.js'
 

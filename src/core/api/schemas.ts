@@ -1,7 +1,7 @@
 // What each route of the hub takes: its JSON body and its query, as zod schemas the hub checks every
 // request with (hub/http/define.ts), the OpenAPI document is generated from, and the clients' types
 // are inferred from (the page imports this file for types only).
-import { z } from 'zod'
+import * as z from 'zod'
 import { hookInputSchema } from '../../core/claude-hooks.js'
 import { claudeOptionsSchema } from '../../core/claude-options.js'
 import { metaSchema } from '../event.js'

@@ -1,6 +1,9 @@
 // What a setting is: how it is named in each place it may come from, how the text of a flag or a
 // variable becomes a value, the schema that checks the value, and what it is when nothing sets it.
-import { z } from 'zod'
+// Every command reads the table, and checks only the settings it was given: a schema is built the
+// first time a value is checked against it, not when the table is loaded (building them all took
+// longer than the rest of `switchboard status` with no hub; `npm run bench:startup`).
+import * as z from 'zod'
 
 export interface Setting<T = unknown> {
   /** SWITCHBOARD_…, in the environment. */
@@ -13,7 +16,8 @@ export interface Setting<T = unknown> {
   why?: string
   /** The text of a flag or a variable as the value the schema checks (a number, a list, a boolean). */
   text: (raw: string) => unknown
-  schema: z.ZodType<T>
+  /** Built on first use (lazySchema). */
+  readonly schema: z.ZodType<T>
   default: T
   /** What the default means, where the bare value would not say it (none: SQLite in the home). */
   defaultText?: string
@@ -26,11 +30,27 @@ export interface Setting<T = unknown> {
   description: string
 }
 
-/** One entry of the table, its value's type taken from its schema and its default. */
+/** A schema built the first time it is asked for, then kept. */
+export function lazySchema<S extends z.ZodType>(build: () => S): () => S {
+  let built: S | undefined
+  return () => {
+    built ??= build()
+    return built
+  }
+}
+
+/**
+ * One entry of the table, its value's type taken from its schema and its default; `schema` says how
+ * to build the schema, which is built when a value is first checked.
+ */
 export function setting<S extends z.ZodType, D>(
-  spec: Omit<Setting<z.output<S> | D>, 'schema' | 'default'> & { schema: S; default: D },
+  spec: Omit<Setting<z.output<S> | D>, 'schema' | 'default'> & { schema: () => S; default: D },
 ): Setting<z.output<S> | D> {
-  return spec as unknown as Setting<z.output<S> | D>
+  const { schema, ...rest } = spec
+  const built = lazySchema(schema)
+  return Object.defineProperty(rest, 'schema', { get: built, enumerable: true }) as unknown as Setting<
+    z.output<S> | D
+  >
 }
 
 export const text = {
@@ -77,6 +97,6 @@ export function listOf<T extends z.ZodType>(item: T) {
   })
 }
 
-export const booleanSchema = z.boolean({
-  error: (issue) => `${quoted(issue.input)} is not true or false (1 or 0)`,
-})
+export const booleanSchema = lazySchema(() =>
+  z.boolean({ error: (issue) => `${quoted(issue.input)} is not true or false (1 or 0)` }),
+)

@@ -3,10 +3,10 @@
 // and the README's "Settings" table is rendered from this one (markdown.ts, checked by a test).
 import { homedir } from 'node:os'
 import { join } from 'node:path'
-import { z } from 'zod'
-import { SCOPES } from '../event.js'
-import { subscriberNameSchema } from '../hub-protocol.js'
+import * as z from 'zod'
 import { isLoopback } from '../network.js'
+import { SCOPES } from '../scope.js'
+import { subscriberNameSchema } from '../subscriber-name-schema.js'
 import {
   advertiseSchema,
   type HubAddress,
@@ -58,7 +58,7 @@ export const SETTINGS = {
     inFile: false,
     why: 'config.json is in the home, so it cannot say where the home is',
     text: text.string,
-    schema: z.string().min(1, 'a folder'),
+    schema: () => z.string().min(1, 'a folder'),
     default: join(homedir(), '.switchboard'),
     defaultText: '~/.switchboard',
     path: true,
@@ -78,7 +78,7 @@ export const SETTINGS = {
     flag: { spec: '--host <address>', on: ON_SERVE },
     inFile: true,
     text: text.string,
-    schema: z.string().min(1, 'an address to bind, e.g. 0.0.0.0'),
+    schema: () => z.string().min(1, 'an address to bind, e.g. 0.0.0.0'),
     default: '127.0.0.1',
     description: 'the address the hub binds (beyond loopback it speaks TLS) and clients dial',
   }),
@@ -87,7 +87,7 @@ export const SETTINGS = {
     flag: { spec: '--allowed-hosts <names>', on: ON_SERVE },
     inFile: true,
     text: text.list,
-    schema: listOf(z.string().min(1).max(255, 'a host name is at most 255 characters')),
+    schema: () => listOf(z.string().min(1).max(255, 'a host name is at most 255 characters')),
     default: [] as string[],
     description: 'host names (name or name:port) the hub answers to besides loopback, e.g. behind a proxy',
   }),
@@ -96,9 +96,10 @@ export const SETTINGS = {
     flag: { spec: '--max-body-bytes <bytes>', on: ON_SERVE },
     inFile: true,
     text: text.number,
-    schema: numberIn('a whole number of bytes from 1024 to 16777216', 1024, 16 * 1024 * 1024, {
-      whole: true,
-    }),
+    schema: () =>
+      numberIn('a whole number of bytes from 1024 to 16777216', 1024, 16 * 1024 * 1024, {
+        whole: true,
+      }),
     default: 64 * 1024,
     description:
       "the largest webhook or sender's message the hub reads; a webhook source whose sender sends more reads up to its sender's own cap (github 25 MiB, sentry 2 MiB, alertmanager and grafana 4 MiB; every other route's limit is in /openapi.json)",
@@ -108,7 +109,7 @@ export const SETTINGS = {
     flag: { spec: '--retention-days <days>', on: ON_SERVE },
     inFile: true,
     text: text.number,
-    schema: numberIn('a number of days above 0, at most 36500', 0, 36_500, { above: true }),
+    schema: () => numberIn('a number of days above 0, at most 36500', 0, 36_500, { above: true }),
     default: 30,
     description: 'how long events, replies, answered decisions, session lines and delivery logs are kept',
   }),
@@ -117,9 +118,10 @@ export const SETTINGS = {
     flag: { spec: '--routing <scope>', on: ON_SERVE },
     inFile: true,
     text: text.string,
-    schema: z.enum(SCOPES, {
-      error: (issue) => `${JSON.stringify(issue.input)} is not one of ${SCOPES.join(', ')}`,
-    }),
+    schema: () =>
+      z.enum(SCOPES, {
+        error: (issue) => `${JSON.stringify(issue.input)} is not one of ${SCOPES.join(', ')}`,
+      }),
     default: 'project' as const,
     description:
       'what a session gets of events it names no topic for: what is about its project, or everything (every session everything, as before)',
@@ -129,7 +131,7 @@ export const SETTINGS = {
     flag: { spec: '--session-idle-minutes <minutes>', on: ON_SERVE },
     inFile: true,
     text: text.number,
-    schema: numberIn('a number of minutes from 0 to 100000', 0, 100_000),
+    schema: () => numberIn('a number of minutes from 0 to 100000', 0, 100_000),
     default: 30,
     description: "minutes a driven session's Claude Code may sit idle before the hub stops it (0: never)",
   }),
@@ -138,11 +140,12 @@ export const SETTINGS = {
     flag: { spec: '--session-env <names>', on: ON_SERVE },
     inFile: true,
     text: text.list,
-    schema: listOf(
-      z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
-        error: (issue) => `${JSON.stringify(issue.input)} is not an environment variable name`,
-      }),
-    ),
+    schema: () =>
+      listOf(
+        z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, {
+          error: (issue) => `${JSON.stringify(issue.input)} is not an environment variable name`,
+        }),
+      ),
     default: [] as string[],
     description: 'variables the hub passes to the Claude Code it starts, besides its own list',
   }),
@@ -151,7 +154,7 @@ export const SETTINGS = {
     flag: { spec: '--reply-file-roots <folders>', on: ON_SERVE },
     inFile: true,
     text: text.list,
-    schema: listOf(z.string().startsWith('/', 'replyFileRoots are absolute paths')),
+    schema: () => listOf(z.string().startsWith('/', 'replyFileRoots are absolute paths')),
     default: [] as string[],
     description:
       "folders a reply may attach files from, besides the session's and the home's inbox (config.json's is read at each reply)",
@@ -161,9 +164,8 @@ export const SETTINGS = {
     flag: { spec: '--database-url <url>' },
     inFile: true,
     text: text.string,
-    schema: z
-      .string()
-      .regex(/^postgres(ql)?:\/\/\S+$/, 'a database URL starts with postgres:// or postgresql://'),
+    schema: () =>
+      z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'a database URL starts with postgres:// or postgresql://'),
     default: null,
     defaultText: 'SQLite in the home',
     secret: true,
@@ -186,7 +188,8 @@ export const SETTINGS = {
     flag: { spec: '--lease-ms <ms>', on: ON_SERVE },
     inFile: true,
     text: text.number,
-    schema: numberIn('a whole number of milliseconds from 400 to 600000', 400, 600_000, { whole: true }),
+    schema: () =>
+      numberIn('a whole number of milliseconds from 400 to 600000', 400, 600_000, { whole: true }),
     default: 10_000,
     description: 'how soon another hub on the database takes over the work of one that died',
   }),
@@ -206,7 +209,8 @@ export const SETTINGS = {
     inFile: true,
     why: 'on a command line every user of the machine could read it (ps)',
     text: text.string,
-    schema: z.string().trim().min(24, 'must be at least 24 characters (openssl rand -hex 24 makes one)'),
+    schema: () =>
+      z.string().trim().min(24, 'must be at least 24 characters (openssl rand -hex 24 makes one)'),
     default: null,
     defaultText: "the home's admin-token file, made on first use",
     secret: true,
@@ -218,7 +222,7 @@ export const SETTINGS = {
     flag: { spec: '--tls-cert <file>', on: ON_SERVE },
     inFile: true,
     text: text.string,
-    schema: z.string().min(1, 'a PEM file'),
+    schema: () => z.string().min(1, 'a PEM file'),
     default: null,
     defaultText: 'one the hub makes beyond loopback',
     path: true,
@@ -229,7 +233,7 @@ export const SETTINGS = {
     flag: { spec: '--tls-key <file>', on: ON_SERVE },
     inFile: true,
     text: text.string,
-    schema: z.string().min(1, 'a PEM file'),
+    schema: () => z.string().min(1, 'a PEM file'),
     default: null,
     path: true,
     description: 'the key (PEM) of tlsCert',
@@ -248,7 +252,7 @@ export const SETTINGS = {
     flag: { spec: '--log-file <file>' },
     inFile: true,
     text: text.string,
-    schema: z.string().min(1, 'a file'),
+    schema: () => z.string().min(1, 'a file'),
     default: null,
     defaultText: 'stderr; serve at a terminal: logs/hub.log in the home',
     path: true,
@@ -259,9 +263,10 @@ export const SETTINGS = {
     flag: { spec: '--log-level <level>' },
     inFile: true,
     text: text.string,
-    schema: z.enum(LOG_LEVELS, {
-      error: (issue) => `${JSON.stringify(issue.input)} is not one of ${LOG_LEVELS.join(', ')}`,
-    }),
+    schema: () =>
+      z.enum(LOG_LEVELS, {
+        error: (issue) => `${JSON.stringify(issue.input)} is not one of ${LOG_LEVELS.join(', ')}`,
+      }),
     default: 'info' as const,
     description: 'the least a log line must matter to be written',
   }),
@@ -280,7 +285,7 @@ export const SETTINGS = {
     inFile: true,
     why: 'on a command line every user of the machine could read it (ps)',
     text: text.string,
-    schema: z.string().trim().min(1, 'a GitHub token'),
+    schema: () => z.string().trim().min(1, 'a GitHub token'),
     default: null,
     defaultText: 'none: a comment a routine would post is a dead letter saying so',
     secret: true,
@@ -294,12 +299,13 @@ export const SETTINGS = {
     inFile: true,
     why: 'set once per machine (GitHub Enterprise Server), as the token is',
     text: text.string,
-    schema: z
-      .string()
-      .refine(
-        isGitHubApi,
-        'an https: URL (or http: on loopback) with no query or credentials, such as https://github.example.com/api/v3',
-      ),
+    schema: () =>
+      z
+        .string()
+        .refine(
+          isGitHubApi,
+          'an https: URL (or http: on loopback) with no query or credentials, such as https://github.example.com/api/v3',
+        ),
     default: 'https://api.github.com',
     description: 'the GitHub REST API routines post comments to',
   }),
@@ -308,7 +314,7 @@ export const SETTINGS = {
     flag: { spec: '--routine-runs <n>', on: ON_SERVE },
     inFile: true,
     text: text.number,
-    schema: numberIn('a whole number of runs from 1 to 100', 1, 100, { whole: true }),
+    schema: () => numberIn('a whole number of runs from 1 to 100', 1, 100, { whole: true }),
     default: 4,
     description:
       'how many routine runs, of all routines together, may be gated, starting or running at once (each routine has its own cap too)',
@@ -318,7 +324,7 @@ export const SETTINGS = {
     flag: { spec: '--hook-wait-seconds <s>', on: ON_SERVE },
     inFile: true,
     text: text.number,
-    schema: numberIn('a whole number of seconds from 0 to 3600', 0, 3600, { whole: true }),
+    schema: () => numberIn('a whole number of seconds from 0 to 3600', 0, 3600, { whole: true }),
     default: 300,
     description:
       "how long a terminal session's permission dialog waits for a remote answer (the installed hooks' timeout is this and a margin)",
@@ -328,7 +334,7 @@ export const SETTINGS = {
     flag: { spec: '--presence-seconds <s>', on: ON_SERVE },
     inFile: true,
     text: text.number,
-    schema: numberIn('a whole number of seconds from 0 to 86400', 0, 86_400, { whole: true }),
+    schema: () => numberIn('a whole number of seconds from 0 to 86400', 0, 86_400, { whole: true }),
     default: 120,
     description:
       'a person who typed or answered at a terminal this recently is there: no notice goes to the phone',
@@ -338,7 +344,7 @@ export const SETTINGS = {
     flag: { spec: '--escalate-seconds <s>', on: ON_SERVE },
     inFile: true,
     text: text.number,
-    schema: numberIn('a whole number of seconds from 0 to 86400', 0, 86_400, { whole: true }),
+    schema: () => numberIn('a whole number of seconds from 0 to 86400', 0, 86_400, { whole: true }),
     default: 300,
     description:
       'a terminal session left waiting this long is told to the operators even if its person was there (0: never)',
@@ -348,7 +354,7 @@ export const SETTINGS = {
     flag: { spec: '--push-contact <address>', on: ON_SERVE },
     inFile: true,
     text: text.string,
-    schema: z.string().refine(isPushContact, PUSH_CONTACT),
+    schema: () => z.string().refine(isPushContact, PUSH_CONTACT),
     default: 'mailto:switchboard@example.com',
     description:
       "the contact Web Push services are given with each push (VAPID's subject): they write there about a hub that misbehaves",
@@ -358,7 +364,7 @@ export const SETTINGS = {
     flag: { spec: '--listen-grace-ms <ms>', on: ON_CHANNEL },
     inFile: true,
     text: text.number,
-    schema: numberIn('a whole number of milliseconds from 0 to 60000', 0, 60_000, { whole: true }),
+    schema: () => numberIn('a whole number of milliseconds from 0 to 60000', 0, 60_000, { whole: true }),
     default: 1_000,
     description: "how long a channel's first delivery waits for Claude Code to finish setting it up",
   }),
@@ -367,7 +373,8 @@ export const SETTINGS = {
     flag: { spec: '--confirm-ms <ms>', on: ON_CHANNEL },
     inFile: true,
     text: text.number,
-    schema: numberIn('a whole number of milliseconds from 100 to 600000', 100, 600_000, { whole: true }),
+    schema: () =>
+      numberIn('a whole number of milliseconds from 100 to 600000', 100, 600_000, { whole: true }),
     default: 3_000,
     description:
       "how long a channel waits, once Claude Code has read an event it wrote, for it to show in Claude Code's transcript before it looks again and writes it once more if the transcript moved on without it (doubling each try; five times as long while the transcript is silent); the hub waits as long as all of a channel's tries would for an event a session's hook handed over",
@@ -377,7 +384,7 @@ export const SETTINGS = {
     flag: { spec: '--confirm-tries <n>', on: ON_CHANNEL },
     inFile: true,
     text: text.number,
-    schema: numberIn('a whole number from 1 to 20', 1, 20, { whole: true }),
+    schema: () => numberIn('a whole number from 1 to 20', 1, 20, { whole: true }),
     default: 5,
     description:
       "how many times a channel writes an event that does not reach Claude's context before it is unconfirmed and goes down the ladder (and, with confirmMs, how long the hub waits for one a hook handed over)",
@@ -387,9 +394,10 @@ export const SETTINGS = {
     flag: { spec: '--delivery <rung>', on: ON_CHANNEL },
     inFile: true,
     text: text.string,
-    schema: z.enum(['channel', 'message'], {
-      error: (issue) => `${JSON.stringify(issue.input)} is not channel or message`,
-    }),
+    schema: () =>
+      z.enum(['channel', 'message'], {
+        error: (issue) => `${JSON.stringify(issue.input)} is not channel or message`,
+      }),
     default: null,
     defaultText: 'chosen from the client and how Claude Code was started',
     description: 'how a channel delivers: channel notifications, or notifications/message and its inbox',
@@ -400,7 +408,7 @@ export const SETTINGS = {
     inFile: false,
     why: PER_SESSION,
     text: text.string,
-    schema: subscriberNameSchema,
+    schema: () => subscriberNameSchema,
     default: null,
     defaultText: "the working folder's name",
     description: "a channel's subscriber name (a plugin's .mcp.json cannot take per-project flags)",
@@ -411,7 +419,7 @@ export const SETTINGS = {
     inFile: false,
     why: PER_SESSION,
     text: text.list,
-    schema: listOf(subscriberNameSchema),
+    schema: () => listOf(subscriberNameSchema),
     default: [] as string[],
     description: 'other names peers may send to a channel by',
   }),

@@ -3,7 +3,7 @@
 // choice, the chat a `/new` session answers to, the attachments Claude may download, the replies a
 // stranger was given, when a chat was last told no session takes it, each session's thread in a group,
 // the progress level each chat or thread chose.
-import { z } from 'zod'
+import * as z from 'zod'
 import { type InboundAttachment, inboundAttachmentSchema } from '../../sources/chat/platform.js'
 import type { BridgeMemoryKind, BridgeMemoryStore } from '../../store/store.js'
 import { type ProgressLevel, progressLevelSchema } from './progress-level.js'

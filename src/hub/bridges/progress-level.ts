@@ -1,7 +1,7 @@
 // How much of a session's work a chat or a thread sees as it happens (`/progress`): nothing beyond
 // the replies and notices it gets anyway (`off`, the default), a line when a turn ends (`minimal`),
 // one message edited in place with a line per tool call (`normal`), and Claude's text too (`full`).
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const PROGRESS_LEVELS = ['off', 'minimal', 'normal', 'full'] as const
 export const progressLevelSchema = z.enum(PROGRESS_LEVELS)

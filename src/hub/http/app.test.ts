@@ -2,7 +2,7 @@
 // kind), the OpenAPI document generated from the contract, the Host/Origin guard over TCP, and a
 // webhook taken or refused by its source's secret.
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { z } from 'zod'
+import * as z from 'zod'
 import { ADMIN_TOKEN, type AppWorld, appWorld, OWN_HOST } from '../../../test/helpers/app-world.js'
 import { bodyLimitOf, ROUTES, type RouteDef } from '../../core/api/routes.js'
 import { INPUTS, messageBodySchema } from '../../core/api/schemas.js'

@@ -4,7 +4,7 @@
 // not fit), and what the handler returns is answered as JSON with the route's status, unless it is a
 // Response of its own (a stream, an upgrade, or Node's response written directly).
 import type { Context, Hono } from 'hono'
-import type { z } from 'zod'
+import type * as z from 'zod'
 import type { ParamsOf, ParsedBodyOf, ParsedQueryOf, Responses } from '../../core/api/contract.js'
 import { bodyLimitOf, ROUTES, type RouteDef, type RouteName } from '../../core/api/routes.js'
 import { INPUTS } from '../../core/api/schemas.js'

@@ -4,7 +4,7 @@
 // the body's digest, whom it acts for, the hub it is meant for, when, and a nonce. The hub receiving
 // it checks all of that, and each signature is taken once.
 import { createHash, createHmac, randomBytes } from 'node:crypto'
-import { z } from 'zod'
+import * as z from 'zod'
 import { safeEqual } from '../../core/ids.js'
 
 /** The header a signed request carries; a request with it is never passed on again. */

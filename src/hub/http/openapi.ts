@@ -2,7 +2,7 @@
 // (core/api/routes.ts: paths, who may call, body limits) and the zod schemas it checks each body and
 // query with (core/api/schemas.ts): nothing in it is written by hand, so it cannot drift from what
 // the hub does.
-import { z } from 'zod'
+import * as z from 'zod'
 import { type Auth, bodyLimitOf, ROUTES, type RouteDef } from '../../core/api/routes.js'
 import { INPUTS, messageBodySchema, STREAM_EVENTS } from '../../core/api/schemas.js'
 import { VERSION } from '../../core/version.js'

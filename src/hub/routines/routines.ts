@@ -2,7 +2,7 @@
 // and the work each is for one hub at a time. The hub holding a routine's lease takes its events
 // (a durable subscriber `routine:<name>`, fenced by that lease) into runs and moves its runs along
 // (runner.ts): a tick on every change it makes or hears of, and one a second for due times.
-import type { z } from 'zod'
+import type * as z from 'zod'
 import type { routineTestSchema, webhookRequestSchema } from '../../core/api/schemas.js'
 import { cronMatches, lastMatchBetween, MINUTE, parseCron } from '../../core/cron.js'
 import { conflict, forbidden, invalid, notFound } from '../../core/errors.js'

@@ -1,7 +1,7 @@
 // Binding a session's CLI to a live IDE (its port or name), as Claude Code's /ide does: the `ide`
 // entry joins the session's dynamic MCP servers (PROTOCOLS.md §3, mcp_set_servers). It lasts as long
 // as this CLI.
-import { z } from 'zod'
+import * as z from 'zod'
 import { configuredServers, findIde, ideServer, listIdes } from '../../claude/ide.js'
 import { conflict } from '../../core/errors.js'
 import type { LiveSession } from './live-session.js'

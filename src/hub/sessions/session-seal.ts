@@ -4,7 +4,7 @@
 // admin token (which the database never holds); a session whose settings do not carry that seal, or
 // are not what the API could have set, is not resumed.
 import { createHmac } from 'node:crypto'
-import { z } from 'zod'
+import * as z from 'zod'
 import { claudeOptionsSchema } from '../../core/claude-options.js'
 import { conflict, type DomainError } from '../../core/errors.js'
 import { safeEqual } from '../../core/ids.js'

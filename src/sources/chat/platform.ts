@@ -1,7 +1,7 @@
 // What the hub needs from a chat platform, whatever it is: messages and button presses in, messages
 // with buttons, edits, reactions and files out. Each platform (telegram/, discord/, slack/) wraps
 // its real client library behind this; the hub's bridge logic (hub/bridges/) knows only this.
-import { z } from 'zod'
+import * as z from 'zod'
 import type { BridgePlatform } from '../../core/bridges.js'
 import type { ChunkMode, FormattedText } from './chunk-markdown.js'
 

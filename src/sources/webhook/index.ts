@@ -2,7 +2,7 @@
 // (verify.ts), then turns the body into events the way the source's preset says (presets/: generic,
 // github, sentry, alertmanager, grafana).
 import type { IncomingHttpHeaders } from 'node:http'
-import { z } from 'zod'
+import * as z from 'zod'
 import { unauthorized } from '../../core/errors.js'
 import type { NewEvent } from '../../core/event.js'
 import { type Source, WEBHOOK_PRESETS } from '../../store/access.js'

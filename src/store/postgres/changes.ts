@@ -3,7 +3,7 @@
 // notice only says where to look. Any role that may connect may NOTIFY on the channel, whatever its
 // rights on the tables: a notice is a wake-up and never more, and one no hub would send is dropped.
 import pg from 'pg'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { OtherChange } from '../store.js'
 import type { Queryable } from './db.js'
 

@@ -1,7 +1,7 @@
 // What Alertmanager and Grafana notifications share: one alert group per POST, whose firing alerts
 // and resolved alerts each become one event: what fires (or resolved), how many, why, the runbook.
 import { createHash } from 'node:crypto'
-import { z } from 'zod'
+import * as z from 'zod'
 import type { NewEvent } from '../../../core/event.js'
 import type { Source } from '../../../store/store.js'
 import { metaOf, sourceEvent } from './preset.js'

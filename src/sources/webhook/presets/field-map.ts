@@ -1,6 +1,6 @@
 // The generic preset's field map: which values of a JSON body become an event's content and
 // attributes, each named by a JSON path such as `$.alert.labels.severity` or `$.items[0].id`.
-import { z } from 'zod'
+import * as z from 'zod'
 import { META_KEY, RESERVED_META } from '../../../core/event.js'
 
 /** More than a body has attributes worth naming; fewer than meta holds (32). */

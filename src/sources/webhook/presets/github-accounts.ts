@@ -1,7 +1,7 @@
 // The github preset's lines for deliveries about an account rather than a repository: an app's
 // installations, organizations and their members, teams and blocks, Marketplace plans, sponsorships,
 // an app's authorization, and GitHub's advisory database. Each names the account or organization.
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   type Context,
   excerpt,

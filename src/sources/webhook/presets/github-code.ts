@@ -1,7 +1,7 @@
 // The github preset's lines for code and what runs on it: pushes, branches and tags, commits'
 // comments and statuses, checks, workflow runs and jobs, deployments, releases and packages. A run,
 // a job or a check names its conclusion, and carries it as `conclusion` for a routine's filter.
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   type Context,
   excerpt,

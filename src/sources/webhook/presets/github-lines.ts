@@ -1,6 +1,6 @@
 // What every line of the github preset is made of: the delivery's context (who did it, where), the
 // shapes the summaries share, and the small helpers that put one line together.
-import { z } from 'zod'
+import * as z from 'zod'
 import { shaped } from './preset.js'
 
 export const user = z.object({ login: z.string() })

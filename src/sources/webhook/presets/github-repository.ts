@@ -1,7 +1,7 @@
 // The github preset's lines for a repository itself: its settings, labels, milestones, projects,
 // collaborators, keys and hooks, and the security alerts raised on it. An alert's number is
 // `alert`, a milestone's `milestone`: `number` names an issue or pull request only.
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   type Context,
   excerpt,

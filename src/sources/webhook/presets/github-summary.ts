@@ -2,7 +2,7 @@
 // attributes worth filtering on. Shapes: GitHub's "Webhook events and payloads" reference, checked
 // against every example of @octokit/webhooks-examples (github-examples.test.ts); only the fields
 // read are checked, so a payload that grows new fields still reads.
-import { z } from 'zod'
+import * as z from 'zod'
 import { ACCOUNT_LINES } from './github-accounts.js'
 import { CODE_LINES } from './github-code.js'
 import {

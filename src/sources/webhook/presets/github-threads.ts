@@ -1,7 +1,7 @@
 // The github preset's lines for conversations: pull requests, issues, reviews, discussions and their
 // comments, each naming its number and title. `number` and `pull_request` name an issue or pull
 // request only (routines comment on that thread, core/routines.ts); a discussion's is `discussion`.
-import { z } from 'zod'
+import * as z from 'zod'
 import {
   type Context,
   excerpt,

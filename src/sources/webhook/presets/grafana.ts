@@ -1,6 +1,6 @@
 // The grafana preset: Grafana Alerting's webhook contact point, an Alertmanager-like group with
 // Grafana's own links per alert (silence, dashboard, panel) and its title, state and message.
-import { z } from 'zod'
+import * as z from 'zod'
 import { ALERT_GROUP_MAX_BYTES, alertSchema, groupEvents, groupSchema } from './alert-group.js'
 import { type Preset, payload } from './preset.js'
 

@@ -1,7 +1,7 @@
 // What a preset is (a pure function from a verified request to the events it makes) and what the
 // presets share: reading their payload, and building a source's event.
 import type { IncomingHttpHeaders } from 'node:http'
-import type { z } from 'zod'
+import type * as z from 'zod'
 import { describeZod, invalid } from '../../../core/errors.js'
 import { type NewEvent, repoKey, toMeta } from '../../../core/event.js'
 import type { Source } from '../../../store/store.js'

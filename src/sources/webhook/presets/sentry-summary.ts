@@ -1,7 +1,7 @@
 // One line for a person per Sentry webhook (what happened to which issue or alert, in which project,
 // how severe, and a link) and the attributes worth filtering on, `project` first. Shapes: Sentry's
 // integration platform webhook documentation; only the fields read are checked.
-import { z } from 'zod'
+import * as z from 'zod'
 import { shaped } from './preset.js'
 
 /** What every delivery carries: the action, who did it, the resource's data. */
