@@ -17,8 +17,11 @@ import { peopleRoutes } from './people.js'
 import { pushRoutes } from './push.js'
 import { checkHostAndOrigin, checkTarget } from './request-guard.js'
 import { routineRoutes } from './routines.js'
+import { senderAdminRoutes } from './sender-admin.js'
 import { senderRoutes } from './senders.js'
 import { sessionRoutes } from './sessions.js'
+import { sourceAdminRoutes } from './source-admin.js'
+import { SourceCache } from './source-cache.js'
 import { stateRoutes } from './state.js'
 import { systemRoutes } from './system.js'
 import { webhookRoutes } from './webhooks.js'
@@ -27,10 +30,14 @@ export function createApp(parts: HubParts): HubApp {
   const app = new Hono<HubEnv>()
   // The home's socket is reachable only through the home's permissions: no browser gets there.
   for (const path of PAGE_PATHS) app.use(path, securityHeaders)
+  // One cache of the webhook sources: the admin's changes drop what the webhook route read.
+  const sources = new SourceCache(parts.hub.store)
   app.route('/', systemRoutes(parts))
-  app.route('/', webhookRoutes(parts))
+  app.route('/', webhookRoutes(parts, sources))
   app.route('/', senderRoutes(parts))
   app.route('/', peopleRoutes(parts))
+  app.route('/', senderAdminRoutes(parts))
+  app.route('/', sourceAdminRoutes(parts, sources))
   app.route('/', stateRoutes(parts))
   app.route('/', claudeHookRoutes(parts))
   app.route('/', decisionRoutes(parts))
