@@ -119,7 +119,10 @@ export async function checkHub(
   }
 }
 
-/** Postgres only (SQLite is the home's file): can this machine reach it, and which hubs are alive on it. */
+/**
+ * Postgres only (SQLite is the home's file): can this machine reach it, and which hubs are alive on it.
+ * It opens the database itself, to read: whether this machine reaches it is the question, hub or none.
+ */
 export async function checkDatabase(config: HubConfig): Promise<Check[]> {
   if (!config.databaseUrl) return []
   const where = redactDatabaseUrl(config.databaseUrl)

@@ -58,7 +58,11 @@ export function registerDoctor(program: Command): void {
     })
 }
 
-/** With no hub up, the store says who the operators are (without creating one that is not there). */
+/**
+ * With no hub up, the store says who the operators are (without creating one that is not there). The
+ * one command besides `serve` that opens the store: it only reads, and only when no hub runs (doctor
+ * must not start one to ask it), so the hub is still the store's one writer while it runs.
+ */
 async function operatorsInStore(config: HubConfig): Promise<number | null> {
   if (!config.databaseUrl && !existsSync(paths.database(config.home))) return null
   // A database that cannot be reached is the database check's to report.
