@@ -43,12 +43,6 @@ export interface Store
    * have to show (see OtherChange). Absent on a store one hub owns.
    */
   onOtherChanges?(listener: (change: OtherChange) => void): void
-  /**
-   * On the home's SQLite file, which the CLI writes to itself (`pair`, `access allow`): calls
-   * `listener` soon after another process committed, so the hub shows what it stored without
-   * waiting for a sweep. Returns what stops it. Postgres tells the same through onOtherChanges.
-   */
-  onWrittenElsewhere?(listener: () => void): () => void
 }
 
 /** What another hub on the same database did, as this hub hears it. */
