@@ -3,6 +3,7 @@
 // several hubs moves when its hub is killed; status and doctor show the hubs.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
+import pg from 'pg'
 import { expect, it } from 'vitest'
 import { ChannelClient } from '../helpers/channel-client.js'
 import { CLI, waitFor } from '../helpers/home.js'
@@ -170,9 +171,8 @@ it('brings Claude’s reply to the sender’s stream on another hub', async () =
   }
 })
 
-it('has doctor name the database and the hubs alive on it, or say it cannot reach it', async () => {
+it('has doctor name the database and the hubs alive on it, or say it cannot reach it, and write nothing to it', async () => {
   const [a, b] = [world.cluster.hub(0), world.cluster.hub(1)]
-  await Promise.all([a.start(), b.start()])
   const doctor = async (env: Record<string, string> = {}) => {
     const run = promisify(execFile)
     const out = await run(process.execPath, [CLI, 'doctor', '--json'], {
@@ -181,6 +181,16 @@ it('has doctor name the database and the hubs alive on it, or say it cannot reac
     const report = JSON.parse(out.stdout) as { checks: { name: string; verdict: string; detail: string }[] }
     return report.checks.find((c) => c.name === 'database')
   }
+  // Before any hub: reached, no hub alive, and the database is left as it was (doctor does not
+  // open the store, which would make its tables).
+  expect(await doctor()).toMatchObject({ verdict: 'ok', detail: expect.stringContaining('0 hubs alive') })
+  const db = new pg.Client({ connectionString: world.cluster.databaseUrl })
+  await db.connect()
+  const tables = await db
+    .query("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'")
+    .finally(() => db.end())
+  expect(tables.rows[0]?.n).toBe(0)
+  await Promise.all([a.start(), b.start()])
   const found = await doctor()
   expect(found?.verdict).toBe('ok')
   expect(found?.detail).toContain('2 hubs alive')
