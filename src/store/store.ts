@@ -55,6 +55,8 @@ export type OtherChange =
   | { area: 'decisions'; id: string }
   /** Took a lease from whoever held it (a subscriber connected to that hub). */
   | { area: 'lease'; name: string; holder: string }
+  /** Changed a webhook source's secret or projects, or removed it. */
+  | { area: 'sources'; name: string }
   /** Nothing was heard for a while (a dropped connection): anything may have changed. */
   | { area: 'unknown' }
 

@@ -43,6 +43,15 @@ it('delivers what was published on one hub to a channel connected to another, in
   expect(status.hubs.map((h) => h.address).sort()).toEqual([a.address, b.address, c.address].sort())
   expect(status.hubs.find((h) => h.self)?.address).toBe(b.address)
   expect(status.hubs.find((h) => h.address === a.address)?.subscribers).toBe(1)
+  // A secret rotated through one hub is refused by the others too, which had read the old one.
+  const rotated = /secret: (\S+)/.exec(await a.home.cli('source', 'rotate', 'ci'))?.[1] as string
+  for (const other of [b, c])
+    await waitFor(
+      async () => (await post(`${other.url}/hooks/ci`, secret, 'stale')) === 401,
+      10_000,
+      'a refusal',
+    )
+  expect(await post(`${b.url}/hooks/ci`, rotated, 'build 60')).toBe(202)
 })
 
 // Three hubs, a kill and a lease to wait out: 7 s quiet, over 30 s with the machine's cores shared (seen in CI).

@@ -21,9 +21,15 @@ export function followOtherHubs(hub: Hub, log: Logger): { stop(): void } {
         return hub.decisions.answeredElsewhere(change.id)
       case 'lease':
         return hub.leases.takenElsewhere(change.name)
+      case 'sources':
+        return hub.events.sourceChanged.emit(change.name)
       case 'unknown':
         hub.wake(null)
-        return Promise.all([hub.decisions.answeredElsewhere(null), hub.outbox.catchUp()])
+        return Promise.all([
+          hub.decisions.answeredElsewhere(null),
+          hub.outbox.catchUp(),
+          hub.events.sourceChanged.emit(null),
+        ])
     }
   }
   const heard = (change: OtherChange) => {

@@ -21,7 +21,6 @@ import { senderAdminRoutes } from './sender-admin.js'
 import { senderRoutes } from './senders.js'
 import { sessionRoutes } from './sessions.js'
 import { sourceAdminRoutes } from './source-admin.js'
-import { SourceCache } from './source-cache.js'
 import { stateRoutes } from './state.js'
 import { systemRoutes } from './system.js'
 import { webhookRoutes } from './webhooks.js'
@@ -30,14 +29,12 @@ export function createApp(parts: HubParts): HubApp {
   const app = new Hono<HubEnv>()
   // The home's socket is reachable only through the home's permissions: no browser gets there.
   for (const path of PAGE_PATHS) app.use(path, securityHeaders)
-  // One cache of the webhook sources: the admin's changes drop what the webhook route read.
-  const sources = new SourceCache(parts.hub.store)
   app.route('/', systemRoutes(parts))
-  app.route('/', webhookRoutes(parts, sources))
+  app.route('/', webhookRoutes(parts))
   app.route('/', senderRoutes(parts))
   app.route('/', peopleRoutes(parts))
   app.route('/', senderAdminRoutes(parts))
-  app.route('/', sourceAdminRoutes(parts, sources))
+  app.route('/', sourceAdminRoutes(parts))
   app.route('/', stateRoutes(parts))
   app.route('/', claudeHookRoutes(parts))
   app.route('/', decisionRoutes(parts))

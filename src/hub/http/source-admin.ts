@@ -12,9 +12,9 @@ import { defineRoute } from './define.js'
 import type { HubEnv } from './env.js'
 import type { HubParts } from './parts.js'
 import { nameOf } from './principal.js'
-import type { SourceCache } from './source-cache.js'
 
-export function sourceAdminRoutes(parts: HubParts, cache: SourceCache): Hono<HubEnv> {
+export function sourceAdminRoutes(parts: HubParts): Hono<HubEnv> {
+  const cache = parts.sources
   const app = new Hono<HubEnv>()
   const { hub, creds, log } = parts
   const { store } = hub

@@ -1,7 +1,8 @@
 // Webhook sources as the hub sees them: read from the store at most once a second per name. This
 // hub's own API changes sources (source-admin.ts), and drops what it cached of one it changed, so a
 // removed source or a new secret takes effect here at once; a new source is looked up at once
-// (misses are not cached). Other hubs on a shared database go by a change within SOURCE_CACHE_MS.
+// (misses are not cached). Other hubs on a shared database hear of a change (hub-events'
+// sourceChanged, wired in assemble.ts) and drop it too; SOURCE_CACHE_MS bounds a notice that was lost.
 import type { Source, Store } from '../../store/store.js'
 
 /** How long a hub may go on using what it read of a source another hub changed. */
@@ -27,8 +28,9 @@ export class SourceCache {
     return source
   }
 
-  /** The source changed (through this hub): the next request reads it again. */
-  forget(name: string): void {
-    this.entries.delete(name)
+  /** The source changed (null: any may have): the next request reads it again. */
+  forget(name: string | null): void {
+    if (name === null) this.entries.clear()
+    else this.entries.delete(name)
   }
 }

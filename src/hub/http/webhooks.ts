@@ -10,9 +10,9 @@ import { defineRoute, type Handler } from './define.js'
 import type { HubEnv } from './env.js'
 import { requestBody } from './node-io.js'
 import type { HubParts } from './parts.js'
-import type { SourceCache } from './source-cache.js'
 
-export function webhookRoutes(parts: HubParts, sources: SourceCache): Hono<HubEnv> {
+export function webhookRoutes(parts: HubParts): Hono<HubEnv> {
+  const { sources } = parts
   const app = new Hono<HubEnv>()
   const { hub } = parts
   /** A source not in the cache yet: looked up once, before its body is read. */
