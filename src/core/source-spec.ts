@@ -2,7 +2,7 @@
 // name, the header that de-duplicates retries, its preset, the generic preset's field map (which
 // values of a JSON body become an event's content and attributes, each named by a JSON path such as
 // `$.alert.labels.severity`), a secret its sender made, and the projects it is about.
-import { z } from 'zod'
+import * as z from 'zod'
 import { META_KEY, RESERVED_META } from './event.js'
 
 /** How a webhook source's bodies become events (src/sources/webhook/presets). */
