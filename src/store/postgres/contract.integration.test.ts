@@ -64,9 +64,13 @@ it('tells the other stores on the database of a source’s new secret, new proje
   const [a, b] = [await openPostgresStore(url), await openPostgresStore(url)]
   try {
     const heard: OtherChange[] = []
+    let listening = false
     b.onOtherChanges?.((change) => {
+      // `unknown` comes once b listens: what was committed before that was never to be heard.
+      if (change.area === 'unknown') listening = true
       if (change.area === 'sources') heard.push(change)
     })
+    await waitFor(() => listening, 10_000, 'b to listen')
     await a.addSource({ name: 'ci', topic: 'ci', secret: 'whsec_1', deliveryHeader: null })
     expect(await a.setSourceSecret('ci', 'whsec_2')).toBe(true)
     expect(await a.setSourceAbout('ci', ['api'])).toBe(true)
