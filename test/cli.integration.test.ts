@@ -344,8 +344,8 @@ it('counts no unused sign-in link as an open decision, in status or on the Hub p
 })
 
 it('source rotate gives a source a new secret, printed once; the old one is refused from then on', async () => {
-  const old = await world.home.addSource('ci')
   await startHub()
+  const old = await world.home.addSource('ci')
   const post = (secret: string) =>
     fetch(`${world.home.url}/hooks/ci`, {
       method: 'POST',
@@ -369,9 +369,9 @@ it('source rotate gives a source a new secret, printed once; the old one is refu
 })
 
 it('lists sources, senders, pairing requests, peers and dead letters as JSON for scripts', async () => {
+  await startHub()
   await world.home.addSource('ci')
   await world.home.addSender('alice', true)
-  await startHub()
   expect(JSON.parse((await cli(['source', 'list', '--json'])).stdout)).toEqual([
     expect.objectContaining({ name: 'ci', topic: 'ci', preset: 'generic', deliveryHeader: null }),
   ])

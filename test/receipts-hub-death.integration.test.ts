@@ -35,10 +35,10 @@ async function deliveries(id: string): Promise<ReceiptView[]> {
 it('records in_context for an event confirmed while its hub was dying, once the channel has started a new hub', {
   timeout: 60_000,
 }, async () => {
-  const secret = await world.home.addSource('ci')
   const first = spawn(process.execPath, [CLI, 'serve'], { env: world.home.env, stdio: 'ignore' })
   world.opened.push({ close: () => first.kill('SIGKILL') }) // stopped below: SIGTERM would not end it
   await world.home.waitForHub()
+  const secret = await world.home.addSource('ci')
   // The session: Claude Code's HOME, its folder, its session id, and the transcript it will write.
   const claudeHome = realpathSync(mkdtempSync(join(tmpdir(), 'claude-home-')))
   const cwd = realpathSync(mkdtempSync(join(tmpdir(), 'claude-project-')))

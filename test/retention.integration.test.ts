@@ -22,9 +22,9 @@ function eventRows(): number {
 
 describe('retention', () => {
   it('keeps the database bounded under a steady stream', { timeout: 120_000 }, async () => {
-    const secret = await world.home.addSource('ci')
-    // Two seconds, so a test sees many generations come and go.
+    // Two seconds, so a test sees many generations come and go: before the hub the CLI starts reads it.
     writeFileSync(join(world.home.dir, 'config.json'), JSON.stringify({ retentionDays: 2 / 86_400 }))
+    const secret = await world.home.addSource('ci')
     const c = await ChannelClient.start(world.home, ['--name', 'steady'])
     world.opened.push(c)
     const sizes: number[] = []

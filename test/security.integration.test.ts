@@ -239,6 +239,41 @@ describe('8. the admin token goes only to this home’s hub', () => {
   })
 })
 
+describe('9. senders and sources are the admin token’s', () => {
+  it('refuses an operator’s sender token that tries to add a source or a sender, or rotate a secret', async () => {
+    await channel()
+    const secret = await world.home.addSource('ci')
+    const operator = await world.home.addSender('ops', true)
+    const code = ((await (await post('/pair', '')).json()) as { code: string }).code
+    const as = {
+      authorization: `Bearer ${operator}`,
+      'content-type': 'application/json',
+      'x-switchboard': '1',
+    }
+    const tries: [string, string, string][] = [
+      ['POST', '/api/sources', JSON.stringify({ name: 'mine' })],
+      ['POST', '/api/sources/ci/secret', '{}'],
+      ['POST', '/api/sources/ci/about', JSON.stringify({ about: [] })],
+      ['DELETE', '/api/sources/ci', ''],
+      ['POST', '/api/senders', JSON.stringify({ name: 'friend', operator: true })],
+      ['POST', '/api/senders/telegram%3A42/access', JSON.stringify({ status: 'allowed', operator: true })],
+      ['POST', `/api/pairings/${code}`, JSON.stringify({ operator: true })],
+      ['GET', '/api/senders', ''],
+    ]
+    for (const [method, path, body] of tries) {
+      const res = await fetch(`${world.home.url}${path}`, { method, headers: as, body: body || undefined })
+      expect({ method, path, status: res.status }).toEqual({ method, path, status: 401 })
+    }
+    // Nothing changed: the source takes its old secret, and the senders are as they were.
+    const hook = await post('/hooks/ci', 'still mine', { authorization: `Bearer ${secret}` })
+    expect(hook.status).toBe(202)
+    expect(await world.home.cli('source', 'list')).toMatch(/^ci\ttopic=ci\tpreset=generic\n$/)
+    expect(await world.home.cli('sender', 'list')).toBe(
+      `ops\tallowed\toperator\t-\npending-${code}\tpending\t-\t-\n`,
+    )
+  })
+})
+
 describe('10. lesser findings', () => {
   it('takes ?token= only on GET /events', async () => {
     const token = await world.home.addSender('alice')
@@ -278,7 +313,9 @@ describe('10. lesser findings', () => {
 
   it('tightens an existing home to 0700 and its database to 0600 on every start', async () => {
     mkdirSync(world.home.dir, { recursive: true })
+    // The first hub (the CLI starts one) makes the database; the next start finds it loosened.
     await world.home.cli('source', 'add', 'ci')
+    await world.home.stopHub()
     chmodSync(world.home.dir, 0o755)
     chmodSync(join(world.home.dir, 'switchboard.db'), 0o644)
     await channel()

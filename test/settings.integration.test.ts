@@ -262,13 +262,14 @@ it('gives the hub a setting that was config.json only as a flag, and one that wa
     `switchboard: ${join(world.home.dir, 'config.json')}: leaseMs: "soon" is not a whole number of milliseconds from 400 to 600000\n`,
   )
   configFile({ leaseMs: 2000 })
-  const secret = await world.home.addSource('ci')
   // The home's clean-up stops it.
   spawn(process.execPath, [CLI, 'serve', '--max-body-bytes', '2048'], {
     env: world.home.env,
     stdio: 'ignore',
   })
   await world.home.waitForHub()
+  // Through the hub just started (the CLI would start one with the defaults if none ran).
+  const secret = await world.home.addSource('ci')
   const post = (bytes: number) =>
     fetch(`${world.home.url}/hooks/ci`, {
       method: 'POST',

@@ -21,9 +21,9 @@ afterEach(async () => {
 })
 
 it('keeps the write-ahead log bounded while events keep coming', async () => {
-  const secret = await home.addSource('load')
   hub = spawn(process.execPath, [CLI, 'serve'], { env: home.env, stdio: 'ignore' })
   await home.waitForHub()
+  const secret = await home.addSource('load')
   const padding = 'x'.repeat(2_000)
   const walSizes: number[] = []
   for (let round = 0; round < 4; round++) {

@@ -76,8 +76,9 @@ export async function inContextFigures(n: number, warmup: number): Promise<InCon
   }
   const receiver = await receiptReceiver()
   try {
-    const secret = await world.home.addSource('bench')
+    // The session's channel starts the hub, in Claude Code's environment; the source is added through it.
     const session = await startedSession(world, PLUGIN_CHANNEL)
+    const secret = await world.home.addSource('bench')
     world.fake.respond(() => ({ text: 'noted' }))
     await world.home.cli('subscribe', '--url', receiver.url, '--receipts')
     const toReceipt: number[] = []

@@ -1,7 +1,8 @@
 // What the delivery benches share: a target (where the sender POSTs, and the MCP client that reads
 // the notifications), Switchboard's channel as Claude Code starts it, and the two measures — one
 // POST at a time from the sender's start to the client's read, and a flood for events/s.
-import { spawn } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
+import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ChannelNotification } from '../../test/helpers/channel-client.js'
@@ -9,6 +10,8 @@ import { CLI, TestHome, waitFor } from '../../test/helpers/home.js'
 import { summarize } from '../stats.js'
 import type { SenderKind } from './sender.js'
 import type { Sender } from './sender-process.js'
+
+const run = promisify(execFile)
 
 export interface Target {
   name: string
@@ -48,10 +51,12 @@ export const hookHeaders = (secret: string) => ({
 /** Switchboard built from `cli` on SQLite: this checkout's, or another build's (BENCH_BEFORE_CLI). */
 export async function switchboard(cli = CLI, name = 'switchboard'): Promise<Target> {
   const home = await TestHome.create()
-  const out = await home.cli('source', 'add', 'bench')
-  const secret = /secret: (\S+)/.exec(out)?.[1] ?? ''
   const hub = spawn(process.execPath, [cli, 'serve'], { env: home.env, stdio: 'ignore' })
   await home.waitForHub(10_000)
+  // With the build under test, once its hub runs: this one adds it through the hub's API (and would
+  // start a hub of its own if none ran); an older one writes the store.
+  const { stdout: out } = await run(process.execPath, [cli, 'source', 'add', 'bench'], { env: home.env })
+  const secret = /secret: (\S+)/.exec(out)?.[1] ?? ''
   const client = await channel(home, 'bench', undefined, cli)
   return {
     name,

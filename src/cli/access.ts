@@ -1,12 +1,12 @@
-// `switchboard sender`, `pair` and `access`: who may talk to sessions, worked on the store directly.
+// `switchboard sender`, `pair` and `access`: who may talk to sessions, through the hub's API (a hub is
+// started when none runs): the hub is the one process that writes its store.
 import type { Command } from 'commander'
-import { Access } from '../hub/people/access.js'
-import { withStore } from './options.js'
+import { hubApi } from './options.js'
 import { printJson } from './output.js'
 
 /** The senders, four columns each (name, status, role, how the chat platform shows them), or JSON. */
 async function listSenders(opts: { json?: boolean }, command: Command): Promise<void> {
-  const senders = await withStore(command, (store) => store.listSenders())
+  const { senders } = await hubApi(command).call('senders')
   if (opts.json) return printJson(senders)
   if (senders.length === 0)
     process.stdout.write('no senders yet (switchboard sender add <name>, or pairing)\n')
@@ -28,9 +28,9 @@ export function registerAccess(program: Command): void {
     .description('create an allowed sender and print its token')
     .option('--operator', 'may also answer permission requests')
     .action(async (name: string, opts: { operator?: boolean }, command: Command) => {
-      const { token } = await withStore(command, (store) =>
-        new Access(store).addSender(name, !!opts.operator),
-      )
+      const { token } = await hubApi(command).call('addSender', {
+        body: { name, operator: !!opts.operator },
+      })
       process.stdout.write(
         `sender "${name}"${opts.operator ? ' (operator)' : ''}\n  token: ${token}\n` +
           'Send messages with POST /messages and read replies from GET /events, with "Authorization: Bearer <token>".\n',
@@ -51,7 +51,7 @@ export function registerAccess(program: Command): void {
         command: Command,
       ) => {
         if (opts.list || code === undefined) {
-          const pending = await withStore(command, (store) => new Access(store).pendingPairings())
+          const { pairings: pending } = await hubApi(command).call('pairings')
           if (opts.json)
             return printJson(
               pending.map((d) => ({
@@ -69,9 +69,10 @@ export function registerAccess(program: Command): void {
           }
           return
         }
-        const sender = await withStore(command, (store) =>
-          new Access(store).approvePairing(code, { name: opts.name, operator: opts.operator, by: 'cli' }),
-        )
+        const { sender } = await hubApi(command).call('approvePairing', {
+          params: { code },
+          body: { name: opts.name, operator: opts.operator },
+        })
         process.stdout.write(
           `paired: "${sender.name}" may now send messages${sender.operator ? ' and answer permission requests' : ''}\n`,
         )
@@ -94,9 +95,10 @@ export function registerAccess(program: Command): void {
     .option('--operator', 'may also answer permission requests')
     .option('--no-operator', 'may not answer permission requests')
     .action(async (name: string, opts: { operator?: boolean }, command: Command) => {
-      const sender = await withStore(command, (store) =>
-        new Access(store).setStatus(name, 'allowed', opts.operator),
-      )
+      const { sender } = await hubApi(command).call('setSenderAccess', {
+        params: { name },
+        body: { status: 'allowed', operator: opts.operator },
+      })
       process.stdout.write(`"${sender.name}" is allowed${sender.operator ? ' (operator)' : ''}\n`)
     })
 
@@ -104,7 +106,7 @@ export function registerAccess(program: Command): void {
     .command('block <name>')
     .description('block a sender: nothing it sends reaches a session')
     .action(async (name: string, _opts: unknown, command: Command) => {
-      await withStore(command, (store) => new Access(store).setStatus(name, 'blocked'))
+      await hubApi(command).call('setSenderAccess', { params: { name }, body: { status: 'blocked' } })
       process.stdout.write(`"${name}" is blocked\n`)
     })
 
@@ -112,7 +114,7 @@ export function registerAccess(program: Command): void {
     .command('remove <name>')
     .description('delete a sender and its token')
     .action(async (name: string, _opts: unknown, command: Command) => {
-      await withStore(command, (store) => new Access(store).remove(name))
+      await hubApi(command).call('removeSender', { params: { name } })
       process.stdout.write(`removed "${name}"\n`)
     })
 }

@@ -11,8 +11,7 @@ import { START_COMMAND, stoppedHow } from '../client/autostart.js'
 import { CLAUDE_HOOK_EVENTS } from '../core/claude-hooks.js'
 import { type HubConfig, paths, redactDatabaseUrl } from '../core/config.js'
 import type { HubStatus } from '../core/hub-protocol.js'
-import { openStore } from '../store/open.js'
-import type { Store } from '../store/store.js'
+import { probeDatabase } from '../store/open.js'
 import { claudeConnection } from './claude-connection.js'
 import { hookForm, hookSocket, installedHooks, settingsFile } from './claude-settings.js'
 
@@ -119,37 +118,35 @@ export async function checkHub(
   }
 }
 
-/** Postgres only (SQLite is the home's file): can this machine reach it, and which hubs are alive on it. */
+/**
+ * Postgres only (SQLite is the home's file): can this machine reach it, and which hubs are alive on it.
+ * Whether this machine reaches it is the question, hub or none, so doctor asks the database itself; it
+ * only reads, and never opens the store (which would migrate it): the hub is the store's one writer.
+ */
 export async function checkDatabase(config: HubConfig): Promise<Check[]> {
   if (!config.databaseUrl) return []
   const where = redactDatabaseUrl(config.databaseUrl)
-  let store: Store
+  let hubs: string[]
   try {
-    store = await openStore(config)
+    hubs = (await probeDatabase(config.databaseUrl)).hubs
   } catch (err) {
     return [
       {
         name: 'database',
         verdict: 'problem',
-        detail: (err as Error).message,
+        detail: `cannot use the database ${where}: ${(err as Error).message || (err as NodeJS.ErrnoException).code}`,
         fix: 'start Postgres, or correct SWITCHBOARD_DATABASE_URL (or --database-url, "databaseUrl" in config.json)',
       },
     ]
   }
-  try {
-    const now = Date.now()
-    const hubs = (await store.listLeases('hub:')).filter((l) => l.expiresAt > now)
-    const list = hubs.map((h) => h.note ?? h.holder).join(', ')
-    return [
-      {
-        name: 'database',
-        verdict: 'ok',
-        detail: `Postgres ${where}; ${hubs.length} hub${hubs.length === 1 ? '' : 's'} alive${list ? ` (${list})` : ''}`,
-      },
-    ]
-  } finally {
-    await store.close()
-  }
+  const list = hubs.join(', ')
+  return [
+    {
+      name: 'database',
+      verdict: 'ok',
+      detail: `Postgres ${where}; ${hubs.length} hub${hubs.length === 1 ? '' : 's'} alive${list ? ` (${list})` : ''}`,
+    },
+  ]
 }
 
 export async function checkClaude(env: NodeJS.ProcessEnv = process.env): Promise<Check[]> {

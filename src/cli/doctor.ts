@@ -3,8 +3,6 @@
 import { existsSync } from 'node:fs'
 import type { Command } from 'commander'
 import { localSocket } from '../client/hub-address.js'
-import { type HubConfig, paths } from '../core/config.js'
-import { openStore } from '../store/open.js'
 import {
   type Check,
   checkChannelRegistered,
@@ -36,7 +34,8 @@ export function registerDoctor(program: Command): void {
       if (homeExisted) {
         const hub = await checkHub(config, () => hubApi(command, 'doctor', false).call('status'))
         checks.push(...hub.checks)
-        operators = hub.status?.operators ?? (await operatorsInStore(config))
+        // Only a running hub counts them: doctor neither opens the store nor starts a hub to ask.
+        operators = hub.status?.operators ?? null
       }
       checks.push(
         ...(await checkClaude()),
@@ -56,17 +55,4 @@ export function registerDoctor(program: Command): void {
       }
       if (!healthy) process.exitCode = 1
     })
-}
-
-/** With no hub up, the store says who the operators are (without creating one that is not there). */
-async function operatorsInStore(config: HubConfig): Promise<number | null> {
-  if (!config.databaseUrl && !existsSync(paths.database(config.home))) return null
-  // A database that cannot be reached is the database check's to report.
-  const store = await openStore(config).catch(() => null)
-  if (!store) return null
-  try {
-    return await store.countOperators()
-  } finally {
-    await store.close()
-  }
 }

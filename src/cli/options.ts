@@ -1,7 +1,7 @@
-// What commands share beyond their flags: the hub's API (a hub started when none runs) and the store.
+// What commands share beyond their flags: the hub's API, a hub started when none runs. No command
+// opens the store but `switchboard serve`: the hub is its one writer (docs/design-notes.md).
 import type { Command } from 'commander'
 import { HubApi } from '../client/api-client.js'
-import type { Store } from '../store/store.js'
 import { configFrom } from './flags.js'
 
 export { check, configFrom, settingOptions } from './flags.js'
@@ -14,17 +14,4 @@ export function hubApi(command: Command, logName = 'cli', autostart = true): Hub
   // The logger (pino) is loaded only if a hub is to be started: status and doctor never start one.
   const log = async () => (await import('../core/log.js')).createCliLogger(logName, configFrom(command))
   return new HubApi(configFrom(command), log, autostart, logName)
-}
-
-/** Admin commands work on the store directly, so they work whether or not a hub runs. */
-export async function withStore<T>(command: Command, work: (store: Store) => Promise<T>): Promise<T> {
-  // Loaded here, not above: the commands that only call the hub (status among them) need no
-  // database driver at all.
-  const { openStore } = await import('../store/open.js')
-  const store = await openStore(configFrom(command))
-  try {
-    return await work(store)
-  } finally {
-    await store.close()
-  }
 }

@@ -1,25 +1,30 @@
 // `switchboard source`: webhook sources (POST /hooks/<name>): add one with its preset, list, rotate
-// its secret, remove.
+// its secret, bind, remove; through the hub's API (a hub is started when none runs), which writes
+// them and goes by each change at once.
 import { existsSync, readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import type { Command } from 'commander'
 import * as z from 'zod'
+import type { SourceRow } from '../core/api/rows.js'
 import { invalid } from '../core/errors.js'
 import { repoKey } from '../core/event.js'
 import { topicSchema } from '../core/hub-protocol.js'
-import { newSecret } from '../core/ids.js'
+import {
+  fieldSpecSchema,
+  givenSecretSchema,
+  headerNameSchema,
+  MAX_FIELDS,
+  presetSchema,
+  SENDER_MADE_SECRET,
+  sourceNameSchema,
+  type WebhookPreset,
+} from '../core/source-spec.js'
 import { isReservedSource } from '../core/sources.js'
-import { SOURCE_CACHE_MS } from '../hub/http/source-cache.js'
 import { projectIdentity } from '../hub/projects/project-identity.js'
 import { projectKeys } from '../hub/projects/projects.js'
-import { presetSchema } from '../sources/webhook/index.js'
-import { fieldSpecSchema, MAX_FIELDS } from '../sources/webhook/presets/field-map.js'
-import type { FieldMap, Source, WebhookPreset } from '../store/store.js'
-import { check, configFrom, withStore } from './options.js'
+import { check, configFrom, hubApi } from './options.js'
 import { printJson } from './output.js'
 
-const sourceName = z.string().regex(/^[A-Za-z0-9._-]{1,64}$/, 'use 1-64 letters, digits or . _ -')
-const headerName = z.string().regex(/^[A-Za-z0-9-]{1,100}$/, 'not an HTTP header name')
 const repositorySchema = z.string().regex(/^[A-Za-z0-9_.-]+\/[A-Za-z0-9_.-]+$/, 'a repository as owner/name')
 
 /** How the sending side is set up, after the URL and secret are printed. */
@@ -44,16 +49,8 @@ const SETUP: Record<WebhookPreset, (topic: string) => string> = {
     `secret alone is refused). Events arrive on ${topic}.<resource>: subscribe with --topics '${topic}*'.`,
 }
 
-/** The presets whose sender makes the secret (Sentry's Client Secret): `source add` is given it. */
-const SENDER_MADE_SECRET: ReadonlySet<WebhookPreset> = new Set(['sentry'])
-
 const ARGV_WARNING =
   'switchboard: --secret on the command line: other users of this machine can read it there (ps, /proc) and your shell history keeps it; next time use --secret-file or --secret - (stdin)\n'
-
-const givenSecret = z
-  .string()
-  .trim()
-  .regex(/^\S{16,500}$/, 'a secret is 16 to 500 characters without spaces')
 
 /**
  * The secret from `--secret-file`, or `--secret -` (stdin), or `--secret <value>` (noted in
@@ -81,14 +78,14 @@ async function readGivenSecret(opts: { secret?: string; secretFile?: string }, o
   }
   return raw === undefined
     ? undefined
-    : check(givenSecret, raw, opts.secretFile ? '--secret-file' : '--secret')
+    : check(givenSecretSchema, raw, opts.secretFile ? '--secret-file' : '--secret')
 }
 
 /** `--field name=path` flags into a field map, each checked; a name given twice is a mistake. */
-function fieldMapOf(specs: string[]): FieldMap | null {
+function fieldMapOf(specs: string[]): Record<string, string> | null {
   if (specs.length === 0) return null
   if (specs.length > MAX_FIELDS) throw invalid(`at most ${MAX_FIELDS} --field flags`)
-  const map: FieldMap = {}
+  const map: Record<string, string> = {}
   for (const spec of specs) {
     const [name, path] = check(fieldSpecSchema, spec, '--field')
     if (Object.hasOwn(map, name)) throw invalid(`--field "${spec}": ${name} is mapped twice`)
@@ -97,7 +94,7 @@ function fieldMapOf(specs: string[]): FieldMap | null {
   return map
 }
 
-function describe(s: Source): string {
+function describe(s: SourceRow): string {
   const fields = s.fieldMap
     ? `\tfields=${Object.entries(s.fieldMap)
         .map(([name, path]) => `${name}=${path}`)
@@ -105,7 +102,7 @@ function describe(s: Source): string {
     : ''
   const dedupe = s.deliveryHeader ? `\tdedupe=${s.deliveryHeader}` : ''
   const about = s.about?.length ? `\tabout=${s.about.join(',')}` : ''
-  return `${s.name}\ttopic=${s.topic}\tpreset=${s.preset ?? 'generic'}${fields}${dedupe}${about}`
+  return `${s.name}\ttopic=${s.topic}\tpreset=${s.preset}${fields}${dedupe}${about}`
 }
 
 const more = (value: string, previous: string[]) => [...previous, value]
@@ -172,13 +169,13 @@ export function registerSources(program: Command): void {
         },
         command: Command,
       ) => {
-        const name = check(sourceName, rawName, 'source name')
+        const name = check(sourceNameSchema, rawName, 'source name')
         const about = await aboutOf(opts)
         if (isReservedSource(name))
           throw invalid(`source name "${name}" is reserved for Switchboard's own events; pick another`)
         const topic = check(topicSchema, opts.topic ?? name, '--topic')
         const deliveryHeader = opts.deliveryHeader
-          ? check(headerName, opts.deliveryHeader, '--delivery-header')
+          ? check(headerNameSchema, opts.deliveryHeader, '--delivery-header')
           : null
         const preset = check(presetSchema, opts.preset ?? 'generic', '--preset')
         if (opts.field.length > 0 && preset !== 'generic')
@@ -190,10 +187,8 @@ export function registerSources(program: Command): void {
           throw invalid(
             `the ${preset} preset checks signatures with the secret ${preset} made: give it with --secret-file <path> or --secret - (stdin)`,
           )
-        const secret = given ?? newSecret('sbw')
-        await withStore(command, async (store) => {
-          if (await store.getSource(name)) throw invalid(`source "${name}" exists already`)
-          await store.addSource({ name, topic, secret, deliveryHeader, preset, fieldMap, about })
+        const { secret } = await hubApi(command).call('addSource', {
+          body: { name, topic, secret: given, deliveryHeader, preset, fieldMap, about },
         })
         const { host, port } = configFrom(command)
         if (onArgv.length) process.stderr.write(ARGV_WARNING)
@@ -201,7 +196,7 @@ export function registerSources(program: Command): void {
           `source "${name}" (topic ${topic}, preset ${preset})\n` +
             `  URL:    http://${host}:${port}/hooks/${name}\n` +
             // A secret the person gave is theirs already: not printed back.
-            `  secret: ${given ? '(the one you gave)' : secret}\n` +
+            `  secret: ${secret ?? '(the one you gave)'}\n` +
             `${SETUP[preset](topic)}\n`,
         )
       },
@@ -212,8 +207,8 @@ export function registerSources(program: Command): void {
     .description('list webhook sources (never their secrets)')
     .option('--json', 'JSON, for scripts')
     .action(async (opts: { json?: boolean }, command: Command) => {
-      const sources = await withStore(command, (store) => store.listSources())
-      if (opts.json) return printJson(sources.map(({ secret: _secret, ...shown }) => shown))
+      const { sources } = await hubApi(command).call('sources')
+      if (opts.json) return printJson(sources)
       if (sources.length === 0) process.stdout.write('no sources yet (switchboard source add <name>)\n')
       for (const s of sources) process.stdout.write(`${describe(s)}\n`)
     })
@@ -232,22 +227,15 @@ export function registerSources(program: Command): void {
       ) => {
         const onArgv: string[] = []
         const given = await readGivenSecret(opts, onArgv)
-        const secret = given ?? newSecret('sbw')
-        const rotated = await withStore(command, async (store) => {
-          const preset = (await store.getSource(name))?.preset ?? 'generic'
-          if (!given && SENDER_MADE_SECRET.has(preset))
-            throw invalid(
-              `source "${name}" checks ${preset}'s signatures with the secret ${preset} made: give the new one with --secret-file <path> or --secret - (stdin)`,
-            )
-          return store.setSourceSecret(name, secret)
+        // The hub goes by the new secret once it answers (other hubs on a shared database within a second).
+        const { secret } = await hubApi(command).call('rotateSource', {
+          params: { name },
+          body: { secret: given },
         })
-        if (!rotated) throw invalid(`no source named "${name}"`)
         if (onArgv.length) process.stderr.write(ARGV_WARNING)
-        // A hub may have read the old secret a moment ago: once this returns, none accepts it any more.
-        await new Promise((r) => setTimeout(r, SOURCE_CACHE_MS))
-        if (opts.json) return printJson(given ? { name } : { name, secret })
+        if (opts.json) return printJson(secret === null ? { name } : { name, secret })
         process.stdout.write(
-          given
+          secret === null
             ? `source "${name}": it now takes the secret you gave (the old one no longer works)\n`
             : `source "${name}": new secret (the old one no longer works)\n  secret: ${secret}\n` +
                 'Give it to the sending side in place of the old one.\n',
@@ -270,10 +258,7 @@ export function registerSources(program: Command): void {
         if (opts.none && (opts.project.length || opts.repo.length))
           throw invalid('--none binds it to nothing: give it alone')
         const about = opts.none ? [] : await aboutOf(opts)
-        const bound = await withStore(command, (store) => store.setSourceAbout(name, about))
-        if (!bound) throw invalid(`no source named "${name}"`)
-        // A hub may have read the source a moment ago: once this returns, every hub goes by the new binding.
-        await new Promise((r) => setTimeout(r, SOURCE_CACHE_MS))
+        await hubApi(command).call('bindSource', { params: { name }, body: { about } })
         process.stdout.write(
           about.length
             ? `source "${name}": its events are about ${about.join(', ')}\n`
@@ -286,8 +271,7 @@ export function registerSources(program: Command): void {
     .command('remove <name>')
     .description('delete a webhook source; its URL answers 404 from then on')
     .action(async (name: string, _opts: unknown, command: Command) => {
-      const removed = await withStore(command, (store) => store.removeSource(name))
-      if (!removed) throw invalid(`no source named "${name}"`)
+      await hubApi(command).call('removeSource', { params: { name } })
       process.stdout.write(`removed source "${name}"\n`)
     })
 }

@@ -26,6 +26,7 @@ import type { Forwarding } from './http/forward.js'
 import { ForwardVerifier } from './http/forward-signature.js'
 import type { HubParts } from './http/parts.js'
 import { SenderStreams } from './http/sender-streams.js'
+import { SourceCache } from './http/source-cache.js'
 import type { HubTls } from './net/tls.js'
 import { OutboundWebhooks } from './outbound/outbound.js'
 import { ChatReplies } from './people/chat-replies.js'
@@ -83,6 +84,8 @@ export function assemble(
   const adminToken = readAdminToken(config)
 
   const streams = new SenderStreams(store, hub.outbox)
+  // The webhook sources as the webhook route reads them: a change on another hub drops what it cached.
+  const sources = new SourceCache(store)
   const sessions = new SessionManager(
     store,
     hub,
@@ -130,6 +133,7 @@ export function assemble(
   hub.events.missed.on(() => bridges.sweepBridges())
   hub.events.sessionEnded.on((session, reason) => void bridges.sessionEnded(session, reason))
   hub.events.receipt.on((subscriber, receipt) => outbound.receipt(subscriber, receipt))
+  hub.events.sourceChanged.on((name) => sources.forget(name))
   // A prompt is pushed to its operator's browsers by the hub that stored it: once, whichever hubs
   // share the store (they hear of it too). Not awaited: a slow push service holds up nobody.
   hub.events.stored.on((item, here) => {
@@ -204,6 +208,7 @@ export function assemble(
     feed,
     replies,
     streams,
+    sources,
     outbound,
     routines,
     push,

@@ -1,10 +1,9 @@
 // The Store's access area: who may send events in (webhook sources, chat senders), their chats, and
 // the replies waiting in each sender's outbox.
 import type { OutboxMessage } from '../core/outbox.js'
+import type { WebhookPreset } from '../core/source-spec.js'
 
-/** How a webhook source's bodies become events (src/sources/webhook/presets). */
-export const WEBHOOK_PRESETS = ['generic', 'github', 'alertmanager', 'grafana', 'sentry'] as const
-export type WebhookPreset = (typeof WEBHOOK_PRESETS)[number]
+export { WEBHOOK_PRESETS, type WebhookPreset } from '../core/source-spec.js'
 
 /** The generic preset's map: `content`, or an attribute's name → a JSON path in the body (`$.alert.text`). */
 export type FieldMap = Record<string, string>

@@ -1,5 +1,6 @@
 import { ensureHome, type HubConfig, paths, redactDatabaseUrl } from '../core/config.js'
 import { invalid } from '../core/errors.js'
+import type { DatabaseProbe } from './postgres/probe.js'
 import { openSqliteStore, type SqliteOptions } from './sqlite/index.js'
 import type { Store } from './store.js'
 
@@ -22,4 +23,10 @@ export async function openStore(
       `cannot use the database ${redactDatabaseUrl(config.databaseUrl)}: ${(err as Error).message || (err as NodeJS.ErrnoException).code}`,
     )
   }
+}
+
+/** Doctor's look at the configured Postgres database, read-only and without a migration. */
+export async function probeDatabase(databaseUrl: string): Promise<DatabaseProbe> {
+  const { probePostgres } = await import('./postgres/probe.js')
+  return probePostgres(databaseUrl)
 }

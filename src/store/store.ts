@@ -43,12 +43,6 @@ export interface Store
    * have to show (see OtherChange). Absent on a store one hub owns.
    */
   onOtherChanges?(listener: (change: OtherChange) => void): void
-  /**
-   * On the home's SQLite file, which the CLI writes to itself (`pair`, `access allow`): calls
-   * `listener` soon after another process committed, so the hub shows what it stored without
-   * waiting for a sweep. Returns what stops it. Postgres tells the same through onOtherChanges.
-   */
-  onWrittenElsewhere?(listener: () => void): () => void
 }
 
 /** What another hub on the same database did, as this hub hears it. */
@@ -61,6 +55,8 @@ export type OtherChange =
   | { area: 'decisions'; id: string }
   /** Took a lease from whoever held it (a subscriber connected to that hub). */
   | { area: 'lease'; name: string; holder: string }
+  /** Changed a webhook source's secret or projects, or removed it. */
+  | { area: 'sources'; name: string }
   /** Nothing was heard for a while (a dropped connection): anything may have changed. */
   | { area: 'unknown' }
 

@@ -39,20 +39,20 @@ export class FuzzHub {
   private stopping = false
   private starting: Promise<void> | null = null
 
-  private constructor(
-    readonly home: TestHome,
-    /** The secrets of the webhook sources created up front, by name. */
-    readonly secrets: Record<string, string>,
-    /** An allowed operator's sender token. */
-    readonly token: string,
-  ) {}
+  /** The secrets of the webhook sources created up front, by name. */
+  readonly secrets: Record<string, string> = {}
+  /** An allowed operator's sender token. */
+  token = ''
+
+  private constructor(readonly home: TestHome) {}
 
   static async start(sources = ['fz']): Promise<FuzzHub> {
     const home = await TestHome.create()
-    const secrets: Record<string, string> = {}
-    for (const name of sources) secrets[name] = await home.addSource(name)
-    const hub = new FuzzHub(home, secrets, await home.addSender('fuzzer', true))
+    const hub = new FuzzHub(home)
     await hub.spawn()
+    // Through the hub just started: the CLI would start one of its own if none ran.
+    for (const name of sources) hub.secrets[name] = await home.addSource(name)
+    hub.token = await home.addSender('fuzzer', true)
     hub.adminToken = readFileSync(join(home.dir, 'admin-token'), 'utf8').trim()
     return hub
   }

@@ -152,6 +152,8 @@ export function e2eWorld(options: ClaudeHomeOptions = {}): World {
     world.fake = await new FakeAnthropic().start()
     world.home = await TestHome.create()
     world.claude = new ClaudeHome(options)
+    // A hub the CLI starts (`sender add` before any session, say) drives sessions as the tests' own do.
+    Object.assign(world.home.extraEnv, drivingEnv(world))
   })
   afterEach(async () => {
     for (const close of world.closers.splice(0).reverse()) await close()

@@ -27,8 +27,9 @@ export async function webhookShown(
   env: Record<string, string>,
   body: string,
 ): Promise<string> {
-  const secret = await world.home.addSource('alerts')
+  // The session's channel starts the hub, in Claude Code's environment; the source is added through it.
   const session = await startedSession(world, args, env)
+  const secret = await world.home.addSource('alerts')
   const res = await fetch(`${world.home.url}/hooks/alerts`, {
     method: 'POST',
     headers: { authorization: `Bearer ${secret}` },

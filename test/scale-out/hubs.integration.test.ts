@@ -3,6 +3,7 @@
 // several hubs moves when its hub is killed; status and doctor show the hubs.
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
+import pg from 'pg'
 import { expect, it } from 'vitest'
 import { ChannelClient } from '../helpers/channel-client.js'
 import { CLI, waitFor } from '../helpers/home.js'
@@ -42,6 +43,15 @@ it('delivers what was published on one hub to a channel connected to another, in
   expect(status.hubs.map((h) => h.address).sort()).toEqual([a.address, b.address, c.address].sort())
   expect(status.hubs.find((h) => h.self)?.address).toBe(b.address)
   expect(status.hubs.find((h) => h.address === a.address)?.subscribers).toBe(1)
+  // A secret rotated through one hub is refused by the others too, which had read the old one.
+  const rotated = /secret: (\S+)/.exec(await a.home.cli('source', 'rotate', 'ci'))?.[1] as string
+  for (const other of [b, c])
+    await waitFor(
+      async () => (await post(`${other.url}/hooks/ci`, secret, 'stale')) === 401,
+      10_000,
+      'a refusal',
+    )
+  expect(await post(`${b.url}/hooks/ci`, rotated, 'build 60')).toBe(202)
 })
 
 // Three hubs, a kill and a lease to wait out: 7 s quiet, over 30 s with the machine's cores shared (seen in CI).
@@ -170,9 +180,8 @@ it('brings Claude’s reply to the sender’s stream on another hub', async () =
   }
 })
 
-it('has doctor name the database and the hubs alive on it, or say it cannot reach it', async () => {
+it('has doctor name the database and the hubs alive on it, or say it cannot reach it, and write nothing to it', async () => {
   const [a, b] = [world.cluster.hub(0), world.cluster.hub(1)]
-  await Promise.all([a.start(), b.start()])
   const doctor = async (env: Record<string, string> = {}) => {
     const run = promisify(execFile)
     const out = await run(process.execPath, [CLI, 'doctor', '--json'], {
@@ -181,6 +190,16 @@ it('has doctor name the database and the hubs alive on it, or say it cannot reac
     const report = JSON.parse(out.stdout) as { checks: { name: string; verdict: string; detail: string }[] }
     return report.checks.find((c) => c.name === 'database')
   }
+  // Before any hub: reached, no hub alive, and the database is left as it was (doctor does not
+  // open the store, which would make its tables).
+  expect(await doctor()).toMatchObject({ verdict: 'ok', detail: expect.stringContaining('0 hubs alive') })
+  const db = new pg.Client({ connectionString: world.cluster.databaseUrl })
+  await db.connect()
+  const tables = await db
+    .query("SELECT count(*)::int AS n FROM information_schema.tables WHERE table_schema = 'public'")
+    .finally(() => db.end())
+  expect(tables.rows[0]?.n).toBe(0)
+  await Promise.all([a.start(), b.start()])
   const found = await doctor()
   expect(found?.verdict).toBe('ok')
   expect(found?.detail).toContain('2 hubs alive')

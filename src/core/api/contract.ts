@@ -17,10 +17,12 @@ import type {
   EventRow,
   HubStatus,
   LinesPage,
+  ListedSender,
   ListedSession,
   Me,
   OutboundLogRow,
   OutboundWebhookInfo,
+  PairingRow,
   PeerInfo,
   PushSubscriptionRow,
   RuleRow,
@@ -79,12 +81,23 @@ export interface Responses {
   channels: { channels: ChannelRow[] }
   access: { senders: SenderRow[]; pairings: DecisionRow[] }
   changeSender: { sender: SenderRow }
+  senders: { senders: ListedSender[] }
+  addSender: { sender: SenderRow; token: string }
+  setSenderAccess: { sender: SenderRow }
+  removeSender: { removed: string }
+  pairings: { pairings: PairingRow[] }
+  approvePairing: { sender: SenderRow }
   notices: { sender: string; kinds: NoticeKind[] }
   chooseNotices: { sender: string; kinds: NoticeKind[] }
   events: { events: EventRow[] }
   event: EventDeliveries
   webhookEvent: EventDeliveries
   sources: { sources: SourceRow[] }
+  /** `secret`: the one the hub made; null when the caller gave its own. */
+  addSource: { source: SourceRow; secret: string | null }
+  rotateSource: { name: string; secret: string | null }
+  bindSource: { source: SourceRow }
+  removeSource: { removed: string }
   peers: { peers: PeerInfo[] }
   sendToPeer: { id: string; message: string }
   deadLetters: { deadLetters: DeadLetterRow[] }

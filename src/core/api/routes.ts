@@ -169,6 +169,46 @@ export const ROUTES = {
     auth: 'operator',
     summary: 'chooses which notices of sessions at terminals a sender gets; [] for none',
   },
+  // Senders and sources as the admin manages them (`switchboard sender`, `pair`, `access`, `source`):
+  // whatever makes or changes one, or hands out a token or a secret, is the admin token's only. The
+  // hub is the one process that writes its store (docs/design-notes.md, "One writer").
+  senders: {
+    method: 'GET',
+    path: '/api/senders',
+    auth: 'operator',
+    summary: 'every sender: people, chat accounts, browsers, and those waiting to pair',
+  },
+  addSender: {
+    method: 'POST',
+    path: '/api/senders',
+    auth: 'admin',
+    status: 201,
+    summary: 'an allowed sender (its token is in this answer only)',
+  },
+  setSenderAccess: {
+    method: 'POST',
+    path: '/api/senders/:name/access',
+    auth: 'admin',
+    summary: 'allows or blocks a sender, an operator or not; allowing <platform>:<user id> makes it',
+  },
+  removeSender: {
+    method: 'DELETE',
+    path: '/api/senders/:name',
+    auth: 'admin',
+    summary: 'deletes a sender and its token',
+  },
+  pairings: {
+    method: 'GET',
+    path: '/api/pairings',
+    auth: 'operator',
+    summary: 'the pairing requests waiting, with who asked',
+  },
+  approvePairing: {
+    method: 'POST',
+    path: '/api/pairings/:code',
+    auth: 'admin',
+    summary: 'approves a pairing request by its code: the device becomes an allowed sender',
+  },
   events: {
     method: 'GET',
     path: '/api/events',
@@ -190,6 +230,32 @@ export const ROUTES = {
     summary: "a webhook sender's own event and its receipts, with the source's secret",
   },
   sources: { method: 'GET', path: '/api/sources', auth: 'operator', summary: 'webhook sources (no secrets)' },
+  addSource: {
+    method: 'POST',
+    path: '/api/sources',
+    auth: 'admin',
+    status: 201,
+    summary: 'a webhook source (the secret the hub made is in this answer only)',
+  },
+  rotateSource: {
+    method: 'POST',
+    path: '/api/sources/:name/secret',
+    auth: 'admin',
+    summary:
+      'a new secret for a source (the one made here is in this answer only); the old one stops working',
+  },
+  bindSource: {
+    method: 'POST',
+    path: '/api/sources/:name/about',
+    auth: 'admin',
+    summary: "the projects a source's events are about ([]: none)",
+  },
+  removeSource: {
+    method: 'DELETE',
+    path: '/api/sources/:name',
+    auth: 'admin',
+    summary: 'deletes a webhook source; its URL answers 404 from then on',
+  },
   peers: { method: 'GET', path: '/api/peers', auth: 'operator', summary: 'sessions others can message' },
   sendToPeer: {
     method: 'POST',

@@ -114,6 +114,22 @@ export interface SenderRow {
   createdAt: number
 }
 
+/** A sender as `switchboard sender list` shows it: any kind or status, with its id and expiry. */
+export interface ListedSender extends SenderRow {
+  id: string
+  /** When its credential stops working (browsers); null: never. */
+  expiresAt: number | null
+}
+
+/** A pairing request waiting for an operator: its code, when it expires, and who asked. */
+export interface PairingRow {
+  code: string
+  createdAt: number
+  expiresAt: number | null
+  /** Who asked: an address and user agent over HTTP; a platform, user and chat on a chat platform. */
+  request: Record<string, unknown>
+}
+
 export interface ChatReply {
   chat_id: string
   text: string
@@ -148,6 +164,10 @@ export interface SourceRow {
   topic: string
   preset: string
   deliveryHeader: string | null
+  /** The generic preset's map of content and attributes to JSON paths; null: none. */
+  fieldMap: Record<string, string> | null
+  /** The projects its events are about (`source bind`). */
+  about: string[]
   createdAt: number
   /** When its last event came, if any is kept. */
   lastEventAt: number | null

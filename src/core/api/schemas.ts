@@ -11,6 +11,15 @@ import { outboxMessageSchema } from '../outbox.js'
 import { eventStateSchema } from '../receipts.js'
 import { routineSpecSchema } from '../routines.js'
 import { linesQuerySchema, respondSchema, sessionSetupSchema } from '../session-api.js'
+import {
+  fieldMapSchema,
+  givenSecretSchema,
+  headerNameSchema,
+  presetSchema,
+  projectKeysSchema,
+  SENDER_MADE_SECRET,
+  sourceNameSchema,
+} from '../source-spec.js'
 
 const folder = z.string().min(1, 'choose a folder').startsWith('/', 'the folder is an absolute path')
 
@@ -59,6 +68,55 @@ export const signinSchema = z.object({ token: z.string().min(1).max(200) }).stri
 export const senderChangeSchema = z
   .object({ status: z.enum(['allowed', 'blocked']).optional(), operator: z.boolean().optional() })
   .strict()
+
+/** A sender made by the admin (its name is checked by the hub's Access, which says what it must be). */
+export const newSenderSchema = z
+  .object({ name: z.string().min(1).max(200), operator: z.boolean().default(false) })
+  .strict()
+
+/**
+ * A sender allowed or blocked by the admin, made an operator or not (absent: as it was). Allowing
+ * `<platform>:<user id>` lets a chat account in before it writes.
+ */
+export const senderAccessSchema = z
+  .object({ status: z.enum(['allowed', 'blocked']), operator: z.boolean().optional() })
+  .strict()
+
+/** A pairing request approved by its code: the new sender's name (default paired-<code>), operator or not. */
+export const pairingApprovalSchema = z
+  .object({ name: z.string().min(1).max(200).optional(), operator: z.boolean().optional() })
+  .strict()
+
+/**
+ * A webhook source, as `switchboard source add` makes it: the hub makes its secret unless the
+ * sending side made one (a preset whose sender does, Sentry's, must be given it).
+ */
+export const newSourceSchema = z
+  .object({
+    name: sourceNameSchema,
+    /** Where its events are published; the source's name when absent. */
+    topic: topicSchema.optional(),
+    deliveryHeader: headerNameSchema.nullable().default(null),
+    preset: presetSchema.default('generic'),
+    fieldMap: fieldMapSchema.nullable().default(null),
+    about: projectKeysSchema.default([]),
+    secret: givenSecretSchema.optional(),
+  })
+  .strict()
+  .refine((s) => s.fieldMap === null || s.preset === 'generic', {
+    message: 'a field map is for the generic preset; the others read their payload themselves',
+    path: ['fieldMap'],
+  })
+  .refine((s) => s.secret !== undefined || !SENDER_MADE_SECRET.has(s.preset), {
+    message: 'this preset checks signatures with the secret its sender made: give it',
+    path: ['secret'],
+  })
+
+/** A source's new secret: the one given (its sender made it), or one the hub makes. */
+export const sourceSecretSchema = z.object({ secret: givenSecretSchema.optional() }).strict()
+
+/** The projects a source's events are about; [] for none. */
+export const sourceAboutSchema = z.object({ about: projectKeysSchema }).strict()
 
 /**
  * "Always allow": a rule made from a decision, for the same tool with the same input, in a session, a
@@ -232,6 +290,12 @@ export const INPUTS = {
   health: { query: healthQuerySchema },
   signin: { body: signinSchema },
   changeSender: { body: senderChangeSchema },
+  addSender: { body: newSenderSchema },
+  setSenderAccess: { body: senderAccessSchema },
+  approvePairing: { body: pairingApprovalSchema },
+  addSource: { body: newSourceSchema },
+  rotateSource: { body: sourceSecretSchema },
+  bindSource: { body: sourceAboutSchema },
   chooseNotices: { body: noticeChoiceSchema },
   events: { query: eventsQuerySchema },
   sendToPeer: { body: peerMessageSchema },

@@ -60,11 +60,14 @@ export class HubEvents {
    * name) or a routine's run ended; a driven session's end is the session manager's to tell.
    */
   readonly sessionEnded: Signal<[session: string, reason: string | null]>
+  /** Another hub changed or removed a webhook source (null: any may have changed, unheard). */
+  readonly sourceChanged: Signal<[name: string | null]>
 
   constructor(failed: (what: string, err: unknown) => void) {
     this.stored = new Signal((err) => failed('an outbox listener', err))
     this.missed = new Signal((err) => failed('a catch-up', err))
     this.receipt = new Signal((err) => failed('a receipt listener', err))
     this.sessionEnded = new Signal((err) => failed('a session-end listener', err))
+    this.sourceChanged = new Signal((err) => failed('a source listener', err))
   }
 }

@@ -1,7 +1,7 @@
-// What this hub does when it shares its database with other hubs, or its SQLite file with the CLI:
-// it shows what they stored for the subscribers, senders and waiters connected here. Notices are
-// wake-ups that anyone allowed to connect to the database can send: each one only says which rows
-// to read, and what is done follows from those rows. A slow poll covers a notice that never came.
+// What this hub does when it shares its database with other hubs: it shows what they stored for the
+// subscribers, senders and waiters connected here. Notices are wake-ups that anyone allowed to connect
+// to the database can send: each one only says which rows to read, and what is done follows from
+// those rows. A slow poll covers a notice that never came. (A SQLite home has one writer, its hub.)
 import type { Logger } from '../../core/log.js'
 import type { OtherChange } from '../../store/store.js'
 import type { Hub } from './hub.js'
@@ -21,9 +21,15 @@ export function followOtherHubs(hub: Hub, log: Logger): { stop(): void } {
         return hub.decisions.answeredElsewhere(change.id)
       case 'lease':
         return hub.leases.takenElsewhere(change.name)
+      case 'sources':
+        return hub.events.sourceChanged.emit(change.name)
       case 'unknown':
         hub.wake(null)
-        return Promise.all([hub.decisions.answeredElsewhere(null), hub.outbox.catchUp()])
+        return Promise.all([
+          hub.decisions.answeredElsewhere(null),
+          hub.outbox.catchUp(),
+          hub.events.sourceChanged.emit(null),
+        ])
     }
   }
   const heard = (change: OtherChange) => {
@@ -31,17 +37,9 @@ export function followOtherHubs(hub: Hub, log: Logger): { stop(): void } {
       log.error({ err, change: change.area }, 'a change on another hub was not followed'),
     )
   }
-  // The CLI wrote to the home's SQLite file itself (a "Paired", a new operator's prompts): it names
-  // no rows, so everything is looked at, as after a notice that went unheard.
-  const unwatch = store.onWrittenElsewhere?.(() => heard({ area: 'unknown' }))
-  if (!store.onOtherChanges) return { stop: () => unwatch?.() }
+  if (!store.onOtherChanges) return { stop: () => {} }
   store.onOtherChanges(heard)
   const backstop = setInterval(() => heard({ area: 'unknown' }), BACKSTOP_MS)
   backstop.unref()
-  return {
-    stop: () => {
-      clearInterval(backstop)
-      unwatch?.()
-    },
-  }
+  return { stop: () => clearInterval(backstop) }
 }

@@ -14,6 +14,7 @@ import { notFound } from '../../core/errors.js'
 import type { StoredEvent } from '../../core/event.js'
 import { isHubOwnSubscriber } from '../../core/hub-protocol.js'
 import { type EventState, receiptView } from '../../core/receipts.js'
+import type { Source } from '../../store/store.js'
 import type { Hub } from './hub.js'
 
 const EVENTS_PAGE = 50
@@ -89,16 +90,21 @@ export async function eventDeliveries(hub: Hub, id: string, source?: string): Pr
 
 /** Webhook sources, never their secrets, with when each last sent an event. */
 export async function sourceRows(hub: Hub): Promise<SourceRow[]> {
-  return Promise.all(
-    (await hub.store.listSources()).map(async (s) => ({
-      name: s.name,
-      topic: s.topic,
-      preset: s.preset ?? 'generic',
-      deliveryHeader: s.deliveryHeader,
-      createdAt: s.createdAt,
-      lastEventAt: (await hub.store.searchEvents({ source: s.name, limit: 1 }))[0]?.created_at ?? null,
-    })),
-  )
+  return Promise.all((await hub.store.listSources()).map((s) => sourceRow(hub, s)))
+}
+
+/** A webhook source, never its secret, with when it last sent an event. */
+export async function sourceRow(hub: Hub, s: Source): Promise<SourceRow> {
+  return {
+    name: s.name,
+    topic: s.topic,
+    preset: s.preset ?? 'generic',
+    deliveryHeader: s.deliveryHeader,
+    fieldMap: s.fieldMap ?? null,
+    about: s.about ?? [],
+    createdAt: s.createdAt,
+    lastEventAt: (await hub.store.searchEvents({ source: s.name, limit: 1 }))[0]?.created_at ?? null,
+  }
 }
 
 export async function outboundRows(hub: Hub): Promise<OutboundWebhookInfo[]> {

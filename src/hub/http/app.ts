@@ -17,8 +17,10 @@ import { peopleRoutes } from './people.js'
 import { pushRoutes } from './push.js'
 import { checkHostAndOrigin, checkTarget } from './request-guard.js'
 import { routineRoutes } from './routines.js'
+import { senderAdminRoutes } from './sender-admin.js'
 import { senderRoutes } from './senders.js'
 import { sessionRoutes } from './sessions.js'
+import { sourceAdminRoutes } from './source-admin.js'
 import { stateRoutes } from './state.js'
 import { systemRoutes } from './system.js'
 import { webhookRoutes } from './webhooks.js'
@@ -31,6 +33,8 @@ export function createApp(parts: HubParts): HubApp {
   app.route('/', webhookRoutes(parts))
   app.route('/', senderRoutes(parts))
   app.route('/', peopleRoutes(parts))
+  app.route('/', senderAdminRoutes(parts))
+  app.route('/', sourceAdminRoutes(parts))
   app.route('/', stateRoutes(parts))
   app.route('/', claudeHookRoutes(parts))
   app.route('/', decisionRoutes(parts))

@@ -15,6 +15,7 @@ import type { Forwarding } from './forward.js'
 import type { Credentials } from './principal.js'
 import type { HostRules } from './request-guard.js'
 import type { SenderStreams } from './sender-streams.js'
+import type { SourceCache } from './source-cache.js'
 
 export interface HubParts {
   hub: Hub
@@ -25,6 +26,8 @@ export interface HubParts {
   feed: DecisionFeed
   replies: ChatReplies
   streams: SenderStreams
+  /** The webhook sources as read from the store, briefly cached; a change drops its entry. */
+  sources: SourceCache
   outbound: OutboundWebhooks
   /** Routines: events and a person's fire that start and steer sessions (issue 25). */
   routines: Routines

@@ -1,9 +1,11 @@
-// Webhook sources as the hub sees them: read from the store at most once a second per name.
-// The CLI changes sources in the store directly, so a removed source or a new secret takes effect
-// within a second; a new source is looked up at once (misses are not cached).
+// Webhook sources as the hub sees them: read from the store at most once a second per name. This
+// hub's own API changes sources (source-admin.ts), and drops what it cached of one it changed, so a
+// removed source or a new secret takes effect here at once; a new source is looked up at once
+// (misses are not cached). Other hubs on a shared database hear of a change (hub-events'
+// sourceChanged, wired in assemble.ts) and drop it too; SOURCE_CACHE_MS bounds a notice that was lost.
 import type { Source, Store } from '../../store/store.js'
 
-/** How long a hub may go on using what it read of a source (`switchboard source rotate` waits it out). */
+/** How long a hub may go on using what it read of a source another hub changed. */
 export const SOURCE_CACHE_MS = 1_000
 
 export class SourceCache {
@@ -24,5 +26,11 @@ export class SourceCache {
     if (source) this.entries.set(name, { source, until: now + SOURCE_CACHE_MS })
     else this.entries.delete(name)
     return source
+  }
+
+  /** The source changed (null: any may have): the next request reads it again. */
+  forget(name: string | null): void {
+    if (name === null) this.entries.clear()
+    else this.entries.delete(name)
   }
 }

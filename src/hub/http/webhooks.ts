@@ -10,12 +10,11 @@ import { defineRoute, type Handler } from './define.js'
 import type { HubEnv } from './env.js'
 import { requestBody } from './node-io.js'
 import type { HubParts } from './parts.js'
-import { SourceCache } from './source-cache.js'
 
 export function webhookRoutes(parts: HubParts): Hono<HubEnv> {
+  const { sources } = parts
   const app = new Hono<HubEnv>()
   const { hub } = parts
-  const sources = new SourceCache(hub.store)
   /** A source not in the cache yet: looked up once, before its body is read. */
   const limitOf = async (name: string) => {
     const source = isReservedSource(name) ? null : await sources.get(name)

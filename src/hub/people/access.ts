@@ -1,13 +1,12 @@
-// Who may talk to Claude: senders with tokens, pairing for the ones who have none yet.
-// Used by the hub (authenticating requests) and by the CLI (managing senders).
+// Who may talk to Claude: senders with tokens, pairing for the ones who have none yet. The hub's
+// alone: it authenticates requests with it, and the admin manages senders through its API.
 import { BRIDGE_PLATFORMS, type BridgePlatform, USER_IDS } from '../../core/bridges.js'
 import { invalid, rateLimited } from '../../core/errors.js'
 import { hashToken, newPairingCode, newSecret } from '../../core/ids.js'
 import { isPromptKind } from '../../core/outbox.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
-import { HubEvents } from '../core/hub-events.js'
 import { promptOf } from './decisions.js'
-import { SenderOutbox, unreadableOnStderr } from './sender-outbox.js'
+import type { SenderOutbox } from './sender-outbox.js'
 
 export const PAIRING_TTL_MS = 60 * 60 * 1000
 /**
@@ -31,12 +30,8 @@ export interface PairingRequester {
 export class Access {
   constructor(
     private readonly store: Store,
-    /** The hub's; a CLI command's own, which only stores (the hub hears of it from the store). */
-    private readonly outbox: SenderOutbox = new SenderOutbox(
-      store,
-      new HubEvents(() => {}),
-      unreadableOnStderr,
-    ),
+    /** The hub's: what a change tells a person (a "Paired", a new operator's prompts) goes out at once. */
+    private readonly outbox: SenderOutbox,
   ) {}
 
   async addSender(name: string, operator: boolean): Promise<{ sender: Sender; token: string }> {

@@ -13,11 +13,6 @@ export type { ShownOutcome } from '../core/hub-events.js'
 /** Where an unreadable item is reported (the hub's log). */
 export type Unreadable = (item: { id: number; senderId: string; kind: string }, reason: string) => void
 
-/** A CLI command's outbox (no hub in its process): an unreadable item is said on stderr. */
-export const unreadableOnStderr: Unreadable = (item, reason) => {
-  process.stderr.write(`outbox item ${item.id} skipped: ${reason}\n`)
-}
-
 /** Unreadable items already reported: a stream's catch-up reads them again, and says so once. */
 const REPORTED = 1000
 

@@ -2,22 +2,18 @@
 // (verify.ts), then turns the body into events the way the source's preset says (presets/: generic,
 // github, sentry, alertmanager, grafana).
 import type { IncomingHttpHeaders } from 'node:http'
-import * as z from 'zod'
 import { unauthorized } from '../../core/errors.js'
 import type { NewEvent } from '../../core/event.js'
-import { type Source, WEBHOOK_PRESETS } from '../../store/access.js'
+import type { Source } from '../../store/access.js'
 import { genericEvent } from './presets/generic.js'
 import type { PresetOutcome } from './presets/preset.js'
 import { presetOf } from './presets/registry.js'
 import { type Proof, parseBody } from './request.js'
 
+export { presetSchema } from '../../core/source-spec.js'
 export type { PresetOutcome } from './presets/preset.js'
 export type { Proof } from './request.js'
 export { verifyWebhook } from './verify.js'
-
-export const presetSchema = z.enum(WEBHOOK_PRESETS, {
-  error: `unknown preset; use one of ${WEBHOOK_PRESETS.join(', ')}`,
-})
 
 /**
  * The most bytes the hub reads of a POST to this source, counted as they arrive: its maxBodyBytes

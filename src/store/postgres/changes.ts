@@ -20,6 +20,7 @@ const noticeSchema = z.intersection(
     z.object({ area: z.literal('outbox'), senderId: name, itemId: z.number().int().positive() }),
     z.object({ area: z.literal('decisions'), id: name }),
     z.object({ area: z.literal('lease'), name, holder: name }),
+    z.object({ area: z.literal('sources'), name }),
   ]),
   z.object({ from: name }),
 )

@@ -1,6 +1,7 @@
 // The Postgres store against every area's contract, each test on a new database of one throwaway
 // server (Debian's postgresql package, started for this file).
-import { afterAll, beforeAll } from 'vitest'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { waitFor } from '../../../test/helpers/home.js'
 import { type PostgresServer, startPostgres } from '../../../test/helpers/postgres.js'
 import { describeAccessStoreContract } from '../access.contract.js'
 import { describeBridgeMemoryStoreContract } from '../bridge-memory.contract.js'
@@ -16,6 +17,7 @@ import { describeRetentionContract } from '../retention.contract.js'
 import { describeRoutineStoreContract } from '../routines.contract.js'
 import { describeRuleStoreContract } from '../rules.contract.js'
 import { describeSessionStoreContract } from '../sessions.contract.js'
+import type { OtherChange } from '../store.js'
 import { describeTerminalSessionStoreContract } from '../terminal-sessions.contract.js'
 import { openPostgresStore } from './index.js'
 
@@ -55,3 +57,41 @@ describeBridgeMemoryStoreContract(openPostgres)
 describeTerminalSessionStoreContract(openPostgres)
 describeReceiptStoreContract(openPostgres)
 describePushStoreContract(openPostgres)
+
+// Postgres only: a hub that changed a source tells the others, which drop what they cached of it.
+it('tells the other stores on the database of a source’s new secret, new projects and removal, once each', async () => {
+  const url = await server.database()
+  const [a, b] = [await openPostgresStore(url), await openPostgresStore(url)]
+  try {
+    const heard: OtherChange[] = []
+    let listening = false
+    b.onOtherChanges?.((change) => {
+      // `unknown` comes once b listens: what was committed before that was never to be heard.
+      if (change.area === 'unknown') listening = true
+      if (change.area === 'sources') heard.push(change)
+    })
+    await waitFor(() => listening, 10_000, 'b to listen')
+    await a.addSource({ name: 'ci', topic: 'ci', secret: 'whsec_1', deliveryHeader: null })
+    expect(await a.setSourceSecret('ci', 'whsec_2')).toBe(true)
+    expect(await a.setSourceAbout('ci', ['api'])).toBe(true)
+    expect(await a.removeSource('ci')).toBe(true)
+    // No source, no change: nothing is announced (the last notice below is the only other one).
+    expect(await a.setSourceSecret('nope', 'whsec_3')).toBe(false)
+    expect(await a.removeSource('ci')).toBe(false)
+    await a.addSource({ name: 'last', topic: 'last', secret: 'whsec_4', deliveryHeader: null })
+    await a.removeSource('last')
+    await waitFor(
+      () => heard.some((c) => c.area === 'sources' && c.name === 'last'),
+      10_000,
+      'the last notice',
+    )
+    expect(heard).toEqual([
+      { area: 'sources', name: 'ci' },
+      { area: 'sources', name: 'ci' },
+      { area: 'sources', name: 'ci' },
+      { area: 'sources', name: 'last' },
+    ])
+  } finally {
+    await Promise.all([a.close(), b.close()])
+  }
+})

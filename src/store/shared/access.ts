@@ -2,7 +2,8 @@
 // chats and their outbox of replies.
 import { newId } from '../../core/ids.js'
 import type { AccessStore, Sender, Source } from '../access.js'
-import { toOutbox, toSender, toSource } from '../rows.js'
+import { type Row, toOutbox, toSender, toSource } from '../rows.js'
+import type { OtherChange } from '../store.js'
 import { forEachSlice, type Sql } from './sql.js'
 
 /** Retention (see Store.prune): $1 before, $2 limit; one batch of replies. */
@@ -15,6 +16,8 @@ const OUTBOX_ABOUT = {
   sqlite: `SELECT * FROM outbox WHERE sender_id = $1 AND json_extract(body, '$.id') = $2 ORDER BY id`,
   postgres: `SELECT * FROM outbox WHERE sender_id = $1 AND body::jsonb -> 'id' = to_jsonb($2::text) ORDER BY id`,
 }
+
+const sourceChange = (r: Row): OtherChange => ({ area: 'sources', name: r.name as string })
 
 export function accessStore(sql: Sql): AccessStore {
   async function senderWhere(column: 'token_hash' | 'name' | 'id', value: string): Promise<Sender | null> {
@@ -58,18 +61,30 @@ export function accessStore(sql: Sql): AccessStore {
       return (await sql.all('SELECT * FROM sources ORDER BY name COLLATE "BINARY"')).map(toSource)
     },
 
+    // Other hubs on the database hear of a changed or removed source, and drop what they cached of it.
     async removeSource(name) {
-      return (await sql.run('DELETE FROM sources WHERE name = $1', [name])) > 0
+      return (
+        (await sql.announced('DELETE FROM sources WHERE name = $1 RETURNING name', [name], sourceChange)) !==
+        null
+      )
     },
 
     async setSourceSecret(name, secret) {
-      return (await sql.run('UPDATE sources SET secret = $1 WHERE name = $2', [secret, name])) > 0
+      const r = await sql.announced(
+        'UPDATE sources SET secret = $1 WHERE name = $2 RETURNING name',
+        [secret, name],
+        sourceChange,
+      )
+      return r !== null
     },
 
     async setSourceAbout(name, about) {
-      return (
-        (await sql.run('UPDATE sources SET about = $1 WHERE name = $2', [JSON.stringify(about), name])) > 0
+      const r = await sql.announced(
+        'UPDATE sources SET about = $1 WHERE name = $2 RETURNING name',
+        [JSON.stringify(about), name],
+        sourceChange,
       )
+      return r !== null
     },
 
     // --- senders ---------------------------------------------------------------

@@ -40,8 +40,6 @@ export interface SqliteOptions {
 }
 
 const CHECKPOINT_EVERY_MS = 1_000
-/** How often the hub asks SQLite whether another process committed: one read of a counter. */
-const WRITES_ELSEWHERE_EVERY_MS = 100
 
 /** Every area of the Store, on one SQLite database. */
 export function openSqliteStore(file: string, options: SqliteOptions = {}): Store {
@@ -57,7 +55,6 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
   const checkpointer =
     options.checkpoints === 'worker' && file !== ':memory:' ? startCheckpointer(db, file, options) : null
   const sql = sqliteSql(db)
-  const writesElsewhere = watchWritesElsewhere(db)
   // The areas' own closures become the store's methods: no call goes through a wrapper.
   return combine(
     sqliteEventStore(db),
@@ -76,11 +73,7 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
     pushStore(sql),
     {
       prune: prune(sql),
-      onWrittenElsewhere: writesElsewhere.listen,
-      close: () => {
-        writesElsewhere.stop()
-        return close(db, checkpointer)
-      },
+      close: () => close(db, checkpointer),
     },
   )
 }
@@ -95,43 +88,6 @@ function migrate(db: Database.Database): void {
     }
   })
   run.immediate()
-}
-
-/**
- * SQLite's data_version changes on this connection only when another connection committed: polled
- * while anyone listens (the hub), never in a CLI run, which does not.
- */
-function watchWritesElsewhere(db: Database.Database) {
-  const listeners = new Set<() => void>()
-  let timer: NodeJS.Timeout | null = null
-  let seen = 0
-  // Prepared once: pragma() would prepare it again on every tick.
-  const dataVersion = db.prepare('PRAGMA data_version').pluck()
-  const version = () => dataVersion.get() as number
-  const stop = () => {
-    if (timer) clearInterval(timer)
-    timer = null
-  }
-  return {
-    listen(listener: () => void): () => void {
-      listeners.add(listener)
-      if (!timer) {
-        seen = version()
-        timer = setInterval(() => {
-          const now = version()
-          if (now === seen) return
-          seen = now
-          for (const heard of listeners) heard()
-        }, WRITES_ELSEWHERE_EVERY_MS)
-        timer.unref()
-      }
-      return () => {
-        listeners.delete(listener)
-        if (listeners.size === 0) stop()
-      }
-    },
-    stop,
-  }
 }
 
 function startCheckpointer(db: Database.Database, file: string, options: SqliteOptions): Worker {
