@@ -228,7 +228,7 @@ export class AppServer {
         const done = this.notifications.find(
           (n) => n.method === 'turn/completed' && (n.params?.turn as { id?: string })?.id === turnId,
         )
-        return done ? String((done.params?.turn as { status?: string }).status) : null
+        return done ? String((done.params?.turn as { status?: string } | undefined)?.status) : null
       },
       ms,
     )
