@@ -10,6 +10,7 @@ import { basename, join } from 'node:path'
 import { parse } from 'smol-toml'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { FakeOpenAI, lastToolOutput, shellThenDone } from '../fakes/openai.js'
+import { botMessages, bridgeAddArgs, FAKES, pair, person } from '../helpers/bridge-world.js'
 import { CodexHome } from '../helpers/codex.js'
 import { CLI, runCli, TestHome, waitFor } from '../helpers/home.js'
 
@@ -101,6 +102,42 @@ it('answers a Codex command prompt from switchboard answer: allowed, the command
   expect(lastToolOutput(fake.requests.at(-1) as never)).toContain('not on a Friday')
   // The hub answered both: Codex never asked its own client.
   expect(app.serverRequests.map((r) => r.method)).toEqual([])
+})
+
+it('puts a Codex command prompt to Telegram, naming Codex, and the Allow button lets the command run', {
+  timeout: 180_000,
+}, async () => {
+  const telegram = await FAKES.telegram()
+  try {
+    await home.cli(...bridgeAddArgs(telegram))
+    await startHub()
+    await telegram.waitFor(() => telegram.receivers() > 0, 'the bridge to connect', 20_000)
+    const olga = person('telegram', 2, 'olga')
+    const chat = await pair(home, telegram, olga, true)
+    await install()
+    const app = await codex.appServer(env)
+    const made = join(codex.cwd, 'allowed-from-telegram')
+    const { turnId } = await app.startTurn(codex.cwd, `RUN:touch ${made}`)
+    const prompt = await telegram.waitFor(
+      () => botMessages(telegram, chat).find((m) => m.text.includes('Permission: Bash')),
+      'the Codex prompt on the phone',
+      60_000,
+    )
+    expect(prompt.text).toContain('(Codex)')
+    expect(prompt.text).toContain(`touch ${made}`)
+    const allow = prompt.buttons.flat().find((b) => b.text === 'Allow')
+    await telegram.press(olga, chat, prompt.messageId, allow?.data as string)
+    expect(await app.turnCompleted(turnId)).toBe('completed')
+    expect(existsSync(made)).toBe(true)
+    expect(app.serverRequests).toEqual([])
+    await telegram.waitFor(
+      () =>
+        telegram.sent().find((m) => m.messageId === prompt.messageId && m.text.includes('Allowed by olga')),
+      'the prompt marked allowed',
+    )
+  } finally {
+    await telegram.close()
+  }
 })
 
 it('leaves the prompt to Codex when no hub runs: its own approval request comes, and answering it runs the command', {
