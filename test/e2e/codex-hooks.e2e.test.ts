@@ -1,11 +1,12 @@
 // The real Codex CLI (pinned 0.171.0, `codex app-server`, offline against test/fakes/openai.ts) with
 // the hook `switchboard install codex --hooks` wrote and trusted: a command the model asks to run
 // outside the sandbox becomes a decision naming Codex beside its project, answered with
-// `switchboard answer` (allowed: it ran; denied: the model was given the message), and with no hub
-// Codex asks its own client, as Claude Code's dialogs fall to the terminal.
+// `switchboard answer` (allowed: it ran; denied: the model was given the message; through curl down
+// the socket or `switchboard hook`) or from Telegram's fake; with no hub Codex asks its own client, as
+// Claude Code's dialogs fall to the terminal; `--remove` (user or project) leaves the config as it was.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { parse } from 'smol-toml'
 import { afterEach, beforeEach, expect, it } from 'vitest'
@@ -104,6 +105,23 @@ it('answers a Codex command prompt from switchboard answer: allowed, the command
   expect(app.serverRequests.map((r) => r.method)).toEqual([])
 })
 
+it('answers through `switchboard hook PermissionRequest --agent codex` too (install --command)', {
+  timeout: 120_000,
+}, async () => {
+  await startHub()
+  await install('--command')
+  expect(codex.config()).toContain('command = "switchboard hook PermissionRequest --agent codex"')
+  const app = await codex.appServer(env)
+  const made = join(codex.cwd, 'allowed-through-the-cli')
+  const { turnId } = await app.startTurn(codex.cwd, `RUN:touch ${made}`)
+  const asked = await openDecision(0)
+  expect(asked.request).toMatchObject({ agent: 'codex', tool_name: 'Bash' })
+  await runCli(['answer', asked.code, 'yes'], env)
+  expect(await app.turnCompleted(turnId)).toBe('completed')
+  expect(existsSync(made)).toBe(true)
+  expect(app.serverRequests).toEqual([])
+})
+
 it('puts a Codex command prompt to Telegram, naming Codex, and the Allow button lets the command run', {
   timeout: 180_000,
 }, async () => {
@@ -172,4 +190,25 @@ it('takes the hook and its trust out with --remove and leaves the rest of config
   expect((await runCli(['install', 'codex', '--hooks', '--remove'], env)).stdout).toMatch(/is out of/)
   expect(codex.config()).toBe(before)
   expect(readFileSync(codex.configFile, 'utf8')).not.toContain('switchboard')
+})
+
+it('installs into a trusted project’s .codex/config.toml, trusted from the user’s config, and takes both out', {
+  timeout: 60_000,
+}, async () => {
+  // Codex reads a project's config only in a project the person trusts.
+  writeFileSync(codex.configFile, `${codex.config()}\n[projects."${codex.cwd}"]\ntrust_level = "trusted"\n`)
+  const before = codex.config()
+  const projectFile = join(codex.cwd, '.codex', 'config.toml')
+  expect(await install('--project', codex.cwd)).toMatch(/Codex trusts it/)
+  expect(readFileSync(projectFile, 'utf8')).toContain('x-switchboard-agent: codex')
+  const app = await codex.appServer(env)
+  const listed = (await app.request('hooks/list', { cwds: [codex.cwd] })) as {
+    data: { hooks: { key: string; trustStatus: string }[] }[]
+  }
+  expect(listed.data.flatMap((d) => d.hooks)).toEqual([
+    expect.objectContaining({ key: `${projectFile}:permission_request:0:0`, trustStatus: 'trusted' }),
+  ])
+  await runCli(['install', 'codex', '--hooks', '--remove', '--project', codex.cwd], env)
+  expect(codex.config()).toBe(before)
+  expect(readFileSync(projectFile, 'utf8')).not.toContain('switchboard')
 })
