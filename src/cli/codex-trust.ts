@@ -4,7 +4,7 @@
 // the wrong thing, or nothing, the day Codex changes it.
 import { spawn } from 'node:child_process'
 import { createInterface } from 'node:readline'
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** How long Codex may take to start and list its hooks. */
 const LIST_MS = 30_000

@@ -1,7 +1,7 @@
 // The coding agents whose sessions Switchboard serves. Claude Code is the one everything was built
 // for; the others reach the same decision inbox through their own hook mechanisms (issue 35), and an
 // agent's name travels with each of their dialogs so every surface can say whose it is.
-import { z } from 'zod'
+import * as z from 'zod'
 
 export const AGENTS = ['claude', 'codex'] as const
 export const agentSchema = z.enum(AGENTS)

@@ -3,6 +3,7 @@
 // sender's stream (`GET /events`, where `event:` is the item's kind and `data:` its body). Written with
 // these schemas, read back through them (an item that does not parse is logged and skipped by its
 // reader, hub/people/sender-outbox.ts), and the OpenAPI document describes the stream from them.
+import * as z from 'zod'
 import { agentSchema } from './agents.js'
 import { describeZod } from './errors.js'
 import { NOTICE_KINDS } from './notices.js'

@@ -1,5 +1,6 @@
 // The result shapes of seed 004's tools, one zod schema each (the types the mapping returns, and the
 // outputSchema tools/list advertises), and how a hub session and its stored lines map onto them.
+import * as z from 'zod'
 import { agentSchema } from '../core/agents.js'
 import { PROMPT_KINDS } from '../core/outbox.js'
 import type { ListedSession, PendingInput, SessionStatus, SessionView } from '../core/session-api.js'
