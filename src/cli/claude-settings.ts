@@ -5,6 +5,7 @@
 import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
+import type { Agent } from '../core/agents.js'
 import {
   CLAUDE_HOOK_EVENTS,
   type ClaudeHookEvent,
@@ -31,7 +32,7 @@ const DIALOG_MARGIN = 30
 /** The host the socket hooks name: nothing resolves it, the request goes down the socket. */
 const SOCKET_ORIGIN = 'http://switchboard'
 
-type Hook = {
+export type Hook = {
   type: string
   command?: string
   url?: string
@@ -107,7 +108,8 @@ function isSocketCommand(command: string): boolean {
   return command.includes(`${SOCKET_ORIGIN}${HOOK_ROUTE_PATH}`)
 }
 
-function isOurHook(h: Hook): boolean {
+/** A hook install wrote: `switchboard hook …`, a socket hook's curl, an earlier install's HTTP hook. */
+export function isOurHook(h: Hook): boolean {
   if (h.type === 'command' && typeof h.command === 'string')
     return (
       h.command === HOOK_COMMAND || h.command.startsWith(`${HOOK_COMMAND} `) || isSocketCommand(h.command)
@@ -157,7 +159,13 @@ function quoted(word: string): string {
  * (nothing to send); anything that fails (no hub, a refusal) prints nothing and exits 0, which leaves
  * the dialog to the terminal, without a "hook failed" line at every turn while the hub is stopped.
  */
-function socketCommand(event: ClaudeHookEvent, curl: string, socketPath: string, timeout: number): string {
+function socketCommand(
+  event: ClaudeHookEvent,
+  curl: string,
+  socketPath: string,
+  timeout: number,
+  agent: Agent,
+): string {
   return [
     `[ "\${${DRIVEN_ENV}:-}" = 1 ] ||`,
     quoted(curl),
@@ -168,22 +176,33 @@ function socketCommand(event: ClaudeHookEvent, curl: string, socketPath: string,
     `-H '${HOOK_HEADERS.timeout}: ${timeout}'`,
     // The session's own subscriber name when its environment sets one; the hub binds it once.
     `-H "${HOOK_HEADERS.name}: \${${CHANNEL_NAME_ENV}:-}"`,
+    // Another agent's hook (Codex's) says whose it is; Claude Code's says nothing.
+    ...(agent === 'claude' ? [] : [`-H '${HOOK_HEADERS.agent}: ${agent}'`]),
     '--data-binary @-',
     quoted(`${SOCKET_ORIGIN}${HOOK_ROUTE_PATH}${event}`),
     '2>/dev/null || true',
   ].join(' ')
 }
 
-/** The hook of one event, as install writes it. */
-export function hookFor(event: ClaudeHookEvent, target: HookTarget): Hook {
+/** The program of a command hook: `switchboard hook <Event>`, naming the agent when not Claude Code. */
+export function hookCommand(event: ClaudeHookEvent, agent: Agent = 'claude'): string {
+  return `${HOOK_COMMAND} ${event}${agent === 'claude' ? '' : ` --agent ${agent}`}`
+}
+
+/** The hook of one event, as install writes it (for Claude Code, or another agent that speaks its hooks). */
+export function hookFor(event: ClaudeHookEvent, target: HookTarget, agent: Agent = 'claude'): Hook {
   const dialog = event === 'PermissionRequest'
   const timeout = dialog ? target.waitSeconds + DIALOG_MARGIN : REPORT_TIMEOUT
   // A session's start is the CLI: it starts the hub when none runs, once a session, so the hooks
   // after it find one.
   if (event === 'SessionStart')
     return { type: 'command', command: `${HOOK_COMMAND} ${event}`, timeout: START_TIMEOUT }
-  if (target.via === 'command') return { type: 'command', command: `${HOOK_COMMAND} ${event}`, timeout }
-  return { type: 'command', command: socketCommand(event, target.curl, target.socketPath, timeout), timeout }
+  if (target.via === 'command') return { type: 'command', command: hookCommand(event, agent), timeout }
+  return {
+    type: 'command',
+    command: socketCommand(event, target.curl, target.socketPath, timeout, agent),
+    timeout,
+  }
 }
 
 /** Takes Switchboard's entries out of `hooks`; returns how many went. */

@@ -1,6 +1,7 @@
 // `switchboard decisions`: the prompts waiting for a person, on any hub of the database: code,
 // session, kind, tool, what it would do, and how long it has waited.
 import type { Command } from 'commander'
+import { namedWithAgent } from '../core/agents.js'
 import type { DecisionRow } from '../core/api/rows.js'
 import { previewedInput, toolCallLine } from '../core/tool-call-text.js'
 import { hubApi } from './options.js'
@@ -13,9 +14,12 @@ function age(ms: number): string {
   return `${Math.floor(s / 3600)}h`
 }
 
-/** Where a prompt comes from: what people call the session ("api · fix the flaky test"). */
+/** Where a prompt comes from: what people call the session ("api · fix the flaky test"), and its agent when not Claude Code. */
 function sessionOf(d: DecisionRow): string {
-  return typeof d.request.session_name === 'string' ? d.request.session_name : d.owner
+  return namedWithAgent(
+    typeof d.request.session_name === 'string' ? d.request.session_name : d.owner,
+    d.request.agent,
+  )
 }
 
 /** One line of what the call would do. */

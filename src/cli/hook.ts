@@ -9,6 +9,7 @@ import type { Command } from 'commander'
 import * as z from 'zod'
 import { channelMessage } from '../claude/channel-tag.js'
 import { localSocket } from '../client/hub-address.js'
+import { AGENTS, agentSchema } from '../core/agents.js'
 import { CLAUDE_HOOK_EVENTS, HOOK_HEADERS, hookInputSchema, isClaudeHookEvent } from '../core/claude-hooks.js'
 import { type HubConfig, paths } from '../core/config.js'
 import { isHubDriven } from '../core/driven.js'
@@ -41,7 +42,11 @@ export function registerHook(program: Command): void {
     .description(
       'for Claude Code hooks: with an event, asks the hub and prints its answer; without, the pending events',
     )
-    .action(async (event: string | undefined, _opts: unknown, command: Command) => {
+    .option(
+      '--agent <agent>',
+      `whose hook this is: ${AGENTS.join(', ')} (Codex's PermissionRequest speaks Claude Code's)`,
+    )
+    .action(async (event: string | undefined, opts: { agent?: string }, command: Command) => {
       // The hub hands its own sessions their events and hears their dialogs itself.
       if (isHubDriven()) return
       // A hook must never break the session: any problem is said on stderr, and the hook exits 0,
@@ -50,23 +55,28 @@ export function registerHook(program: Command): void {
         if (event === undefined) return await pendingEvents(command)
         if (!isClaudeHookEvent(event))
           throw invalid(`"${event}" is not one of ${CLAUDE_HOOK_EVENTS.join(', ')}`)
+        const agent = agentSchema.parse(opts.agent ?? 'claude')
         const input = hookInputSchema.parse(JSON.parse(await readStdin()))
         const name = configFrom(command).channelName
         // A session's start starts the hub when none runs; any later hook leaves that to it.
         const output = await hubApi(command, 'hook', event === 'SessionStart').call('claudeHook', {
           params: { event },
           body: input,
-          headers: name ? { [HOOK_HEADERS.name]: name } : {},
+          headers: {
+            ...(name ? { [HOOK_HEADERS.name]: name } : {}),
+            ...(agent === 'claude' ? {} : { [HOOK_HEADERS.agent]: agent }),
+          },
         })
         process.stdout.write(`${JSON.stringify(output)}\n`)
       } catch (err) {
         process.stderr.write(`switchboard hook: ${(err as Error).message}\n`)
       }
     })
+}
 
-  program
-    .command('install')
-    .description('set Switchboard up in a client')
+/** `switchboard install claude`: Switchboard's hooks in Claude Code's settings. */
+export function registerClaudeInstall(install: Command): void {
+  install
     .command('claude')
     .description('write Switchboard’s hooks into Claude Code settings (or take them out)')
     .option('--hooks', 'the hooks that bring every session’s dialogs, waits and messages to the hub')

@@ -27,7 +27,7 @@ const commands: Record<string, () => Promise<Register>> = {
   channel: async () => (await import('./channel.js')).registerChannel,
   mcp: async () => (await import('./mcp.js')).registerMcp,
   hook: async () => (await import('./hook.js')).registerHook,
-  install: async () => (await import('./hook.js')).registerHook,
+  install: async () => (await import('./install.js')).registerInstall,
   peers: async () => (await import('./peers.js')).registerPeers,
   send: async () => (await import('./peers.js')).registerPeers,
   'dead-letters': async () => (await import('./peers.js')).registerPeers,

@@ -86,6 +86,11 @@ export const HOOK_HEADERS = {
   name: 'x-switchboard-name',
   /** The hook's own timeout in seconds, as installed: the hub answers before it. */
   timeout: 'x-switchboard-timeout',
+  /**
+   * The agent whose hook this is, when it is not Claude Code (core/agents.ts): Codex's
+   * PermissionRequest hook sends Claude Code's input and takes its output, and says `codex` here.
+   */
+  agent: 'x-switchboard-agent',
 } as const
 
 /**

@@ -4,6 +4,7 @@
 // these schemas, read back through them (an item that does not parse is logged and skipped by its
 // reader, hub/people/sender-outbox.ts), and the OpenAPI document describes the stream from them.
 import * as z from 'zod'
+import { agentSchema } from './agents.js'
 import { describeZod } from './errors.js'
 import { NOTICE_KINDS } from './notices.js'
 
@@ -46,6 +47,8 @@ export const promptBodySchema = z.looseObject({
   input: z.record(z.string(), z.unknown()).optional(),
   /** A channel's relayed prompt carries a preview of the input instead (JSON, perhaps cut short). */
   input_preview: z.string().optional(),
+  /** The agent whose dialog this is, when not Claude Code (core/agents.ts): surfaces name it. */
+  agent: agentSchema.optional(),
   text: z.string(),
 })
 

@@ -3,6 +3,7 @@
 // shown whole up to a limit and visibly cut beyond it (`$ <command>` for Bash, a file for a read),
 // with Claude's own account of it labelled as such. Approving "List the files" must never mean
 // approving a `curl … | sh` nobody saw.
+import { speakerOf } from './agents.js'
 
 const MAX_SHOWN = 600
 /** Lines of each side of an edit a prompt shows before it says how many more there are. */
@@ -46,9 +47,10 @@ export function toolCallText(
   input: Record<string, unknown> | null,
   preview: string | null,
   description?: string | null,
+  who = 'Claude',
 ): string {
-  const account = claudeSaid(description)
-  return `Claude wants to run ${toolName}: ${toolCallLine(toolName, input, preview)}${account ? ` (${account})` : ''}`
+  const account = claudeSaid(description, who)
+  return `${who} wants to run ${toolName}: ${toolCallLine(toolName, input, preview)}${account ? ` (${account})` : ''}`
 }
 
 /** A driven session's call in one line: what would run, or that Claude asks a question or a plan review. */
@@ -56,19 +58,21 @@ export function promptText(request: {
   tool_name: string
   input: Record<string, unknown>
   description?: string | null
+  /** Whose prompt (core/agents.ts); unset: Claude Code's. */
+  agent?: unknown
 }): string {
   if (request.tool_name === 'AskUserQuestion') return 'Claude asks a question'
   if (request.tool_name === 'ExitPlanMode') return 'Claude asks you to review its plan'
   const said =
     request.description ?? (typeof request.input.description === 'string' ? request.input.description : null)
-  return toolCallText(request.tool_name, request.input, null, said)
+  return toolCallText(request.tool_name, request.input, null, said, speakerOf(request.agent))
 }
 
 /** Claude's account of a call, labelled as Claude's (never to be read as what runs); '' when none. */
-export function claudeSaid(description: string | null | undefined): string {
+export function claudeSaid(description: string | null | undefined, who = 'Claude'): string {
   const said = description?.replace(/\s+/g, ' ').trim()
   if (!said) return ''
-  return `Claude's description: "${said.length > 160 ? `${said.slice(0, 157)}...` : said}"`
+  return `${who}'s description: "${said.length > 160 ? `${said.slice(0, 157)}...` : said}"`
 }
 
 export function text(v: unknown): string {

@@ -1,5 +1,6 @@
 // claude_respond's arguments (seed 004: decision allow|deny, reason, updatedInput) as the answer the
 // hub passes to the CLI; switchboard_answer's, for any session's prompt, as `switchboard answer` makes it.
+import { agentSchema } from '../core/agents.js'
 import { answerFor, questionsOf as questionsOfRequest } from '../core/answer-values.js'
 import type { DecisionRow } from '../core/api/rows.js'
 import { invalid } from '../core/errors.js'
@@ -49,6 +50,7 @@ export function decisionResult(d: DecisionRow & { kind: 'permission' | 'question
     kind: d.kind,
     session: d.owner,
     ...(typeof d.request.project === 'string' ? { project: d.request.project } : {}),
+    ...(agentSchema.safeParse(d.request.agent).success ? { agent: agentSchema.parse(d.request.agent) } : {}),
     toolName: String(d.request.tool_name ?? ''),
     toolInput:
       input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {},

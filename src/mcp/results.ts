@@ -1,6 +1,7 @@
 // The result shapes of seed 004's tools, one zod schema each (the types the mapping returns, and the
 // outputSchema tools/list advertises), and how a hub session and its stored lines map onto them.
 import * as z from 'zod'
+import { agentSchema } from '../core/agents.js'
 import { PROMPT_KINDS } from '../core/outbox.js'
 import type { ListedSession, PendingInput, SessionStatus, SessionView } from '../core/session-api.js'
 import { promptText } from '../core/tool-call-text.js'
@@ -129,6 +130,7 @@ export const decisionSchema = z.object({
     .string()
     .describe('The session: a terminal session’s id, a channel’s name, a driven session’s id'),
   project: z.string().optional().describe('A terminal session’s folder name'),
+  agent: agentSchema.optional().describe('The coding agent asking, when not Claude Code (codex)'),
   toolName: z.string(),
   toolInput: z.record(z.string(), z.unknown()).describe('The call; a plan’s text is in plan'),
   questions: z

@@ -3,6 +3,7 @@
 // answered prompt is edited into. A call of several questions is answered one question at a time:
 // each option's button carries the choices made so far, so the message is the only state.
 
+import { namedWithAgent } from '../../core/agents.js'
 import type { PromptBody, PromptKind } from '../../core/outbox.js'
 import { claudeSaid, cutVisibly } from '../../core/tool-call-text.js'
 import { codeBlock, escapeMarkdown } from '../../sources/chat/markdown.js'
@@ -112,7 +113,7 @@ export function questionStep(
 export function promptMessage(kind: PromptKind, body: PromptBody): { text: string; buttons: Button[][] } {
   const code = body.id
   // Named as people call it ("api · fix the flaky test"); a prompt from before names only its key.
-  const session = body.session_name ?? body.session
+  const session = namedWithAgent(body.session_name ?? body.session, body.agent)
   const tool = body.tool_name ?? ''
   if (kind === 'question') return questionMessage(code, session, body.input)
   const title =

@@ -2,6 +2,7 @@
 // Claude Code sends it in, the output it expects for that event back. Down the home's socket, or with
 // the admin token; what the session's environment says comes as headers (core/claude-hooks.ts HOOK_HEADERS).
 import { Hono } from 'hono'
+import { agentSchema } from '../../core/agents.js'
 import { HOOK_HEADERS } from '../../core/claude-hooks.js'
 import { invalid } from '../../core/errors.js'
 import { subscriberNameSchema } from '../../core/hub-protocol.js'
@@ -19,11 +20,17 @@ export function claudeHookRoutes(parts: HubParts): Hono<HubEnv> {
     const timeout = Number(c.req.header(HOOK_HEADERS.timeout) ?? '')
     // An unset variable reaches the header as nothing: no name, the folder's is taken.
     const name = subscriberNameSchema.safeParse(c.req.header(HOOK_HEADERS.name) ?? '')
+    // Another agent's hook (Codex's) says which it is; none: Claude Code's own.
+    const agent = c.req.header(HOOK_HEADERS.agent)
+    const parsedAgent = agent === undefined ? null : agentSchema.safeParse(agent)
+    if (parsedAgent && !parsedAgent.success)
+      throw invalid(`${HOOK_HEADERS.agent}: "${agent}" is not one of ${agentSchema.options.join(', ')}`)
     return terminalHooks.handle(params.event, body, {
       // Aborted when Claude Code closes the request: the dialog was answered at the terminal.
       signal: c.req.raw.signal,
       timeoutSeconds: Number.isFinite(timeout) && timeout > 0 ? timeout : null,
       name: name.success ? name.data : null,
+      agent: parsedAgent?.data ?? 'claude',
     })
   })
 

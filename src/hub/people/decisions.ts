@@ -2,6 +2,7 @@
 // plan review. Each is stored, put to every operator, and settled by the first answer, wherever it
 // comes from; the answer then goes to whoever waits for it.
 import { randomBytes } from 'node:crypto'
+import { namedWithAgent } from '../../core/agents.js'
 import { conflict, forbidden, notFound } from '../../core/errors.js'
 import type { Behavior, PermissionRequest, ServerMessage } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
@@ -425,7 +426,7 @@ export function promptBody(decision: Decision): PromptBody {
     owner: decision.owner,
     session,
     session_name: name,
-    text: `${name}: ${promptText({ tool_name: tool, input, description })}${reply}`,
+    text: `${namedWithAgent(name, request.agent)}: ${promptText({ tool_name: tool, input, description, agent: request.agent })}${reply}`,
   }
 }
 

@@ -50,3 +50,19 @@ describe('a prompt’s line for operators', () => {
     )
   })
 })
+
+describe('another agent’s prompt', () => {
+  it('names Codex beside the session and as the one asking, its account labelled as its own', () => {
+    const codex = decision({
+      tool_name: 'Bash',
+      input: { command: 'touch x', description: 'make the file' },
+      project: 'work',
+      agent: 'codex',
+    })
+    expect(promptBody(codex)).toMatchObject({
+      agent: 'codex',
+      project: 'work',
+      text: `work (Codex): Codex wants to run Bash: $ touch x (Codex's description: "make the file")${reply}`,
+    })
+  })
+})

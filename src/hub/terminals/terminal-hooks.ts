@@ -8,6 +8,7 @@
 // hook never allows on its own.
 import { basename } from 'node:path'
 import { channelMessage } from '../../claude/channel-tag.js'
+import type { Agent } from '../../core/agents.js'
 import {
   contextOutput,
   type HookInput,
@@ -44,6 +45,11 @@ export interface HookCall {
    * when the session is first heard of and no other session holds it (hub/names/session-names.ts).
    */
   name: string | null
+  /**
+   * Whose hook this is: Claude Code's, or another agent's that speaks the same PermissionRequest
+   * (Codex's). Said in the decision it opens, so every surface names the agent; unset: Claude Code.
+   */
+  agent?: Agent
 }
 
 /** The hub answers this long before the hook's own timeout, so Claude Code never times it out. */
@@ -299,6 +305,7 @@ export class TerminalHooks {
             project: basename(input.cwd),
             claude_session: session,
             source: 'hook',
+            ...(call.agent && call.agent !== 'claude' ? { agent: call.agent } : {}),
             ...(name ? { name } : {}),
           },
           folder: input.cwd,

@@ -1,0 +1,26 @@
+// The coding agents whose sessions Switchboard serves. Claude Code is the one everything was built
+// for; the others reach the same decision inbox through their own hook mechanisms (issue 35), and an
+// agent's name travels with each of their dialogs so every surface can say whose it is.
+import * as z from 'zod'
+
+export const AGENTS = ['claude', 'codex'] as const
+export const agentSchema = z.enum(AGENTS)
+export type Agent = z.infer<typeof agentSchema>
+
+/** What people are shown for each agent. */
+export const AGENT_LABELS: Record<Agent, string> = { claude: 'Claude Code', codex: 'Codex' }
+
+/**
+ * A session's name as a prompt shows it, with its agent beside it when that is not Claude Code
+ * ("api · fix the flaky test (Codex)"): a request or prompt body carries `agent` only then.
+ */
+export function namedWithAgent(name: string, agent: unknown): string {
+  const parsed = agentSchema.safeParse(agent)
+  return parsed.success && parsed.data !== 'claude' ? `${name} (${AGENT_LABELS[parsed.data]})` : name
+}
+
+/** Who a prompt says is asking ("Codex wants to run Bash"): the model's side, Claude for Claude Code. */
+export function speakerOf(agent: unknown): string {
+  const parsed = agentSchema.safeParse(agent)
+  return parsed.success && parsed.data === 'codex' ? 'Codex' : 'Claude'
+}
