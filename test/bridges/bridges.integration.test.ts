@@ -146,8 +146,18 @@ describe.each(BRIDGE_PLATFORMS)('%s bridge', (platform) => {
       expect(labels).toEqual(['See more', 'Allow', 'Deny'])
       const more = prompt.buttons.flat().find((b) => b.text === 'See more')
       await fake.press(olga, chat, prompt.messageId, more?.data as string)
+      // The details replace the prompt, its See more gone (the prompt showed the command already). Only
+      // then Allow: the edit a press of See more makes and the one an answer makes are not in order.
       await fake.waitFor(
-        () => fake.sent().find((m) => m.messageId === prompt.messageId && m.text.includes('ls -la')),
+        () =>
+          fake
+            .sent()
+            .find(
+              (m) =>
+                m.messageId === prompt.messageId &&
+                m.text.includes('ls -la') &&
+                !m.buttons.flat().some((b) => b.text === 'See more'),
+            ),
         'the details',
       )
 
