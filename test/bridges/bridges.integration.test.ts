@@ -154,6 +154,7 @@ describe.each(BRIDGE_PLATFORMS)('%s bridge', (platform) => {
             .sent()
             .find(
               (m) =>
+                m.chatId === chat &&
                 m.messageId === prompt.messageId &&
                 m.text.includes('ls -la') &&
                 !m.buttons.flat().some((b) => b.text === 'See more'),
@@ -166,7 +167,12 @@ describe.each(BRIDGE_PLATFORMS)('%s bridge', (platform) => {
       await fake.waitFor(() => claude.verdicts[0], 'the verdict')
       expect(claude.verdicts).toEqual([{ request_id: 'bqzmx', behavior: 'allow' }])
       const edited = await fake.waitFor(
-        () => fake.sent().find((m) => m.messageId === prompt.messageId && m.text.includes('Allowed by')),
+        () =>
+          fake
+            .sent()
+            .find(
+              (m) => m.chatId === chat && m.messageId === prompt.messageId && m.text.includes('Allowed by'),
+            ),
         'the prompt edited',
       )
       expect(edited.text).toContain('olga')
@@ -197,7 +203,12 @@ describe.each(BRIDGE_PLATFORMS)('%s bridge', (platform) => {
       expect(claude.verdicts).toEqual([{ request_id: 'kxvwp', behavior: 'deny' }])
       const edited = await fake.waitFor(
         () =>
-          fake.sent().find((m) => m.messageId === prompt.messageId && m.text.includes('Denied by laptop')),
+          fake
+            .sent()
+            .find(
+              (m) =>
+                m.chatId === chat && m.messageId === prompt.messageId && m.text.includes('Denied by laptop'),
+            ),
         'the prompt edited',
       )
       expect(edited.buttons).toEqual([])
@@ -253,7 +264,13 @@ describe.each(BRIDGE_PLATFORMS)('%s bridge', (platform) => {
       )
       await claude.close()
       const edited = await fake.waitFor(
-        () => fake.sent().find((m) => m.messageId === prompt.messageId && m.text.includes('No longer open')),
+        () =>
+          fake
+            .sent()
+            .find(
+              (m) =>
+                m.chatId === chat && m.messageId === prompt.messageId && m.text.includes('No longer open'),
+            ),
         'the prompt closed',
       )
       expect(edited.buttons).toEqual([])
