@@ -2,9 +2,9 @@
 // client library (grammy, discord.js, Bolt) against the fake platform, which reads markup as the
 // platform does (the Telegram fake answers 400 "can't parse entities" as Telegram would).
 import type { ChildProcess } from 'node:child_process'
-import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { BRIDGE_PLATFORMS, type BridgePlatform } from '../../src/core/bridges.js'
-import type { FakeMessage, FakePlatform } from '../fakes/chat-platform.js'
+import type { FakeMessage, FakePlatform, FakeUser } from '../fakes/chat-platform.js'
 import { discordProblem, slackProblem } from '../fakes/markup-rules.js'
 import type { FakeTelegram } from '../fakes/telegram.js'
 import {
@@ -16,7 +16,7 @@ import {
   stopBridgedHub,
 } from '../helpers/bridge-world.js'
 import { ChannelClient } from '../helpers/channel-client.js'
-import type { TestHome } from '../helpers/home.js'
+import { type TestHome, waitFor } from '../helpers/home.js'
 
 const REPLY = [
   '## Fixed',
@@ -55,15 +55,32 @@ describe.each(BRIDGE_PLATFORMS)('%s formatting', (platform) => {
   let home: TestHome
   let hub: ChildProcess
   const opened: { close(): unknown }[] = []
-  const ann = person(platform, 1, 'ann')
-  const olga = person(platform, 2, 'olga')
 
-  beforeEach(async () => {
+  // One hub for the file's tests, which cannot meet: each has people of its own (so chats of its own)
+  // and ends with its channel closed and its prompt closed.
+  beforeAll(async () => {
     ;({ fake, home, hub } = await startBridgedHub(platform))
   })
 
-  afterEach(async () => {
+  afterAll(async () => {
     await stopBridgedHub({ fake, home, hub }, opened)
+  })
+
+  let met = 0
+  let ann: FakeUser
+  let olga: FakeUser
+  beforeEach(() => {
+    ann = person(platform, ++met, 'ann')
+    olga = person(platform, ++met, 'olga')
+  })
+
+  afterEach(async () => {
+    for (const thing of opened.splice(0)) await thing.close()
+    await waitFor(
+      async () => (await home.api('decisions')).decisions.length === 0,
+      10_000,
+      'the test’s prompt to be withdrawn',
+    )
   })
 
   async function channel(): Promise<ChannelClient> {
@@ -183,7 +200,12 @@ describe.each(BRIDGE_PLATFORMS)('%s formatting', (platform) => {
     const allow = prompt.buttons.flat().find((b) => b.text === 'Allow')
     await fake.press(olga, chat, prompt.messageId, allow?.data as string)
     const edited = await fake.waitFor(
-      () => fake.sent().find((m) => m.messageId === prompt.messageId && m.text.includes('Allowed by')),
+      () =>
+        fake
+          .sent()
+          .find(
+            (m) => m.chatId === chat && m.messageId === prompt.messageId && m.text.includes('Allowed by'),
+          ),
       'the prompt edited',
     )
     expect(edited.text).toContain('olga')
