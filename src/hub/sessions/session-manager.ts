@@ -1,5 +1,5 @@
-// Sessions the hub drives: one Claude Code process each, started, resumed and steered here. This is
-// the face the surfaces call; the parts beside it each do one job: supervision.ts (the process and
+// Sessions the hub drives: one agent process each (behind the seam in agents/), started, resumed
+// and steered here. This is the face the surfaces call; the parts beside it each do one job: supervision.ts (the process and
 // its end), sdk-handoff.ts (the --sdk-url transport), recording.ts (lines and status), prompts.ts
 // (tool prompts into decisions and back), idle-policy.ts, ide-binding.ts, history.ts (listing and
 // pages of lines), leases.ts (which hub runs a session), session-events.ts (who hears what).
@@ -392,7 +392,7 @@ export class SessionManager {
     const spawnEnv: SpawnEnv = { ...this.spawnEnv, bin: setup.claudePath }
     if (setup.transport === 'sdk-url') spawnEnv.sdkUrl = this.handoff.prepare(record.id)
     try {
-      return this.supervisor.start(record.id, options, spawnEnv)
+      return this.supervisor.start(record.id, 'claude', options, spawnEnv)
     } catch (err) {
       await this.recorder.setStatus(record.id, 'error', {
         reason: `the CLI did not start: ${(err as Error).message}`,
