@@ -39,8 +39,11 @@ export class Prompts {
       input: req.input,
       ...(req.description ? { description: req.description } : {}),
     }
+    // Another agent's prompt names it, so every surface says whose it is (as its hooks' prompts do).
+    const { agent } = live.process
+    const asked = agent === 'claude' ? request : { ...request, agent }
     const decision = await this.decisions.openAwaited(
-      { kind, owner: id, request, folder: (await this.store.getSession(id))?.cwd ?? null },
+      { kind, owner: id, request: asked, folder: (await this.store.getSession(id))?.cwd ?? null },
       (d) => settle(d),
     )
     // Answered before anyone was asked (an always-allow rule): nothing waits for a person, so it is
