@@ -1,9 +1,12 @@
 // Which of a driven session's options each agent takes. The options are Claude Code's flags
 // (claude-options.ts); Codex's app-server has a place for only some of them, and a session asking
 // another agent for one it cannot honour is refused at the start, in one line, not run without it.
-import type { Agent } from './agents.js'
-import { AGENT_LABELS } from './agents.js'
+import * as z from 'zod'
+import { AGENT_LABELS, AGENTS, type Agent } from './agents.js'
 import type { ClaudeOptions } from './claude-options.js'
+
+/** The agent a person names for a session (the API's `agent`, run's --agent, the MCP tool's). */
+export const agentChoiceSchema = z.enum(AGENTS, { error: `the agent is one of: ${AGENTS.join(', ')}` })
 
 /** The options a Codex thread takes: its folder, model and instructions, and a thread to resume. */
 const CODEX_OPTIONS: ReadonlySet<keyof ClaudeOptions> = new Set([
