@@ -42,8 +42,21 @@ const FILE_CHANGE_APPROVAL = 'item/fileChange/requestApproval'
 const running = new Set<ChildProcessWithoutNullStreams>()
 // Closing stdin ends app-server; this covers a hub that exits normally with sessions running.
 process.once('exit', () => {
-  for (const child of running) child.kill('SIGKILL')
+  for (const child of running) killGroup(child, 'SIGKILL')
 })
+
+/**
+ * The npm package's `codex` is a Node launcher that, on Node before 22.15, runs the native binary
+ * as its child: each app-server runs in a process group of its own, and a kill reaches the group,
+ * so no native Codex outlives its session.
+ */
+function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
+  try {
+    if (child.pid) process.kill(-child.pid, signal)
+  } catch {
+    child.kill(signal)
+  }
+}
 
 export class CodexAgent extends EventEmitter<AgentProcessEvents> implements AgentProcess {
   readonly agent = 'codex' as const
@@ -72,6 +85,7 @@ export class CodexAgent extends EventEmitter<AgentProcessEvents> implements Agen
       cwd: options.cwd,
       env,
       stdio: ['pipe', 'pipe', 'pipe'],
+      detached: true,
     })
     running.add(this.child)
     this.child.stdin.on('error', () => {}) // EPIPE when it died; its exit says so
@@ -129,7 +143,7 @@ export class CodexAgent extends EventEmitter<AgentProcessEvents> implements Agen
   async stop(graceMs = 5_000): Promise<void> {
     if (!this.alive) return
     this.child.stdin.end()
-    const timer = setTimeout(() => this.child.kill('SIGKILL'), graceMs)
+    const timer = setTimeout(() => killGroup(this.child, 'SIGKILL'), graceMs)
     await this.exited
     clearTimeout(timer)
   }
