@@ -184,6 +184,41 @@ it('drives a Codex session: a prompt answered with switchboard answer, a second 
   expect(codexProcesses()).toEqual([])
 })
 
+it('runs Codex from switchboard run --agent codex: a command denied at the terminal is declined, and never runs', {
+  timeout: 120_000,
+}, async () => {
+  const refused = join(codex.cwd, 'refused-at-the-terminal')
+  const child = spawn(
+    process.execPath,
+    [CLI, 'run', '--agent', 'codex', '--cwd', codex.cwd, `RUN:touch ${refused}`],
+    {
+      env,
+    },
+  )
+  let output = ''
+  child.stdout.on('data', (c: Buffer) => {
+    output += c
+  })
+  child.stderr.on('data', (c: Buffer) => {
+    output += c
+  })
+  const exited = new Promise<number | null>((resolve) => child.on('exit', resolve))
+  try {
+    await waitFor(() => output.includes('[y/n]'), 60_000, `the prompt at the terminal\n${output}`)
+    // The prompt names Codex, whose prompt it is.
+    expect(output).toMatch(new RegExp(`Codex wants to run Bash: .*touch ${refused}`))
+    child.stdin.write('n\n')
+    expect(await exited).toBe(0)
+  } finally {
+    child.kill()
+  }
+  expect(existsSync(refused)).toBe(false)
+  // Codex told its model the command was declined, and the turn went on to its end.
+  expect(lastToolOutput(fake.requests.at(-1) as ResponsesRequest)).toContain('rejected by user')
+  expect(output).toContain('DONE:')
+  await waitFor(() => codexProcesses().length === 0, 15_000, 'Codex to end with the run')
+})
+
 it('refuses run --agent with an agent the hub does not know, in one line', { timeout: 60_000 }, async () => {
   const run = await runCli(['run', '--agent', 'gemini', 'hello'], env)
   expect(run.code).not.toBe(0)

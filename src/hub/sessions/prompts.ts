@@ -60,7 +60,7 @@ export class Prompts {
       })
       return verdict
     }
-    live.pending.set(decision.id, { decision: decision.id, code: decision.code, kind, ...request })
+    live.pending.set(decision.id, { decision: decision.id, code: decision.code, kind, ...asked })
     await this.recorder.setStatus(id, 'waiting_for_input')
     // The CLI withdrew the request (an interrupt): nobody is asked any more, and nothing waits. The
     // cancel is part of the answer, so a store that fails it fails this call (the control channel
