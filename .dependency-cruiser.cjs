@@ -1,5 +1,6 @@
 // The floors of src/ and which way imports may point (run by `npm run layers`, part of `npm test`).
-// Lowest first: core → store, claude (the CLI driver, its transcript), sources → the hub's logic, in
+// Lowest first: core → store, claude (the CLI driver, its transcript), sources → agents (the seam a
+// driven session's agent sits behind, an adapter per agent, over claude/ for Claude Code) → the hub's logic, in
 // rooms by job: hub/peers, hub/projects, hub/names under hub/core (the Hub: publishing, deliveries,
 // leases) and hub/people (access, decisions, what people are told) → hub/outbound (outbound webhooks),
 // hub/sessions (the sessions the hub drives), hub/terminals (sessions at terminals, through their
@@ -35,6 +36,8 @@ module.exports = {
     floor('core-is-the-floor', 'core/', ['core/'], 'core/ holds schemas and helpers every floor uses.'),
     floor('store-on-core', 'store/', ['core/', 'store/'], 'A store knows nothing of who uses it.'),
     floor('claude-driver-alone', 'claude/', ['core/', 'claude/'], 'claude/ drives the CLI; it knows no hub.'),
+    floor('agents-drive-their-clis', 'agents/', ['core/', 'claude/', 'agents/'],
+      'agents/ runs the coding agents a driven session may use, each behind one seam and speaking the one line model (Claude Code’s, from claude/); it knows no hub.'),
     floor('sources-on-store', 'sources/', ['core/', 'store/', 'sources/'], 'A source turns input into events.'),
     floor('peers-need-no-hub', 'hub/peers/', ['core/', 'store/', 'hub/peers/'],
       'Sessions talking to each other need of the hub only its store, its publishing and who is connected (a PeerHub, which the Hub is): the core holds them, and they never hold the core.'),
@@ -46,8 +49,9 @@ module.exports = {
       'The hub’s logic is reached by transports and never reaches out to them. hub/core and hub/people are the one pair of rooms that use each other: the Hub holds the people’s parts (Access, Decisions, the outbox), and what acts through the Hub (answering, replies, the rows people see) takes it; no module reaches itself through the other (no-circular).'),
     floor('outbound-a-subscriber-inside', 'hub/outbound/', ['core/', 'store/', 'hub/core/', 'hub/outbound/'],
       'An outbound webhook takes its deliveries from the hub’s core like any subscriber, and nothing else of the hub knows it is one: only the one app (adding and removing one) and the server reach it.'),
-    floor('sessions-above-hub-logic', 'hub/sessions/', ['core/', 'store/', 'claude/', ...LOGIC, 'hub/sessions/'],
-      'The session controller drives Claude Code for the hub; only transports and the server call it. It knows nothing of sessions at terminals (hub/terminals/): a driven session has no hooks.'),
+    floor('sessions-above-hub-logic', 'hub/sessions/',
+      ['core/', 'store/', 'claude/', 'agents/', ...LOGIC, 'hub/sessions/'],
+      'The session controller drives the coding agents (agents/) for the hub; only transports and the server call it. It knows nothing of sessions at terminals (hub/terminals/): a driven session has no hooks.'),
     floor('terminals-beside-driven-sessions', 'hub/terminals/',
       ['core/', 'store/', 'claude/', ...LOGIC, 'hub/terminals/'],
       'Sessions a person runs at a terminal reach the hub through Claude Code’s hooks alone; the hub drives none of them, so nothing here reaches into the driven sessions (hub/sessions/). Only the one app and the server call it.'),

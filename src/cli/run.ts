@@ -3,6 +3,8 @@
 // session's CLI ends with the command (the session stays, resumable), unless --keep.
 import type { Command } from 'commander'
 import * as z from 'zod'
+import { agentChoiceSchema } from '../core/agent-options.js'
+import { AGENTS } from '../core/agents.js'
 import { claudeOptionsSchema } from '../core/claude-options.js'
 import { invalid } from '../core/errors.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
@@ -10,6 +12,7 @@ import { afterTurn, followTurn } from './follow.js'
 import { hubApi } from './options.js'
 
 const runOptions = z.object({
+  agent: agentChoiceSchema.optional(),
   cwd: z.string().min(1).optional(),
   model: z.string().min(1).optional(),
   permissionMode: claudeOptionsSchema.shape.permissionMode,
@@ -38,6 +41,7 @@ export function registerRun(program: Command): void {
     .description(
       'start a session and follow it here; answer its permission prompts inline or from anywhere else',
     )
+    .option('--agent <agent>', `the coding agent: ${AGENTS.join(' | ')} (default: claude)`)
     .option('--cwd <dir>', 'working folder (default: here)')
     .option('--model <model>', 'model')
     .option('--permission-mode <mode>', PERMISSION_MODES.join(' | '))
@@ -61,6 +65,7 @@ export function registerRun(program: Command): void {
       const view = await hub.call('createSession', {
         body: {
           prompt,
+          ...(o.agent ? { agent: o.agent } : {}),
           options: {
             cwd: o.cwd ?? process.cwd(),
             model: o.model,

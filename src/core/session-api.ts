@@ -1,6 +1,7 @@
 // The hub's session API as its clients see it (the CLI, `switchboard mcp`, the HTTP routes): what a
 // session is, how one is set up, and how a person answers what it asks. One definition for both sides.
 import * as z from 'zod'
+import type { Agent } from './agents.js'
 
 /** `stopped`: its CLI was ended (by a person, or after sitting idle); the next message resumes it. */
 export type SessionStatus =
@@ -105,6 +106,8 @@ export interface PendingInput {
   tool_name: string
   input: Record<string, unknown>
   description?: string
+  /** Whose prompt it is when not Claude Code's (core/agents.ts), so every surface names it. */
+  agent?: Agent
 }
 
 /** How the hub runs a session's CLI, beside the CLI's own flags. */

@@ -98,6 +98,7 @@ export function createHandlers({ hub, settle, allowPreApproval }: HandlerContext
         fork,
         topics,
         waitSeconds,
+        agent,
         ...flags
       } = a
       const view = await hub.call('createSession', {
@@ -111,6 +112,7 @@ export function createHandlers({ hub, settle, allowPreApproval }: HandlerContext
             ...(fork && a.resume ? { forkSession: true } : {}),
           },
           ...(topics ? { topics } : {}),
+          ...(agent ? { agent } : {}),
         },
       })
       return answer(await settle(view.id, waitSeconds))

@@ -3,6 +3,7 @@
 // driven session): one zod schema per tool's arguments and one per its result, from which
 // tools/list derives the JSON Schemas it advertises (core/tool-call.ts).
 import * as z from 'zod'
+import { agentChoiceSchema } from '../core/agent-options.js'
 import { claudeOptionsSchema } from '../core/claude-options.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import type { ToolSpec } from '../core/tool-call.js'
@@ -60,6 +61,11 @@ export const createArgs = z
       .optional()
       .describe('Hub events on these topics are written into the session as messages'),
     waitSeconds: waitSeconds(0),
+    agent: agentChoiceSchema
+      .optional()
+      .describe(
+        "An extra: the coding agent to run, 'claude' (Claude Code, the default) or 'codex' (OpenAI Codex, which takes only prompt, workingDirectory, model, systemPrompt and resume)",
+      ),
   })
   .strict()
 

@@ -25,7 +25,8 @@ export interface ResponsesRequest {
 
 /** What the fake model does next: say something, or run a shell command through `exec_command`. */
 export type Reply =
-  | { text: string }
+  /** `pieceMs`: the text streams a word at a time, this long apart (for interrupt tests). */
+  | { text: string; pieceMs?: number }
   /** `escalate`: asks to run outside the sandbox, which makes Codex ask for approval. */
   | { shell: string; escalate?: boolean; justification?: string }
 
@@ -92,7 +93,16 @@ export class FakeOpenAI {
     send('response.created', { response: { id } })
     const item = this.itemOf(reply)
     send('response.output_item.added', { output_index: 0, item })
-    if ('text' in reply)
+    if ('text' in reply && reply.pieceMs) {
+      // A slow stream stops where the client went away (an interrupt), as a real API's does.
+      let gone = false
+      res.on('close', () => (gone = true))
+      for (const word of reply.text.split(/(?<= )/)) {
+        await new Promise((resolve) => setTimeout(resolve, reply.pieceMs))
+        if (gone) return
+        send('response.output_text.delta', { output_index: 0, item_id: item.id, delta: word })
+      }
+    } else if ('text' in reply)
       send('response.output_text.delta', { output_index: 0, item_id: item.id, delta: reply.text })
     send('response.output_item.done', { output_index: 0, item })
     send('response.completed', {

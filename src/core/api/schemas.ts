@@ -2,6 +2,7 @@
 // request with (hub/http/define.ts), the OpenAPI document is generated from, and the clients' types
 // are inferred from (the page imports this file for types only).
 import * as z from 'zod'
+import { agentChoiceSchema, agentOptionsProblem } from '../../core/agent-options.js'
 import { hookInputSchema } from '../../core/claude-hooks.js'
 import { claudeOptionsSchema } from '../../core/claude-options.js'
 import { metaSchema } from '../event.js'
@@ -33,8 +34,14 @@ export const createSessionSchema = z
     setup: sessionSetupSchema.optional(),
     /** Other sessions may message this one (peers): off unless asked for. */
     peer: z.boolean().optional(),
+    /** The coding agent that runs it: Claude Code unless another is named. */
+    agent: agentChoiceSchema.optional(),
   })
   .strict()
+  .superRefine((body, ctx) => {
+    const problem = agentOptionsProblem(body.agent ?? 'claude', body.options, body.setup)
+    if (problem) ctx.addIssue({ code: 'custom', path: ['agent'], message: problem })
+  })
 
 export const sendMessageSchema = z
   .object({ text: z.string().min(1, 'the message is empty'), fork: z.boolean().optional() })

@@ -30,6 +30,7 @@ export function sessionRoutes(parts: HubParts, elsewhere: Before): Hono<HubEnv> 
       topics: body.topics,
       setup: body.setup,
       peer: body.peer,
+      agent: body.agent,
     })
   })
 

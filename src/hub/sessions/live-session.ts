@@ -1,7 +1,8 @@
-// One running CLI of a session and what the hub keeps about it while it runs: the prompts it waits
+// One running agent process of a session and what the hub keeps about it while it runs: the prompts it waits
 // on, why the hub is ending it, its last words, the text it is writing, the IDE it is bound to.
+
+import type { AgentProcess } from '../../agents/agent-process.js'
 import type { Ide } from '../../claude/ide.js'
-import type { ClaudeProcess } from '../../claude/process.js'
 import type { PendingInput } from '../../core/session-api.js'
 import { PartialText } from './partial-text.js'
 
@@ -26,7 +27,7 @@ export class LiveSession {
 
   constructor(
     readonly id: string,
-    readonly process: ClaudeProcess,
+    readonly process: AgentProcess,
     /** The MCP servers it was started with (checked, see session-seal.ts): an IDE is bound beside them. */
     readonly mcpConfig: string | undefined,
   ) {

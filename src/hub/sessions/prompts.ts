@@ -39,8 +39,11 @@ export class Prompts {
       input: req.input,
       ...(req.description ? { description: req.description } : {}),
     }
+    // Another agent's prompt names it, so every surface says whose it is (as its hooks' prompts do).
+    const { agent } = live.process
+    const asked = agent === 'claude' ? request : { ...request, agent }
     const decision = await this.decisions.openAwaited(
-      { kind, owner: id, request, folder: (await this.store.getSession(id))?.cwd ?? null },
+      { kind, owner: id, request: asked, folder: (await this.store.getSession(id))?.cwd ?? null },
       (d) => settle(d),
     )
     // Answered before anyone was asked (an always-allow rule): nothing waits for a person, so it is
@@ -57,7 +60,7 @@ export class Prompts {
       })
       return verdict
     }
-    live.pending.set(decision.id, { decision: decision.id, code: decision.code, kind, ...request })
+    live.pending.set(decision.id, { decision: decision.id, code: decision.code, kind, ...asked })
     await this.recorder.setStatus(id, 'waiting_for_input')
     // The CLI withdrew the request (an interrupt): nobody is asked any more, and nothing waits. The
     // cancel is part of the answer, so a store that fails it fails this call (the control channel

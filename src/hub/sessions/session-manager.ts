@@ -1,8 +1,9 @@
-// Sessions the hub drives: one Claude Code process each, started, resumed and steered here. This is
-// the face the surfaces call; the parts beside it each do one job: supervision.ts (the process and
-// its end), sdk-handoff.ts (the --sdk-url transport), recording.ts (lines and status), prompts.ts
-// (tool prompts into decisions and back), idle-policy.ts, ide-binding.ts, history.ts (listing and
-// pages of lines), leases.ts (which hub runs a session), session-events.ts (who hears what).
+// Sessions the hub drives: one agent process each (Claude Code's, or Codex's, behind the seam in
+// agents/), started, resumed and steered here. This is the face the surfaces call; the parts beside
+// it each do one job: supervision.ts (the process and its end), sdk-handoff.ts (the --sdk-url
+// transport), recording.ts (lines and status), prompts.ts (tool prompts into decisions and back),
+// idle-policy.ts, ide-binding.ts, history.ts (listing and pages of lines), leases.ts (which hub
+// runs a session), session-events.ts (who hears what).
 // Every failure a caller can act on is a DomainError: no session is not_found; not running, never
 // started, runs on another hub, settings changed is a conflict; a CLI that cannot start or does not
 // answer is unavailable.
@@ -11,9 +12,11 @@ import { channelMessage } from '../../claude/channel-tag.js'
 import { ideFolder as defaultIdeFolder } from '../../claude/ide.js'
 import type { CanUseTool, CliLine, PermissionAnswer } from '../../claude/messages.js'
 import type { SpawnEnv } from '../../claude/process.js'
+import { agentOptionsProblem } from '../../core/agent-options.js'
+import { AGENT_LABELS, type Agent } from '../../core/agents.js'
 import type { PartialPiece } from '../../core/api/rows.js'
 import { type ClaudeOptions, claudeOptionsSchema } from '../../core/claude-options.js'
-import { conflict, notFound, unavailable } from '../../core/errors.js'
+import { conflict, invalid, notFound, unavailable } from '../../core/errors.js'
 import { newId } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
 import {
@@ -113,12 +116,17 @@ export class SessionManager {
   async create(
     prompt: string,
     options: ClaudeOptions,
-    extra: { topics?: string[]; setup?: SessionSetup; peer?: boolean; id?: string } = {},
+    extra: { topics?: string[]; setup?: SessionSetup; peer?: boolean; id?: string; agent?: Agent } = {},
   ): Promise<SessionView> {
+    const agent = extra.agent ?? 'claude'
+    const problem = agentOptionsProblem(agent, options, extra.setup)
+    if (problem) throw invalid(problem)
     const config: SessionConfig = {
       options: claudeOptionsSchema.parse(options),
       setup: sessionSetupSchema.parse(extra.setup ?? { transport: 'stdio' }),
       peer: extra.peer ?? false,
+      // Claude Code's sessions keep the settings they always had, so their seals stay as they were.
+      ...(agent === 'claude' ? {} : { agent }),
     }
     const id = extra.id ?? newId('ses')
     const record = await this.store.createSession({
@@ -128,7 +136,7 @@ export class SessionManager {
       status: 'running',
       firstPrompt: prompt.slice(0, SESSION_PROMPT_KEPT),
     })
-    await this.start(record, config.options, config.setup)
+    await this.start(record, agent, config.options, config.setup)
     await this.sendToLive(record.id, prompt)
     await this.leases.subscribe(record.id, extra.topics ?? [], config.peer === true)
     return this.view(record.id)
@@ -368,9 +376,12 @@ export class SessionManager {
     if (this.supervisor.has(record.id)) return false
     if (!record.claudeSessionId) throw conflict(`session ${record.id} never started; create a new one`)
     const config = await this.storedConfig(record)
+    const agent = config.agent ?? 'claude'
+    if (fork && agent !== 'claude') throw conflict(`a ${AGENT_LABELS[agent]} session cannot fork`)
     await this.leases.claim(record.id)
     await this.start(
       record,
+      agent,
       { ...config.options, resume: record.claudeSessionId, forkSession: fork },
       config.setup,
     )
@@ -388,11 +399,16 @@ export class SessionManager {
     }
   }
 
-  private async start(record: SessionRecord, options: ClaudeOptions, setup: SessionConfig['setup']) {
+  private async start(
+    record: SessionRecord,
+    agent: Agent,
+    options: ClaudeOptions,
+    setup: SessionConfig['setup'],
+  ) {
     const spawnEnv: SpawnEnv = { ...this.spawnEnv, bin: setup.claudePath }
     if (setup.transport === 'sdk-url') spawnEnv.sdkUrl = this.handoff.prepare(record.id)
     try {
-      return this.supervisor.start(record.id, options, spawnEnv)
+      return this.supervisor.start(record.id, agent, options, spawnEnv)
     } catch (err) {
       await this.recorder.setStatus(record.id, 'error', {
         reason: `the CLI did not start: ${(err as Error).message}`,

@@ -5,6 +5,7 @@
 // are not what the API could have set, is not resumed.
 import { createHmac } from 'node:crypto'
 import * as z from 'zod'
+import { agentSchema } from '../../core/agents.js'
 import { claudeOptionsSchema } from '../../core/claude-options.js'
 import { conflict, type DomainError } from '../../core/errors.js'
 import { safeEqual } from '../../core/ids.js'
@@ -12,13 +13,19 @@ import { sessionSetupSchema } from '../../core/session-api.js'
 
 /** What the hub keeps of a session's settings (see SessionManager.create). */
 export const sessionConfigSchema = z
-  .object({ options: claudeOptionsSchema, setup: sessionSetupSchema, peer: z.boolean().optional() })
+  .object({
+    options: claudeOptionsSchema,
+    setup: sessionSetupSchema,
+    peer: z.boolean().optional(),
+    /** Which agent runs it; absent for Claude Code (every session stored before there were others). */
+    agent: agentSchema.optional(),
+  })
   .strict()
 export type SessionConfig = z.infer<typeof sessionConfigSchema>
 
 const sealedSchema = sessionConfigSchema.extend({ seal: z.string() }).strict()
 
-/** The id the CLI gave its session: passed back as `--resume <id>`, so never a flag. */
+/** The id the agent gave its session (Claude Code's session, Codex's thread): passed back as `--resume <id>`, so never a flag. */
 const claudeSessionIdSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,127}$/)
 
 export const TAMPERED = 'its stored settings were changed outside Switchboard'

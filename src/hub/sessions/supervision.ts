@@ -1,7 +1,11 @@
-// The CLI processes the hub runs, one per session at most: started, handed their lines in order,
-// stopped, and, once one has ended, what its end means for its session.
+// The agents' processes the hub runs, one per session at most (Claude Code's, or another agent's
+// behind the same seam, agents/): started, handed their lines in order, stopped, and, once one has
+// ended, what its end means for its session.
+import type { AgentProcess } from '../../agents/agent-process.js'
+import { startAgent } from '../../agents/start.js'
 import type { CanUseTool, CliLine, PermissionAnswer } from '../../claude/messages.js'
-import { ClaudeProcess, type SpawnEnv } from '../../claude/process.js'
+import type { SpawnEnv } from '../../claude/process.js'
+import type { Agent } from '../../core/agents.js'
 import type { ClaudeOptions } from '../../core/claude-options.js'
 import { conflict, isDomainError, unavailable } from '../../core/errors.js'
 import type { Logger } from '../../core/log.js'
@@ -45,14 +49,14 @@ export class Supervisor {
     return this.running.size
   }
 
-  /** Starts the session's CLI. Unavailable when it cannot be started at all (see exitOutcome for later). */
-  start(id: string, options: ClaudeOptions, spawnEnv: SpawnEnv): LiveSession {
+  /** Starts the session's agent. Unavailable when it cannot be started at all (see exitOutcome for later). */
+  start(id: string, agent: Agent, options: ClaudeOptions, spawnEnv: SpawnEnv): LiveSession {
     let live: LiveSession | undefined
-    let process: ClaudeProcess
+    let process: AgentProcess
     try {
-      process = new ClaudeProcess(
-        // Partial messages let the dashboard show the text as it is written (stream_event lines).
-        { ...options, includePartialMessages: options.includePartialMessages ?? true },
+      process = startAgent(
+        agent,
+        options,
         {
           canUseTool: (request, signal) =>
             live

@@ -1,0 +1,36 @@
+// Which of a driven session's options each agent takes. The options are Claude Code's flags
+// (claude-options.ts); Codex's app-server has a place for only some of them, and a session asking
+// another agent for one it cannot honour is refused at the start, in one line, not run without it.
+import * as z from 'zod'
+import { AGENT_LABELS, AGENTS, type Agent } from './agents.js'
+import type { ClaudeOptions } from './claude-options.js'
+
+/** The agent a person names for a session (the API's `agent`, run's --agent, the MCP tool's). */
+export const agentChoiceSchema = z.enum(AGENTS, { error: `the agent is one of: ${AGENTS.join(', ')}` })
+
+/** The options a Codex thread takes: its folder, model and instructions, and a thread to resume. */
+const CODEX_OPTIONS: ReadonlySet<keyof ClaudeOptions> = new Set([
+  'cwd',
+  'model',
+  'systemPrompt',
+  'appendSystemPrompt',
+  'resume',
+  'includePartialMessages',
+])
+
+/** What an agent cannot do of these options and setup, as one line; null when it can do them all. */
+export function agentOptionsProblem(
+  agent: Agent,
+  options: Partial<Record<keyof ClaudeOptions, unknown>>,
+  setup?: { transport?: string; claudePath?: string },
+): string | null {
+  if (agent === 'claude') return null
+  const label = AGENT_LABELS[agent]
+  const unsupported = Object.entries(options).find(
+    ([key, value]) => value !== undefined && !CODEX_OPTIONS.has(key as keyof ClaudeOptions),
+  )
+  if (unsupported) return `a ${label} session takes no ${unsupported[0]}`
+  if (setup?.transport === 'sdk-url') return `a ${label} session has no sdk-url transport`
+  if (setup?.claudePath) return `a ${label} session takes no claudePath (set CODEX_PATH for the hub)`
+  return null
+}
