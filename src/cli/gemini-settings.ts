@@ -33,11 +33,13 @@ const DIALOG_MARGIN_SECONDS = 30
 type Group = { matcher?: string; sequential?: boolean; hooks?: Hook[] } & Record<string, unknown>
 type GeminiHook = Hook & { name: string }
 
-/** `~/.gemini/settings.json`; a project's `<dir>/.gemini/settings.json`. */
+/**
+ * `~/.gemini/settings.json` (Gemini takes GEMINI_CLI_HOME for the home when it is set); a project's
+ * `<dir>/.gemini/settings.json`.
+ */
 export function geminiSettingsFile(project?: string): string {
-  return project
-    ? join(resolve(project), '.gemini', 'settings.json')
-    : join(homedir(), '.gemini', 'settings.json')
+  if (project) return join(resolve(project), '.gemini', 'settings.json')
+  return join(resolve(process.env.GEMINI_CLI_HOME || homedir()), '.gemini', 'settings.json')
 }
 
 /**
