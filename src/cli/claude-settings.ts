@@ -65,7 +65,7 @@ export function sharedProjectSettings(project: string): string {
   return join(resolve(project), '.claude', 'settings.json')
 }
 
-interface Read {
+export interface Read {
   settings: Settings
   /** The file's indentation and final newline, kept when it is written again. */
   indent: string
@@ -84,7 +84,8 @@ function notALink(file: string): void {
   }
 }
 
-function read(file: string): Read {
+/** A JSON settings file (Claude Code's, Gemini CLI's): an empty one when there is none. */
+export function readSettings(file: string): Read {
   notALink(file)
   if (!existsSync(file)) return { settings: {}, indent: '  ', newline: true }
   const text = readFileSync(file, 'utf8')
@@ -97,7 +98,8 @@ function read(file: string): Read {
   }
 }
 
-function write(file: string, { settings, indent, newline }: Read): void {
+/** Writes it back whole, owner-only, with the indentation and final newline it had. */
+export function writeSettings(file: string, { settings, indent, newline }: Read): void {
   mkdirSync(dirname(file), { recursive: true })
   notALink(file)
   replacePrivateFile(file, `${JSON.stringify(settings, null, indent)}${newline ? '\n' : ''}`)
@@ -128,7 +130,7 @@ const isOurs = (entry: HookEntry) => entry.hooks?.some(isOurHook) ?? false
 
 /** Switchboard's hook entries in this file, by event: what `doctor` checks. */
 export function installedHooks(file: string): Partial<Record<string, Hook>> {
-  const hooks = read(file).settings.hooks ?? {}
+  const hooks = readSettings(file).settings.hooks ?? {}
   const found: Partial<Record<string, Hook>> = {}
   for (const [event, entries] of Object.entries(hooks)) {
     const hook = entries.flatMap((e) => e.hooks ?? []).find(isOurHook)
@@ -168,6 +170,23 @@ function socketCommand(
 ): string {
   return [
     `[ "\${${DRIVEN_ENV}:-}" = 1 ] ||`,
+    socketRequest(event, curl, socketPath, timeout, agent),
+    '2>/dev/null || true',
+  ].join(' ')
+}
+
+/**
+ * curl posting a hook's input (its stdin) down the home's socket to the hook route, printing the
+ * hub's answer: the part of a socket hook every agent's shares (`timeout` in seconds).
+ */
+export function socketRequest(
+  event: string,
+  curl: string,
+  socketPath: string,
+  timeout: number,
+  agent: Agent,
+): string {
+  return [
     quoted(curl),
     '-sf',
     `--max-time ${timeout}`,
@@ -176,11 +195,10 @@ function socketCommand(
     `-H '${HOOK_HEADERS.timeout}: ${timeout}'`,
     // The session's own subscriber name when its environment sets one; the hub binds it once.
     `-H "${HOOK_HEADERS.name}: \${${CHANNEL_NAME_ENV}:-}"`,
-    // Another agent's hook (Codex's) says whose it is; Claude Code's says nothing.
+    // Another agent's hook (Codex's, Gemini CLI's) says whose it is; Claude Code's says nothing.
     ...(agent === 'claude' ? [] : [`-H '${HOOK_HEADERS.agent}: ${agent}'`]),
     '--data-binary @-',
     quoted(`${SOCKET_ORIGIN}${HOOK_ROUTE_PATH}${event}`),
-    '2>/dev/null || true',
   ].join(' ')
 }
 
@@ -225,7 +243,7 @@ function takeOut(hooks: Record<string, HookEntry[]>, events: readonly string[]):
  * the entries of events an earlier install hooked and this one does not are taken out).
  */
 export function addHooks(file: string, target: HookTarget): void {
-  const at = read(file)
+  const at = readSettings(file)
   const hooks = at.settings.hooks ?? {}
   at.settings.hooks = hooks
   takeOut(hooks, FORMER_HOOK_EVENTS)
@@ -238,18 +256,18 @@ export function addHooks(file: string, target: HookTarget): void {
     if (i === -1) entries.push(entry)
     else entries[i] = entry
   }
-  write(file, at)
+  writeSettings(file, at)
 }
 
 /** Takes Switchboard's entries out and leaves every other hook as it was. Returns how many went. */
 export function removeHooks(file: string): number {
   if (!existsSync(file)) return 0
-  const at = read(file)
+  const at = readSettings(file)
   const hooks = at.settings.hooks
   if (!hooks) return 0
   const removed = takeOut(hooks, Object.keys(hooks))
   if (!removed) return 0
   if (Object.keys(hooks).length === 0) delete at.settings.hooks
-  write(file, at)
+  writeSettings(file, at)
   return removed
 }

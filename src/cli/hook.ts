@@ -14,6 +14,7 @@ import { CLAUDE_HOOK_EVENTS, HOOK_HEADERS, hookInputSchema, isClaudeHookEvent } 
 import { type HubConfig, paths } from '../core/config.js'
 import { isHubDriven } from '../core/driven.js'
 import { invalid } from '../core/errors.js'
+import { GEMINI_ASK, GEMINI_HOOK_EVENT } from '../core/gemini-hooks.js'
 import { onPath } from '../core/on-path.js'
 import { defaultSubscriberName } from '../core/subscriber-name.js'
 import {
@@ -44,18 +45,26 @@ export function registerHook(program: Command): void {
     )
     .option(
       '--agent <agent>',
-      `whose hook this is: ${AGENTS.join(', ')} (Codex's PermissionRequest speaks Claude Code's)`,
+      `whose hook this is: ${AGENTS.join(', ')} (Codex's PermissionRequest speaks Claude Code's; Gemini CLI's is ${GEMINI_HOOK_EVENT})`,
     )
     .action(async (event: string | undefined, opts: { agent?: string }, command: Command) => {
+      // Gemini CLI runs the tool when its hook says nothing (under yolo, unasked): every answer
+      // that is not a person's is `ask`, which puts Gemini's own dialog up.
+      const gemini = opts.agent === 'gemini'
+      const none = () => {
+        if (gemini) process.stdout.write(`${JSON.stringify(GEMINI_ASK)}\n`)
+      }
       // The hub hands its own sessions their events and hears their dialogs itself.
-      if (isHubDriven()) return
+      if (isHubDriven()) return none()
       // A hook must never break the session: any problem is said on stderr, and the hook exits 0,
       // which leaves the dialog to the terminal.
       try {
         if (event === undefined) return await pendingEvents(command)
-        if (!isClaudeHookEvent(event))
-          throw invalid(`"${event}" is not one of ${CLAUDE_HOOK_EVENTS.join(', ')}`)
         const agent = agentSchema.parse(opts.agent ?? 'claude')
+        if (gemini ? event !== GEMINI_HOOK_EVENT : !isClaudeHookEvent(event))
+          throw invalid(
+            `"${event}" is not one of ${gemini ? GEMINI_HOOK_EVENT : CLAUDE_HOOK_EVENTS.join(', ')}`,
+          )
         const input = hookInputSchema.parse(JSON.parse(await readStdin()))
         const name = configFrom(command).channelName
         // A session's start starts the hub when none runs; any later hook leaves that to it.
@@ -70,6 +79,7 @@ export function registerHook(program: Command): void {
         process.stdout.write(`${JSON.stringify(output)}\n`)
       } catch (err) {
         process.stderr.write(`switchboard hook: ${(err as Error).message}\n`)
+        none()
       }
     })
 }

@@ -3,12 +3,19 @@
 // agent's name travels with each of their dialogs so every surface can say whose it is.
 import * as z from 'zod'
 
-export const AGENTS = ['claude', 'codex'] as const
+export const AGENTS = ['claude', 'codex', 'gemini'] as const
 export const agentSchema = z.enum(AGENTS)
 export type Agent = z.infer<typeof agentSchema>
 
 /** What people are shown for each agent. */
-export const AGENT_LABELS: Record<Agent, string> = { claude: 'Claude Code', codex: 'Codex' }
+export const AGENT_LABELS: Record<Agent, string> = {
+  claude: 'Claude Code',
+  codex: 'Codex',
+  gemini: 'Gemini CLI',
+}
+
+/** Who is asking, as a prompt says it ("Codex wants to run Bash"): the model's side of each agent. */
+const SPEAKERS: Record<Agent, string> = { claude: 'Claude', codex: 'Codex', gemini: 'Gemini' }
 
 /**
  * A session's name as a prompt shows it, with its agent beside it when that is not Claude Code
@@ -22,5 +29,5 @@ export function namedWithAgent(name: string, agent: unknown): string {
 /** Who a prompt says is asking ("Codex wants to run Bash"): the model's side, Claude for Claude Code. */
 export function speakerOf(agent: unknown): string {
   const parsed = agentSchema.safeParse(agent)
-  return parsed.success && parsed.data === 'codex' ? 'Codex' : 'Claude'
+  return SPEAKERS[parsed.success ? parsed.data : 'claude']
 }

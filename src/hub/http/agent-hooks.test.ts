@@ -60,5 +60,76 @@ it('refuses an agent it does not know, saying which', async () => {
     body: input,
   })
   expect(answer.status).toBe(400)
-  expect(answer.json.error).toBe('x-switchboard-agent: "gpt-pilot" is not one of claude, codex')
+  expect(answer.json.error).toBe('x-switchboard-agent: "gpt-pilot" is not one of claude, codex, gemini')
+})
+
+/** Gemini CLI's BeforeTool input (shared/AGENTS.md §2c). */
+const geminiInput = {
+  session_id: 'b724a7e5-0000-4000-8000-000000000003',
+  transcript_path: '/tmp/.gemini/tmp/api/chats/session-2026-11-28T05-24-b724a7e5.jsonl',
+  cwd: '/tmp/api',
+  hook_event_name: 'BeforeTool',
+  timestamp: '2026-11-28T05:24:35.050Z',
+  tool_name: 'run_shell_command',
+  tool_input: { command: 'touch x', description: 'make x' },
+}
+
+/** The open permission decisions, once the hook has opened one. */
+async function opened(): Promise<{ id: string; request: Record<string, unknown> }[]> {
+  const { hub } = world.parts
+  let open = await hub.store.listDecisions({ kind: 'permission', status: 'open' })
+  for (let i = 0; i < 200 && open.length === 0; i++) {
+    await new Promise((r) => setTimeout(r, 20))
+    open = await hub.store.listDecisions({ kind: 'permission', status: 'open' })
+  }
+  return open
+}
+
+it('opens a decision naming Gemini CLI for its BeforeTool, and answers allow and deny in Gemini’s words', async () => {
+  const gemini = (body: Record<string, unknown> = geminiInput) =>
+    world.request('POST', '/api/claude-hooks/BeforeTool', {
+      headers: { 'x-switchboard-agent': 'gemini', 'x-switchboard-timeout': '330' },
+      body,
+    })
+  const first = gemini()
+  const [asked] = await opened()
+  expect(asked?.request).toMatchObject({
+    agent: 'gemini',
+    tool_name: 'run_shell_command',
+    input: { command: 'touch x' },
+    project: 'api',
+    source: 'hook',
+  })
+  const answer = world.client(ADMIN_TOKEN)
+  await answer('answer', { params: { ref: asked?.id as string }, body: { behavior: 'allow' } })
+  expect((await first).json).toEqual({ decision: 'allow' })
+
+  const second = gemini({ ...geminiInput, tool_input: { command: 'rm -rf build' } })
+  const [again] = await opened()
+  await answer('answer', {
+    params: { ref: again?.id as string },
+    body: { behavior: 'deny', message: 'not on a Friday' },
+  })
+  expect((await second).json).toEqual({ decision: 'deny', reason: 'not on a Friday' })
+})
+
+it('answers Gemini `ask` when nobody answers in time, which puts up Gemini’s own dialog', async () => {
+  // A hook that gives up after 6 s: the hub stops waiting 5 s before, and says ask.
+  const hook = await world.request('POST', '/api/claude-hooks/BeforeTool', {
+    headers: { 'x-switchboard-agent': 'gemini', 'x-switchboard-timeout': '6' },
+    body: geminiInput,
+  })
+  expect(hook.json).toEqual({ decision: 'ask' })
+  expect(await world.parts.hub.store.listDecisions({ kind: 'permission', status: 'open' })).toEqual([])
+})
+
+it('refuses BeforeTool from any agent but Gemini CLI, and Gemini’s hook on any other event', async () => {
+  const claude = await world.request('POST', '/api/claude-hooks/BeforeTool', { body: geminiInput })
+  expect(claude.status).toBe(400)
+  expect(claude.json.error).toBe('BeforeTool is Gemini CLI’s hook, and the one Switchboard takes from it')
+  const stop = await world.request('POST', '/api/claude-hooks/Stop', {
+    headers: { 'x-switchboard-agent': 'gemini' },
+    body: { ...geminiInput, hook_event_name: 'Stop' },
+  })
+  expect(stop.status).toBe(400)
 })

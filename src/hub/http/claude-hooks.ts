@@ -5,6 +5,7 @@ import { Hono } from 'hono'
 import { agentSchema } from '../../core/agents.js'
 import { HOOK_HEADERS } from '../../core/claude-hooks.js'
 import { invalid } from '../../core/errors.js'
+import { GEMINI_HOOK_EVENT } from '../../core/gemini-hooks.js'
 import { subscriberNameSchema } from '../../core/hub-protocol.js'
 import { defineRoute } from './define.js'
 import type { HubEnv } from './env.js'
@@ -20,11 +21,14 @@ export function claudeHookRoutes(parts: HubParts): Hono<HubEnv> {
     const timeout = Number(c.req.header(HOOK_HEADERS.timeout) ?? '')
     // An unset variable reaches the header as nothing: no name, the folder's is taken.
     const name = subscriberNameSchema.safeParse(c.req.header(HOOK_HEADERS.name) ?? '')
-    // Another agent's hook (Codex's) says which it is; none: Claude Code's own.
+    // Another agent's hook (Codex's, Gemini CLI's) says which it is; none: Claude Code's own.
     const agent = c.req.header(HOOK_HEADERS.agent)
     const parsedAgent = agent === undefined ? null : agentSchema.safeParse(agent)
     if (parsedAgent && !parsedAgent.success)
       throw invalid(`${HOOK_HEADERS.agent}: "${agent}" is not one of ${agentSchema.options.join(', ')}`)
+    // Gemini CLI's one hook is its BeforeTool, in words of its own (core/gemini-hooks.ts).
+    if ((parsedAgent?.data === 'gemini') !== (params.event === GEMINI_HOOK_EVENT))
+      throw invalid(`${GEMINI_HOOK_EVENT} is Gemini CLI’s hook, and the one Switchboard takes from it`)
     return terminalHooks.handle(params.event, body, {
       // Aborted when Claude Code closes the request: the dialog was answered at the terminal.
       signal: c.req.raw.signal,

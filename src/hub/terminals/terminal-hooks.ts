@@ -5,7 +5,8 @@
 // and its end is told whoever is there, saying who started it); each session is registered, and
 // takes the events waiting for it with the prompt or after a tool call.
 // Whatever goes wrong, or takes too long, the answer is `{}`: the dialog stays the terminal's, and a
-// hook never allows on its own.
+// hook never allows on its own. Gemini CLI's BeforeTool (core/gemini-hooks.ts) is the same dialog in
+// another agent's words: answered `allow` or `deny`, and `ask` where Claude Code's would get `{}`.
 import { basename } from 'node:path'
 import { channelMessage } from '../../claude/channel-tag.js'
 import type { Agent } from '../../core/agents.js'
@@ -18,6 +19,7 @@ import {
   permissionOutput,
   QUESTION_TOOL,
 } from '../../core/claude-hooks.js'
+import { GEMINI_ASK, GEMINI_HOOK_EVENT, geminiOutput } from '../../core/gemini-hooks.js'
 import type { Logger } from '../../core/log.js'
 import { type RespondInput, respondSchema } from '../../core/session-api.js'
 import { promptTitle } from '../../core/session-name.js'
@@ -46,11 +48,21 @@ export interface HookCall {
    */
   name: string | null
   /**
-   * Whose hook this is: Claude Code's, or another agent's that speaks the same PermissionRequest
-   * (Codex's). Said in the decision it opens, so every surface names the agent; unset: Claude Code.
+   * Whose hook this is: Claude Code's, another agent's that speaks the same PermissionRequest
+   * (Codex's), or Gemini CLI's BeforeTool. Said in the decision it opens, so every surface names the
+   * agent; unset: Claude Code.
    */
   agent?: Agent
 }
+
+/** How a dialog's end goes back to the hook that asked: a person's answer, or none (the terminal's). */
+interface Answers {
+  given(answer: RespondInput): HookOutput
+  none: HookOutput
+}
+
+/** Gemini CLI's words for it: `allow`/`deny`, and `ask` for its own dialog. */
+const GEMINI_ANSWERS: Answers = { given: geminiOutput, none: GEMINI_ASK }
 
 /** The hub answers this long before the hook's own timeout, so Claude Code never times it out. */
 export const HOOK_MARGIN_MS = 5_000
@@ -100,7 +112,8 @@ export class TerminalHooks {
 
   async handle(event: string, input: HookInput, call: HookCall): Promise<HookOutput> {
     // A session the hub drives asks through the control protocol; its hooks would ask twice.
-    if (await this.hub.store.getSession(input.session_id)) return NOTHING
+    if (await this.hub.store.getSession(input.session_id))
+      return call.agent === 'gemini' ? GEMINI_ASK : NOTHING
     // The hook acts for its own session only: the name bound to it, whatever a later hook asks for.
     const name = await this.hub.names.ofHookSession(input.session_id, input.cwd, call.name)
     const by =
@@ -110,7 +123,9 @@ export class TerminalHooks {
     await this.saw(event, input, name, by)
     switch (event) {
       case 'PermissionRequest':
-        return this.dialog(input, call, name)
+        return this.dialog(input, call, name, claudeAnswers(input))
+      case GEMINI_HOOK_EVENT:
+        return call.agent === 'gemini' ? this.dialog(input, call, name, GEMINI_ANSWERS) : NOTHING
       case 'Notification':
         await this.waitingNotice(input)
         return NOTHING
@@ -245,18 +260,16 @@ export class TerminalHooks {
    * A dialog on screen: a permission, a question (AskUserQuestion) or a plan to approve
    * (ExitPlanMode). The person at the terminal and the operators race; the first answer wins.
    */
-  private dialog(input: HookInput, call: HookCall, name: string): Promise<HookOutput> {
+  private dialog(input: HookInput, call: HookCall, name: string, answers: Answers): Promise<HookOutput> {
     const tool = input.tool_name ?? ''
     const toolInput = input.tool_input ?? {}
     const kind = tool === QUESTION_TOOL ? 'question' : tool === PLAN_TOOL ? 'plan' : 'permission'
-    return this.ask(kind, input, call, name, (answer) => permissionOutput(answer, { tool, input: toolInput }))
-      .then((output) => output ?? NOTHING)
-      .catch((err) => this.failed(err, input, tool, toolInput))
-  }
-
-  private failed(err: unknown, input: HookInput, tool: string, toolInput: unknown): HookOutput {
-    this.log.error({ err, session: input.session_id, tool, input: toolInput }, 'hook decision failed')
-    return NOTHING
+    return this.ask(kind, input, call, name, answers.given)
+      .then((output) => output ?? answers.none)
+      .catch((err) => {
+        this.log.error({ err, session: input.session_id, tool, input: toolInput }, 'hook decision failed')
+        return answers.none
+      })
   }
 
   /**
@@ -450,6 +463,12 @@ export class TerminalHooks {
     this.escalations.clear()
     this.deliveries.close()
   }
+}
+
+/** Claude Code's words (Codex's too): its PermissionRequest output, and `{}` for its own dialog. */
+function claudeAnswers(input: HookInput): Answers {
+  const asks = { tool: input.tool_name ?? '', input: input.tool_input ?? {} }
+  return { given: (answer) => permissionOutput(answer, asks), none: NOTHING }
 }
 
 /** How long the hub may wait: the configured time, ended before the hook's own timeout. */
