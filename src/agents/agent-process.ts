@@ -5,7 +5,7 @@
 // assistant, user with tool results, stream_event, result): a session's transcript, costs, status
 // and prompts are read the same way whoever wrote them.
 import type { CanUseTool, CliLine, PermissionAnswer } from '../claude/messages.js'
-import type { Agent } from '../core/agents.js'
+import type { DrivenAgent } from '../core/agents.js'
 import type { PermissionMode } from '../core/permission-modes.js'
 
 /** What an agent's process tells its session, in the order it happened. */
@@ -25,7 +25,7 @@ export interface AgentHandlers {
 }
 
 export interface AgentProcess {
-  readonly agent: Agent
+  readonly agent: DrivenAgent
   on<E extends keyof AgentProcessEvents>(
     event: E,
     listener: (...args: AgentProcessEvents[E]) => void,

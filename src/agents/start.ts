@@ -1,6 +1,6 @@
 // Which adapter runs a session's agent: the one place that knows every agent the hub can drive.
 import type { SpawnEnv } from '../claude/process.js'
-import type { Agent } from '../core/agents.js'
+import type { DrivenAgent } from '../core/agents.js'
 import type { ClaudeOptions } from '../core/claude-options.js'
 import type { AgentHandlers, AgentProcess } from './agent-process.js'
 import { ClaudeAgent } from './claude.js'
@@ -8,7 +8,7 @@ import { CodexAgent } from './codex/agent.js'
 
 /** Starts `agent`'s process for a session; throws (unavailable) when it cannot start at all. */
 export function startAgent(
-  agent: Agent,
+  agent: DrivenAgent,
   options: ClaudeOptions,
   handlers: AgentHandlers,
   spawnEnv: SpawnEnv,

@@ -4,7 +4,7 @@
 import type { Command } from 'commander'
 import * as z from 'zod'
 import { agentChoiceSchema } from '../core/agent-options.js'
-import { AGENTS } from '../core/agents.js'
+import { DRIVEN_AGENTS } from '../core/agents.js'
 import { claudeOptionsSchema } from '../core/claude-options.js'
 import { invalid } from '../core/errors.js'
 import { PERMISSION_MODES } from '../core/permission-modes.js'
@@ -41,7 +41,7 @@ export function registerRun(program: Command): void {
     .description(
       'start a session and follow it here; answer its permission prompts inline or from anywhere else',
     )
-    .option('--agent <agent>', `the coding agent: ${AGENTS.join(' | ')} (default: claude)`)
+    .option('--agent <agent>', `the coding agent: ${DRIVEN_AGENTS.join(' | ')} (default: claude)`)
     .option('--cwd <dir>', 'working folder (default: here)')
     .option('--model <model>', 'model')
     .option('--permission-mode <mode>', PERMISSION_MODES.join(' | '))

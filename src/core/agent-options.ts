@@ -2,11 +2,13 @@
 // (claude-options.ts); Codex's app-server has a place for only some of them, and a session asking
 // another agent for one it cannot honour is refused at the start, in one line, not run without it.
 import * as z from 'zod'
-import { AGENT_LABELS, AGENTS, type Agent } from './agents.js'
+import { AGENT_LABELS, DRIVEN_AGENTS, type DrivenAgent } from './agents.js'
 import type { ClaudeOptions } from './claude-options.js'
 
 /** The agent a person names for a session (the API's `agent`, run's --agent, the MCP tool's). */
-export const agentChoiceSchema = z.enum(AGENTS, { error: `the agent is one of: ${AGENTS.join(', ')}` })
+export const agentChoiceSchema = z.enum(DRIVEN_AGENTS, {
+  error: `the agent is one of: ${DRIVEN_AGENTS.join(', ')}`,
+})
 
 /** The options a Codex thread takes: its folder, model and instructions, and a thread to resume. */
 const CODEX_OPTIONS: ReadonlySet<keyof ClaudeOptions> = new Set([
@@ -20,7 +22,7 @@ const CODEX_OPTIONS: ReadonlySet<keyof ClaudeOptions> = new Set([
 
 /** What an agent cannot do of these options and setup, as one line; null when it can do them all. */
 export function agentOptionsProblem(
-  agent: Agent,
+  agent: DrivenAgent,
   options: Partial<Record<keyof ClaudeOptions, unknown>>,
   setup?: { transport?: string; claudePath?: string },
 ): string | null {

@@ -7,6 +7,11 @@ export const AGENTS = ['claude', 'codex', 'gemini'] as const
 export const agentSchema = z.enum(AGENTS)
 export type Agent = z.infer<typeof agentSchema>
 
+/** The agents whose sessions the hub can start and steer; the others come in through their hooks only. */
+export const DRIVEN_AGENTS = ['claude', 'codex'] as const satisfies readonly Agent[]
+export const drivenAgentSchema = z.enum(DRIVEN_AGENTS)
+export type DrivenAgent = z.infer<typeof drivenAgentSchema>
+
 /** What people are shown for each agent. */
 export const AGENT_LABELS: Record<Agent, string> = {
   claude: 'Claude Code',

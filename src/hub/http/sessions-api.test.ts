@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ADMIN_TOKEN, type AppWorld, appWorld } from '../../../test/helpers/app-world.js'
 import type { FakeScript } from '../../../test/helpers/fake-claude.js'
 import { waitFor } from '../../../test/helpers/home.js'
-import { AGENTS } from '../../core/agents.js'
+import { DRIVEN_AGENTS } from '../../core/agents.js'
 import { ApiError, type Call } from '../../core/api/client.js'
 import type { SessionView } from '../../core/session-api.js'
 
@@ -138,13 +138,13 @@ describe('a session over the API', () => {
     expect(await call('sessions')).toEqual({ sessions: [] })
     expect(world.fake.runs()).toEqual([])
   })
-  it('is refused, in one line naming the field, for an agent the hub does not know, and nothing starts', async () => {
+  it('is refused, in one line naming the field, for an agent the hub cannot drive (Gemini CLI, hooks only), and nothing starts', async () => {
     const call = start()
     const body = { prompt: 'hello', options: { cwd: world.dir }, agent: 'gemini' }
     await expect(call('createSession', { body: body as never })).rejects.toMatchObject({
       status: 400,
       kind: 'invalid',
-      message: `agent: the agent is one of: ${AGENTS.join(', ')}`,
+      message: `agent: the agent is one of: ${DRIVEN_AGENTS.join(', ')}`,
     })
     expect(await call('sessions')).toEqual({ sessions: [] })
     expect(world.fake.runs()).toEqual([])

@@ -13,7 +13,7 @@ import { ideFolder as defaultIdeFolder } from '../../claude/ide.js'
 import type { CanUseTool, CliLine, PermissionAnswer } from '../../claude/messages.js'
 import type { SpawnEnv } from '../../claude/process.js'
 import { agentOptionsProblem } from '../../core/agent-options.js'
-import { AGENT_LABELS, type Agent } from '../../core/agents.js'
+import { AGENT_LABELS, type DrivenAgent } from '../../core/agents.js'
 import type { PartialPiece } from '../../core/api/rows.js'
 import { type ClaudeOptions, claudeOptionsSchema } from '../../core/claude-options.js'
 import { conflict, invalid, notFound, unavailable } from '../../core/errors.js'
@@ -116,7 +116,7 @@ export class SessionManager {
   async create(
     prompt: string,
     options: ClaudeOptions,
-    extra: { topics?: string[]; setup?: SessionSetup; peer?: boolean; id?: string; agent?: Agent } = {},
+    extra: { topics?: string[]; setup?: SessionSetup; peer?: boolean; id?: string; agent?: DrivenAgent } = {},
   ): Promise<SessionView> {
     const agent = extra.agent ?? 'claude'
     const problem = agentOptionsProblem(agent, options, extra.setup)
@@ -401,7 +401,7 @@ export class SessionManager {
 
   private async start(
     record: SessionRecord,
-    agent: Agent,
+    agent: DrivenAgent,
     options: ClaudeOptions,
     setup: SessionConfig['setup'],
   ) {

@@ -5,7 +5,7 @@
 // are not what the API could have set, is not resumed.
 import { createHmac } from 'node:crypto'
 import * as z from 'zod'
-import { agentSchema } from '../../core/agents.js'
+import { drivenAgentSchema } from '../../core/agents.js'
 import { claudeOptionsSchema } from '../../core/claude-options.js'
 import { conflict, type DomainError } from '../../core/errors.js'
 import { safeEqual } from '../../core/ids.js'
@@ -18,7 +18,7 @@ export const sessionConfigSchema = z
     setup: sessionSetupSchema,
     peer: z.boolean().optional(),
     /** Which agent runs it; absent for Claude Code (every session stored before there were others). */
-    agent: agentSchema.optional(),
+    agent: drivenAgentSchema.optional(),
   })
   .strict()
 export type SessionConfig = z.infer<typeof sessionConfigSchema>

@@ -5,7 +5,7 @@ import type { AgentProcess } from '../../agents/agent-process.js'
 import { startAgent } from '../../agents/start.js'
 import type { CanUseTool, CliLine, PermissionAnswer } from '../../claude/messages.js'
 import type { SpawnEnv } from '../../claude/process.js'
-import type { Agent } from '../../core/agents.js'
+import type { DrivenAgent } from '../../core/agents.js'
 import type { ClaudeOptions } from '../../core/claude-options.js'
 import { conflict, isDomainError, unavailable } from '../../core/errors.js'
 import type { Logger } from '../../core/log.js'
@@ -50,7 +50,7 @@ export class Supervisor {
   }
 
   /** Starts the session's agent. Unavailable when it cannot be started at all (see exitOutcome for later). */
-  start(id: string, agent: Agent, options: ClaudeOptions, spawnEnv: SpawnEnv): LiveSession {
+  start(id: string, agent: DrivenAgent, options: ClaudeOptions, spawnEnv: SpawnEnv): LiveSession {
     let live: LiveSession | undefined
     let process: AgentProcess
     try {
