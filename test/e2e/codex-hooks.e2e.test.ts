@@ -4,21 +4,20 @@
 // `switchboard answer` (allowed: it ran; denied: the model was given the message; through curl down
 // the socket or `switchboard hook`) or from Telegram's fake; with no hub Codex asks its own client, as
 // Claude Code's dialogs fall to the terminal; `--remove` (user or project) leaves the config as it was.
-import { type ChildProcess, spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { parse } from 'smol-toml'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { FakeOpenAI, lastToolOutput, shellThenDone } from '../fakes/openai.js'
+import { AgentHooks } from '../helpers/agent-hooks.js'
 import { botMessages, bridgeAddArgs, FAKES, pair, person } from '../helpers/bridge-world.js'
 import { CodexHome } from '../helpers/codex.js'
-import { CLI, runCli, TestHome, waitFor } from '../helpers/home.js'
+import { runCli, TestHome } from '../helpers/home.js'
 
 let fake: FakeOpenAI
 let home: TestHome
 let codex: CodexHome
-let hub: ChildProcess | null = null
+let hooks: AgentHooks
 let env: Record<string, string>
 
 beforeEach(async () => {
@@ -27,57 +26,26 @@ beforeEach(async () => {
   home = await TestHome.create()
   codex = new CodexHome(fake.baseUrl)
   env = codex.env({ SWITCHBOARD_HOME: home.dir, SWITCHBOARD_PORT: String(home.port) })
+  hooks = new AgentHooks('codex', home, env, 'the Codex prompt')
 })
 
 afterEach(async () => {
   codex.cleanup()
-  if (hub && hub.exitCode === null && hub.signalCode === null) {
-    hub.kill('SIGTERM')
-    await once(hub, 'exit')
-  }
-  hub = null
+  await hooks.stopHub()
   await fake.close()
   await home.cleanup()
 })
 
-async function startHub(): Promise<void> {
-  hub = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' })
-  await home.waitForHub(15_000)
-}
-
-async function install(...more: string[]): Promise<string> {
-  const run = await runCli(['install', 'codex', '--hooks', ...more], env)
-  expect(run.stderr).toBe('')
-  expect(run.code).toBe(0)
-  return run.stdout
-}
-
-type Open = { code: string; owner: string; request: Record<string, unknown> }
-
-/** The one open decision, once the hook has put it. */
-async function openDecision(seen: number): Promise<Open> {
-  let open: Open[] = []
-  await waitFor(
-    async () => {
-      open = JSON.parse((await runCli(['decisions', '--json'], env)).stdout)
-      return open.length === 1
-    },
-    60_000,
-    `the Codex prompt as a decision (${seen} seen before)`,
-  )
-  return open[0] as Open
-}
-
 it('answers a Codex command prompt from switchboard answer: allowed, the command ran; denied, the model was told why', {
   timeout: 180_000,
 }, async () => {
-  await startHub()
-  expect(await install()).toMatch(/Codex trusts it/)
+  await hooks.startHub()
+  expect(await hooks.install()).toMatch(/Codex trusts it/)
   const app = await codex.appServer(env)
 
   const allowed = join(codex.cwd, 'allowed-by-switchboard')
   const first = await app.startTurn(codex.cwd, `RUN:touch ${allowed} && echo made-it`)
-  const asked = await openDecision(0)
+  const asked = await hooks.openDecision(0)
   expect(asked.request).toMatchObject({
     agent: 'codex',
     source: 'hook',
@@ -95,7 +63,7 @@ it('answers a Codex command prompt from switchboard answer: allowed, the command
 
   const denied = join(codex.cwd, 'denied-by-switchboard')
   const second = await app.startTurn(codex.cwd, `RUN:touch ${denied}`)
-  const again = await openDecision(1)
+  const again = await hooks.openDecision(1)
   expect(again.code).not.toBe(asked.code)
   await runCli(['answer', again.code, 'no', '--message', 'not on a Friday'], env)
   expect(await app.turnCompleted(second.turnId)).toBe('completed')
@@ -108,13 +76,13 @@ it('answers a Codex command prompt from switchboard answer: allowed, the command
 it('answers through `switchboard hook PermissionRequest --agent codex` too (install --command)', {
   timeout: 120_000,
 }, async () => {
-  await startHub()
-  await install('--command')
+  await hooks.startHub()
+  await hooks.install('--command')
   expect(codex.config()).toContain('command = "switchboard hook PermissionRequest --agent codex"')
   const app = await codex.appServer(env)
   const made = join(codex.cwd, 'allowed-through-the-cli')
   const { turnId } = await app.startTurn(codex.cwd, `RUN:touch ${made}`)
-  const asked = await openDecision(0)
+  const asked = await hooks.openDecision(0)
   expect(asked.request).toMatchObject({ agent: 'codex', tool_name: 'Bash' })
   await runCli(['answer', asked.code, 'yes'], env)
   expect(await app.turnCompleted(turnId)).toBe('completed')
@@ -128,11 +96,11 @@ it('puts a Codex command prompt to Telegram, naming Codex, and the Allow button 
   const telegram = await FAKES.telegram()
   try {
     await home.cli(...bridgeAddArgs(telegram))
-    await startHub()
+    await hooks.startHub()
     await telegram.waitFor(() => telegram.receivers() > 0, 'the bridge to connect', 20_000)
     const olga = person('telegram', 2, 'olga')
     const chat = await pair(home, telegram, olga, true)
-    await install()
+    await hooks.install()
     const app = await codex.appServer(env)
     const made = join(codex.cwd, 'allowed-from-telegram')
     const { turnId } = await app.startTurn(codex.cwd, `RUN:touch ${made}`)
@@ -161,7 +129,7 @@ it('puts a Codex command prompt to Telegram, naming Codex, and the Allow button 
 it('leaves the prompt to Codex when no hub runs: its own approval request comes, and answering it runs the command', {
   timeout: 120_000,
 }, async () => {
-  await install()
+  await hooks.install()
   const app = await codex.appServer(env)
   const made = join(codex.cwd, 'allowed-in-codex')
   const { turnId } = await app.startTurn(codex.cwd, `RUN:touch ${made}`)
@@ -180,7 +148,7 @@ it('takes the hook and its trust out with --remove and leaves the rest of config
   timeout: 60_000,
 }, async () => {
   const before = codex.config()
-  await install()
+  await hooks.install()
   const installed = parse(codex.config()) as { hooks?: { state?: Record<string, unknown> } }
   expect(Object.keys(installed.hooks?.state ?? {})).toEqual([`${codex.configFile}:permission_request:0:0`])
   // Codex itself says it trusts the hook.
@@ -199,7 +167,7 @@ it('installs into a trusted project’s .codex/config.toml, trusted from the use
   writeFileSync(codex.configFile, `${codex.config()}\n[projects."${codex.cwd}"]\ntrust_level = "trusted"\n`)
   const before = codex.config()
   const projectFile = join(codex.cwd, '.codex', 'config.toml')
-  expect(await install('--project', codex.cwd)).toMatch(/Codex trusts it/)
+  expect(await hooks.install('--project', codex.cwd)).toMatch(/Codex trusts it/)
   expect(readFileSync(projectFile, 'utf8')).toContain('x-switchboard-agent: codex')
   const app = await codex.appServer(env)
   const listed = (await app.request('hooks/list', { cwds: [codex.cwd] })) as {

@@ -4,19 +4,18 @@
 // `switchboard answer` (allowed: it ran; denied: the model was given the reason; through curl down
 // the socket or `switchboard hook`); with no hub the hook says `ask`, and Gemini puts up its own
 // dialog, on which a headless run waits; `--remove` (user or project) leaves settings.json as it was.
-import { type ChildProcess, spawn } from 'node:child_process'
-import { once } from 'node:events'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { FakeGemini, lastToolResponse, shellThenDone } from '../fakes/gemini.js'
+import { AgentHooks } from '../helpers/agent-hooks.js'
 import { eventsOf, GeminiHome } from '../helpers/gemini.js'
-import { CLI, runCli, TestHome, waitFor } from '../helpers/home.js'
+import { runCli, TestHome, waitFor } from '../helpers/home.js'
 
 let fake: FakeGemini
 let home: TestHome
 let gemini: GeminiHome
-let hub: ChildProcess | null = null
+let hooks: AgentHooks
 let env: Record<string, string>
 
 beforeEach(async () => {
@@ -25,46 +24,15 @@ beforeEach(async () => {
   home = await TestHome.create()
   gemini = new GeminiHome(fake.baseUrl)
   env = gemini.env({ SWITCHBOARD_HOME: home.dir, SWITCHBOARD_PORT: String(home.port) })
+  hooks = new AgentHooks('gemini', home, env, 'the Gemini tool call')
 })
 
 afterEach(async () => {
   gemini.cleanup()
-  if (hub && hub.exitCode === null && hub.signalCode === null) {
-    hub.kill('SIGTERM')
-    await once(hub, 'exit')
-  }
-  hub = null
+  await hooks.stopHub()
   await fake.close()
   await home.cleanup()
 })
-
-async function startHub(): Promise<void> {
-  hub = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' })
-  await home.waitForHub(15_000)
-}
-
-async function install(...more: string[]): Promise<string> {
-  const run = await runCli(['install', 'gemini', '--hooks', ...more], env)
-  expect(run.stderr).toBe('')
-  expect(run.code).toBe(0)
-  return run.stdout
-}
-
-type Open = { code: string; owner: string; request: Record<string, unknown> }
-
-/** The one open decision, once the hook has put it. */
-async function openDecision(seen: number): Promise<Open> {
-  let open: Open[] = []
-  await waitFor(
-    async () => {
-      open = JSON.parse((await runCli(['decisions', '--json'], env)).stdout)
-      return open.length === 1
-    },
-    60_000,
-    `the Gemini tool call as a decision (${seen} seen before)`,
-  )
-  return open[0] as Open
-}
 
 /** What the model was last given back for a tool, once the turn ended. */
 function lastToolResponseSeen(): string {
@@ -74,12 +42,12 @@ function lastToolResponseSeen(): string {
 it('answers a Gemini shell command from switchboard answer: allowed, it ran; denied, the model was told why', {
   timeout: 180_000,
 }, async () => {
-  await startHub()
-  expect(await install()).toMatch(/--approval-mode yolo/)
+  await hooks.startHub()
+  expect(await hooks.install()).toMatch(/--approval-mode yolo/)
 
   const allowed = join(gemini.cwd, 'allowed-by-switchboard')
   const first = gemini.run(`RUN:touch ${allowed} && echo made-it`, env)
-  const asked = await openDecision(0)
+  const asked = await hooks.openDecision(0)
   expect(asked.request).toMatchObject({
     agent: 'gemini',
     source: 'hook',
@@ -102,7 +70,7 @@ it('answers a Gemini shell command from switchboard answer: allowed, it ran; den
 
   const denied = join(gemini.cwd, 'denied-by-switchboard')
   const second = gemini.run(`RUN:touch ${denied}`, env)
-  const again = await openDecision(1)
+  const again = await hooks.openDecision(1)
   expect(again.code).not.toBe(asked.code)
   await runCli(['answer', again.code, 'no', '--message', 'not on a Friday'], env)
   expect(await second.exited).toBe(0)
@@ -117,12 +85,12 @@ it('answers a Gemini shell command from switchboard answer: allowed, it ran; den
 it('answers through `switchboard hook BeforeTool --agent gemini` too (install --command)', {
   timeout: 120_000,
 }, async () => {
-  await startHub()
-  await install('--command')
+  await hooks.startHub()
+  await hooks.install('--command')
   expect(gemini.settings()).toContain('"command": "switchboard hook BeforeTool --agent gemini"')
   const made = join(gemini.cwd, 'allowed-through-the-cli')
   const turn = gemini.run(`RUN:touch ${made}`, env)
-  const asked = await openDecision(0)
+  const asked = await hooks.openDecision(0)
   expect(asked.request).toMatchObject({ agent: 'gemini', tool_name: 'run_shell_command' })
   await runCli(['answer', asked.code, 'yes'], env)
   expect(await turn.exited).toBe(0)
@@ -132,7 +100,7 @@ it('answers through `switchboard hook BeforeTool --agent gemini` too (install --
 it('hands the call back to Gemini when no hub runs: the hook says ask, and Gemini puts up its own dialog, which a headless run waits on', {
   timeout: 120_000,
 }, async () => {
-  await install()
+  await hooks.install()
   // A hook of the person's own that hears Gemini's notifications: one says its dialog is up.
   const notes = join(gemini.home, 'notifications.jsonl')
   const settings = JSON.parse(gemini.settings())
@@ -163,8 +131,8 @@ it('takes the hook out with --remove and leaves settings.json as it was after Ge
   timeout: 120_000,
 }, async () => {
   const before = gemini.settings()
-  await startHub()
-  await install()
+  await hooks.startHub()
+  await hooks.install()
   const turn = gemini.run('say hello', env)
   expect(await turn.exited).toBe(0)
   expect((await runCli(['install', 'gemini', '--hooks', '--remove'], env)).stdout).toMatch(/is out of/)
@@ -182,12 +150,12 @@ it('installs into a project’s .gemini/settings.json, which Gemini runs there, 
   writeFileSync(projectFile, '{\n  "ui": {\n    "hideTips": true\n  }\n}\n')
   const before = readFileSync(projectFile, 'utf8')
   const userBefore = gemini.settings()
-  await startHub()
-  expect(await install('--project', gemini.cwd)).toMatch(/trusted_hooks\.json/)
+  await hooks.startHub()
+  expect(await hooks.install('--project', gemini.cwd)).toMatch(/trusted_hooks\.json/)
   expect(gemini.settings()).toBe(userBefore)
   const made = join(gemini.cwd, 'allowed-in-the-project')
   const turn = gemini.run(`RUN:touch ${made}`, env)
-  const asked = await openDecision(0)
+  const asked = await hooks.openDecision(0)
   expect(asked.request).toMatchObject({ agent: 'gemini', cwd: gemini.cwd })
   await runCli(['answer', asked.code, 'yes'], env)
   expect(await turn.exited).toBe(0)

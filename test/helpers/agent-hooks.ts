@@ -1,0 +1,58 @@
+// What the end-to-end tests of another agent's hooks share (codex-hooks, gemini-hooks): a hub on the
+// test's home started when the test says, `switchboard install <agent> --hooks`, and the one decision
+// the agent's hook opened.
+import { type ChildProcess, spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { expect } from 'vitest'
+import { CLI, runCli, type TestHome, waitFor } from './home.js'
+
+export type OpenDecision = { code: string; owner: string; request: Record<string, unknown> }
+
+export class AgentHooks {
+  private hub: ChildProcess | null = null
+
+  /** `asking`: what the decision is, as a wait that times out says it ("the Codex prompt"). */
+  constructor(
+    private readonly agent: 'codex' | 'gemini',
+    private readonly home: TestHome,
+    private readonly env: Record<string, string>,
+    private readonly asking: string,
+  ) {}
+
+  async startHub(): Promise<void> {
+    this.hub = spawn(process.execPath, [CLI, 'serve'], { env: this.env, stdio: 'ignore' })
+    await this.home.waitForHub(15_000)
+  }
+
+  /** `install <agent> --hooks` with `more`, which must succeed quietly; what it printed. */
+  async install(...more: string[]): Promise<string> {
+    const run = await runCli(['install', this.agent, '--hooks', ...more], this.env)
+    expect(run.stderr).toBe('')
+    expect(run.code).toBe(0)
+    return run.stdout
+  }
+
+  /** The one open decision, once the hook has put it. */
+  async openDecision(seen: number): Promise<OpenDecision> {
+    let open: OpenDecision[] = []
+    await waitFor(
+      async () => {
+        open = JSON.parse((await runCli(['decisions', '--json'], this.env)).stdout)
+        return open.length === 1
+      },
+      60_000,
+      `${this.asking} as a decision (${seen} seen before)`,
+    )
+    return open[0] as OpenDecision
+  }
+
+  /** Stops the hub if the test started one and it still runs. */
+  async stopHub(): Promise<void> {
+    const hub = this.hub
+    this.hub = null
+    if (hub && hub.exitCode === null && hub.signalCode === null) {
+      hub.kill('SIGTERM')
+      await once(hub, 'exit')
+    }
+  }
+}
