@@ -72,12 +72,15 @@ export interface Read {
   newline: boolean
 }
 
-/** Refuses a settings file that is a link: whatever it points at is not the settings file to change. */
-function notALink(file: string): void {
+/**
+ * Refuses a client's settings or config file that is a link: whatever it points at is not the file
+ * to change (Claude Code's and Gemini CLI's settings, Codex's config).
+ */
+export function notALink(file: string, kind = 'settings file'): void {
   try {
     if (lstatSync(file).isSymbolicLink())
       throw invalid(
-        `${file} is a symbolic link; Switchboard changes only a settings file that is a file of its own`,
+        `${file} is a symbolic link; Switchboard changes only a ${kind} that is a file of its own`,
       )
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err

@@ -5,13 +5,13 @@
 // with smol-toml: every key and value Switchboard does not own stays as it was (comments and layout
 // do not: TOML libraries for Node that keep them lost nested tables when tried). Replaced whole,
 // owner-only, never through a link.
-import { existsSync, lstatSync, mkdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { homedir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { parse, stringify } from 'smol-toml'
 import { invalid } from '../core/errors.js'
 import { replacePrivateFile } from '../core/private-file.js'
-import { type Hook, type HookTarget, hookFor, isOurHook } from './claude-settings.js'
+import { type Hook, type HookTarget, hookFor, isOurHook, notALink } from './claude-settings.js'
 
 /** The one event Switchboard hooks in Codex: its permission prompts. */
 const EVENT = 'PermissionRequest'
@@ -28,19 +28,8 @@ export function codexConfigFile(project?: string): string {
   return join(resolve(home), 'config.toml')
 }
 
-function notALink(file: string): void {
-  try {
-    if (lstatSync(file).isSymbolicLink())
-      throw invalid(
-        `${file} is a symbolic link; Switchboard changes only a config file that is a file of its own`,
-      )
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err
-  }
-}
-
 function read(file: string): Table {
-  notALink(file)
+  notALink(file, 'config file')
   if (!existsSync(file)) return {}
   try {
     return parse(readFileSync(file, 'utf8')) as Table
@@ -51,7 +40,7 @@ function read(file: string): Table {
 
 function write(file: string, config: Table): void {
   mkdirSync(dirname(file), { recursive: true })
-  notALink(file)
+  notALink(file, 'config file')
   replacePrivateFile(file, stringify(config).replace(/^\n+/, ''))
 }
 

@@ -1,7 +1,8 @@
 // A scripted fake of the Anthropic Messages API on 127.0.0.1, for running the real Claude Code CLI
 // offline (PROTOCOLS.md §1). Each test gives it a responder that decides the model's next answer
 // from the request; every request is recorded so tests can assert on what the model was shown.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { LocalServer } from './local-server.js'
 
 export interface ContentBlock {
   type: string
@@ -38,12 +39,10 @@ export type Reply =
 
 export type Responder = (request: MessagesRequest, index: number) => Reply | Promise<Reply>
 
-export class FakeAnthropic {
+export class FakeAnthropic extends LocalServer {
   readonly requests: MessagesRequest[] = []
-  private server: Server | null = null
   private responder: Responder = () => ({ text: 'ok' })
   private toolIds = 0
-  port = 0
 
   respond(responder: Responder): void {
     this.responder = responder
@@ -53,25 +52,12 @@ export class FakeAnthropic {
     return `http://127.0.0.1:${this.port}`
   }
 
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => void this.handle(req, res))
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve))
-    const address = this.server.address()
-    this.port = typeof address === 'object' && address ? address.port : 0
-    return this
-  }
-
-  async close(): Promise<void> {
-    this.server?.closeAllConnections()
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()))
-  }
-
   /** The requests whose conversation holds this text anywhere (system prompt included). */
   requestsMentioning(text: string): MessagesRequest[] {
     return this.requests.filter((r) => JSON.stringify(r).includes(text))
   }
 
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     if (req.method !== 'POST' || !req.url?.startsWith('/v1/messages')) {

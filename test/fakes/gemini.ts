@@ -5,7 +5,8 @@
 // as one JSON body. Each test gives it a responder that decides the model's next answer from the
 // request; the side calls get a short text, or JSON shaped by the request's schema. Every request is
 // recorded, with its model and method, so tests can assert on what the model was shown.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { LocalServer } from './local-server.js'
 
 /** One part of a content: text, a call of a tool, or a tool's response. */
 export interface Part {
@@ -45,12 +46,10 @@ export type Reply = { text: string } | { shell: string }
 
 export type Responder = (request: GenerateRequest, index: number) => Reply | Promise<Reply>
 
-export class FakeGemini {
+export class FakeGemini extends LocalServer {
   readonly requests: SeenRequest[] = []
-  private server: Server | null = null
   private responder: Responder = () => ({ text: 'ok' })
   private calls = 0
-  port = 0
 
   respond(responder: Responder): void {
     this.responder = responder
@@ -68,20 +67,7 @@ export class FakeGemini {
       .map((r) => r.body)
   }
 
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => void this.handle(req, res))
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve))
-    const address = this.server.address()
-    this.port = typeof address === 'object' && address ? address.port : 0
-    return this
-  }
-
-  async close(): Promise<void> {
-    this.server?.closeAllConnections()
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()))
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     const route = /^\/v1beta\/models\/([^/:?]+):(\w+)/.exec(req.url ?? '')

@@ -3,7 +3,8 @@
 // the few SSE events Codex needs: response.created, output_item.added/done (a message or a
 // function_call) and response.completed. Each test gives it a responder that decides the model's next
 // answer from the request; every request is recorded so tests can assert on what the model was shown.
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { LocalServer } from './local-server.js'
 
 /** One item of a Responses request's `input` (a message, a function call, its output). */
 export interface InputItem {
@@ -32,12 +33,10 @@ export type Reply =
 
 export type Responder = (request: ResponsesRequest, index: number) => Reply | Promise<Reply>
 
-export class FakeOpenAI {
+export class FakeOpenAI extends LocalServer {
   readonly requests: ResponsesRequest[] = []
-  private server: Server | null = null
   private responder: Responder = () => ({ text: 'ok' })
   private ids = 0
-  port = 0
 
   respond(responder: Responder): void {
     this.responder = responder
@@ -48,20 +47,7 @@ export class FakeOpenAI {
     return `http://127.0.0.1:${this.port}/v1`
   }
 
-  async start(): Promise<this> {
-    this.server = createServer((req, res) => void this.handle(req, res))
-    await new Promise<void>((resolve) => this.server?.listen(0, '127.0.0.1', resolve))
-    const address = this.server.address()
-    this.port = typeof address === 'object' && address ? address.port : 0
-    return this
-  }
-
-  async close(): Promise<void> {
-    this.server?.closeAllConnections()
-    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()))
-  }
-
-  private async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  protected async handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const chunks: Buffer[] = []
     for await (const chunk of req) chunks.push(chunk as Buffer)
     if (req.method !== 'POST' || !req.url?.endsWith('/responses')) {
