@@ -11,6 +11,7 @@ import type { FakePlatform, FakeUser } from '../fakes/chat-platform.js'
 import {
   botMessages,
   bridgeAddArgs,
+  editOf,
   LIMITS,
   pair,
   person,
@@ -166,15 +167,7 @@ describe.each(BRIDGE_PLATFORMS)('%s bridge', (platform) => {
       await fake.press(olga, chat, prompt.messageId, allow?.data as string)
       await fake.waitFor(() => claude.verdicts[0], 'the verdict')
       expect(claude.verdicts).toEqual([{ request_id: 'bqzmx', behavior: 'allow' }])
-      const edited = await fake.waitFor(
-        () =>
-          fake
-            .sent()
-            .find(
-              (m) => m.chatId === chat && m.messageId === prompt.messageId && m.text.includes('Allowed by'),
-            ),
-        'the prompt edited',
-      )
+      const edited = await editOf(fake, chat, prompt.messageId, 'Allowed by', 'the prompt edited')
       expect(edited.text).toContain('olga')
       expect(edited.buttons).toEqual([])
     })
@@ -201,16 +194,7 @@ describe.each(BRIDGE_PLATFORMS)('%s bridge', (platform) => {
       expect(answered.status).toBe(200)
       await fake.waitFor(() => claude.verdicts[0], 'the verdict')
       expect(claude.verdicts).toEqual([{ request_id: 'kxvwp', behavior: 'deny' }])
-      const edited = await fake.waitFor(
-        () =>
-          fake
-            .sent()
-            .find(
-              (m) =>
-                m.chatId === chat && m.messageId === prompt.messageId && m.text.includes('Denied by laptop'),
-            ),
-        'the prompt edited',
-      )
+      const edited = await editOf(fake, chat, prompt.messageId, 'Denied by laptop', 'the prompt edited')
       expect(edited.buttons).toEqual([])
     })
 
@@ -263,16 +247,7 @@ describe.each(BRIDGE_PLATFORMS)('%s bridge', (platform) => {
         'the prompt',
       )
       await claude.close()
-      const edited = await fake.waitFor(
-        () =>
-          fake
-            .sent()
-            .find(
-              (m) =>
-                m.chatId === chat && m.messageId === prompt.messageId && m.text.includes('No longer open'),
-            ),
-        'the prompt closed',
-      )
+      const edited = await editOf(fake, chat, prompt.messageId, 'No longer open', 'the prompt closed')
       expect(edited.buttons).toEqual([])
     })
 

@@ -9,6 +9,7 @@ import { discordProblem, slackProblem } from '../fakes/markup-rules.js'
 import type { FakeTelegram } from '../fakes/telegram.js'
 import {
   botMessages,
+  editOf,
   LIMITS,
   pair,
   person,
@@ -199,15 +200,7 @@ describe.each(BRIDGE_PLATFORMS)('%s formatting', (platform) => {
 
     const allow = prompt.buttons.flat().find((b) => b.text === 'Allow')
     await fake.press(olga, chat, prompt.messageId, allow?.data as string)
-    const edited = await fake.waitFor(
-      () =>
-        fake
-          .sent()
-          .find(
-            (m) => m.chatId === chat && m.messageId === prompt.messageId && m.text.includes('Allowed by'),
-          ),
-      'the prompt edited',
-    )
+    const edited = await editOf(fake, chat, prompt.messageId, 'Allowed by', 'the prompt edited')
     expect(edited.text).toContain('olga')
     expect(edited.buttons).toEqual([])
     // Still the command in a code block, under it the verdict.

@@ -85,6 +85,17 @@ export function botMessages(fake: FakePlatform, chatId: string) {
 }
 
 /**
+ * The edit of the bot's message `messageId` in `chatId` once it says `text`: a chat is part of what
+ * names a message (Telegram numbers them per chat), so another test's prompt cannot stand in for it.
+ */
+export function editOf(fake: FakePlatform, chatId: string, messageId: string, text: string, what: string) {
+  return fake.waitFor(
+    () => fake.sent().find((m) => m.chatId === chatId && m.messageId === messageId && m.text.includes(text)),
+    what,
+  )
+}
+
+/**
  * Pairs a person as a user does: they write to the bot, get a code, the operator approves it at the
  * terminal, and the bot says so. Resolves with the DM chat id.
  */
