@@ -82,6 +82,11 @@ export function addCodexHook(file: string, target: HookTarget): string {
   return trustKey(file, at)
 }
 
+/** Whether Switchboard's hook is in `file` (a file that is not there holds none). */
+export function hasCodexHook(file: string): boolean {
+  return existsSync(file) && groupsOf(read(file)).some(isOurGroup)
+}
+
 /**
  * Takes Switchboard's hook out, with the trust Codex recorded for it, and leaves every other hook
  * trusted as it was: the hooks after it move up a place, and so do their keys. Returns how many went.

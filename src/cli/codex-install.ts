@@ -7,6 +7,7 @@ import { onPath } from '../core/on-path.js'
 import { addCodexHook, codexConfigFile, recordTrust, removeCodexHook } from './codex-config.js'
 import { codexHookHash } from './codex-trust.js'
 import { hookTarget } from './hook.js'
+import { forgetHookInstall, recordHookInstall } from './hook-installs.js'
 import { configFrom } from './options.js'
 
 export function registerCodexInstall(install: Command): void {
@@ -26,18 +27,22 @@ export function registerCodexInstall(install: Command): void {
         command: Command,
       ) => {
         if (!opts.hooks) throw invalid('say what to install: --hooks')
+        const config = configFrom(command)
+        const home = config.home
         const file = codexConfigFile(opts.project)
         // Codex keeps whom it trusts in the user's own config, a project's hooks too.
         const stateFile = codexConfigFile()
         if (opts.remove) {
           const removed = removeCodexHook(file, stateFile)
+          forgetHookInstall(home, 'codex', file)
           process.stdout.write(
             removed ? `Switchboard's hook is out of ${file}\n` : `no Switchboard hook in ${file}\n`,
           )
           return
         }
-        const { target, how } = hookTarget(configFrom(command), opts.command === true)
+        const { target, how } = hookTarget(config, opts.command === true)
         const key = addCodexHook(file, target)
+        recordHookInstall(home, 'codex', file)
         process.stdout.write(`the PermissionRequest hook is in ${file}, ${how}\n`)
         const codex = onPath('codex')
         const listed = codex

@@ -12,6 +12,7 @@ import { CLAUDE_HOOK_EVENTS } from '../core/claude-hooks.js'
 import { type HubConfig, paths, redactDatabaseUrl } from '../core/config.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import { probeDatabase } from '../store/open.js'
+import { AGENT_HOOK_FILES, hookFilesOf } from './agent-hook-files.js'
 import { claudeConnection } from './claude-connection.js'
 import { hookForm, hookSocket, installedHooks, settingsFile } from './claude-settings.js'
 
@@ -292,6 +293,21 @@ export function checkHooks(socketPath: string | undefined): Check[] {
     ? `to the hub's socket ${socketPath}`
     : 'as `switchboard hook <Event>` commands'
   return [{ name: 'hooks', verdict: 'ok', detail: `installed in ${file}, ${how} (${events.length} events)` }]
+}
+
+/** Switchboard's hooks in the other agents: where each is installed, from the user's file and the projects recorded. */
+export function checkAgentHooks(home: string): Check[] {
+  return AGENT_HOOK_FILES.map((entry) => {
+    const fix = `switchboard install ${entry.agent} --hooks`
+    try {
+      const files = hookFilesOf(entry, home).filter((file) => entry.has(file))
+      return files.length
+        ? { name: entry.what, verdict: 'ok', detail: `installed in ${files.join(', ')}` }
+        : { name: entry.what, verdict: 'ok', detail: 'not installed', fix }
+    } catch (err) {
+      return { name: entry.what, verdict: 'warn', detail: (err as Error).message, fix }
+    }
+  })
 }
 
 export function checkOperators(operators: number | null): Check[] {

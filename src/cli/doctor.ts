@@ -5,6 +5,7 @@ import type { Command } from 'commander'
 import { localSocket } from '../client/hub-address.js'
 import {
   type Check,
+  checkAgentHooks,
   checkChannelRegistered,
   checkClaude,
   checkDatabase,
@@ -42,6 +43,7 @@ export function registerDoctor(program: Command): void {
         ...checkChannelRegistered(process.cwd()),
         ...checkPluginLaunch(config.home),
         ...checkHooks(localSocket(config)),
+        ...checkAgentHooks(config.home),
       )
       checks.push(...checkOperators(operators))
       const healthy = checks.every((c) => c.verdict !== 'problem')

@@ -6,6 +6,7 @@ import type { Command } from 'commander'
 import { invalid } from '../core/errors.js'
 import { addGeminiHook, GEMINI_MATCHER, geminiSettingsFile, removeGeminiHook } from './gemini-settings.js'
 import { hookTarget } from './hook.js'
+import { forgetHookInstall, recordHookInstall } from './hook-installs.js'
 import { configFrom } from './options.js'
 
 export function registerGeminiInstall(install: Command): void {
@@ -25,16 +26,20 @@ export function registerGeminiInstall(install: Command): void {
         command: Command,
       ) => {
         if (!opts.hooks) throw invalid('say what to install: --hooks')
+        const config = configFrom(command)
+        const home = config.home
         const file = geminiSettingsFile(opts.project)
         if (opts.remove) {
           const removed = removeGeminiHook(file)
+          forgetHookInstall(home, 'gemini', file)
           process.stdout.write(
             removed ? `Switchboard's hook is out of ${file}\n` : `no Switchboard hook in ${file}\n`,
           )
           return
         }
-        const { target, how } = hookTarget(configFrom(command), opts.command === true)
+        const { target, how } = hookTarget(config, opts.command === true)
         addGeminiHook(file, target)
+        recordHookInstall(home, 'gemini', file)
         const lines = [
           `the BeforeTool hook (${GEMINI_MATCHER}) is in ${file}, ${how}`,
           // The hook is the gate only when Gemini's own dialog does not come after its allow.

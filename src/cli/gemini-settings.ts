@@ -82,6 +82,12 @@ export function addGeminiHook(file: string, target: HookTarget): void {
   writeSettings(file, at)
 }
 
+/** Whether Switchboard's hook is in `file` (a file that is not there holds none). */
+export function hasGeminiHook(file: string): boolean {
+  if (!existsSync(file)) return false
+  return (groupsOf(readSettings(file).settings) ?? []).some(isOurGroup)
+}
+
 /**
  * Takes Switchboard's hook out and leaves every other hook and key as it was (a group of the
  * person's that holds it keeps their own hooks). Returns how many went.

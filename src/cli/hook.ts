@@ -105,7 +105,7 @@ export function registerClaudeInstall(install: Command): void {
         const shared = opts.project ? sharedProjectSettings(opts.project) : null
         if (opts.remove) {
           const removed = removeHooks(file) + (shared ? removeHooks(shared) : 0)
-          forgetHookInstall(config.home, file)
+          forgetHookInstall(config.home, 'claude', file)
           process.stdout.write(
             removed ? `Switchboard's hooks are out of ${file}\n` : `no Switchboard hooks in ${file}\n`,
           )
@@ -113,7 +113,7 @@ export function registerClaudeInstall(install: Command): void {
         }
         const { target, how } = hookTarget(config, opts.command === true)
         addHooks(file, target)
-        recordHookInstall(config.home, file)
+        recordHookInstall(config.home, 'claude', file)
         if (shared && removeHooks(shared))
           process.stdout.write(`taken out of ${shared}, which git shares: they live in ${file} now\n`)
         // Nothing reads it any more; a copy left in an old settings file opens nothing.

@@ -2,6 +2,7 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type * as z from 'zod'
+import type { Agent } from './agents.js'
 import { invalid } from './errors.js'
 import { type FlagValues, liveSettings, rememberFlags, resolveSettings } from './settings/resolve.js'
 import { SETTINGS, type Settings } from './settings/table.js'
@@ -81,7 +82,8 @@ export const paths = {
    */
   formerHookToken: (home: string) => join(home, 'hook-token'),
   /** Claude Code settings files Switchboard's hooks were installed in (a project's among them), for uninstall. */
-  hookInstalls: (home: string) => join(home, 'claude-hooks.json'),
+  /** Where an agent's hooks were installed, per agent (Claude Code's file kept its first name). */
+  hookInstalls: (home: string, agent: Agent) => join(home, `${agent}-hooks.json`),
   hubInfo: (home: string) => join(home, 'hub.json'),
   hubId: (home: string) => join(home, 'hub-id'),
   hubLog: (home: string) => join(home, 'logs', 'hub.log'),

@@ -63,6 +63,9 @@ for (const withClaude of [true, false]) {
     expect(first.code).toBe(0)
     expect(first.stdout.split('\n')).toEqual([
       `hooks: taken out of ${join(world.claude.home, '.claude', 'settings.json')}`,
+      // Installed into no other agent here: each says where it looked.
+      `Codex hook: none in ${join(world.claude.home, '.codex', 'config.toml')}`,
+      `Gemini CLI hook: none in ${join(world.claude.home, '.gemini', 'settings.json')}`,
       `plugin: switchboard@switchboard uninstalled ${how}`,
       `marketplace: switchboard removed ${how}`,
       `MCP servers: removed switchboard (user), switchboard-driver (local, ${world.claude.cwd}) ${how}`,
@@ -90,6 +93,8 @@ for (const withClaude of [true, false]) {
       ok: true,
       steps: [
         { step: 'hooks', changed: false },
+        { step: 'Codex hook', changed: false },
+        { step: 'Gemini CLI hook', changed: false },
         { step: 'plugin', changed: false, detail: 'not installed' },
         { step: 'marketplace', changed: false, detail: 'not added' },
         { step: 'MCP servers', changed: false, detail: 'none runs Switchboard' },
