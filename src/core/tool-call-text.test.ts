@@ -12,6 +12,27 @@ describe('a tool call on one line', () => {
     )
   })
 
+  it('reads Gemini CLI’s and OpenCode’s shell, edit, write and read tools as Claude Code’s, not as JSON', () => {
+    expect(toolCallLine('run_shell_command', { command: 'rm -rf build', description: 'clean' }, null)).toBe(
+      '$ rm -rf build',
+    )
+    expect(toolCallLine('bash', { command: 'npm test', workdir: '/srv' }, null)).toBe('$ npm test')
+    expect(
+      toolCallLine(
+        'replace',
+        { file_path: 'a.ts', old_string: 'x', new_string: 'y', instruction: 'z' },
+        null,
+      ),
+    ).toBe('a.ts\\n- x\\n+ y')
+    expect(
+      toolCallLine('edit', { filePath: 'b.ts', oldString: 'p', newString: 'q', replaceAll: true }, null),
+    ).toBe('b.ts (every occurrence)\\n- p\\n+ q')
+    expect(toolCallLine('write_file', { file_path: 'c.md', content: 'one\ntwo\n' }, null)).toBe(
+      'c.md (2 lines)',
+    )
+    expect(toolCallLine('read', { filePath: '/srv/.env' }, null)).toBe('/srv/.env')
+  })
+
   it('reads a relay’s preview when it is whole JSON, and shows one cut short as it came', () => {
     const preview = JSON.stringify({ command: 'ls' })
     expect(toolCallText('Bash', previewedInput(preview), preview)).toBe('Claude wants to run Bash: $ ls')

@@ -4,6 +4,7 @@
 // with Claude's own account of it labelled as such. Approving "List the files" must never mean
 // approving a `curl … | sh` nobody saw.
 import { speakerOf } from './agents.js'
+import { type ReadableCall, readableCall } from './readable-call.js'
 
 const MAX_SHOWN = 600
 /** Lines of each side of an edit a prompt shows before it says how many more there are. */
@@ -90,20 +91,39 @@ export function linesOf(s: string): string[] {
  * An edit as the dashboard and the chats show it: removed lines `- `, added lines `+ `, `lines` of
  * each at most.
  */
-export function diff(edit: Record<string, unknown>, lines = DIFF_LINES): string[] {
+export function diff(edit: { old: string; new: string }, lines = DIFF_LINES): string[] {
   const side = (all: string[], mark: string) => [
     ...all.slice(0, lines).map((line) => `${mark} ${line}`),
     ...(all.length > lines ? [`${mark} … ${all.length - lines} more lines`] : []),
   ]
-  const removed = linesOf(text(edit.old_string))
-  const added = linesOf(text(edit.new_string))
+  const removed = linesOf(edit.old)
+  const added = linesOf(edit.new)
   return removed.length || added.length ? [...side(removed, '-'), ...side(added, '+')] : ['(no change)']
 }
 
+/** A readable call's lines: `$ <command>`, a file and its diff, a file written, a file read. */
+function linesOfCall(call: ReadableCall): string[] {
+  switch (call.kind) {
+    case 'shell':
+      return [`$ ${call.command}`]
+    case 'edit': {
+      const n = call.edits.length
+      const many = call.multi ? ` (${n} edit${n === 1 ? '' : 's'})` : ''
+      const every = call.everyOccurrence ? ' (every occurrence)' : ''
+      return [`${call.path}${many}${every}`, ...call.edits.flatMap((e) => diff(e))]
+    }
+    case 'write':
+      return [`${call.path} (${linesOf(call.content).length} lines)`]
+    case 'read':
+      return [call.path]
+  }
+}
+
 /**
- * What a call does, as the dashboard shows it (web/src/ui/tool-call.tsx): Bash as `$ <command>`, Edit
- * as the file and a short diff, Read and Write as the path, other tools' input as compact JSON; a
- * preview that is not whole JSON as it came. Cut visibly at `limit`.
+ * What a call does, as the dashboard shows it (web/src/ui/tool-call.tsx): a shell command as
+ * `$ <command>`, an edit as the file and a short diff, a write or a read as the path, whichever
+ * agent's tool it is (core/readable-call.ts); other tools' input as compact JSON; a preview that is
+ * not whole JSON as it came. Cut visibly at `limit`.
  */
 export function toolCallView(
   toolName: string,
@@ -112,18 +132,6 @@ export function toolCallView(
   limit = MAX_SHOWN,
 ): string {
   if (!input) return cutVisibly(preview ?? '(no input)', limit)
-  const path = text(input.file_path) || text(input.notebook_path) || text(input.path)
-  let lines: string[]
-  if (toolName === 'Bash' && typeof input.command === 'string') lines = [`$ ${input.command}`]
-  else if (toolName === 'Edit' && path)
-    lines = [`${path}${input.replace_all === true ? ' (every occurrence)' : ''}`, ...diff(input)]
-  else if (toolName === 'MultiEdit' && path && Array.isArray(input.edits)) {
-    const edits = input.edits.filter(
-      (e): e is Record<string, unknown> => typeof e === 'object' && e !== null && !Array.isArray(e),
-    )
-    lines = [`${path} (${edits.length} edit${edits.length === 1 ? '' : 's'})`, ...edits.flatMap(diff)]
-  } else if (toolName === 'Write' && path) lines = [`${path} (${linesOf(text(input.content)).length} lines)`]
-  else if ((toolName === 'Read' || toolName === 'NotebookEdit') && path) lines = [path]
-  else lines = [JSON.stringify(input)]
-  return cutVisibly(lines.join('\n'), limit)
+  const call = readableCall(toolName, input)
+  return cutVisibly((call ? linesOfCall(call) : [JSON.stringify(input)]).join('\n'), limit)
 }

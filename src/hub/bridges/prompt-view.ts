@@ -2,7 +2,8 @@
 // block (`$ …`), an edit as a diff, a write as its path and how its content starts, a read as its
 // path; any other tool as one `key: value` line per field, never raw JSON. Cut visibly, never silently.
 
-import { cutVisibly, diff, linesOf, text } from '../../core/tool-call-text.js'
+import { type ReadableCall, readableCall } from '../../core/readable-call.js'
+import { cutVisibly, diff, linesOf } from '../../core/tool-call-text.js'
 import { codeBlock, escapeMarkdown, inlineCode } from '../../sources/chat/markdown.js'
 
 /** Lines of each side of an edit, and of a written file's start, a prompt shows. */
@@ -19,8 +20,33 @@ function value(v: unknown, limit: number): string {
   return cutVisibly(shown ?? String(v), limit)
 }
 
+function callView(call: ReadableCall, limit: number, detailed: boolean): string {
+  const lines = detailed ? 200 : DIFF_LINES
+  switch (call.kind) {
+    case 'shell':
+      return codeBlock(cutVisibly(`$ ${call.command}`, limit), 'sh')
+    case 'edit': {
+      const n = call.edits.length
+      const many = call.multi ? ` (${n} edit${n === 1 ? '' : 's'})` : ''
+      const every = call.everyOccurrence ? ' (every occurrence)' : ''
+      const shown = cutVisibly(call.edits.flatMap((e) => diff(e, lines)).join('\n'), limit)
+      return `${inlineCode(call.path)}${many}${every}\n${codeBlock(shown, 'diff')}`
+    }
+    case 'write': {
+      const content = linesOf(call.content)
+      const start = detailed ? content : content.slice(0, WRITE_LINES)
+      const head = `${inlineCode(call.path)} (${content.length} line${content.length === 1 ? '' : 's'})`
+      if (!content.length) return head
+      const body = [...start, ...more(content.length - start.length, 'line')].join('\n')
+      return `${head}\n${codeBlock(cutVisibly(body, limit))}`
+    }
+    case 'read':
+      return inlineCode(call.path)
+  }
+}
+
 /**
- * What a call does, as markdown. `limit` bounds the part that runs (a command, a diff); `detailed`
+ * What a call does, as markdown, whichever agent's tool it is (core/readable-call.ts). `limit` bounds the part that runs (a command, a diff); `detailed`
  * shows more lines of an edit or a write (See more).
  */
 export function promptView(
@@ -31,30 +57,8 @@ export function promptView(
   detailed = false,
 ): string {
   if (!input) return codeBlock(cutVisibly(preview ?? '(no input)', limit))
-  const path = text(input.file_path) || text(input.notebook_path) || text(input.path)
-  const lines = detailed ? 200 : DIFF_LINES
-  if (toolName === 'Bash' && typeof input.command === 'string')
-    return codeBlock(cutVisibly(`$ ${input.command}`, limit), 'sh')
-  if (toolName === 'Edit' && path) {
-    const every = input.replace_all === true ? ' (every occurrence)' : ''
-    return `${inlineCode(path)}${every}\n${codeBlock(cutVisibly(diff(input, lines).join('\n'), limit), 'diff')}`
-  }
-  if (toolName === 'MultiEdit' && path && Array.isArray(input.edits)) {
-    const edits = input.edits.filter(
-      (e): e is Record<string, unknown> => typeof e === 'object' && e !== null && !Array.isArray(e),
-    )
-    const shown = cutVisibly(edits.flatMap((e) => diff(e, lines)).join('\n'), limit)
-    return `${inlineCode(path)} (${edits.length} edit${edits.length === 1 ? '' : 's'})\n${codeBlock(shown, 'diff')}`
-  }
-  if (toolName === 'Write' && path) {
-    const content = linesOf(text(input.content))
-    const start = detailed ? content : content.slice(0, WRITE_LINES)
-    const head = `${inlineCode(path)} (${content.length} line${content.length === 1 ? '' : 's'})`
-    if (!content.length) return head
-    const body = [...start, ...more(content.length - start.length, 'line')].join('\n')
-    return `${head}\n${codeBlock(cutVisibly(body, limit))}`
-  }
-  if ((toolName === 'Read' || toolName === 'NotebookEdit') && path) return inlineCode(path)
+  const call = readableCall(toolName, input)
+  if (call) return callView(call, limit, detailed)
   const fields = Object.entries(input)
   if (!fields.length) return '(no input)'
   return fields
