@@ -4,7 +4,8 @@
 // that `switchboard answer` allows (the command ran, the model had its output); a second prompt is a
 // second turn; an interrupt during a slow stream ends the turn as interrupted; a stopped session
 // resumes its thread in a new app-server process, and the model is shown the whole history; no
-// Codex process is left behind.
+// Codex process is left behind. Webhook events reach a Codex session with their receipts, in_context
+// only once Codex's own rollout file shows them.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -182,6 +183,70 @@ it('drives a Codex session: a prompt answered with switchboard answer, a second 
   await home.api('stopSession', { params: { id: created.id } })
   await until(created.id, (v) => !v.live, 'the session to stop again')
   expect(codexProcesses()).toEqual([])
+})
+
+type Delivery = { subscriber: string; state: string; written: string | null; in_context: string | null }
+
+/** POSTs `body` to the webhook source `ci`; the event's id. */
+async function postWebhook(secret: string, body: string): Promise<string> {
+  const res = await fetch(`${home.url}/hooks/ci`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}` },
+    body,
+  })
+  if (res.status !== 202) throw new Error(`webhook answered ${res.status}: ${await res.text()}`)
+  return ((await res.json()) as { id: string }).id
+}
+
+async function inContext(eventId: string): Promise<Delivery> {
+  let deliveries: Delivery[] = []
+  await waitFor(
+    async () => {
+      ;({ deliveries } = (await home.api('event', { params: { id: eventId } })) as { deliveries: Delivery[] })
+      return deliveries.some((d) => d.state === 'in_context')
+    },
+    60_000,
+    `event ${eventId} in context`,
+  )
+  return deliveries.find((d) => d.state === 'in_context') as Delivery
+}
+
+it("confirms a webhook event in a Codex session's context from its rollout file, whether the session was idle or in a turn", {
+  timeout: 180_000,
+}, async () => {
+  const secret = await home.addSource('ci')
+  const created = (await home.api('createSession', {
+    body: { prompt: 'wait for events', agent: 'codex', options: { cwd: codex.cwd }, topics: ['ci'] },
+  })) as View
+  await until(created.id, (v) => v.status === 'idle', 'the first turn to end')
+
+  // Idle: the event starts a turn, and the model is shown it.
+  const idle = await postWebhook(secret, 'build 41 failed on main')
+  expect(await inContext(idle)).toMatchObject({ subscriber: `session:${created.id}` })
+  await waitFor(
+    () => fake.requests.some((r) => userTexts(r).some((t) => t.includes('build 41 failed on main'))),
+    30_000,
+    'the event in a model request',
+  )
+  const deliveries = ((await home.api('event', { params: { id: idle } })) as { deliveries: Delivery[] })
+    .deliveries
+  expect(deliveries[0]?.written).not.toBeNull()
+
+  // In a turn: the event joins it, and is in context once Codex recorded it; the model sees it next.
+  await until(created.id, (v) => v.status === 'idle', 'the event turn to end')
+  const before = fake.requests.length
+  await home.api('sendMessage', { params: { id: created.id }, body: { text: 'SLOW' } })
+  await waitFor(() => fake.requests.length > before, 30_000, 'the slow request to reach the model')
+  const busy = await postWebhook(secret, 'deploy 7 rolled back')
+  await inContext(busy)
+  await waitFor(
+    () =>
+      fake.requests
+        .slice(before + 1)
+        .some((r) => userTexts(r).some((t) => t.includes('deploy 7 rolled back'))),
+    60_000,
+    'the event sent mid-turn in a later model request',
+  )
 })
 
 it('runs Codex from switchboard run --agent codex: a command denied at the terminal is declined, and never runs', {
