@@ -5,7 +5,8 @@
 // second turn; an interrupt during a slow stream ends the turn as interrupted; a stopped session
 // resumes its thread in a new app-server process, and the model is shown the whole history; no
 // Codex process is left behind. Webhook events reach a Codex session with their receipts, in_context
-// only once Codex's own rollout file shows them.
+// only once Codex's own rollout file shows them. A routine starts a Codex session on an event, and its
+// run ends when that session is idle.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -247,6 +248,42 @@ it("confirms a webhook event in a Codex session's context from its rollout file,
     60_000,
     'the event sent mid-turn in a later model request',
   )
+})
+
+it('starts a Codex session from a routine on an event, and ends the run once the session is idle', {
+  timeout: 180_000,
+}, async () => {
+  const secret = await home.addSource('ci')
+  await home.api('addRoutine', {
+    body: {
+      name: 'codex-ci',
+      trigger: { kind: 'events', topics: ['ci'] },
+      action: { kind: 'start', agent: 'codex', folder: codex.cwd, prompt: 'CI spoke: look into it.' },
+    },
+  })
+  await postWebhook(secret, 'build 12 failed on main')
+
+  type Run = { id: string; state: string; sessionId: string | null; reason: string | null }
+  let runs: Run[] = []
+  await waitFor(
+    async () => {
+      ;({ runs } = (await home.api('routineRuns', { params: { name: 'codex-ci' } })) as { runs: Run[] })
+      return runs[0]?.state === 'done'
+    },
+    90_000,
+    'the routine run to be done',
+  )
+  const [run] = runs
+  // The run ended with the session's turn: its answer is the run's outcome, its session stopped.
+  expect(run?.reason).toBe('nothing to do')
+  const session = (await home.api('session', { params: { id: String(run?.sessionId) } })) as View
+  expect(session).toMatchObject({ lastResult: 'nothing to do', live: false })
+  // Codex ran it: its thread opened the session, and the fake Responses API had the prompt and event.
+  const { lines } = await home.api('sessionLines', { params: { id: session.id } })
+  expect(lines[0]?.line).toMatchObject({ type: 'system', subtype: 'init', agent: 'codex' })
+  const asked = fake.requests.find((r) => userTexts(r).some((t) => t.includes('CI spoke: look into it.')))
+  expect(userTexts(asked as ResponsesRequest).join('\n')).toContain('build 12 failed on main')
+  expect(codexProcesses()).toEqual([])
 })
 
 it('runs Codex from switchboard run --agent codex: a command denied at the terminal is declined, and never runs', {
