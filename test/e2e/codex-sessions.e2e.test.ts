@@ -6,7 +6,8 @@
 // resumes its thread in a new app-server process, and the model is shown the whole history; no
 // Codex process is left behind. Webhook events reach a Codex session with their receipts, in_context
 // only once Codex's own rollout file shows them. A routine starts a Codex session on an event, and its
-// run ends when that session is idle.
+// run ends when that session is idle. A driven Codex session's command prompt reaches an operator on
+// Telegram's fake (the real grammy client) naming Codex, and the Allow button runs the command.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -20,6 +21,7 @@ import {
   type ResponsesRequest,
   shellThenDone,
 } from '../fakes/openai.js'
+import { botMessages, bridgeAddArgs, editOf, FAKES, pair, person } from '../helpers/bridge-world.js'
 import { CodexHome } from '../helpers/codex.js'
 import { CLI, runCli, TestHome, waitFor } from '../helpers/home.js'
 
@@ -248,6 +250,41 @@ it("confirms a webhook event in a Codex session's context from its rollout file,
     60_000,
     'the event sent mid-turn in a later model request',
   )
+})
+
+it("puts a driven Codex session's command prompt to Telegram, naming Codex, and the Allow button runs the command", {
+  timeout: 180_000,
+}, async () => {
+  const telegram = await FAKES.telegram()
+  try {
+    // Added while the hub runs, as a person does: the hub picks the bridge up.
+    await home.cli(...bridgeAddArgs(telegram))
+    await telegram.waitFor(() => telegram.receivers() > 0, 'the bridge to connect', 30_000)
+    const olga = person('telegram', 2, 'olga')
+    const chat = await pair(home, telegram, olga, true)
+
+    const made = join(codex.cwd, 'allowed-from-telegram')
+    const created = (await home.api('createSession', {
+      body: { prompt: `RUN:touch ${made} && echo phoned`, agent: 'codex', options: { cwd: codex.cwd } },
+    })) as View
+    const prompt = await telegram.waitFor(
+      () => botMessages(telegram, chat).find((m) => m.text.includes('Permission: Bash')),
+      'the Codex prompt on the phone',
+      60_000,
+    )
+    expect(prompt.text).toContain('(Codex)')
+    expect(prompt.text).toContain(`touch ${made}`)
+    expect(existsSync(made)).toBe(false)
+    const allow = prompt.buttons.flat().find((b) => b.text === 'Allow')
+    await telegram.press(olga, chat, prompt.messageId, allow?.data as string)
+
+    const done = await until(created.id, (v) => v.status === 'idle', 'the turn to end')
+    expect(existsSync(made)).toBe(true)
+    expect(done.lastResult).toContain('phoned')
+    await editOf(telegram, chat, prompt.messageId, 'Allowed by olga', 'the prompt marked allowed')
+  } finally {
+    await telegram.close()
+  }
 })
 
 it('starts a Codex session from a routine on an event, and ends the run once the session is idle', {
