@@ -7,10 +7,11 @@
 // Codex process is left behind. Webhook events reach a Codex session with their receipts, in_context
 // only once Codex's own rollout file shows them. A routine starts a Codex session on an event, and its
 // run ends when that session is idle. A driven Codex session's command prompt reaches an operator on
-// Telegram's fake (the real grammy client) naming Codex, and the Allow button runs the command.
+// Telegram's fake (the real grammy client) naming Codex, and the Allow button runs the command. A
+// driven Codex is given the user's CODEX_HOME and OPENAI_API_KEY from the hub's environment.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import {
@@ -52,12 +53,16 @@ beforeEach(async () => {
   await home.waitForHub(15_000)
 })
 
-afterEach(async () => {
+async function stopHub(): Promise<void> {
   if (hub && hub.exitCode === null && hub.signalCode === null) {
     hub.kill('SIGTERM')
     await once(hub, 'exit')
   }
   hub = null
+}
+
+afterEach(async () => {
+  await stopHub()
   codex.cleanup()
   await fake.close()
   await home.cleanup()
@@ -285,6 +290,34 @@ it("puts a driven Codex session's command prompt to Telegram, naming Codex, and 
   } finally {
     await telegram.close()
   }
+})
+
+it("gives a driven Codex the user's CODEX_HOME and OPENAI_API_KEY from the hub's environment", {
+  timeout: 120_000,
+}, async () => {
+  // As a user of the OpenAI API has it: Codex's home away from ~/.codex, its key in OPENAI_API_KEY.
+  const elsewhere = join(codex.home, 'codex-elsewhere')
+  mkdirSync(elsewhere)
+  const config = codex.config().replace(/env_key = "\w+"/, 'env_key = "OPENAI_API_KEY"')
+  expect(config).toContain('env_key = "OPENAI_API_KEY"')
+  writeFileSync(join(elsewhere, 'config.toml'), config)
+  rmSync(codex.configFile)
+  await stopHub()
+  const { SWITCHBOARD_SESSION_ENV: _named, FAKE_OPENAI_KEY: _fake, ...rest } = env
+  const users = { ...rest, CODEX_HOME: elsewhere, OPENAI_API_KEY: 'sk-users-own' }
+  hub = spawn(process.execPath, [CLI, 'serve'], { env: users, stdio: 'ignore' })
+  await home.waitForHub(15_000)
+
+  const created = (await home.api('createSession', {
+    body: { prompt: 'hello from the user', agent: 'codex', options: { cwd: codex.cwd } },
+  })) as View
+  const done = await until(created.id, (v) => v.status !== 'running', 'the turn to end')
+  expect(done).toMatchObject({ status: 'idle', lastResult: 'nothing to do' })
+  expect(fake.requests.some((r) => userTexts(r).includes('hello from the user'))).toBe(true)
+  // Codex kept its record where the user keeps Codex's home.
+  expect(readdirSync(join(elsewhere, 'sessions'), { recursive: true }).join('\n')).toMatch(
+    /rollout-.*\.jsonl/,
+  )
 })
 
 it('starts a Codex session from a routine on an event, and ends the run once the session is idle', {
