@@ -255,6 +255,17 @@ it("confirms a webhook event in a Codex session's context from its rollout file,
     60_000,
     'the event sent mid-turn in a later model request',
   )
+  // What the adapter said of each, in Claude Code's words: the idle one started; the other was
+  // queued behind the running turn first.
+  const { lines } = await home.api('sessionLines', { params: { id: created.id } })
+  const fates = new Map<string, string[]>()
+  for (const { line } of lines)
+    if (line.type === 'command_lifecycle')
+      fates.set(String(line.command_uuid), [
+        ...(fates.get(String(line.command_uuid)) ?? []),
+        String(line.state),
+      ])
+  expect([...fates.values()]).toEqual([['started'], ['queued', 'started']])
 })
 
 it("puts a driven Codex session's command prompt to Telegram, naming Codex, and the Allow button runs the command", {
