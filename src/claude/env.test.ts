@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { claudeEnv } from './env.js'
+import { agentEnv, claudeEnv } from './env.js'
 
 describe('the environment of a driven Claude Code process', () => {
   const hub = { home: '/h', port: 7420 }
@@ -35,5 +35,31 @@ describe('the environment of a driven Claude Code process', () => {
       AWS_REGION: 'eu',
     })
     expect(claudeEnv({ AWS_REGION: 'eu' }, hub).AWS_REGION).toBeUndefined()
+  })
+
+  it("gives each agent its own key and home, and neither the other's", () => {
+    const from = {
+      PATH: '/bin',
+      ANTHROPIC_API_KEY: 'a',
+      CLAUDE_CONFIG_DIR: '/c',
+      OPENAI_API_KEY: 'o',
+      OPENAI_BASE_URL: 'https://proxy.example/v1',
+      CODEX_HOME: '/x',
+      TELEGRAM_BOT_TOKEN: 'secret',
+    }
+    expect(agentEnv('codex', from, hub)).toEqual({
+      PATH: '/bin',
+      OPENAI_API_KEY: 'o',
+      OPENAI_BASE_URL: 'https://proxy.example/v1',
+      CODEX_HOME: '/x',
+      SWITCHBOARD_HOME: '/h',
+      SWITCHBOARD_PORT: '7420',
+      SWITCHBOARD_DRIVEN: '1',
+    })
+    const claude = claudeEnv(from, hub)
+    expect(claude).toMatchObject({ ANTHROPIC_API_KEY: 'a', CLAUDE_CONFIG_DIR: '/c' })
+    expect(Object.keys(claude).filter((k) => k.startsWith('OPENAI_') || k.startsWith('CODEX_'))).toEqual([])
+    // Names the owner listed reach every agent (a Codex provider's own env_key).
+    expect(agentEnv('codex', { MY_KEY: 'k' }, { ...hub, sessionEnv: ['MY_KEY'] }).MY_KEY).toBe('k')
   })
 })

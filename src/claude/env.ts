@@ -1,10 +1,13 @@
-// The environment a Claude Code process the hub starts gets: what the CLI needs to run and to reach
-// its model, named here one by one, and nothing else the hub was started with (a bridge token, a
-// cloud key, whatever sat in the shell that launched it). config.json `sessionEnv` adds names.
+// The environment a coding agent's process the hub starts gets: what every agent needs to run, and
+// what its own agent needs to reach its model, named here one by one per agent, and nothing else the
+// hub was started with (a bridge token, another agent's key, whatever sat in the shell that launched
+// it). config.json `sessionEnv` adds names, for every agent.
+import type { DrivenAgent } from '../core/agents.js'
 import { DRIVEN_ENV } from '../core/driven.js'
 import { SETTINGS } from '../core/settings/table.js'
 
-const NAMES = new Set([
+/** What any agent's process needs: the system, the locale, a proxy and its certificates. */
+const COMMON = new Set([
   'PATH',
   'HOME',
   'USER',
@@ -27,14 +30,27 @@ const NAMES = new Set([
   'NODE_EXTRA_CA_CERTS',
   'SSL_CERT_FILE',
   'SSL_CERT_DIR',
-  // Claude Code's own settings (its documented environment variables).
-  'MAX_THINKING_TOKENS',
-  'ENABLE_TOOL_SEARCH',
-  'USE_BUILTIN_RIPGREP',
-  'CLOUD_ML_REGION',
-  'GOOGLE_APPLICATION_CREDENTIALS',
 ])
-const PREFIXES = ['LC_', 'XDG_', 'ANTHROPIC_', 'CLAUDE_', 'DISABLE_', 'MCP_', 'BASH_', 'VERTEX_REGION_']
+const COMMON_PREFIXES = ['LC_', 'XDG_']
+
+/** Each agent's own variables: its settings, its home, its model's key. */
+const OWN: Record<DrivenAgent, { names: Set<string>; prefixes: string[] }> = {
+  // Claude Code's documented environment variables.
+  claude: {
+    names: new Set([
+      'MAX_THINKING_TOKENS',
+      'ENABLE_TOOL_SEARCH',
+      'USE_BUILTIN_RIPGREP',
+      'CLOUD_ML_REGION',
+      'GOOGLE_APPLICATION_CREDENTIALS',
+    ]),
+    prefixes: ['ANTHROPIC_', 'CLAUDE_', 'DISABLE_', 'MCP_', 'BASH_', 'VERTEX_REGION_'],
+  },
+  // Codex's home (CODEX_HOME, where its config, login and sessions are) and the OpenAI API's key
+  // and address, which its default provider reads. A provider's own `env_key` is named in sessionEnv.
+  codex: { names: new Set(['OPENAI_API_KEY', 'OPENAI_BASE_URL']), prefixes: ['CODEX_'] },
+}
+
 /** Set inside a Claude Code session: inherited, they would tell the CLI it runs nested in another. */
 const NESTING = new Set([
   'CLAUDE_CODE_ENTRYPOINT',
@@ -42,20 +58,34 @@ const NESTING = new Set([
   'CLAUDE_CODE_SESSION_ACCESS_TOKEN',
 ])
 
-export function claudeEnv(
+export interface SessionEnvSettings {
+  home: string
+  port: number
+  sessionEnv?: string[]
+}
+
+/** A driven Claude Code process's environment. */
+export function claudeEnv(from: NodeJS.ProcessEnv, hub: SessionEnvSettings): NodeJS.ProcessEnv {
+  return agentEnv('claude', from, hub)
+}
+
+export function agentEnv(
+  agent: DrivenAgent,
   from: NodeJS.ProcessEnv,
-  hub: { home: string; port: number; sessionEnv?: string[] },
+  hub: SessionEnvSettings,
 ): NodeJS.ProcessEnv {
   const extra = new Set(hub.sessionEnv ?? [])
-  // Bedrock reads the AWS credentials, and only a session told to use Bedrock needs them.
-  const bedrock = !!from.CLAUDE_CODE_USE_BEDROCK
+  const own = OWN[agent]
+  // Bedrock reads the AWS credentials, and only a Claude Code session told to use Bedrock needs them.
+  const bedrock = agent === 'claude' && !!from.CLAUDE_CODE_USE_BEDROCK
   const env: NodeJS.ProcessEnv = {}
   for (const [name, value] of Object.entries(from)) {
     if (value === undefined || NESTING.has(name)) continue
     const wanted =
-      NAMES.has(name) ||
+      COMMON.has(name) ||
+      own.names.has(name) ||
       extra.has(name) ||
-      PREFIXES.some((p) => name.startsWith(p)) ||
+      [...COMMON_PREFIXES, ...own.prefixes].some((p) => name.startsWith(p)) ||
       (bedrock && name.startsWith('AWS_'))
     if (wanted) env[name] = value
   }

@@ -54,6 +54,18 @@ describe('a routine as it is added', () => {
     ])
   })
 
+  it('starts Claude Code unless the action names another driven agent, and refuses what that agent cannot honour', () => {
+    expect(routineSpecSchema.parse(base).action).toMatchObject({ agent: 'claude' })
+    const codex = { ...base, action: { ...base.action, agent: 'codex', model: 'gpt-5' } }
+    expect(routineSpecSchema.parse(codex).action).toMatchObject({ agent: 'codex', model: 'gpt-5' })
+    expect(routineProblems({ ...base, action: { ...base.action, agent: 'gemini' } })).toEqual([
+      'action.agent: the agent is one of: claude, codex',
+    ])
+    expect(routineProblems({ ...codex, action: { ...codex.action, maxBudgetUsd: 2 } })).toEqual([
+      'action.agent: a Codex session takes no maxBudgetUsd',
+    ])
+  })
+
   it('refuses a placeholder that is no path: a template evaluates nothing', () => {
     expect(routineProblems({ ...base, key: '{{ meta.a + 1 }}' })).toEqual([
       'key: {{meta.a + 1}} is not a path into the event (meta.branch)',

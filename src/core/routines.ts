@@ -2,6 +2,7 @@
 // window, a concurrency cap and a human gate. The one schema every surface checks a routine with,
 // and the pure parts the hub runs on each event: the filter, templates, the key.
 import * as z from 'zod'
+import { agentChoiceSchema, agentOptionsProblem } from './agent-options.js'
 import { claudeOptionsSchema } from './claude-options.js'
 import { knownTimeZone, parseCron } from './cron.js'
 import type { StoredEvent } from './event.js'
@@ -75,6 +76,8 @@ const worktreeSchema = z
 const startSchema = z
   .object({
     kind: z.literal('start'),
+    /** The coding agent the session runs (a driven one): Claude Code unless another is named. */
+    agent: agentChoiceSchema.default('claude'),
     folder: absolute.optional(),
     worktree: worktreeSchema.optional(),
     prompt: templateSchema(20_000),
@@ -140,6 +143,9 @@ export const routineSpecSchema = z
         path: ['action'],
         message: 'give the session a folder or a worktree (one of the two)',
       })
+    // What the agent cannot honour is refused with the routine, not at its first run.
+    const problem = agentOptionsProblem(spec.action.agent, sessionOptionsOf(spec.action))
+    if (problem) ctx.addIssue({ code: 'custom', path: ['action', 'agent'], message: problem })
     if (spec.action.allowPreApproval) return
     const asked = preApprovals(spec.action)
     if (asked.length)
@@ -169,6 +175,18 @@ export function branchName(text: string): string {
     .replace(/\.lock(\/|$)/g, '-lock$1')
     .slice(0, 200)
   return name || 'routine'
+}
+
+/** The session options a start action gives its session (its folder aside). */
+export function sessionOptionsOf(a: StartAction) {
+  return {
+    model: a.model,
+    permissionMode: a.permissionMode,
+    allowedTools: a.allowedTools,
+    disallowedTools: a.disallowedTools,
+    maxTurns: a.maxTurns,
+    maxBudgetUsd: a.maxBudgetUsd,
+  }
 }
 
 /** What of an action lets its session run tools unasked (the MCP driver refuses the same). */

@@ -4,7 +4,7 @@
 import { readlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { WebSocketServer } from 'ws'
-import { claudeEnv } from '../claude/env.js'
+import { agentEnv, claudeEnv } from '../claude/env.js'
 import { readAdminToken } from '../core/admin-token.js'
 import { dialHost, type HubConfig } from '../core/config.js'
 import { pinText } from '../core/fingerprint.js'
@@ -91,7 +91,7 @@ export function assemble(
     hub,
     log,
     adminToken,
-    { env: claudeEnv(process.env, config) },
+    { env: claudeEnv(process.env, config), byAgent: { codex: agentEnv('codex', process.env, config) } },
     config.sessionIdleMinutes,
   )
   const terminalHooks = new TerminalHooks(

@@ -4,10 +4,14 @@
 // that `switchboard answer` allows (the command ran, the model had its output); a second prompt is a
 // second turn; an interrupt during a slow stream ends the turn as interrupted; a stopped session
 // resumes its thread in a new app-server process, and the model is shown the whole history; no
-// Codex process is left behind.
+// Codex process is left behind. Webhook events reach a Codex session with their receipts, in_context
+// only once Codex's own rollout file shows them. A routine starts a Codex session on an event, and its
+// run ends when that session is idle. A driven Codex session's command prompt reaches an operator on
+// Telegram's fake (the real grammy client) naming Codex, and the Allow button runs the command. A
+// driven Codex is given the user's CODEX_HOME and OPENAI_API_KEY from the hub's environment.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import {
@@ -18,6 +22,7 @@ import {
   type ResponsesRequest,
   shellThenDone,
 } from '../fakes/openai.js'
+import { botMessages, bridgeAddArgs, editOf, FAKES, pair, person } from '../helpers/bridge-world.js'
 import { CodexHome } from '../helpers/codex.js'
 import { CLI, runCli, TestHome, waitFor } from '../helpers/home.js'
 
@@ -48,12 +53,16 @@ beforeEach(async () => {
   await home.waitForHub(15_000)
 })
 
-afterEach(async () => {
+async function stopHub(): Promise<void> {
   if (hub && hub.exitCode === null && hub.signalCode === null) {
     hub.kill('SIGTERM')
     await once(hub, 'exit')
   }
   hub = null
+}
+
+afterEach(async () => {
+  await stopHub()
   codex.cleanup()
   await fake.close()
   await home.cleanup()
@@ -181,6 +190,180 @@ it('drives a Codex session: a prompt answered with switchboard answer, a second 
 
   await home.api('stopSession', { params: { id: created.id } })
   await until(created.id, (v) => !v.live, 'the session to stop again')
+  expect(codexProcesses()).toEqual([])
+})
+
+type Delivery = { subscriber: string; state: string; written: string | null; in_context: string | null }
+
+/** POSTs `body` to the webhook source `ci`; the event's id. */
+async function postWebhook(secret: string, body: string): Promise<string> {
+  const res = await fetch(`${home.url}/hooks/ci`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}` },
+    body,
+  })
+  if (res.status !== 202) throw new Error(`webhook answered ${res.status}: ${await res.text()}`)
+  return ((await res.json()) as { id: string }).id
+}
+
+async function inContext(eventId: string): Promise<Delivery> {
+  let deliveries: Delivery[] = []
+  await waitFor(
+    async () => {
+      ;({ deliveries } = (await home.api('event', { params: { id: eventId } })) as { deliveries: Delivery[] })
+      return deliveries.some((d) => d.state === 'in_context')
+    },
+    60_000,
+    `event ${eventId} in context`,
+  )
+  return deliveries.find((d) => d.state === 'in_context') as Delivery
+}
+
+it("confirms a webhook event in a Codex session's context from its rollout file, whether the session was idle or in a turn", {
+  timeout: 180_000,
+}, async () => {
+  const secret = await home.addSource('ci')
+  const created = (await home.api('createSession', {
+    body: { prompt: 'wait for events', agent: 'codex', options: { cwd: codex.cwd }, topics: ['ci'] },
+  })) as View
+  await until(created.id, (v) => v.status === 'idle', 'the first turn to end')
+
+  // Idle: the event starts a turn, and the model is shown it.
+  const idle = await postWebhook(secret, 'build 41 failed on main')
+  expect(await inContext(idle)).toMatchObject({ subscriber: `session:${created.id}` })
+  await waitFor(
+    () => fake.requests.some((r) => userTexts(r).some((t) => t.includes('build 41 failed on main'))),
+    30_000,
+    'the event in a model request',
+  )
+  const deliveries = ((await home.api('event', { params: { id: idle } })) as { deliveries: Delivery[] })
+    .deliveries
+  expect(deliveries[0]?.written).not.toBeNull()
+
+  // In a turn: the event joins it, and is in context once Codex recorded it; the model sees it next.
+  await until(created.id, (v) => v.status === 'idle', 'the event turn to end')
+  const before = fake.requests.length
+  await home.api('sendMessage', { params: { id: created.id }, body: { text: 'SLOW' } })
+  await waitFor(() => fake.requests.length > before, 30_000, 'the slow request to reach the model')
+  const busy = await postWebhook(secret, 'deploy 7 rolled back')
+  await inContext(busy)
+  await waitFor(
+    () =>
+      fake.requests
+        .slice(before + 1)
+        .some((r) => userTexts(r).some((t) => t.includes('deploy 7 rolled back'))),
+    60_000,
+    'the event sent mid-turn in a later model request',
+  )
+  // What the adapter said of each, in Claude Code's words: the idle one started; the other was
+  // queued behind the running turn first.
+  const { lines } = await home.api('sessionLines', { params: { id: created.id } })
+  const fates = new Map<string, string[]>()
+  for (const { line } of lines)
+    if (line.type === 'command_lifecycle')
+      fates.set(String(line.command_uuid), [
+        ...(fates.get(String(line.command_uuid)) ?? []),
+        String(line.state),
+      ])
+  expect([...fates.values()]).toEqual([['started'], ['queued', 'started']])
+})
+
+it("puts a driven Codex session's command prompt to Telegram, naming Codex, and the Allow button runs the command", {
+  timeout: 180_000,
+}, async () => {
+  const telegram = await FAKES.telegram()
+  try {
+    // Added while the hub runs, as a person does: the hub picks the bridge up.
+    await home.cli(...bridgeAddArgs(telegram))
+    await telegram.waitFor(() => telegram.receivers() > 0, 'the bridge to connect', 30_000)
+    const olga = person('telegram', 2, 'olga')
+    const chat = await pair(home, telegram, olga, true)
+
+    const made = join(codex.cwd, 'allowed-from-telegram')
+    const created = (await home.api('createSession', {
+      body: { prompt: `RUN:touch ${made} && echo phoned`, agent: 'codex', options: { cwd: codex.cwd } },
+    })) as View
+    const prompt = await telegram.waitFor(
+      () => botMessages(telegram, chat).find((m) => m.text.includes('Permission: Bash')),
+      'the Codex prompt on the phone',
+      60_000,
+    )
+    expect(prompt.text).toContain('(Codex)')
+    expect(prompt.text).toContain(`touch ${made}`)
+    expect(existsSync(made)).toBe(false)
+    const allow = prompt.buttons.flat().find((b) => b.text === 'Allow')
+    await telegram.press(olga, chat, prompt.messageId, allow?.data as string)
+
+    const done = await until(created.id, (v) => v.status === 'idle', 'the turn to end')
+    expect(existsSync(made)).toBe(true)
+    expect(done.lastResult).toContain('phoned')
+    await editOf(telegram, chat, prompt.messageId, 'Allowed by olga', 'the prompt marked allowed')
+  } finally {
+    await telegram.close()
+  }
+})
+
+it("gives a driven Codex the user's CODEX_HOME and OPENAI_API_KEY from the hub's environment", {
+  timeout: 120_000,
+}, async () => {
+  // As a user of the OpenAI API has it: Codex's home away from ~/.codex, its key in OPENAI_API_KEY.
+  const elsewhere = join(codex.home, 'codex-elsewhere')
+  mkdirSync(elsewhere)
+  const config = codex.config().replace(/env_key = "\w+"/, 'env_key = "OPENAI_API_KEY"')
+  expect(config).toContain('env_key = "OPENAI_API_KEY"')
+  writeFileSync(join(elsewhere, 'config.toml'), config)
+  rmSync(codex.configFile)
+  await stopHub()
+  const { SWITCHBOARD_SESSION_ENV: _named, FAKE_OPENAI_KEY: _fake, ...rest } = env
+  const users = { ...rest, CODEX_HOME: elsewhere, OPENAI_API_KEY: 'sk-users-own' }
+  hub = spawn(process.execPath, [CLI, 'serve'], { env: users, stdio: 'ignore' })
+  await home.waitForHub(15_000)
+
+  const created = (await home.api('createSession', {
+    body: { prompt: 'hello from the user', agent: 'codex', options: { cwd: codex.cwd } },
+  })) as View
+  const done = await until(created.id, (v) => v.status !== 'running', 'the turn to end')
+  expect(done).toMatchObject({ status: 'idle', lastResult: 'nothing to do' })
+  expect(fake.requests.some((r) => userTexts(r).includes('hello from the user'))).toBe(true)
+  // Codex kept its record where the user keeps Codex's home.
+  expect(readdirSync(join(elsewhere, 'sessions'), { recursive: true }).join('\n')).toMatch(
+    /rollout-.*\.jsonl/,
+  )
+})
+
+it('starts a Codex session from a routine on an event, and ends the run once the session is idle', {
+  timeout: 180_000,
+}, async () => {
+  const secret = await home.addSource('ci')
+  await home.api('addRoutine', {
+    body: {
+      name: 'codex-ci',
+      trigger: { kind: 'events', topics: ['ci'] },
+      action: { kind: 'start', agent: 'codex', folder: codex.cwd, prompt: 'CI spoke: look into it.' },
+    },
+  })
+  await postWebhook(secret, 'build 12 failed on main')
+
+  type Run = { id: string; state: string; sessionId: string | null; reason: string | null }
+  let runs: Run[] = []
+  await waitFor(
+    async () => {
+      ;({ runs } = (await home.api('routineRuns', { params: { name: 'codex-ci' } })) as { runs: Run[] })
+      return runs[0]?.state === 'done'
+    },
+    90_000,
+    'the routine run to be done',
+  )
+  const [run] = runs
+  // The run ended with the session's turn: its answer is the run's outcome, its session stopped.
+  expect(run?.reason).toBe('nothing to do')
+  const session = (await home.api('session', { params: { id: String(run?.sessionId) } })) as View
+  expect(session).toMatchObject({ lastResult: 'nothing to do', live: false })
+  // Codex ran it: its thread opened the session, and the fake Responses API had the prompt and event.
+  const { lines } = await home.api('sessionLines', { params: { id: session.id } })
+  expect(lines[0]?.line).toMatchObject({ type: 'system', subtype: 'init', agent: 'codex' })
+  const asked = fake.requests.find((r) => userTexts(r).some((t) => t.includes('CI spoke: look into it.')))
+  expect(userTexts(asked as ResponsesRequest).join('\n')).toContain('build 12 failed on main')
   expect(codexProcesses()).toEqual([])
 })
 

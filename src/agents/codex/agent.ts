@@ -1,10 +1,14 @@
 // A Codex session behind the seam: one `codex app-server` process (shared/AGENTS.md §1e), its
 // thread started (or resumed by id, in a new process) with approvals on request in a read-only
 // sandbox, each prompt a turn. What it says becomes the session's lines (lines.ts); its command
-// approvals become the session's prompts (approval.ts); an interrupt is turn/interrupt.
+// approvals become the session's prompts (approval.ts); an interrupt is turn/interrupt. A message
+// sent with a uuid gets Claude Code's receipts for it, `command_lifecycle` lines: `queued` when a turn
+// runs (Codex adds it to that turn: a turn/start mid-turn steers it, losing nothing and keeping the
+// order), `started` once the thread's rollout file shows it in the model's input (rollout.ts).
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import * as z from 'zod'
+import type { CliLine } from '../../claude/messages.js'
 import type { SpawnEnv } from '../../claude/process.js'
 import type { ClaudeOptions } from '../../core/claude-options.js'
 import { conflict, unavailable } from '../../core/errors.js'
@@ -13,6 +17,7 @@ import { VERSION } from '../../core/version.js'
 import type { AgentHandlers, AgentProcess, AgentProcessEvents } from '../agent-process.js'
 import { COMMAND_APPROVAL, commandApprovalSchema, decisionOf, promptOf } from './approval.js'
 import { CodexLines } from './lines.js'
+import { RolloutFile } from './rollout.js'
 import { RpcPeer } from './rpc.js'
 
 /** `CODEX_PATH`, else `codex` on PATH. */
@@ -30,7 +35,8 @@ export function findCodex(env: NodeJS.ProcessEnv = process.env): string {
 const THREAD_SETTINGS = { approvalPolicy: 'on-request', sandbox: 'read-only' } as const
 
 const threadAnswerSchema = z.object({
-  thread: z.object({ id: z.string().min(1) }),
+  /** `path`: the thread's rollout file (null for an ephemeral thread, which keeps none). */
+  thread: z.object({ id: z.string().min(1), path: z.string().min(1).nullable().optional() }),
   model: z.string().optional(),
 })
 const turnAnswerSchema = z.object({ turn: z.object({ id: z.string().min(1) }) })
@@ -38,6 +44,9 @@ const resolvedSchema = z.object({ requestId: z.union([z.string(), z.number()]) }
 const turnIdSchema = z.object({ turn: z.object({ id: z.string() }) })
 
 const FILE_CHANGE_APPROVAL = 'item/fileChange/requestApproval'
+
+/** How often the rollout file is looked at while a message waits to be seen in it. */
+const ROLLOUT_POLL_MS = 150
 
 const running = new Set<ChildProcessWithoutNullStreams>()
 // Closing stdin ends app-server; this covers a hub that exits normally with sessions running.
@@ -72,6 +81,11 @@ export class CodexAgent extends EventEmitter<AgentProcessEvents> implements Agen
   private alive = true
   /** Approvals Codex may withdraw (an interrupt resolves them), by its request id. */
   private readonly asking = new Map<string | number, AbortController>()
+  /** Codex's record of the thread, where a message's receipt is read. */
+  private rollout: RolloutFile | null = null
+  /** Messages sent with a uuid that the rollout file does not show yet. */
+  private readonly unconfirmed = new Set<string>()
+  private rolloutTimer: NodeJS.Timeout | null = null
 
   constructor(
     private readonly options: ClaudeOptions,
@@ -102,6 +116,7 @@ export class CodexAgent extends EventEmitter<AgentProcessEvents> implements Agen
       this.child.on('close', (code, signal) => {
         this.alive = false
         running.delete(this.child)
+        this.stopLooking()
         this.rpc.close(`Codex exited (${signal ?? code})`)
         for (const controller of this.asking.values()) controller.abort()
         this.emit('exit', code, signal)
@@ -115,14 +130,25 @@ export class CodexAgent extends EventEmitter<AgentProcessEvents> implements Agen
 
   async sendUser(text: string, extra: { uuid?: string } = {}): Promise<void> {
     await this.ready
-    const answer = await this.rpc.request('turn/start', {
-      threadId: this.threadId,
-      input: [{ type: 'text', text, text_elements: [] }],
-      ...(extra.uuid ? { clientUserMessageId: extra.uuid } : {}),
-      ...(this.model ? { model: this.model } : {}),
-    })
+    const { uuid } = extra
+    // Waited for before it is sent: a look for another message may read this one's lines.
+    if (uuid && this.rollout) this.unconfirmed.add(uuid)
+    if (uuid && this.turnId) this.emit('line', lifecycle(uuid, 'queued'))
+    let answer: Record<string, unknown>
+    try {
+      answer = await this.rpc.request('turn/start', {
+        threadId: this.threadId,
+        input: [{ type: 'text', text, text_elements: [] }],
+        ...(uuid ? { clientUserMessageId: uuid } : {}),
+        ...(this.model ? { model: this.model } : {}),
+      })
+    } catch (err) {
+      if (uuid) this.unconfirmed.delete(uuid)
+      throw err
+    }
     const turn = turnAnswerSchema.safeParse(answer)
     if (turn.success) this.turnId = turn.data.turn.id
+    if (uuid && this.unconfirmed.has(uuid)) this.lookForReceipts()
   }
 
   async interrupt(): Promise<void> {
@@ -169,7 +195,32 @@ export class CodexAgent extends EventEmitter<AgentProcessEvents> implements Agen
     if (!thread.success)
       throw unavailable(`Codex answered ${o.resume ? 'thread/resume' : 'thread/start'} without a thread`)
     this.threadId = thread.data.thread.id
+    const path = thread.data.thread.path
+    if (path) {
+      this.rollout = new RolloutFile(path, (uuid) => this.inContext(uuid))
+      await this.rollout.begin()
+    }
     this.emit('line', this.lines.init({ cwd: o.cwd, model: o.model ?? thread.data.model }))
+  }
+
+  /** The rollout file shows the message in the model's input: Claude Code's `started`. */
+  private inContext(uuid: string): void {
+    if (!this.unconfirmed.delete(uuid)) return
+    this.emit('line', lifecycle(uuid, 'started'))
+    if (this.unconfirmed.size === 0) this.stopLooking()
+  }
+
+  /** Looks at the rollout file now, and every ROLLOUT_POLL_MS while a message waits to be seen there. */
+  private lookForReceipts(): void {
+    const rollout = this.rollout
+    if (!rollout || !this.alive) return
+    void rollout.look()
+    this.rolloutTimer ??= setInterval(() => void rollout.look(), ROLLOUT_POLL_MS)
+  }
+
+  private stopLooking(): void {
+    if (this.rolloutTimer) clearInterval(this.rolloutTimer)
+    this.rolloutTimer = null
   }
 
   private heard(method: string, params: Record<string, unknown>): void {
@@ -215,4 +266,9 @@ export class CodexAgent extends EventEmitter<AgentProcessEvents> implements Agen
       this.child.stdin.write(`${line}\n`, (err) => (err ? reject(err) : resolve())),
     )
   }
+}
+
+/** Claude Code's receipt line for a message sent with `uuid` (docs/transcript-receipts.md §4). */
+function lifecycle(uuid: string, state: 'queued' | 'started'): CliLine {
+  return { type: 'command_lifecycle', command_uuid: uuid, state }
 }

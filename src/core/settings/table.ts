@@ -147,7 +147,8 @@ export const SETTINGS = {
         }),
       ),
     default: [] as string[],
-    description: 'variables the hub passes to the Claude Code it starts, besides its own list',
+    description:
+      'variables the hub passes to the agents it starts (Claude Code, Codex), besides their own lists',
   }),
   replyFileRoots: setting({
     variable: 'SWITCHBOARD_REPLY_FILE_ROOTS',

@@ -5,6 +5,7 @@
 // Every move is a compare-and-set in the store, so a tick that races another changes nothing twice.
 // Operators are told of each run's start and end (notices they choose: run-started, run-ended).
 import { channelMessage } from '../../claude/channel-tag.js'
+import { AGENT_LABELS } from '../../core/agents.js'
 import { isDomainError } from '../../core/errors.js'
 import { type StoredEvent, toMeta } from '../../core/event.js'
 import type { Logger } from '../../core/log.js'
@@ -18,6 +19,7 @@ import {
   renderTemplate,
   runKey,
   type StartAction,
+  sessionOptionsOf,
   UNDER_WAY_RUN_STATES,
 } from '../../core/routines.js'
 import type { Store } from '../../store/store.js'
@@ -161,10 +163,14 @@ export class Runner {
   private async openGate(spec: RoutineSpec, run: RoutineRun): Promise<void> {
     const events = (await this.store.runEvents(run.id)).map((e) => e.event)
     const action = spec.action
+    const folder = action.kind === 'start' ? (action.folder ?? action.worktree?.repo) : undefined
+    // The agent is named where it is not Claude Code, as every surface names it (core/agents.ts).
+    const agent = action.kind === 'start' && action.agent !== 'claude' ? action.agent : null
     const what =
       action.kind === 'start'
-        ? { folder: action.folder ?? action.worktree?.repo, prompt: runPrompt(action, events) }
+        ? { folder, prompt: runPrompt(action, events), ...(agent ? { agent } : {}) }
         : { session: action.session, events: events.length }
+    const session = agent ? `a ${AGENT_LABELS[agent]} session` : 'a session'
     const count = `${run.events} event${run.events === 1 ? '' : 's'}`
     const decision = await this.hub.decisions.openQuestion(`routine:${spec.name}`, {
       // Shown where the run's session will speak: its thread, from the gate on.
@@ -173,7 +179,7 @@ export class Runner {
       input: { routine: spec.name, run: run.id, key: run.key, ...what },
       description:
         action.kind === 'start'
-          ? `routine ${spec.name} would start a session in ${what.folder} (run ${run.id}, ${count})`
+          ? `routine ${spec.name} would start ${session} in ${folder} (run ${run.id}, ${count})`
           : `routine ${spec.name} would deliver ${count} to ${action.session}`,
     })
     await this.store.updateRoutineRun(run.id, { decisionId: decision.id })
@@ -227,16 +233,8 @@ export class Runner {
           action,
           events.map((e) => e.event),
         ),
-        {
-          cwd,
-          model: action.model,
-          permissionMode: action.permissionMode,
-          allowedTools: action.allowedTools,
-          disallowedTools: action.disallowedTools,
-          maxTurns: action.maxTurns,
-          maxBudgetUsd: action.maxBudgetUsd,
-        },
-        { id: sessionId },
+        { cwd, ...sessionOptionsOf(action) },
+        { id: sessionId, agent: action.agent },
       )
     } catch (err) {
       await this.end(

@@ -13,14 +13,14 @@ const REFUSED = new Set(['cancelled', 'discarded', 'refused'])
 
 export class DrivenReceipts {
   /** By the uuid its line was sent with: the event and the subscriber it was delivered to. */
-  private readonly waiting = new Map<string, { eventId: string; subscriber: string }>()
+  private readonly waiting = new Map<string, { eventId: string; subscriber: string; written: boolean }>()
 
   constructor(private readonly hub: Hub) {}
 
   /** A uuid for the line that carries `event` to `subscriber`, remembered until the CLI says its fate. */
   sending(event: StoredEvent, subscriber: string): string {
     const uuid = randomUUID()
-    this.waiting.set(uuid, { eventId: event.id, subscriber })
+    this.waiting.set(uuid, { eventId: event.id, subscriber, written: false })
     return uuid
   }
 
@@ -47,12 +47,17 @@ export class DrivenReceipts {
     const entry = this.waiting.get(uuid)
     if (!entry) return
     if (last) this.waiting.delete(uuid)
-    await this.hub.receipt(entry.subscriber, {
-      type: 'receipt',
-      event_id: entry.eventId,
-      stage,
-      tries: 1,
-      ...(reason ? { reason } : {}),
-    })
+    // An agent may tell a line's fate before the write of it returns (Codex answers the request that
+    // carried it after taking it in): the line was written all the same, and said so first.
+    const stages: ReceiptStage[] = stage === 'written' || entry.written ? [stage] : ['written', stage]
+    entry.written = true
+    for (const each of stages)
+      await this.hub.receipt(entry.subscriber, {
+        type: 'receipt',
+        event_id: entry.eventId,
+        stage: each,
+        tries: 1,
+        ...(each === stage && reason ? { reason } : {}),
+      })
   }
 }

@@ -74,7 +74,11 @@ export class SessionManager {
     private readonly log: Logger,
     /** The admin token: what seals a session's stored settings (see session-seal.ts). */
     private readonly sealKey: string,
-    private readonly spawnEnv: { env?: NodeJS.ProcessEnv } = {},
+    /** The agents' environment: `env`, or an agent's own in `byAgent` (claude/env.ts). */
+    private readonly spawnEnv: {
+      env?: NodeJS.ProcessEnv
+      byAgent?: Partial<Record<DrivenAgent, NodeJS.ProcessEnv>>
+    } = {},
     /** How long a CLI may sit idle before it is stopped (the next message resumes it); 0: never. */
     idleMinutes = 0,
     /** Where IDEs leave their lock files (`~/.claude/ide`). */
@@ -405,7 +409,10 @@ export class SessionManager {
     options: ClaudeOptions,
     setup: SessionConfig['setup'],
   ) {
-    const spawnEnv: SpawnEnv = { ...this.spawnEnv, bin: setup.claudePath }
+    const spawnEnv: SpawnEnv = {
+      env: this.spawnEnv.byAgent?.[agent] ?? this.spawnEnv.env,
+      bin: setup.claudePath,
+    }
     if (setup.transport === 'sdk-url') spawnEnv.sdkUrl = this.handoff.prepare(record.id)
     try {
       return this.supervisor.start(record.id, agent, options, spawnEnv)
