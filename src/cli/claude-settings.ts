@@ -160,6 +160,12 @@ function quoted(word: string): string {
 }
 
 /**
+ * What a socket hook's command starts with: in a session the hub drives, whose prompts reach the hub
+ * through the agent's own protocol, the hook ends here, succeeding silently (no second prompt).
+ */
+export const NOT_DRIVEN = `[ "\${${DRIVEN_ENV}:-}" = 1 ] ||`
+
+/**
  * The shell command of a socket hook. A session the hub drives asks it through the control protocol
  * (nothing to send); anything that fails (no hub, a refusal) prints nothing and exits 0, which leaves
  * the dialog to the terminal, without a "hook failed" line at every turn while the hub is stopped.
@@ -171,11 +177,7 @@ function socketCommand(
   timeout: number,
   agent: Agent,
 ): string {
-  return [
-    `[ "\${${DRIVEN_ENV}:-}" = 1 ] ||`,
-    socketRequest(event, curl, socketPath, timeout, agent),
-    '2>/dev/null || true',
-  ].join(' ')
+  return [NOT_DRIVEN, socketRequest(event, curl, socketPath, timeout, agent), '2>/dev/null || true'].join(' ')
 }
 
 /**

@@ -1,6 +1,7 @@
 // Gemini CLI's settings.json as `install gemini --hooks` leaves it: Switchboard's BeforeTool hook in
 // once, after the person's own, for the tools that change things, printing `ask` whenever no answer
 // comes; `--remove` takes out exactly that and leaves the file as it was, byte for byte.
+import { execFileSync } from 'node:child_process'
 import { lstatSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -89,6 +90,22 @@ it('writes a socket hook that says `ask` when curl gets no answer, and ends befo
   // curl gives up at 90 s (the hub's 60 s wait and its margin); Gemini's own timeout comes later.
   expect(hook.command).toContain('--max-time 90')
   expect(hook.timeout).toBe(100_000)
+})
+
+it('says nothing in a Gemini session the hub drives, whose prompts reach the hub over ACP, and `ask` elsewhere with no hub', () => {
+  addGeminiHook(file, { ...socket, socketPath: join(dir, 'no-hub.sock') })
+  const hook = read().hooks.BeforeTool[0]?.hooks[0] as { command: string }
+  const run = (env: Record<string, string>) =>
+    execFileSync('/bin/sh', ['-c', hook.command], {
+      input: '{}',
+      env: { PATH: process.env.PATH ?? '', ...env },
+    })
+      .toString()
+      .trim()
+  // No hub: Gemini's own dialog decides.
+  expect(run({})).toBe('{"decision":"ask"}')
+  // Driven: no objection, so Gemini asks its ACP client (the hub) once, not the hook too.
+  expect(run({ SWITCHBOARD_DRIVEN: '1' })).toBe('')
 })
 
 it('takes out the hook and leaves a file Gemini wrote as it was, byte for byte', () => {

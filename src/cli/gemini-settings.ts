@@ -12,6 +12,7 @@ import {
   type Hook,
   type HookTarget,
   isOurHook,
+  NOT_DRIVEN,
   readSettings,
   socketRequest,
   writeSettings,
@@ -45,7 +46,8 @@ export function geminiSettingsFile(project?: string): string {
 /**
  * The hook as install writes it: curl down the hub's socket, or `switchboard hook BeforeTool --agent
  * gemini`; either prints `ask` when no answer comes (no hub, a refusal, curl's time up), since a
- * hook that says nothing lets Gemini run the tool.
+ * hook that says nothing lets Gemini run the tool under yolo. In a session the hub drives (over ACP,
+ * never yolo) it says nothing: Gemini then asks the hub as its ACP client, once.
  */
 export function geminiHook(target: HookTarget): GeminiHook {
   const seconds = target.waitSeconds + DIALOG_MARGIN_SECONDS
@@ -53,7 +55,7 @@ export function geminiHook(target: HookTarget): GeminiHook {
   const command =
     target.via === 'command'
       ? `${HOOK_COMMAND} ${GEMINI_HOOK_EVENT} --agent gemini`
-      : `${socketRequest(GEMINI_HOOK_EVENT, target.curl, target.socketPath, seconds, 'gemini')} 2>/dev/null || echo '${JSON.stringify(GEMINI_ASK)}'`
+      : `${NOT_DRIVEN} ${socketRequest(GEMINI_HOOK_EVENT, target.curl, target.socketPath, seconds, 'gemini')} 2>/dev/null || echo '${JSON.stringify(GEMINI_ASK)}'`
   return { type: 'command', name: GEMINI_HOOK_NAME, command, timeout }
 }
 
