@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { recordShows } from '../../src/agents/opencode/record.js'
 import { FakeChatCompletions, lastToolOutput } from '../fakes/chat-completions.js'
 import { AgentHooks } from '../helpers/agent-hooks.js'
 import { runCli, TestHome, waitFor } from '../helpers/home.js'
@@ -81,6 +82,8 @@ it('answers an OpenCode shell command from switchboard answer: allowed, it ran; 
   expect((await runCli(['answer', asked.code, 'yes'], env)).stdout).toMatch(/^allowed /)
   expect(await toolResultSeen('made-it')).toContain('made-it')
   expect(existsSync(allowed)).toBe(true)
+  // OpenCode's own record, read while it runs (src/agents/opencode/record.ts), has the prompt.
+  expect(recordShows(opencode.dbFile, id, `RUN:touch ${allowed} && echo made-it`)).toBe(true)
 
   const denied = join(opencode.cwd, 'denied-by-switchboard')
   await server.prompt(id, `RUN:touch ${denied}`)
