@@ -55,7 +55,7 @@ async function session(): Promise<{ server: OpenCodeServer; id: string }> {
 }
 
 it('answers an OpenCode shell command from switchboard answer: allowed, it ran; denied, the model was told why', {
-  timeout: 180_000,
+  timeout: 300_000,
 }, async () => {
   await hooks.startHub()
   expect(await hooks.install()).toMatch(
@@ -97,7 +97,7 @@ it('answers an OpenCode shell command from switchboard answer: allowed, it ran; 
 })
 
 it('answers through `switchboard hook PermissionRequest --agent opencode` too (install --command)', {
-  timeout: 120_000,
+  timeout: 240_000,
 }, async () => {
   await hooks.startHub()
   expect(await hooks.install('--command')).toMatch(/as `switchboard hook PermissionRequest --agent opencode`/)
@@ -112,7 +112,7 @@ it('answers through `switchboard hook PermissionRequest --agent opencode` too (i
 })
 
 it('closes the decision when the person answers at OpenCode’s own dialog first', {
-  timeout: 120_000,
+  timeout: 240_000,
 }, async () => {
   await hooks.startHub()
   await hooks.install()
@@ -132,7 +132,7 @@ it('closes the decision when the person answers at OpenCode’s own dialog first
 })
 
 it('leaves the prompt to OpenCode’s own dialog when no hub runs, for the person at the terminal', {
-  timeout: 120_000,
+  timeout: 240_000,
 }, async () => {
   await hooks.install()
   const { server, id } = await session()
