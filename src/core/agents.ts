@@ -3,7 +3,7 @@
 // agent's name travels with each of their dialogs so every surface can say whose it is.
 import * as z from 'zod'
 
-export const AGENTS = ['claude', 'codex', 'gemini'] as const
+export const AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const
 export const agentSchema = z.enum(AGENTS)
 export type Agent = z.infer<typeof agentSchema>
 
@@ -17,10 +17,16 @@ export const AGENT_LABELS: Record<Agent, string> = {
   claude: 'Claude Code',
   codex: 'Codex',
   gemini: 'Gemini CLI',
+  opencode: 'OpenCode',
 }
 
 /** Who is asking, as a prompt says it ("Codex wants to run Bash"): the model's side of each agent. */
-const SPEAKERS: Record<Agent, string> = { claude: 'Claude', codex: 'Codex', gemini: 'Gemini' }
+const SPEAKERS: Record<Agent, string> = {
+  claude: 'Claude',
+  codex: 'Codex',
+  gemini: 'Gemini',
+  opencode: 'OpenCode',
+}
 
 /**
  * A session's name as a prompt shows it, with its agent beside it when that is not Claude Code

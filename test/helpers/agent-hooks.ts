@@ -1,6 +1,6 @@
-// What the end-to-end tests of another agent's hooks share (codex-hooks, gemini-hooks): a hub on the
-// test's home started when the test says, `switchboard install <agent> --hooks`, and the one decision
-// the agent's hook opened.
+// What the end-to-end tests of another agent's hooks share (codex-hooks, gemini-hooks, opencode-hooks):
+// a hub on the test's home started when the test says, `switchboard install <agent> --hooks` (OpenCode's
+// plugin: `install opencode`), and the one decision the agent's hook opened.
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { expect } from 'vitest'
@@ -13,7 +13,7 @@ export class AgentHooks {
 
   /** `asking`: what the decision is, as a wait that times out says it ("the Codex prompt"). */
   constructor(
-    private readonly agent: 'codex' | 'gemini',
+    private readonly agent: 'codex' | 'gemini' | 'opencode',
     private readonly home: TestHome,
     private readonly env: Record<string, string>,
     private readonly asking: string,
@@ -26,7 +26,8 @@ export class AgentHooks {
 
   /** `install <agent> --hooks` with `more`, which must succeed quietly; what it printed. */
   async install(...more: string[]): Promise<string> {
-    const run = await runCli(['install', this.agent, '--hooks', ...more], this.env)
+    const what = this.agent === 'opencode' ? [] : ['--hooks']
+    const run = await runCli(['install', this.agent, ...what, ...more], this.env)
     expect(run.stderr).toBe('')
     expect(run.code).toBe(0)
     return run.stdout

@@ -1,6 +1,7 @@
 // Another agent's hook on the hook route, in-process over the home's socket: Codex's PermissionRequest
 // (Claude Code's input, `x-switchboard-agent: codex`) opens a decision that names Codex, and an agent
 // the hub does not know is refused with one line, which the installed hook turns into nothing.
+// OpenCode's plugin posts its permission prompts in the same words, saying `opencode`.
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { ADMIN_TOKEN, type AppWorld, appWorld } from '../../../test/helpers/app-world.js'
 
@@ -60,7 +61,9 @@ it('refuses an agent it does not know, saying which', async () => {
     body: input,
   })
   expect(answer.status).toBe(400)
-  expect(answer.json.error).toBe('x-switchboard-agent: "gpt-pilot" is not one of claude, codex, gemini')
+  expect(answer.json.error).toBe(
+    'x-switchboard-agent: "gpt-pilot" is not one of claude, codex, gemini, opencode',
+  )
 })
 
 /** Gemini CLI's BeforeTool input (shared/AGENTS.md §2c). */
@@ -132,4 +135,36 @@ it('refuses BeforeTool from any agent but Gemini CLI, and Gemini’s hook on any
     body: { ...geminiInput, hook_event_name: 'Stop' },
   })
   expect(stop.status).toBe(400)
+})
+
+/** What OpenCode's plugin posts for a `permission.asked` event (src/cli/opencode-plugin.ts). */
+const opencodeInput = {
+  session_id: 'ses_ddf5eec17ffexwdNh9r5CwKMvf',
+  hook_event_name: 'PermissionRequest',
+  cwd: '/tmp/api',
+  tool_name: 'Bash',
+  tool_input: { command: 'touch x' },
+  tool_use_id: 'call_fake_2',
+}
+
+it('opens a decision naming OpenCode for its plugin’s prompt, and answers in Claude Code’s words', async () => {
+  const hook = world.request('POST', '/api/claude-hooks/PermissionRequest', {
+    headers: { 'x-switchboard-agent': 'opencode', 'x-switchboard-timeout': '330' },
+    body: opencodeInput,
+  })
+  const [asked] = await opened()
+  expect(asked?.request).toMatchObject({
+    agent: 'opencode',
+    tool_name: 'Bash',
+    input: { command: 'touch x' },
+    project: 'api',
+    source: 'hook',
+  })
+  await world.client(ADMIN_TOKEN)('answer', {
+    params: { ref: asked?.id as string },
+    body: { behavior: 'allow' },
+  })
+  expect((await hook).json).toEqual({
+    hookSpecificOutput: { hookEventName: 'PermissionRequest', decision: { behavior: 'allow' } },
+  })
 })
