@@ -1,7 +1,7 @@
 // `switchboard uninstall` takes Switchboard out of every agent it was installed into, not Claude
-// Code's alone: the Codex and Gemini CLI hooks `install <agent> --hooks` wrote, in the user's config
-// and in each project they were put in, leaving the person's own hooks; and `doctor` says where they are.
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+// Code's alone: the Codex and Gemini CLI hooks and the OpenCode plugin install wrote, in the user's
+// config and in each project they were put in, leaving the person's own; and `doctor` says where they are.
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
@@ -21,6 +21,7 @@ beforeEach(async () => {
   env = {
     HOME: join(root, 'home'),
     CODEX_HOME: join(root, 'home', '.codex'),
+    XDG_CONFIG_HOME: join(root, 'home', '.config'),
     SWITCHBOARD_HOME: home.dir,
     SWITCHBOARD_PORT: String(home.port),
     // No codex on PATH: install writes the hook and says it is not trusted yet.
@@ -60,6 +61,11 @@ it('takes the Codex and Gemini CLI hooks out of the user’s config and every pr
   await ok('install', 'codex', '--hooks', '--project', project)
   await ok('install', 'gemini', '--hooks')
   await ok('install', 'gemini', '--hooks', '--project', project)
+  await ok('install', 'opencode')
+  await ok('install', 'opencode', '--project', project)
+  const opencodePlugin = join(root, 'home', '.config', 'opencode', 'plugin', 'switchboard.js')
+  const projectOpencode = join(project, '.opencode', 'plugin', 'switchboard.js')
+  expect(existsSync(opencodePlugin) && existsSync(projectOpencode)).toBe(true)
   const projectCodex = join(project, '.codex', 'config.toml')
   const projectGemini = join(project, '.gemini', 'settings.json')
   for (const file of [codexConfig(), projectCodex, geminiSettings(), projectGemini])
@@ -68,10 +74,13 @@ it('takes the Codex and Gemini CLI hooks out of the user’s config and every pr
   const doctor = await runCli(['doctor'], env)
   expect(doctor.stdout).toMatch(/Codex hook.*installed in .*config\.toml/)
   expect(doctor.stdout).toMatch(/Gemini CLI hook.*installed in .*settings\.json/)
+  expect(doctor.stdout).toContain(`OpenCode plugin: installed in ${opencodePlugin}, ${projectOpencode}`)
 
   const out = await ok('uninstall')
   expect(out).toContain(`Codex hook: taken out of ${codexConfig()}, ${projectCodex}`)
   expect(out).toContain(`Gemini CLI hook: taken out of ${geminiSettings()}, ${projectGemini}`)
+  expect(out).toContain(`OpenCode plugin: taken out of ${opencodePlugin}, ${projectOpencode}`)
+  expect(existsSync(opencodePlugin) || existsSync(projectOpencode)).toBe(false)
   for (const file of [codexConfig(), projectCodex, geminiSettings(), projectGemini])
     expect(readFileSync(file, 'utf8')).not.toContain('switchboard')
   expect(readFileSync(codexConfig(), 'utf8')).toContain('my-own-codex-hook')
@@ -80,6 +89,7 @@ it('takes the Codex and Gemini CLI hooks out of the user’s config and every pr
   const again = await ok('uninstall')
   expect(again).toContain('Codex hook: none in')
   expect(again).toContain('Gemini CLI hook: none in')
+  expect(again).toContain('OpenCode plugin: none in')
 })
 
 it('forgets a project taken out with install --remove, so uninstall does not look there again', {

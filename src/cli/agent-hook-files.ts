@@ -1,15 +1,18 @@
-// Switchboard's hooks in the other agents (issue 35), as `uninstall` and `doctor` see them: each
-// agent's user-wide file, the projects `install <agent> --hooks --project` put them in (recorded in
-// the home), and how to tell and take out Switchboard's hook there.
+// Switchboard's hooks in the other agents (issue 35; OpenCode's is a plugin), as `uninstall` and
+// `doctor` see them: each agent's user-wide file, the projects install put them in with --project
+// (recorded in the home), and how to tell and take out Switchboard's hook there.
 import type { Agent } from '../core/agents.js'
 import { codexConfigFile, hasCodexHook, removeCodexHook } from './codex-config.js'
 import { geminiSettingsFile, hasGeminiHook, removeGeminiHook } from './gemini-settings.js'
 import { hookInstalls } from './hook-installs.js'
+import { hasOpencodePlugin, opencodePluginFile, removeOpencodePlugin } from './opencode-plugin.js'
 
 export interface AgentHookFiles {
   agent: Exclude<Agent, 'claude'>
   /** What a line of uninstall or doctor is about ("Codex hook"). */
   what: string
+  /** The command that installs it. */
+  install: string
   /** The user-wide file install writes without --project. */
   userFile(): string
   has(file: string): boolean
@@ -21,6 +24,7 @@ export const AGENT_HOOK_FILES: readonly AgentHookFiles[] = [
   {
     agent: 'codex',
     what: 'Codex hook',
+    install: 'switchboard install codex --hooks',
     userFile: () => codexConfigFile(),
     has: hasCodexHook,
     // Codex keeps its trust in every hook in the user's own config.
@@ -29,9 +33,18 @@ export const AGENT_HOOK_FILES: readonly AgentHookFiles[] = [
   {
     agent: 'gemini',
     what: 'Gemini CLI hook',
+    install: 'switchboard install gemini --hooks',
     userFile: () => geminiSettingsFile(),
     has: hasGeminiHook,
     remove: removeGeminiHook,
+  },
+  {
+    agent: 'opencode',
+    what: 'OpenCode plugin',
+    install: 'switchboard install opencode',
+    userFile: () => opencodePluginFile(),
+    has: hasOpencodePlugin,
+    remove: (file) => (removeOpencodePlugin(file) ? 1 : 0),
   },
 ]
 

@@ -298,7 +298,7 @@ export function checkHooks(socketPath: string | undefined): Check[] {
 /** Switchboard's hooks in the other agents: where each is installed, from the user's file and the projects recorded. */
 export function checkAgentHooks(home: string): Check[] {
   return AGENT_HOOK_FILES.map((entry) => {
-    const fix = `switchboard install ${entry.agent} --hooks`
+    const fix = entry.install
     try {
       const files = hookFilesOf(entry, home).filter((file) => entry.has(file))
       return files.length

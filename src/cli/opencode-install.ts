@@ -4,6 +4,7 @@
 // without it (README, Other agents).
 import type { Command } from 'commander'
 import { localSocket } from '../client/hub-address.js'
+import { forgetHookInstall, recordHookInstall } from './hook-installs.js'
 import {
   addOpencodePlugin,
   opencodePluginFile,
@@ -23,20 +24,22 @@ export function registerOpencodeInstall(install: Command): void {
     )
     .option('--command', '`switchboard hook PermissionRequest --agent opencode`, instead of the hub’s socket')
     .action((opts: { remove?: boolean; project?: string; command?: boolean }, command: Command) => {
+      const config = configFrom(command)
       const file = opencodePluginFile(opts.project)
       if (opts.remove) {
         const removed = removeOpencodePlugin(file)
+        forgetHookInstall(config.home, 'opencode', file)
         process.stdout.write(
           removed ? `Switchboard's plugin is out: ${file}\n` : `no Switchboard plugin at ${file}\n`,
         )
         return
       }
-      const config = configFrom(command)
       const socketPath = opts.command ? undefined : localSocket(config)
       const target: PluginTarget = socketPath
         ? { via: 'socket', socketPath, waitSeconds: config.hookWaitSeconds }
         : { via: 'command', waitSeconds: config.hookWaitSeconds }
       addOpencodePlugin(file, target)
+      recordHookInstall(config.home, 'opencode', file)
       const how = socketPath
         ? `to the hub's socket ${socketPath}`
         : opts.command

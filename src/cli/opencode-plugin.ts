@@ -202,6 +202,11 @@ function viaCommand(input, signal) {
 `
 }
 
+/** Whether Switchboard's plugin is at `file` (a file that is not there is none). */
+export function hasOpencodePlugin(file: string): boolean {
+  return existsSync(file) && isOurs(file)
+}
+
 /** Whether the file at this path is Switchboard's plugin (by its first line). */
 function isOurs(file: string): boolean {
   return readFileSync(file, 'utf8').startsWith(PLUGIN_MARK)

@@ -66,6 +66,7 @@ for (const withClaude of [true, false]) {
       // Installed into no other agent here: each says where it looked.
       `Codex hook: none in ${join(world.claude.home, '.codex', 'config.toml')}`,
       `Gemini CLI hook: none in ${join(world.claude.home, '.gemini', 'settings.json')}`,
+      `OpenCode plugin: none in ${join(world.claude.home, '.config', 'opencode', 'plugin', 'switchboard.js')}`,
       `plugin: switchboard@switchboard uninstalled ${how}`,
       `marketplace: switchboard removed ${how}`,
       `MCP servers: removed switchboard (user), switchboard-driver (local, ${world.claude.cwd}) ${how}`,
@@ -95,6 +96,7 @@ for (const withClaude of [true, false]) {
         { step: 'hooks', changed: false },
         { step: 'Codex hook', changed: false },
         { step: 'Gemini CLI hook', changed: false },
+        { step: 'OpenCode plugin', changed: false },
         { step: 'plugin', changed: false, detail: 'not installed' },
         { step: 'marketplace', changed: false, detail: 'not added' },
         { step: 'MCP servers', changed: false, detail: 'none runs Switchboard' },
