@@ -192,4 +192,18 @@ describe('a session over the API', () => {
       ]),
     )
   })
+
+  it('says which agents a session may be started with: the ones its create body takes, Claude Code first', async () => {
+    const call = start()
+    const { agents } = await call('agents')
+    expect(agents[0]).toBe('claude')
+    expect(agents).toContain('codex')
+    const doc = (await world.request('GET', '/openapi.json')).json as {
+      paths: Record<string, { post?: { requestBody?: { content: Record<string, { schema: unknown }> } } }>
+    }
+    const body = doc.paths['/api/sessions']?.post?.requestBody?.content['application/json']?.schema as {
+      properties: { agent: { enum: string[] } }
+    }
+    expect(agents).toEqual(body.properties.agent.enum)
+  })
 })
