@@ -88,17 +88,18 @@ export function SessionPage({ id, decisions }: { id: string; decisions: Decision
   }, [refresh])
 
   const { entries, partial, state } = useTranscript(id, refresh)
+  const speaker = speakerOf(session?.agent)
 
   return (
     <main className="session-page">
       <SessionHeader id={id} session={session} onRenamed={setSession} />
       {session?.live ? <SessionSettings sessionId={id} /> : null}
       <ErrorLine error={error} />
-      <Transcript key={id} entries={entries} partial={partial} state={state} />
+      <Transcript key={id} entries={entries} partial={partial} state={state} speaker={speaker} />
       <Waiting id={id} decisions={decisions} />
       <Composer
         sessionId={id}
-        speaker={speakerOf(session?.agent)}
+        speaker={speaker}
         canInterrupt={session === null || session.live}
         onSent={refresh}
       />
