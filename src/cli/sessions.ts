@@ -1,6 +1,7 @@
 // `switchboard sessions`: the sessions the hub drives (and the ones it can resume from Claude Code's
 // files): list, show, send, stop, resume, bind to an IDE, prune.
 import type { Command } from 'commander'
+import { AGENT_LABELS } from '../core/agents.js'
 import type { TerminalSessionRow } from '../core/api/rows.js'
 import { invalid } from '../core/errors.js'
 import { formatUsd } from '../core/money.js'
@@ -13,9 +14,10 @@ type JsonFlag = { json?: boolean }
 
 const when = (ms: number) => new Date(ms).toISOString().replace('T', ' ').slice(0, 16)
 
+/** A session's line: its agent beside its folder, so a Codex session is not taken for Claude Code's. */
 function listLine(s: ListedSession): string {
   const summary = (s.summary ?? '').replace(/\s+/g, ' ').slice(0, 60)
-  return [s.id, s.status, when(s.lastActivity), s.cwd ?? '-', summary].join('\t')
+  return [s.id, s.status, when(s.lastActivity), s.cwd ?? '-', AGENT_LABELS[s.agent], summary].join('\t')
 }
 
 /** The columns terminalLine writes, for the line above them. */
@@ -45,10 +47,12 @@ function terminalLine(s: TerminalSessionRow): string {
 }
 
 function describe(v: SessionView): string {
+  const agent = AGENT_LABELS[v.agent]
   const lines = [
     `${v.id}: ${v.status}${v.live ? ' (CLI running)' : ''}`,
+    `  agent: ${agent}`,
     `  folder: ${v.cwd}`,
-    `  Claude session: ${v.claudeSessionId ?? 'not started'}`,
+    `  ${agent} session: ${v.claudeSessionId ?? 'not started'}`,
     `  turns ${v.turns}, cost ${formatUsd(v.costUsd)}, updated ${when(v.updatedAt)}`,
   ]
   if (v.reason) lines.push(`  why: ${v.reason}`)

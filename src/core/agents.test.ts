@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { namedWithAgent, speakerOf } from './agents.js'
+import { namedWithAgent, otherAgentLabel, speakerOf } from './agents.js'
 
 describe('namedWithAgent', () => {
   it('names another agent beside the session, and leaves Claude Code’s and unknown names as they are', () => {
@@ -8,6 +8,16 @@ describe('namedWithAgent', () => {
     expect(namedWithAgent('api · fix it', 'claude')).toBe('api · fix it')
     expect(namedWithAgent('api · fix it', undefined)).toBe('api · fix it')
     expect(namedWithAgent('api · fix it', 'somebody-else')).toBe('api · fix it')
+  })
+})
+
+describe('otherAgentLabel', () => {
+  it('names every agent but Claude Code, and nothing for what names no agent', () => {
+    expect(otherAgentLabel('codex')).toBe('Codex')
+    expect(otherAgentLabel('gemini')).toBe('Gemini CLI')
+    expect(otherAgentLabel('claude')).toBeNull()
+    expect(otherAgentLabel(undefined)).toBeNull()
+    expect(otherAgentLabel('somebody-else')).toBeNull()
   })
 })
 

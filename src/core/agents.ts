@@ -33,8 +33,17 @@ const SPEAKERS: Record<Agent, string> = {
  * ("api · fix the flaky test (Codex)"): a request or prompt body carries `agent` only then.
  */
 export function namedWithAgent(name: string, agent: unknown): string {
+  const label = otherAgentLabel(agent)
+  return label ? `${name} (${label})` : name
+}
+
+/**
+ * The agent's name to show beside a session's ("Codex"), or null for Claude Code, the agent every
+ * surface was built for and names by saying nothing; null too for what names no agent.
+ */
+export function otherAgentLabel(agent: unknown): string | null {
   const parsed = agentSchema.safeParse(agent)
-  return parsed.success && parsed.data !== 'claude' ? `${name} (${AGENT_LABELS[parsed.data]})` : name
+  return parsed.success && parsed.data !== 'claude' ? AGENT_LABELS[parsed.data] : null
 }
 
 /** Who a prompt says is asking ("Codex wants to run Bash"): the model's side, Claude for Claude Code. */

@@ -1,7 +1,7 @@
 // The hub's session API as its clients see it (the CLI, `switchboard mcp`, the HTTP routes): what a
 // session is, how one is set up, and how a person answers what it asks. One definition for both sides.
 import * as z from 'zod'
-import type { Agent } from './agents.js'
+import type { Agent, DrivenAgent } from './agents.js'
 
 /** `stopped`: its CLI was ended (by a person, or after sitting idle); the next message resumes it. */
 export type SessionStatus =
@@ -132,9 +132,13 @@ export interface ListedSession {
   summary: string | null
   /** Where a session was found: the hub, Claude Code's transcripts, its interactive history. */
   sources: ('hub' | 'transcript' | 'history')[]
+  /** The agent that runs it: a hub session's own; Claude Code for one found in Claude Code's files. */
+  agent: DrivenAgent
 }
 
 export interface SessionView extends SessionRecord {
+  /** The agent that runs it, as its settings say (`config.agent`; Claude Code when they name none). */
+  agent: DrivenAgent
   live: boolean
   pendingInputs: PendingInput[]
   /** The IDE its CLI is bound to (`switchboard sessions ide`), while the CLI runs. */

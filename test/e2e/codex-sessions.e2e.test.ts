@@ -17,10 +17,9 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import {
   FakeOpenAI,
   lastToolOutput,
-  lastUserText,
-  type Responder,
   type ResponsesRequest,
-  shellThenDone,
+  shellThenDoneOrSlow,
+  userTexts,
 } from '../fakes/openai.js'
 import { botMessages, bridgeAddArgs, editOf, FAKES, pair, person } from '../helpers/bridge-world.js'
 import { CodexHome } from '../helpers/codex.js'
@@ -32,15 +31,9 @@ let codex: CodexHome
 let hub: ChildProcess | null = null
 let env: Record<string, string>
 
-/** `SLOW` streams a long answer a word at a time; everything else is shellThenDone's. */
-const script: Responder = (request, index) =>
-  lastUserText(request) === 'SLOW' && lastToolOutput(request) === null
-    ? { text: 'one two three four five six seven eight nine ten '.repeat(20), pieceMs: 300 }
-    : shellThenDone(request, index)
-
 beforeEach(async () => {
   fake = await new FakeOpenAI().start()
-  fake.respond(script)
+  fake.respond(shellThenDoneOrSlow)
   home = await TestHome.create()
   codex = new CodexHome(fake.baseUrl)
   env = codex.env({
@@ -110,13 +103,6 @@ function codexProcesses(): number[] {
     .map(Number)
 }
 
-/** Every user text the model was shown in `request`, in order. */
-function userTexts(request: ResponsesRequest): string[] {
-  return request.input
-    .filter((i) => i.type === 'message' && i.role === 'user' && Array.isArray(i.content))
-    .map((i) => (i.content as { text?: string }[]).map((c) => c.text ?? '').join(''))
-}
-
 it('drives a Codex session: a prompt answered with switchboard answer, a second turn, an interrupt, a resume in a new process', {
   timeout: 240_000,
 }, async () => {
@@ -125,6 +111,7 @@ it('drives a Codex session: a prompt answered with switchboard answer, a second 
   const created = (await home.api('createSession', {
     body: { prompt: first, agent: 'codex', options: { cwd: codex.cwd } },
   })) as View
+  expect(created).toMatchObject({ agent: 'codex' })
 
   // The command prompt is a decision of the one inbox, naming Codex.
   let open: { code: string; owner: string; request: Record<string, unknown> }[] = []

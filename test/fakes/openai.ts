@@ -154,3 +154,16 @@ export const shellThenDone: Responder = (request) => {
   if (asked?.[1]) return { shell: asked[1].trim(), escalate: true }
   return { text: 'nothing to do' }
 }
+
+/** Every user text the model was shown in `request`, in order. */
+export function userTexts(request: ResponsesRequest): string[] {
+  return request.input
+    .filter((i) => i.type === 'message' && i.role === 'user' && Array.isArray(i.content))
+    .map((i) => (i.content as { text?: string }[]).map((c) => c.text ?? '').join(''))
+}
+
+/** shellThenDone's script, and a prompt `SLOW` streams a long answer a word at a time, to interrupt. */
+export const shellThenDoneOrSlow: Responder = (request, index) =>
+  lastUserText(request) === 'SLOW' && lastToolOutput(request) === null
+    ? { text: 'one two three four five six seven eight nine ten '.repeat(20), pieceMs: 300 }
+    : shellThenDone(request, index)

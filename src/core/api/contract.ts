@@ -2,6 +2,7 @@
 // and query (from the schemas the hub checks them with) and what it answers. Clients are typed from
 // this, so nothing they send or read is written twice. Types only.
 import type * as z from 'zod'
+import type { DrivenAgent } from '../agents.js'
 import type { StoredEvent } from '../event.js'
 import type { NoticeKind } from '../notices.js'
 import type { OutboxMessage } from '../outbox.js'
@@ -116,6 +117,8 @@ export interface Responses {
   makeRule: { rule: RuleRow }
   revokeRule: Ok
   sessions: { sessions: SessionView[] }
+  /** The agents the hub drives, Claude Code first: what a new session's `agent` may be. */
+  agents: { agents: DrivenAgent[] }
   history: { sessions: ListedSession[] }
   createSession: SessionView
   pruneSessions: { removed: string[] }

@@ -351,6 +351,12 @@ export const ROUTES = {
 
   // --- driven sessions --------------------------------------------------------------------------
   sessions: { method: 'GET', path: '/api/sessions', auth: 'operator', summary: "the hub's driven sessions" },
+  agents: {
+    method: 'GET',
+    path: '/api/agents',
+    auth: 'operator',
+    summary: 'the coding agents a session may be started with (its `agent`)',
+  },
   history: {
     method: 'GET',
     path: '/api/history',

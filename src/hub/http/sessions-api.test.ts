@@ -164,4 +164,46 @@ describe('a session over the API', () => {
     })
     expect(await call('sessions')).toEqual({ sessions: [] })
   })
+
+  it("names its agent in every view: a Codex session is Codex's in its own view, the list and the history", async () => {
+    const call = start({ turns: [{ steps: [{ say: 'hi' }] }] })
+    const claude = await call('createSession', { body: { prompt: 'hello', options: { cwd: world.dir } } })
+    // A Codex session the hub drove before it stopped, as its record is stored (its settings name it).
+    const config = { options: { cwd: world.dir }, setup: { transport: 'stdio' }, peer: false, agent: 'codex' }
+    await world.parts.hub.store.createSession({ id: 'ses_codex', cwd: world.dir, config, status: 'stopped' })
+
+    expect(await call('session', { params: { id: 'ses_codex' } })).toMatchObject({ agent: 'codex' })
+    expect(await call('session', { params: { id: claude.id } })).toMatchObject({ agent: 'claude' })
+    const listed = (await call('sessions')).sessions.map((s) => [s.id, s.agent])
+    expect(listed).toEqual(
+      expect.arrayContaining([
+        ['ses_codex', 'codex'],
+        [claude.id, 'claude'],
+      ]),
+    )
+    const history = (await call('history', { query: { cwd: world.dir } })).sessions.map((s) => [
+      s.id,
+      s.agent,
+    ])
+    expect(history).toEqual(
+      expect.arrayContaining([
+        ['ses_codex', 'codex'],
+        [claude.id, 'claude'],
+      ]),
+    )
+  })
+
+  it('says which agents a session may be started with: the ones its create body takes, Claude Code first', async () => {
+    const call = start()
+    const { agents } = await call('agents')
+    expect(agents[0]).toBe('claude')
+    expect(agents).toContain('codex')
+    const doc = (await world.request('GET', '/openapi.json')).json as {
+      paths: Record<string, { post?: { requestBody?: { content: Record<string, { schema: unknown }> } } }>
+    }
+    const body = doc.paths['/api/sessions']?.post?.requestBody?.content['application/json']?.schema as {
+      properties: { agent: { enum: string[] } }
+    }
+    expect(agents).toEqual(body.properties.agent.enum)
+  })
 })

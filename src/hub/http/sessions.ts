@@ -4,6 +4,7 @@
 // another hub runs is passed to that hub first (forward.ts).
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
+import { DRIVEN_AGENTS } from '../../core/agents.js'
 import type { PartialPiece } from '../../core/api/rows.js'
 import { conflict, forbidden } from '../../core/errors.js'
 import { replayThenLive } from '../sessions/replay.js'
@@ -21,6 +22,7 @@ export function sessionRoutes(parts: HubParts, elsewhere: Before): Hono<HubEnv> 
     defineRoute(a, c, name, handler, { before: elsewhere })
 
   defineRoute(app, creds, 'sessions', async () => ({ sessions: await sessions.list() }))
+  defineRoute(app, creds, 'agents', async () => ({ agents: [...DRIVEN_AGENTS] }))
   defineRoute(app, creds, 'history', async (_c, { query }) => ({ sessions: await sessions.listAll(query) }))
 
   defineRoute(app, creds, 'createSession', async (_c, { body, who }) => {

@@ -30,6 +30,7 @@ export function listAll(
     lastActivity: s.updatedAt,
     summary: s.lastResult,
     sources: ['hub'],
+    agent: s.agent,
   }))
   for (const d of discoverSessions(options)) {
     if (known.has(d.sessionId)) continue
@@ -42,6 +43,7 @@ export function listAll(
       lastActivity: d.lastActivity,
       summary: d.firstPrompt,
       sources: d.sources,
+      agent: 'claude',
     })
   }
   return listed.sort((a, b) => b.lastActivity - a.lastActivity)

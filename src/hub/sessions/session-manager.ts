@@ -42,7 +42,7 @@ import { Prompts } from './prompts.js'
 import { Recorder } from './recording.js'
 import { SdkHandoff } from './sdk-handoff.js'
 import { SessionEvents } from './session-events.js'
-import { openSealed, type SessionConfig, sealConfig, TAMPERED } from './session-seal.js'
+import { agentOf, openSealed, type SessionConfig, sealConfig, TAMPERED } from './session-seal.js'
 import { exitOutcome, LIVE_STATUSES, Supervisor } from './supervision.js'
 
 /** How long a failed write waits for the CLI's end to be recorded, to report why it died. */
@@ -355,7 +355,13 @@ export class SessionManager {
   private viewOf(record: SessionRecord): SessionView {
     const live = this.supervisor.get(record.id)
     const ide = live?.ide ? { port: live.ide.port, name: live.ide.name } : null
-    return { ...record, live: !!live, pendingInputs: [...(live?.pending.values() ?? [])], ide }
+    return {
+      ...record,
+      agent: agentOf(record.config),
+      live: !!live,
+      pendingInputs: [...(live?.pending.values() ?? [])],
+      ide,
+    }
   }
 
   private async require(id: string): Promise<SessionRecord> {

@@ -1,10 +1,12 @@
-// One decision in the Inbox: kind, owner, when; then the request by kind, or — once closed — who
+// One decision in the Inbox: kind, owner (and its agent, when not Claude Code), when; then the request by kind, or — once closed — who
 // answered it, for a few seconds.
 import type { Ref } from 'react'
+import { namedWithAgent } from '../../../src/core/agents.ts'
 import type { DecisionRow } from '../../../src/core/api/rows.ts'
 import { href } from '../lib/router.ts'
 import { ago, fullTime } from '../lib/time.ts'
 import { useSessionName } from '../sessions/session-names.ts'
+import { AgentBadge } from '../ui/agent-badge.tsx'
 import { ErrorLine } from '../ui/error-line.tsx'
 import type { DecisionHandle } from './decision-handle.ts'
 import { KIND_LABEL, toolOf } from './decision-text.ts'
@@ -65,7 +67,7 @@ export function DecisionCard({
   return (
     <article
       className={`card decision${selected ? ' selected' : ''}${closing ? ' closing' : ''}`}
-      aria-label={`${KIND_LABEL[d.kind]} from ${givenName(d) ?? d.owner}`}
+      aria-label={`${KIND_LABEL[d.kind]} from ${namedWithAgent(givenName(d) ?? d.owner, d.request.agent)}`}
       aria-current={selected ? 'true' : undefined}
       onFocus={onSelect}
       data-id={d.id}
@@ -73,6 +75,7 @@ export function DecisionCard({
       <header className="decision-head">
         <span className="badge">{KIND_LABEL[d.kind]}</span>
         <Owner decision={d} />
+        <AgentBadge agent={d.request.agent} />
         {closing ? <span className="tool-name">{toolOf(d)}</span> : null}
         <span className="muted" title={fullTime(d.createdAt)}>
           {ago(d.createdAt)}

@@ -5,10 +5,13 @@ import { ErrorLine } from '../ui/error-line.tsx'
 
 export function Composer({
   sessionId,
+  speaker,
   canInterrupt,
   onSent,
 }: {
   sessionId: string
+  /** Who is told: "Claude", "Codex" (core/agents.ts speakerOf). */
+  speaker: string
   canInterrupt: boolean
   onSent: () => void
 }) {
@@ -62,7 +65,7 @@ export function Composer({
         onKeyDown={(e) => {
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void send()
         }}
-        placeholder="Tell Claude what to do next"
+        placeholder={`Tell ${speaker} what to do next`}
       />
       <div className="row">
         <button type="submit" className="primary" disabled={busy !== null || !text.trim()}>

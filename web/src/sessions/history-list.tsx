@@ -6,6 +6,7 @@ import { useId, useState } from 'react'
 import type { ListedSession } from '../../../src/core/api/rows.ts'
 import { href } from '../lib/router.ts'
 import { ago, fullTime } from '../lib/time.ts'
+import { AgentBadge } from '../ui/agent-badge.tsx'
 import { FolderPath } from '../ui/folder-path.tsx'
 import { ResumeForm } from './resume-form.tsx'
 
@@ -40,7 +41,7 @@ function HistoryItem({
     <li>
       <article className="card history" aria-labelledby={headingId}>
         <h3 id={headingId} className={row.summary ? 'summary' : 'summary muted'}>
-          {row.summary?.trim() || '(no summary)'}
+          {row.summary?.trim() || '(no summary)'} <AgentBadge agent={row.agent} />
         </h3>
         <dl className="facts history-facts">
           <div>

@@ -1,12 +1,35 @@
-// "New session": a folder and a prompt (and, folded away, a model and a permission mode). The hub
-// checks the fields (newSessionSchema) and says what is wrong; the schema is not bundled here, as
-// zod alone would add a third to the page's size.
-import { type FormEvent, useState } from 'react'
+// "New session": the agent that runs it, a folder and a prompt (and, folded away, a model and a
+// permission mode). The agents offered are the ones the hub says it drives (GET /api/agents), so a
+// hub that drives one more offers it with no change here. The hub checks the fields
+// (createSessionSchema) and says what is wrong, an option the agent cannot honour among them.
+import { type FormEvent, useEffect, useState } from 'react'
+import { AGENT_LABELS, type DrivenAgent, speakerOf } from '../../../src/core/agents.ts'
 import type { NewSession } from '../../../src/core/api/rows.ts'
 import { call, errorText, PERMISSION_MODES } from '../api/client.ts'
 import { ErrorLine } from '../ui/error-line.tsx'
 
+/** The agents the hub drives; null until it has said (the form starts Claude Code's meanwhile). */
+function useAgents(): DrivenAgent[] | null {
+  const [agents, setAgents] = useState<DrivenAgent[] | null>(null)
+  useEffect(() => {
+    let gone = false
+    call('agents').then(
+      (answer) => {
+        if (!gone) setAgents(answer.agents)
+      },
+      () => {},
+    )
+    return () => {
+      gone = true
+    }
+  }, [])
+  return agents
+}
+
 export function NewSessionForm({ onStarted }: { onStarted: (id: string) => void }) {
+  const agents = useAgents()
+  const [agent, setAgent] = useState<DrivenAgent | null>(null)
+  const chosen = agent ?? agents?.[0] ?? null
   const [cwd, setCwd] = useState('')
   const [prompt, setPrompt] = useState('')
   const [model, setModel] = useState('')
@@ -17,6 +40,7 @@ export function NewSessionForm({ onStarted }: { onStarted: (id: string) => void 
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     const body: NewSession = {
+      ...(chosen ? { agent: chosen } : {}),
       prompt,
       options: {
         cwd: cwd.trim(),
@@ -38,6 +62,22 @@ export function NewSessionForm({ onStarted }: { onStarted: (id: string) => void 
   return (
     <form className="card new-session" onSubmit={submit} noValidate>
       <h2>New session</h2>
+      {agents && agents.length > 1 ? (
+        <>
+          <label htmlFor="new-agent">Agent</label>
+          <select
+            id="new-agent"
+            value={chosen ?? ''}
+            onChange={(e) => setAgent(e.target.value as DrivenAgent)}
+          >
+            {agents.map((a) => (
+              <option key={a} value={a}>
+                {AGENT_LABELS[a]}
+              </option>
+            ))}
+          </select>
+        </>
+      ) : null}
       <label htmlFor="new-cwd">Folder</label>
       <input
         id="new-cwd"
@@ -54,7 +94,7 @@ export function NewSessionForm({ onStarted }: { onStarted: (id: string) => void 
         rows={3}
         value={prompt}
         onChange={(e) => setPrompt(e.target.value)}
-        placeholder="What should Claude do?"
+        placeholder={`What should ${speakerOf(chosen)} do?`}
       />
       <details>
         <summary>Options</summary>

@@ -1,10 +1,11 @@
 // The top of a session's page: its name (the title someone gave it, else its project and first
-// prompt) with a way to rename it, its id, status and folder, and how many of its prompts wait below.
+// prompt) and its agent when that is not Claude Code, with a way to rename it, its id, status and folder, and how many of its prompts wait below.
 import { useId, useState } from 'react'
 import type { SessionView } from '../../../src/core/api/rows.ts'
 import { sessionName } from '../../../src/core/session-name.ts'
 import { call, errorText } from '../api/client.ts'
 import { ago, fullTime } from '../lib/time.ts'
+import { AgentBadge } from '../ui/agent-badge.tsx'
 import { ErrorLine } from '../ui/error-line.tsx'
 import { FolderPath } from '../ui/folder-path.tsx'
 import { StatusBadge } from '../ui/status-badge.tsx'
@@ -79,6 +80,7 @@ export function SessionHeader({
     <header className="session-header">
       <h1>
         <span>{session ? sessionName(session) : id}</span>{' '}
+        {session ? <AgentBadge agent={session.agent} /> : null}{' '}
         {session ? <StatusBadge status={session.status} /> : null}
       </h1>
       {session ? (

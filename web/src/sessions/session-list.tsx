@@ -1,9 +1,11 @@
-// The sessions as a table, each named by its title or its project and first prompt, its id beneath;
+// The sessions as a table, each named by its title or its project and first prompt (and its agent,
+// when that is not Claude Code), its id beneath;
 // on a narrow screen each row becomes a card (see styles.css).
 import type { SessionView } from '../../../src/core/api/rows.ts'
 import { sessionName } from '../../../src/core/session-name.ts'
 import { href } from '../lib/router.ts'
 import { ago, fullTime } from '../lib/time.ts'
+import { AgentBadge } from '../ui/agent-badge.tsx'
 import { FolderPath } from '../ui/folder-path.tsx'
 import { StatusBadge } from '../ui/status-badge.tsx'
 
@@ -31,7 +33,7 @@ export function SessionList({ sessions, filtered = false }: { sessions: SessionV
           <tr key={s.id}>
             <td data-label="Session" className="session-name">
               <div>
-                <a href={href.session(s.id)}>{sessionName(s)}</a>
+                <a href={href.session(s.id)}>{sessionName(s)}</a> <AgentBadge agent={s.agent} />
                 <span className="mono muted session-id">{s.id}</span>
               </div>
             </td>

@@ -2,6 +2,7 @@
 // live, the prompts it waits on answered right here (no trip to the Inbox), the verdict of each once
 // answered, and a box to write to it.
 import { useCallback, useEffect, useState } from 'react'
+import { speakerOf } from '../../../src/core/agents.ts'
 import type { SessionView } from '../../../src/core/api/rows.ts'
 import { ApiError, call, errorText } from '../api/client.ts'
 import { DecisionCard } from '../decisions/decision-card.tsx'
@@ -87,15 +88,21 @@ export function SessionPage({ id, decisions }: { id: string; decisions: Decision
   }, [refresh])
 
   const { entries, partial, state } = useTranscript(id, refresh)
+  const speaker = speakerOf(session?.agent)
 
   return (
     <main className="session-page">
       <SessionHeader id={id} session={session} onRenamed={setSession} />
       {session?.live ? <SessionSettings sessionId={id} /> : null}
       <ErrorLine error={error} />
-      <Transcript key={id} entries={entries} partial={partial} state={state} />
+      <Transcript key={id} entries={entries} partial={partial} state={state} speaker={speaker} />
       <Waiting id={id} decisions={decisions} />
-      <Composer sessionId={id} canInterrupt={session === null || session.live} onSent={refresh} />
+      <Composer
+        sessionId={id}
+        speaker={speaker}
+        canInterrupt={session === null || session.live}
+        onSent={refresh}
+      />
     </main>
   )
 }

@@ -2,6 +2,7 @@
 // channel sessions (subscribers) with their backlog, the sessions at terminals their hooks told of, and the history of Claude Code sessions on this
 // machine, each resumable or forkable. One "Filter" narrows all three lists.
 import { useCallback, useId, useState } from 'react'
+import { AGENT_LABELS } from '../../../src/core/agents.ts'
 import type { SessionView } from '../../../src/core/api/rows.ts'
 import { call } from '../api/client.ts'
 import { usePoll } from '../api/use-poll.ts'
@@ -43,7 +44,7 @@ export function SessionsPage() {
   const open = (id: string) => navigate(href.session(id))
   const filtered = filter.trim() !== ''
 
-  const driven = sessions.data?.filter((s) => matchesFilter(filter, [s.id, s.cwd]))
+  const driven = sessions.data?.filter((s) => matchesFilter(filter, [s.id, s.cwd, AGENT_LABELS[s.agent]]))
   const subscribers = channels.data?.filter((c) => matchesFilter(filter, [c.name, ...c.topics]))
   const atTerminals = terminals.data?.filter((t) =>
     matchesFilter(filter, [t.sessionId, t.folder, t.name, t.branch ?? '']),

@@ -1,5 +1,5 @@
-// One transcript item: the user's words, Claude's words or thinking (folded), a tool call, a tool's
-// result, a turn's end.
+// One transcript item: the user's words, the model's words (Claude's, Codex's: `speaker`) or thinking
+// (folded), a tool call, a tool's result, a turn's end.
 
 import { formatUsd } from '../../../src/core/money.ts'
 import { ToolCall } from '../ui/tool-call.tsx'
@@ -10,7 +10,7 @@ function firstLine(text: string): string {
   return line.length > 80 ? `${line.slice(0, 77)}…` : line
 }
 
-export function TranscriptItemView({ item }: { item: TranscriptItem }) {
+export function TranscriptItemView({ item, speaker }: { item: TranscriptItem; speaker: string }) {
   switch (item.kind) {
     case 'user':
       return (
@@ -22,7 +22,7 @@ export function TranscriptItemView({ item }: { item: TranscriptItem }) {
     case 'assistant':
       return (
         <div className="item assistant">
-          <div className="who">Claude</div>
+          <div className="who">{speaker}</div>
           <div className="text">{item.text}</div>
         </div>
       )

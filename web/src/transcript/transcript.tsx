@@ -10,14 +10,16 @@ import type { StreamState, TranscriptEntry } from './use-transcript.ts'
 
 const Row = memo(function Row({
   entry,
+  speaker,
   measure,
 }: {
   entry: TranscriptEntry
+  speaker: string
   measure: (el: HTMLElement | null) => (() => void) | undefined
 }) {
   return (
     <div className="entry" data-key={entry.key} ref={measure}>
-      <TranscriptItemView item={entry.item} />
+      <TranscriptItemView item={entry.item} speaker={speaker} />
     </div>
   )
 })
@@ -31,10 +33,13 @@ export function Transcript({
   entries,
   partial,
   state,
+  speaker,
 }: {
   entries: TranscriptEntry[]
   partial: string | null
   state: StreamState
+  /** Who the model's words are said to be by: "Claude", "Codex" (core/agents.ts speakerOf). */
+  speaker: string
 }) {
   const list = useRef<HTMLDivElement>(null)
   const keys = useMemo(() => entries.map((e) => e.key), [entries])
@@ -70,13 +75,13 @@ export function Transcript({
       <div className="rows" ref={list}>
         <div style={{ height: rows.before }} />
         {entries.slice(rows.start, rows.end).map((e) => (
-          <Row key={e.key} entry={e} measure={rows.measure} />
+          <Row key={e.key} entry={e} speaker={speaker} measure={rows.measure} />
         ))}
         <div style={{ height: rows.after }} />
       </div>
       {partial !== null ? (
         <div className="item assistant writing" aria-busy="true">
-          <div className="who">Claude · writing…</div>
+          <div className="who">{speaker} · writing…</div>
           <div className="text">{partial}</div>
         </div>
       ) : null}
