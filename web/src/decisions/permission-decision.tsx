@@ -2,25 +2,26 @@
 // as JSON before approving), Approve and Deny, and — folded behind a toggle — "Always allow" (see
 // always-allow.tsx).
 import { useId, useImperativeHandle, useState } from 'react'
+import { readableCall } from '../../../src/core/readable-call.ts'
 import { ToolCall } from '../ui/tool-call.tsx'
 import { AlwaysAllow, useMakeRule } from './always-allow.tsx'
 import type { DecisionProps } from './decision-handle.ts'
 import { inputOf, requestText, ruleInputOf } from './decision-text.ts'
 
-/** Tools whose input reads better as what it does (a command, a diff, a file) than as JSON. */
-const READABLE = new Set(['Edit', 'MultiEdit', 'Write'])
-const BASH_SHOWN = new Set(['command', 'description', 'timeout'])
+/** What a shell call may hold besides its command and still be shown as `$ <command>` alone. */
+const SHELL_SHOWN = new Set(['command', 'description', 'timeout'])
 
-/** The call as a person reads it: `$ <command>`, an edit's diff; any other tool's input whole, as JSON. */
+/**
+ * The call as a person reads it, whichever agent's tool it is: `$ <command>`, an edit's diff, a file
+ * written; any other tool's input whole, as JSON.
+ */
 function Readable({ tool, input, json }: { tool: string; input: Record<string, unknown>; json: string }) {
-  // A Bash call with more than a command (run in the background, outside the sandbox) is shown whole.
-  if (
-    tool === 'Bash' &&
-    typeof input.command === 'string' &&
-    Object.keys(input).every((k) => BASH_SHOWN.has(k))
-  )
-    return <pre className="code">$ {input.command}</pre>
-  if (READABLE.has(tool)) return <ToolCall name={tool} input={input} />
+  const call = readableCall(tool, input)
+  // A shell call with more than a command (run in the background, outside the sandbox, in another
+  // folder) is shown whole.
+  if (call?.kind === 'shell' && Object.keys(input).every((k) => SHELL_SHOWN.has(k)))
+    return <pre className="code">$ {call.command}</pre>
+  if (call?.kind === 'edit' || call?.kind === 'write') return <ToolCall name={tool} input={input} />
   return <pre className="code">{json}</pre>
 }
 

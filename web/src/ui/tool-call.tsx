@@ -1,6 +1,8 @@
-// One tool call in the transcript: Bash shows its command; Edit and MultiEdit the file and a diff
-// (removed lines "- " in red, added lines "+ " in green); Write the file and its content; Read, Grep,
-// Glob and anything else the input, folded away.
+// One tool call in the transcript: a shell command shows its command; an edit the file and a diff
+// (removed lines "- " in red, added lines "+ " in green); a write the file and its content; Read, Grep,
+// Glob and anything else the input, folded away. Which tool is which, for every agent's tools (Gemini
+// CLI's run_shell_command, OpenCode's bash, …): src/core/readable-call.ts.
+import { readableCall } from '../../../src/core/readable-call.ts'
 
 function text(v: unknown): string {
   return typeof v === 'string' ? v : ''
@@ -8,7 +10,7 @@ function text(v: unknown): string {
 
 /** A short hint for a folded tool call: the file, pattern or URL it works on. */
 function hint(input: Record<string, unknown>): string {
-  for (const key of ['file_path', 'path', 'pattern', 'url', 'query', 'description']) {
+  for (const key of ['file_path', 'filePath', 'path', 'pattern', 'url', 'query', 'description']) {
     const v = input[key]
     if (typeof v === 'string' && v) return v.length > 80 ? `${v.slice(0, 77)}…` : v
   }
@@ -23,9 +25,9 @@ function linesOf(s: string): string[] {
   return lines
 }
 
-function Diff({ edit }: { edit: Record<string, unknown> }) {
-  const removed = linesOf(text(edit.old_string))
-  const added = linesOf(text(edit.new_string))
+function Diff({ edit }: { edit: { old: string; new: string } }) {
+  const removed = linesOf(edit.old)
+  const added = linesOf(edit.new)
   return (
     <pre className="code diff">
       {removed.map((line, i) => (
@@ -55,50 +57,41 @@ function Head({ name, path, extra }: { name: string; path: string; extra?: strin
 }
 
 export function ToolCall({ name, input }: { name: string; input: Record<string, unknown> }) {
-  if (name === 'Bash') {
+  const call = readableCall(name, input)
+  if (call?.kind === 'shell') {
     const description = text(input.description)
     return (
       <div className="item tool">
-        <div className="who">Bash{description ? ` · ${description}` : ''}</div>
-        <pre className="code">$ {text(input.command)}</pre>
+        <div className="who">
+          {name}
+          {description ? ` · ${description}` : ''}
+        </div>
+        <pre className="code">$ {call.command}</pre>
       </div>
     )
   }
-  if (name === 'Edit') {
+  if (call?.kind === 'edit') {
+    const n = call.edits.length
+    const extra = call.multi
+      ? `${n} edit${n === 1 ? '' : 's'}`
+      : call.everyOccurrence
+        ? 'every occurrence'
+        : undefined
     return (
       <div className="item tool">
-        <Head
-          name={name}
-          path={text(input.file_path)}
-          extra={input.replace_all === true ? 'every occurrence' : undefined}
-        />
-        <Diff edit={input} />
-      </div>
-    )
-  }
-  if (name === 'MultiEdit') {
-    const edits = (Array.isArray(input.edits) ? input.edits : []).filter(
-      (e): e is Record<string, unknown> => typeof e === 'object' && e !== null && !Array.isArray(e),
-    )
-    return (
-      <div className="item tool">
-        <Head
-          name={name}
-          path={text(input.file_path)}
-          extra={`${edits.length} edit${edits.length === 1 ? '' : 's'}`}
-        />
-        {edits.map((edit, i) => (
+        <Head name={name} path={call.path} extra={extra} />
+        {call.edits.map((edit, i) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the edits never move
           <Diff key={i} edit={edit} />
         ))}
       </div>
     )
   }
-  if (name === 'Write') {
+  if (call?.kind === 'write') {
     return (
       <div className="item tool">
-        <Head name={name} path={text(input.file_path)} />
-        <pre className="code">{text(input.content)}</pre>
+        <Head name={name} path={call.path} />
+        <pre className="code">{call.content}</pre>
       </div>
     )
   }
