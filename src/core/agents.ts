@@ -3,24 +3,39 @@
 // agent's name travels with each of their dialogs so every surface can say whose it is.
 import * as z from 'zod'
 
-export const AGENTS = ['claude', 'codex', 'gemini'] as const
+export const AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const
 export const agentSchema = z.enum(AGENTS)
 export type Agent = z.infer<typeof agentSchema>
 
 /** The agents whose sessions the hub can start and steer; the others come in through their hooks only. */
-export const DRIVEN_AGENTS = ['claude', 'codex'] as const satisfies readonly Agent[]
+export const DRIVEN_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const satisfies readonly Agent[]
 export const drivenAgentSchema = z.enum(DRIVEN_AGENTS)
 export type DrivenAgent = z.infer<typeof drivenAgentSchema>
+
+/** The driven agents the hub speaks the Agent Client Protocol to (agents/acp/), one adapter for all. */
+export const ACP_AGENTS = ['gemini', 'opencode'] as const satisfies readonly Agent[]
+export type AcpAgentName = (typeof ACP_AGENTS)[number]
+
+/** Whether `agent` is driven over ACP. */
+export function isAcpAgent(agent: Agent): agent is AcpAgentName {
+  return (ACP_AGENTS as readonly string[]).includes(agent)
+}
 
 /** What people are shown for each agent. */
 export const AGENT_LABELS: Record<Agent, string> = {
   claude: 'Claude Code',
   codex: 'Codex',
   gemini: 'Gemini CLI',
+  opencode: 'OpenCode',
 }
 
 /** Who is asking, as a prompt says it ("Codex wants to run Bash"): the model's side of each agent. */
-const SPEAKERS: Record<Agent, string> = { claude: 'Claude', codex: 'Codex', gemini: 'Gemini' }
+const SPEAKERS: Record<Agent, string> = {
+  claude: 'Claude',
+  codex: 'Codex',
+  gemini: 'Gemini',
+  opencode: 'OpenCode',
+}
 
 /**
  * A session's name as a prompt shows it, with its agent beside it when that is not Claude Code
