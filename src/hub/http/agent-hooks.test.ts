@@ -60,7 +60,9 @@ it('refuses an agent it does not know, saying which', async () => {
     body: input,
   })
   expect(answer.status).toBe(400)
-  expect(answer.json.error).toBe('x-switchboard-agent: "gpt-pilot" is not one of claude, codex, gemini')
+  expect(answer.json.error).toBe(
+    'x-switchboard-agent: "gpt-pilot" is not one of claude, codex, gemini, opencode',
+  )
 })
 
 /** Gemini CLI's BeforeTool input (shared/AGENTS.md §2c). */
