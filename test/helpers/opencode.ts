@@ -45,6 +45,10 @@ export const OFFLINE_ENV = {
   OPENCODE_DISABLE_LSP_DOWNLOAD: '1',
   OPENCODE_DISABLE_DEFAULT_PLUGINS: '1',
   OPENCODE_DISABLE_CLAUDE_CODE: '1',
+  // Each start installs @opencode-ai/plugin into the config folder with npm, and a new session waits
+  // for it: offline, that wait ran to half a minute. A registry on a closed local port fails at once.
+  npm_config_registry: 'http://127.0.0.1:9/',
+  npm_config_fetch_retries: '0',
 } as const
 
 /** One line of `opencode run --format json`: `{type, timestamp, sessionID, part}`. */
