@@ -68,6 +68,42 @@ describe('an ACP session as session lines', () => {
     ).toEqual([])
   })
 
+  it('waits for the command when the agent gives raw input without it yet (OpenCode), and merges what updates say', () => {
+    const lines = new AcpLines('opencode', () => 's2')
+    expect(
+      lines.update({
+        sessionUpdate: 'tool_call',
+        toolCallId: 'call_3',
+        title: 'bash',
+        kind: 'execute',
+        status: 'pending',
+        rawInput: {},
+      }),
+    ).toEqual([])
+    const use = lines.update({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'call_3',
+      status: 'in_progress',
+      rawInput: { command: 'echo hi' },
+    })
+    expect(use.map((l) => l.message)).toEqual([
+      {
+        role: 'assistant',
+        content: [{ type: 'tool_use', id: 'call_3', name: 'Bash', input: { command: 'echo hi' } }],
+      },
+    ])
+    const end = lines.update({
+      sessionUpdate: 'tool_call_update',
+      toolCallId: 'call_3',
+      status: 'failed',
+      rawOutput: { output: 'nope' },
+    })
+    expect(end[0]?.message).toEqual({
+      role: 'user',
+      content: [{ type: 'tool_result', tool_use_id: 'call_3', content: 'nope', is_error: true }],
+    })
+  })
+
   it("ends a turn with its last text as the result and Gemini CLI's tokens as its usage", () => {
     const lines = new AcpLines('gemini', () => 's1')
     lines.update(chunk('DONE: made'))

@@ -46,7 +46,11 @@ export function toolOf(call: ToolCall | ToolCallUpdate): { name: string; input: 
   return { name, input: Object.keys(raw).length ? raw : { title: call.title ?? '' } }
 }
 
+type Call = ToolCall | ToolCallUpdate
+
 export class AcpLines {
+  /** What each tool call said of itself so far: an update says only what changed. */
+  private readonly calls = new Map<string, Call>()
   private readonly toolUses = new Set<string>()
   private readonly toolResults = new Set<string>()
   /** The assistant text of the message being written, not yet a line of its own. */
@@ -92,16 +96,24 @@ export class AcpLines {
         ]
       }
       case 'tool_call':
-      case 'tool_call_update':
-        return [...this.flush(), ...this.toolUse(update), ...this.toolResult(update)]
+      case 'tool_call_update': {
+        const call = this.merged(update)
+        const ended = call.status === 'completed' || call.status === 'failed'
+        // An agent that gives a command's raw input gives the command in it, maybe in a later
+        // update (OpenCode); one that gives none has it as the title (Gemini CLI).
+        const known =
+          call.kind !== 'execute' || !isObj(call.rawInput) || typeof call.rawInput.command === 'string'
+        return [...this.flush(), ...(known || ended ? this.toolUse(call) : []), ...this.toolResult(call)]
+      }
       default:
         return []
     }
   }
 
   /** A tool call's tool_use line, once per call; [] when it was written already. */
-  toolUse(call: ToolCall | ToolCallUpdate): CliLine[] {
-    if (this.toolUses.has(call.toolCallId)) return []
+  toolUse(update: Call): CliLine[] {
+    if (this.toolUses.has(update.toolCallId)) return []
+    const call = this.merged(update)
     this.toolUses.add(call.toolCallId)
     const { name, input } = toolOf(call)
     return [
@@ -154,7 +166,16 @@ export class AcpLines {
     ]
   }
 
-  private toolResult(call: ToolCall | ToolCallUpdate): CliLine[] {
+  /** The call with this update's fields over what was known of it (null and absent fields say nothing). */
+  private merged(update: Call): Call {
+    const known = this.calls.get(update.toolCallId)
+    const fields = Object.fromEntries(Object.entries(update).filter(([, v]) => v !== null && v !== undefined))
+    const call = { ...known, ...fields } as Call
+    this.calls.set(update.toolCallId, call)
+    return call
+  }
+
+  private toolResult(call: Call): CliLine[] {
     if (call.status !== 'completed' && call.status !== 'failed') return []
     if (this.toolResults.has(call.toolCallId)) return []
     this.toolResults.add(call.toolCallId)
