@@ -72,7 +72,7 @@ type View = {
   costUsd: number
 }
 
-async function until(id: string, done: (v: View) => boolean, what: string, ms = 60_000): Promise<View> {
+async function until(id: string, done: (v: View) => boolean, what: string, ms = 120_000): Promise<View> {
   let view: View | undefined
   await waitFor(
     async () => {
@@ -118,7 +118,7 @@ function userTexts(request: GenerateRequest): string[] {
 }
 
 it('drives a Gemini CLI session: a prompt answered with switchboard answer, a second turn, an interrupt, an event in context, a load in a new process', {
-  timeout: 300_000,
+  timeout: 600_000,
 }, async () => {
   const secret = await home.addSource('ci')
   const made = join(gemini.cwd, 'made-by-gemini')
@@ -134,7 +134,7 @@ it('drives a Gemini CLI session: a prompt answered with switchboard answer, a se
       open = JSON.parse((await runCli(['decisions', '--json'], env)).stdout)
       return open.length === 1
     },
-    60_000,
+    180_000,
     'the Gemini shell prompt as a decision',
   )
   const asked = open[0]
@@ -211,7 +211,7 @@ it('drives a Gemini CLI session: a prompt answered with switchboard answer, a se
     created.id,
     (v) => v.status === 'idle' && v.turns > turnsBefore,
     'the loaded session to answer (after the minute turns, if it must)',
-    150_000,
+    240_000,
   )
   expect(resumed.claudeSessionId).toBe(afterFirst.claudeSessionId)
   // The interrupted SLOW is not among them: Gemini drops a cancelled turn from its history.
