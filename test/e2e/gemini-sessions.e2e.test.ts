@@ -226,3 +226,43 @@ it('drives a Gemini CLI session: a prompt answered with switchboard answer, a se
   await until(created.id, (v) => !v.live, 'the session to stop again')
   expect(geminiProcesses()).toEqual([])
 })
+
+it('loads a session stopped in the minute its record started: the load waits for the minute to turn, says so, and the model has the history', {
+  timeout: 600_000,
+}, async () => {
+  // Start at the top of a minute, so that the stop and the next message come within it.
+  await new Promise((resolve) => setTimeout(resolve, 60_000 - (Date.now() % 60_000) + 100))
+  const created = (await home.api('createSession', {
+    body: { prompt: 'hello', agent: 'gemini', options: { cwd: gemini.cwd } },
+  })) as View
+  const first = await until(created.id, (v) => v.status === 'idle' && v.turns === 1, 'the first turn')
+  await home.api('stopSession', { params: { id: created.id } })
+  await until(created.id, (v) => !v.live, 'the session to stop')
+  const record = readdirSync(join(gemini.home, '.gemini/tmp'), { recursive: true, encoding: 'utf8' }).find(
+    (name) => name.endsWith(`-${String(first.claudeSessionId).slice(0, 8)}.jsonl`),
+  )
+  const recordMinute = /session-(\d{4}-\d\d-\d\dT\d\d-\d\d)-/.exec(record ?? '')?.[1]
+  const sentMinute = new Date().toISOString().slice(0, 16).replace(/:/g, '-')
+  await home.api('sendMessage', { params: { id: created.id }, body: { text: 'what came before?' } })
+  const resumed = await until(
+    created.id,
+    (v) => v.status === 'idle' && v.turns === 2,
+    'the loaded session',
+    240_000,
+  )
+  expect(resumed.lastResult).toBe('nothing to do')
+  expect(shownTexts(fake.turns.at(-1) as GenerateRequest)).toEqual(['hello', 'what came before?'])
+  const { lines } = await home.api('sessionLines', { params: { id: created.id } })
+  const notices = lines.filter(({ line }) => line.type === 'system' && line.subtype === 'notice')
+  // The machine may be slow enough that the minute turned anyway: then there was nothing to wait for.
+  if (sentMinute === recordMinute) {
+    expect(notices.map(({ line }) => line.text)).toEqual([
+      expect.stringContaining('waiting for the minute to turn'),
+    ])
+  } else {
+    expect(notices).toEqual([])
+  }
+  await home.api('stopSession', { params: { id: created.id } })
+  await until(created.id, (v) => !v.live, 'the session to stop again')
+  expect(geminiProcesses()).toEqual([])
+})
