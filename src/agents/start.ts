@@ -1,7 +1,10 @@
 // Which adapter runs a session's agent: the one place that knows every agent the hub can drive.
 import type { SpawnEnv } from '../claude/process.js'
-import type { DrivenAgent } from '../core/agents.js'
+import { type DrivenAgent, isAcpAgent } from '../core/agents.js'
 import type { ClaudeOptions } from '../core/claude-options.js'
+import { AcpAgent } from './acp/agent.js'
+import { GEMINI } from './acp/gemini.js'
+import { OPENCODE } from './acp/opencode.js'
 import type { AgentHandlers, AgentProcess } from './agent-process.js'
 import { ClaudeAgent } from './claude.js'
 import { CodexAgent } from './codex/agent.js'
@@ -14,5 +17,7 @@ export function startAgent(
   spawnEnv: SpawnEnv,
 ): AgentProcess {
   if (agent === 'codex') return new CodexAgent(options, handlers, spawnEnv)
+  if (isAcpAgent(agent))
+    return new AcpAgent(agent === 'gemini' ? GEMINI : OPENCODE, options, handlers, spawnEnv)
   return new ClaudeAgent(options, handlers, spawnEnv)
 }

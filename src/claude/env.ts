@@ -49,6 +49,21 @@ const OWN: Record<DrivenAgent, { names: Set<string>; prefixes: string[] }> = {
   // Codex's home (CODEX_HOME, where its config, login and sessions are) and the OpenAI API's key
   // and address, which its default provider reads. A provider's own `env_key` is named in sessionEnv.
   codex: { names: new Set(['OPENAI_API_KEY', 'OPENAI_BASE_URL']), prefixes: ['CODEX_'] },
+  // Gemini CLI's own (GEMINI_API_KEY, GEMINI_CLI_HOME, GEMINI_PATH) and Google's, which it reads for
+  // a key, an address, Vertex AI and a service account.
+  gemini: {
+    names: new Set([
+      'GOOGLE_API_KEY',
+      'GOOGLE_GEMINI_BASE_URL',
+      'GOOGLE_CLOUD_PROJECT',
+      'GOOGLE_CLOUD_LOCATION',
+      'GOOGLE_GENAI_USE_VERTEXAI',
+      'GOOGLE_APPLICATION_CREDENTIALS',
+    ]),
+    prefixes: ['GEMINI_'],
+  },
+  // OpenCode's own; its providers' keys are whichever the person configured, named in sessionEnv.
+  opencode: { names: new Set(), prefixes: ['OPENCODE_'] },
 }
 
 /** Set inside a Claude Code session: inherited, they would tell the CLI it runs nested in another. */

@@ -8,9 +8,18 @@ export const agentSchema = z.enum(AGENTS)
 export type Agent = z.infer<typeof agentSchema>
 
 /** The agents whose sessions the hub can start and steer; the others come in through their hooks only. */
-export const DRIVEN_AGENTS = ['claude', 'codex'] as const satisfies readonly Agent[]
+export const DRIVEN_AGENTS = ['claude', 'codex', 'gemini', 'opencode'] as const satisfies readonly Agent[]
 export const drivenAgentSchema = z.enum(DRIVEN_AGENTS)
 export type DrivenAgent = z.infer<typeof drivenAgentSchema>
+
+/** The driven agents the hub speaks the Agent Client Protocol to (agents/acp/), one adapter for all. */
+export const ACP_AGENTS = ['gemini', 'opencode'] as const satisfies readonly Agent[]
+export type AcpAgentName = (typeof ACP_AGENTS)[number]
+
+/** Whether `agent` is driven over ACP. */
+export function isAcpAgent(agent: Agent): agent is AcpAgentName {
+  return (ACP_AGENTS as readonly string[]).includes(agent)
+}
 
 /** What people are shown for each agent. */
 export const AGENT_LABELS: Record<Agent, string> = {

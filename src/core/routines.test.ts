@@ -58,9 +58,14 @@ describe('a routine as it is added', () => {
     expect(routineSpecSchema.parse(base).action).toMatchObject({ agent: 'claude' })
     const codex = { ...base, action: { ...base.action, agent: 'codex', model: 'gpt-5' } }
     expect(routineSpecSchema.parse(codex).action).toMatchObject({ agent: 'codex', model: 'gpt-5' })
-    expect(routineProblems({ ...base, action: { ...base.action, agent: 'gemini' } })).toEqual([
-      'action.agent: the agent is one of: claude, codex',
+    expect(routineProblems({ ...base, action: { ...base.action, agent: 'aider' } })).toEqual([
+      'action.agent: the agent is one of: claude, codex, gemini, opencode',
     ])
+    expect(
+      routineSpecSchema.parse({ ...base, action: { ...base.action, agent: 'gemini' } }).action,
+    ).toMatchObject({
+      agent: 'gemini',
+    })
     expect(routineProblems({ ...codex, action: { ...codex.action, maxBudgetUsd: 2 } })).toEqual([
       'action.agent: a Codex session takes no maxBudgetUsd',
     ])

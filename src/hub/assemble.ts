@@ -6,6 +6,7 @@ import { join } from 'node:path'
 import { WebSocketServer } from 'ws'
 import { agentEnv, claudeEnv } from '../claude/env.js'
 import { readAdminToken } from '../core/admin-token.js'
+import { DRIVEN_AGENTS } from '../core/agents.js'
 import { dialHost, type HubConfig } from '../core/config.js'
 import { pinText } from '../core/fingerprint.js'
 import type { HubStatus } from '../core/hub-protocol.js'
@@ -91,7 +92,12 @@ export function assemble(
     hub,
     log,
     adminToken,
-    { env: claudeEnv(process.env, config), byAgent: { codex: agentEnv('codex', process.env, config) } },
+    {
+      env: claudeEnv(process.env, config),
+      byAgent: Object.fromEntries(
+        DRIVEN_AGENTS.map((agent) => [agent, agentEnv(agent, process.env, config)]),
+      ),
+    },
     config.sessionIdleMinutes,
   )
   const terminalHooks = new TerminalHooks(

@@ -64,7 +64,7 @@ export const createArgs = z
     agent: agentChoiceSchema
       .optional()
       .describe(
-        "An extra: the coding agent to run, 'claude' (Claude Code, the default) or 'codex' (OpenAI Codex, which takes only prompt, workingDirectory, model, systemPrompt and resume)",
+        "An extra: the coding agent to run, 'claude' (Claude Code, the default), 'codex' (OpenAI Codex, which takes only prompt, workingDirectory, model, systemPrompt and resume), 'gemini' (Gemini CLI) or 'opencode' (OpenCode), which take only prompt, workingDirectory and resume",
       ),
   })
   .strict()

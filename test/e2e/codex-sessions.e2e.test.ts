@@ -390,8 +390,8 @@ it('runs Codex from switchboard run --agent codex: a command denied at the termi
 })
 
 it('refuses run --agent with an agent the hub does not know, in one line', { timeout: 60_000 }, async () => {
-  const run = await runCli(['run', '--agent', 'gemini', 'hello'], env)
+  const run = await runCli(['run', '--agent', 'aider', 'hello'], env)
   expect(run.code).not.toBe(0)
   expect(run.stderr.trim().split('\n')).toHaveLength(1)
-  expect(run.stderr).toContain('--agent: the agent is one of: claude, codex')
+  expect(run.stderr).toContain('--agent: the agent is one of: claude, codex, gemini, opencode')
 })

@@ -41,8 +41,11 @@ export interface SeenRequest {
   body: GenerateRequest
 }
 
-/** What the fake model does next: say something, or run a shell command through run_shell_command. */
-export type Reply = { text: string } | { shell: string }
+/**
+ * What the fake model does next: say something, or run a shell command through run_shell_command.
+ * `pieceMs`: the text streams a word at a time, this long apart (for interrupt tests).
+ */
+export type Reply = { text: string; pieceMs?: number } | { shell: string }
 
 export type Responder = (request: GenerateRequest, index: number) => Reply | Promise<Reply>
 
@@ -84,20 +87,38 @@ export class FakeGemini extends LocalServer {
       return fail(res, 400, 'body is not JSON')
     }
     const index = this.requests.push({ model, method, body }) - 1
+    let reply: Reply | null = null
     let parts: Part[]
     try {
-      parts = body.tools ? [this.partOf(await this.responder(body, index))] : [sideAnswer(body)]
+      reply = body.tools ? await this.responder(body, index) : null
+      parts = reply ? [this.partOf(reply)] : [sideAnswer(body)]
     } catch (err) {
       return fail(res, 500, (err as Error).message)
     }
-    const response = {
-      candidates: [{ content: { role: 'model', parts }, finishReason: 'STOP', index: 0 }],
-      usageMetadata: { promptTokenCount: 20, candidatesTokenCount: 10, totalTokenCount: 30 },
+    const responseOf = (of: Part[], last: boolean) => ({
+      candidates: [
+        { content: { role: 'model', parts: of }, ...(last ? { finishReason: 'STOP' } : {}), index: 0 },
+      ],
+      ...(last
+        ? { usageMetadata: { promptTokenCount: 20, candidatesTokenCount: 10, totalTokenCount: 30 } }
+        : {}),
       modelVersion: model,
-    }
-    if (method === 'generateContent') return json(res, response)
+    })
+    if (method === 'generateContent') return json(res, responseOf(parts, true))
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' })
-    res.end(`data: ${JSON.stringify(response)}\r\n\r\n`)
+    if (reply && 'text' in reply && reply.pieceMs) {
+      // A slow stream stops where the client went away (an interrupt), as a real API's does.
+      let gone = false
+      res.on('close', () => (gone = true))
+      const words = reply.text.split(/(?<= )/)
+      for (const [i, word] of words.entries()) {
+        await new Promise((resolve) => setTimeout(resolve, reply.pieceMs))
+        if (gone) return
+        res.write(`data: ${JSON.stringify(responseOf([{ text: word }], i === words.length - 1))}\r\n\r\n`)
+      }
+      return void res.end()
+    }
+    res.end(`data: ${JSON.stringify(responseOf(parts, true))}\r\n\r\n`)
   }
 
   private partOf(reply: Reply): Part {

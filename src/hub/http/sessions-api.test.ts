@@ -138,9 +138,9 @@ describe('a session over the API', () => {
     expect(await call('sessions')).toEqual({ sessions: [] })
     expect(world.fake.runs()).toEqual([])
   })
-  it('is refused, in one line naming the field, for an agent the hub cannot drive (Gemini CLI, hooks only), and nothing starts', async () => {
+  it('is refused, in one line naming the field, for an agent the hub cannot drive, and nothing starts', async () => {
     const call = start()
-    const body = { prompt: 'hello', options: { cwd: world.dir }, agent: 'gemini' }
+    const body = { prompt: 'hello', options: { cwd: world.dir }, agent: 'aider' }
     await expect(call('createSession', { body: body as never })).rejects.toMatchObject({
       status: 400,
       kind: 'invalid',
@@ -205,5 +205,26 @@ describe('a session over the API', () => {
       properties: { agent: { enum: string[] } }
     }
     expect(agents).toEqual(body.properties.agent.enum)
+  })
+
+  it('is refused for Gemini CLI and OpenCode with what ACP cannot give them at the start (a model, a claudePath)', async () => {
+    const call = start()
+    const model = { prompt: 'hello', agent: 'gemini' as const, options: { cwd: world.dir, model: 'pro' } }
+    await expect(call('createSession', { body: model })).rejects.toMatchObject({
+      status: 400,
+      message: 'agent: a Gemini CLI session takes no model',
+    })
+    const path = {
+      prompt: 'hello',
+      agent: 'opencode' as const,
+      options: { cwd: world.dir },
+      setup: { claudePath: '/bin/true' },
+    }
+    await expect(call('createSession', { body: path })).rejects.toMatchObject({
+      status: 400,
+      message: 'agent: an OpenCode session takes no claudePath (set OPENCODE_PATH for the hub)',
+    })
+    expect(await call('sessions')).toEqual({ sessions: [] })
+    expect(world.fake.runs()).toEqual([])
   })
 })

@@ -1,7 +1,8 @@
 // Receipts for a session the hub drives (issue 23): each event goes in as a user line with a uuid,
 // and the CLI tells that uuid's fate on stdout as `command_lifecycle` lines (docs/transcript-receipts.md):
 // `queued`, then `started` (in Claude's context) and `completed`; or `cancelled`, `discarded`,
-// `refused` in newer CLIs, which leave it unconfirmed.
+// `refused` in newer CLIs, which leave it unconfirmed. An agent driven over ACP (agents/acp/) says
+// the same from its own record, and `unconfirmed` with its reason where it cannot tell.
 import { randomUUID } from 'node:crypto'
 import type { CliLine } from '../../claude/messages.js'
 import type { StoredEvent } from '../../core/event.js'
@@ -41,6 +42,8 @@ export class DrivenReceipts {
     if (state === 'queued') return this.report(uuid, 'queued')
     if (IN_CONTEXT.has(state)) return this.report(uuid, 'in_context', true)
     if (REFUSED.has(state)) return this.report(uuid, 'unconfirmed', true, `Claude Code ${state} it`)
+    if (state === 'unconfirmed')
+      return this.report(uuid, 'unconfirmed', true, typeof line.reason === 'string' ? line.reason : undefined)
   }
 
   private async report(uuid: string, stage: ReceiptStage, last = false, reason?: string): Promise<void> {
