@@ -15,9 +15,7 @@ import {
   FakeGemini,
   type GenerateRequest,
   lastToolResponse,
-  lastUserText,
-  type Responder,
-  shellThenDone,
+  shellThenDoneOrSlow,
 } from '../fakes/gemini.js'
 import { GEMINI_BIN, GeminiHome } from '../helpers/gemini.js'
 import { CLI, runCli, TestHome, waitFor } from '../helpers/home.js'
@@ -28,15 +26,9 @@ let gemini: GeminiHome
 let hub: ChildProcess | null = null
 let env: Record<string, string>
 
-/** `SLOW` streams a long answer a word at a time; everything else is shellThenDone's. */
-const script: Responder = (request, index) =>
-  lastUserText(request) === 'SLOW' && lastToolResponse(request) === null
-    ? { text: 'one two three four five six seven eight nine ten '.repeat(20), pieceMs: 300 }
-    : shellThenDone(request, index)
-
 beforeEach(async () => {
   fake = await new FakeGemini().start()
-  fake.respond(script)
+  fake.respond(shellThenDoneOrSlow)
   home = await TestHome.create()
   gemini = new GeminiHome(fake.baseUrl)
   env = gemini.env({

@@ -197,3 +197,20 @@ export const shellThenDone: Responder = (request) => {
   if (asked?.[1]) return { shell: asked[1].trim() }
   return { text: 'nothing to do' }
 }
+
+/**
+ * The text of every part a person (not a tool) gave, in order: what the model was shown of them
+ * (Gemini puts its own `<session_context>` in a part of its own before the first prompt).
+ */
+export function userTexts(request: GenerateRequest): string[] {
+  return request.contents
+    .filter((c) => c.role === 'user')
+    .flatMap((c) => (c.parts ?? []).map((p) => p.text ?? ''))
+    .filter((text) => text !== '')
+}
+
+/** shellThenDone's script, and a prompt `SLOW` streams a long answer a word at a time, to interrupt. */
+export const shellThenDoneOrSlow: Responder = (request, index) =>
+  lastUserText(request) === 'SLOW' && lastToolResponse(request) === null
+    ? { text: 'one two three four five six seven eight nine ten '.repeat(20), pieceMs: 300 }
+    : shellThenDone(request, index)
