@@ -13,6 +13,7 @@ import type { HubSecrets } from '../core/hub-secrets.js'
 import { promptBody } from '../people/decisions.js'
 import type { ShownOutcome } from '../people/sender-outbox.js'
 import { takeBot } from './bot-lock.js'
+import { chatFileLimits, fetchChatFile } from './chat-files.js'
 import {
   type BridgeContext,
   platformChatOf,
@@ -379,7 +380,14 @@ export class Bridge {
         const known = await this.context.memory.attachment(action.file_id)
         if (!known || known.chatId !== platformChat)
           return { ok: false, message: `no attachment "${action.file_id}" in this chat` }
-        return { ok: true, message: await adapter.download(known.attachment, this.inbound.inboxFolder()) }
+        // Held to the limit and the types a file that came with a message is held to.
+        try {
+          const limits = chatFileLimits(this.context.home)
+          const file = await fetchChatFile(adapter, known.attachment, this.inbound.inboxFolder(from), limits)
+          return { ok: true, message: file.path }
+        } catch (err) {
+          return { ok: false, message: (err as Error).message }
+        }
       }
       case 'fetch': {
         if (!adapter.history)

@@ -3,12 +3,13 @@
 // from there (reply-files.ts); both are held to chatFileLimitMb, read again at each file so an edit of
 // config.json needs no restart. A file in must also be of a type chatFileTypes names.
 import { mkdirSync } from 'node:fs'
+import { rm, stat } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { paths } from '../../core/config.js'
 import { invalid } from '../../core/errors.js'
 import { liveSettings } from '../../core/settings/resolve.js'
 import { sanitizeFileName } from '../../sources/chat/files.js'
-import type { InboundAttachment } from '../../sources/chat/platform.js'
+import type { InboundAttachment, PlatformAdapter } from '../../sources/chat/platform.js'
 
 export interface ChatFileLimits {
   maxBytes: number
@@ -89,4 +90,40 @@ export function refusalOf(attachment: InboundAttachment, limits: ChatFileLimits)
 /** How a file is named to its sender. */
 export function shownName(attachment: InboundAttachment): string {
   return attachment.name ? `“${sanitizeFileName(attachment.name)}”` : `The ${attachment.kind}`
+}
+
+/** A file a person sent, in a session's inbox now. */
+export interface ChatFile {
+  path: string
+  type: string
+  size: number
+}
+
+/**
+ * Fetches a file through the platform's API into `folder`, unless it is refused: throws an Error whose
+ * message is what its sender is told. A file whose size the platform did not say is measured once it
+ * is here, and deleted when it is over the limit.
+ */
+export async function fetchChatFile(
+  adapter: PlatformAdapter,
+  attachment: InboundAttachment,
+  folder: string,
+  limits: ChatFileLimits,
+): Promise<ChatFile> {
+  const refused = refusalOf(attachment, limits)
+  if (refused) throw new Error(refused)
+  let path: string
+  try {
+    path = await adapter.download(attachment, folder)
+  } catch (err) {
+    throw new Error(
+      `${shownName(attachment)} could not be fetched from ${adapter.platform} (${(err as Error).message}): it was not passed on; send it again.`,
+    )
+  }
+  const { size } = await stat(path)
+  if (size > limits.maxBytes) {
+    await rm(path, { force: true })
+    throw new Error(refusalOf({ ...attachment, size }, limits) ?? `${shownName(attachment)} is too big`)
+  }
+  return { path, type: typeOf(attachment), size }
 }

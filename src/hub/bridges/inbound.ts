@@ -1,13 +1,12 @@
 // A message from a chat platform: gated by who wrote it (the platform's user id, never the chat),
 // answered with a pairing code when a stranger writes, and otherwise published as an event on
 // `chat:<platform>:<chat id>` — or taken as a verdict (`yes abcde`) or a command (`/sessions`).
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Meta } from '../../core/event.js'
 import { parseVerdictText } from '../../core/hub-protocol.js'
 import { newId } from '../../core/ids.js'
 import type { InboundAttachment, InboundMessage } from '../../sources/chat/platform.js'
 import type { Sender } from '../../store/store.js'
+import { type ChatFile, chatFileLimits, fetchChatFile, inboxFolder, shownName } from './chat-files.js'
 import { runCommand } from './commands.js'
 import { type BridgeContext, chatSourceOf, senderNameOf } from './context.js'
 import { groupSender } from './threads.js'
@@ -129,17 +128,20 @@ export class Inbound {
     session: string | null = null,
   ): Promise<void> {
     const { hub, platform } = this.context
+    let target = session ?? (await this.context.memory.route(chatId))
+    if (target && !session && !(await hub.store.hasSubscriber(target))) {
+      await this.context.memory.setRoute(chatId, null)
+      target = null
+    }
+    const files = await this.takeFiles(message, target)
+    // Every file refused and no words: the sender was told why, and the session has nothing to read.
+    if (!message.text && message.attachments.length && !files.kept) return
     const meta: Meta = {
       message_id: message.messageId,
       user: message.userName,
       user_id: message.userId,
       ts: message.ts,
-      ...(await this.attachmentMeta(message)),
-    }
-    let target = session ?? (await this.context.memory.route(chatId))
-    if (target && !session && !(await hub.store.hasSubscriber(target))) {
-      await this.context.memory.setRoute(chatId, null)
-      target = null
+      ...files.meta,
     }
     const result = await hub.publish({
       topic: `chat:${platform}:${message.chatId}`,
@@ -165,23 +167,40 @@ export class Inbound {
   }
 
   /**
-   * Photos are downloaded once the sender passed the gate, and only their path is given (in meta, never
-   * in content); other files are described, for Claude to fetch with download_attachment.
+   * The message's files, fetched once the sender passed the gate into the inbox of the session it
+   * goes to (`owner`; the platform's folder when it goes to whichever session takes the chat), and
+   * named to Claude by path, type and size in meta (never in content). A file refused or not fetched
+   * is said to its sender, and to the session as files_refused: nothing is dropped silently.
    */
-  private async attachmentMeta(message: InboundMessage): Promise<Meta> {
+  private async takeFiles(
+    message: InboundMessage,
+    owner: string | null,
+  ): Promise<{ meta: Meta; kept: number }> {
     const [first, ...rest] = message.attachments
-    if (!first) return {}
-    const meta: Meta = {}
-    if (first.kind === 'photo') {
-      const adapter = this.context.adapter()
-      if (adapter) {
-        try {
-          meta.image_path = await adapter.download(first, this.inboxFolder())
-        } catch (err) {
-          this.context.log.warn({ err: (err as Error).message }, 'photo not downloaded')
-        }
+    if (!first) return { meta: {}, kept: 0 }
+    const adapter = this.context.adapter()
+    const limits = chatFileLimits(this.context.home)
+    const folder = this.inboxFolder(owner)
+    const kept: ChatFile[] = []
+    const refused: string[] = []
+    for (const attachment of message.attachments) {
+      try {
+        if (!adapter)
+          throw new Error(
+            `${shownName(attachment)} was not fetched: the bridge is reconnecting; send it again.`,
+          )
+        kept.push(await fetchChatFile(adapter, attachment, folder, limits))
+      } catch (err) {
+        refused.push((err as Error).message)
       }
     }
+    if (refused.length) await this.sayTo(message, refused.join('\n'))
+    const meta: Meta = {}
+    if (kept.length) meta.files = kept.map((f) => `${f.path} (${f.type}, ${f.size} bytes)`).join('; ')
+    const image = kept.find((f) => f.type.startsWith('image/'))
+    if (image) meta.image_path = image.path
+    if (refused.length) meta.files_refused = refused.join(' ')
+    // Ids for download_attachment, as the official plugins give them.
     const fileId = await this.remember(message.chatId, first)
     Object.assign(meta, {
       attachment_kind: first.kind,
@@ -192,12 +211,9 @@ export class Inbound {
     })
     if (rest.length) {
       meta.attachment_count = String(message.attachments.length)
-      meta.attachments = message.attachments
-        .map((a) => `${a.name ?? a.kind} (${a.mime ?? a.kind}, ${Math.ceil((a.size ?? 0) / 1024)} KB)`)
-        .join('; ')
       for (const a of rest) await this.remember(message.chatId, a)
     }
-    return meta
+    return { meta, kept: kept.length }
   }
 
   private async remember(chatId: string, attachment: InboundAttachment): Promise<string> {
@@ -206,10 +222,9 @@ export class Inbound {
     return fileId
   }
 
-  inboxFolder(): string {
-    const folder = join(this.context.home, 'inbox', this.context.platform)
-    mkdirSync(folder, { recursive: true, mode: 0o700 })
-    return folder
+  /** A session's folder of the inbox; the platform's for a chat no one session takes. */
+  inboxFolder(owner: string | null = null): string {
+    return inboxFolder(this.context.home, owner ?? this.context.platform)
   }
 
   /**
