@@ -32,6 +32,7 @@ import { redacting } from './redacting-adapter.js'
 import { checkReplyFiles, FileRefused } from './reply-files.js'
 import { Threads } from './threads.js'
 import { answerFromChat, openPrompt } from './verdicts.js'
+import { isVoicePress } from './voice.js'
 
 const FIRST_RECONNECT_MS = 1000
 const MAX_RECONNECT_MS = 60_000
@@ -254,6 +255,8 @@ export class Bridge {
       adapter
         .answerPress(press, notice)
         .catch((err) => this.log.debug({ err: err.message }, 'press not answered'))
+    // A voice note's transcript is its sender's to answer, operator or not (voice.ts checks who).
+    if (isVoicePress(press.data)) return this.inbound.voicePress(press, answerPress)
     const { hub } = this.deps
     const parsed = parseButtonData(press.data)
     const sender = await hub.store.senderByName(senderNameOf(this.platform, press.userId))

@@ -4,21 +4,39 @@
 import type { Meta } from '../../core/event.js'
 import { parseVerdictText } from '../../core/hub-protocol.js'
 import { newId } from '../../core/ids.js'
-import type { InboundAttachment, InboundMessage } from '../../sources/chat/platform.js'
+import type { ButtonPress, InboundAttachment, InboundMessage } from '../../sources/chat/platform.js'
 import type { Sender } from '../../store/store.js'
 import { type ChatFile, chatFileLimits, fetchChatFile, inboxFolder, shownName } from './chat-files.js'
 import { runCommand } from './commands.js'
 import { type BridgeContext, chatSourceOf, senderNameOf } from './context.js'
 import { groupSender } from './threads.js'
+import { transcriptionService } from './transcription.js'
 import { answerFromChat, answerTypedInChat, openPrompts, parseAnswerText, whyClosed } from './verdicts.js'
+import { VoiceNotes, type VoiceRoute } from './voice.js'
 
 /** Replies a stranger gets to one pairing code: the code, then a reminder, then silence. */
 const MAX_PAIRING_REPLIES = 2
 /** A chat is told no session takes it once an hour at most. */
 const NOTICE_EVERY_MS = 60 * 60 * 1000
 
+/** A file fetched, with what the platform said of it. */
+type TakenFile = ChatFile & { attachment: InboundAttachment }
+
 export class Inbound {
-  constructor(private readonly context: BridgeContext) {}
+  private readonly voice: VoiceNotes
+
+  constructor(private readonly context: BridgeContext) {
+    this.voice = new VoiceNotes(
+      context,
+      (message, route, taken) => this.publish(message, route.senderName, route.chatId, route.session, taken),
+      (to, text) => this.sayTo(to, text),
+    )
+  }
+
+  /** A press on a voice note's transcript (Send, Edit, Cancel). */
+  voicePress(press: ButtonPress, answer: (notice?: string) => Promise<unknown>): Promise<void> {
+    return this.voice.pressed(press, answer)
+  }
 
   async take(message: InboundMessage): Promise<void> {
     const { config } = this.context
@@ -120,12 +138,16 @@ export class Inbound {
     return message.thread && threads ? threads.chatOf(message.chatId, message.thread) : message.chatId
   }
 
-  /** `session`: the one whose thread it was written in, which alone gets it. */
+  /**
+   * `session`: the one whose thread it was written in, which alone gets it. `taken`: files fetched
+   * already, and the words to send (a voice note's transcript its sender confirmed).
+   */
   private async publish(
     message: InboundMessage,
     senderName: string,
     chatId: string,
     session: string | null = null,
+    taken?: { files: ChatFile[]; text: string },
   ): Promise<void> {
     const { hub, platform } = this.context
     let target = session ?? (await this.context.memory.route(chatId))
@@ -133,15 +155,23 @@ export class Inbound {
       await this.context.memory.setRoute(chatId, null)
       target = null
     }
-    const files = await this.takeFiles(message, target)
-    // Every file refused and no words: the sender was told why, and the session has nothing to read.
-    if (!message.text && message.attachments.length && !files.kept) return
+    let files: { kept: ChatFile[]; refused: string[] } = { kept: taken?.files ?? [], refused: [] }
+    if (!taken) {
+      const fetched = await this.fetchFiles(message, target)
+      files = fetched
+      if (files.refused.length) await this.sayTo(message, files.refused.join('\n'))
+      const voice = fetched.kept.find((f) => f.attachment.kind === 'voice')
+      if (voice && (await this.offerTranscript(message, { senderName, chatId, session }, voice))) return
+      // Every file refused and no words: the sender was told why, and the session has nothing to read.
+      if (!message.text && message.attachments.length && !files.kept.length) return
+    }
     const meta: Meta = {
       message_id: message.messageId,
       user: message.userName,
       user_id: message.userId,
       ts: message.ts,
-      ...files.meta,
+      ...(await this.filesMeta(message, files.kept, files.refused)),
+      ...(taken ? { transcribed: 'a voice note, its transcript confirmed by its sender' } : {}),
     }
     const result = await hub.publish({
       topic: `chat:${platform}:${message.chatId}`,
@@ -149,7 +179,8 @@ export class Inbound {
       sender: senderName,
       chat_id: chatId,
       target,
-      content: message.text || (message.attachments.length ? '(attachment)' : '(empty message)'),
+      content:
+        taken?.text || message.text || (message.attachments.length ? '(attachment)' : '(empty message)'),
       meta,
       idempotencyKey: `${message.chatId}:${message.messageId}`,
     })
@@ -167,21 +198,38 @@ export class Inbound {
   }
 
   /**
-   * The message's files, fetched once the sender passed the gate into the inbox of the session it
-   * goes to (`owner`; the platform's folder when it goes to whichever session takes the chat), and
-   * named to Claude by path, type and size in meta (never in content). A file refused or not fetched
-   * is said to its sender, and to the session as files_refused: nothing is dropped silently.
+   * A voice note, with a speech-to-text service configured, goes to its sender as a transcript to
+   * confirm (voice.ts): true when it did. Without one its sender is told it goes as a file.
    */
-  private async takeFiles(
+  private async offerTranscript(
+    message: InboundMessage,
+    route: VoiceRoute,
+    voice: TakenFile,
+  ): Promise<boolean> {
+    const service = transcriptionService(this.context.home)
+    if (service) return this.voice.offer(message, route, voice, service)
+    if (await this.context.memory.noticeDue(`voice:${message.chatId}`, NOTICE_EVERY_MS))
+      await this.sayTo(
+        message,
+        'Your voice note goes to the session as an audio file: no speech-to-text service is configured (transcriptionUrl in config.json).',
+      )
+    return false
+  }
+
+  /**
+   * The message's files, fetched once the sender passed the gate into the inbox of the session it
+   * goes to (`owner`; the platform's folder when it goes to whichever session takes the chat). A file
+   * refused or not fetched is in `refused`, in words for its sender.
+   */
+  private async fetchFiles(
     message: InboundMessage,
     owner: string | null,
-  ): Promise<{ meta: Meta; kept: number }> {
-    const [first, ...rest] = message.attachments
-    if (!first) return { meta: {}, kept: 0 }
+  ): Promise<{ kept: TakenFile[]; refused: string[] }> {
+    if (!message.attachments.length) return { kept: [], refused: [] }
     const adapter = this.context.adapter()
     const limits = chatFileLimits(this.context.home)
     const folder = this.inboxFolder(owner)
-    const kept: ChatFile[] = []
+    const kept: TakenFile[] = []
     const refused: string[] = []
     for (const attachment of message.attachments) {
       try {
@@ -189,17 +237,26 @@ export class Inbound {
           throw new Error(
             `${shownName(attachment)} was not fetched: the bridge is reconnecting; send it again.`,
           )
-        kept.push(await fetchChatFile(adapter, attachment, folder, limits))
+        kept.push({ ...(await fetchChatFile(adapter, attachment, folder, limits)), attachment })
       } catch (err) {
         refused.push((err as Error).message)
       }
     }
-    if (refused.length) await this.sayTo(message, refused.join('\n'))
+    return { kept, refused }
+  }
+
+  /**
+   * Files are named to Claude by path, type and size in meta (never in content); what was refused is
+   * said to the session as files_refused too: nothing is dropped silently.
+   */
+  private async filesMeta(message: InboundMessage, kept: ChatFile[], refused: string[]): Promise<Meta> {
     const meta: Meta = {}
     if (kept.length) meta.files = kept.map((f) => `${f.path} (${f.type}, ${f.size} bytes)`).join('; ')
     const image = kept.find((f) => f.type.startsWith('image/'))
     if (image) meta.image_path = image.path
     if (refused.length) meta.files_refused = refused.join(' ')
+    const [first, ...rest] = message.attachments
+    if (!first) return meta
     // Ids for download_attachment, as the official plugins give them.
     const fileId = await this.remember(message.chatId, first)
     Object.assign(meta, {
@@ -213,7 +270,7 @@ export class Inbound {
       meta.attachment_count = String(message.attachments.length)
       for (const a of rest) await this.remember(message.chatId, a)
     }
-    return { meta, kept: kept.length }
+    return meta
   }
 
   private async remember(chatId: string, attachment: InboundAttachment): Promise<string> {
