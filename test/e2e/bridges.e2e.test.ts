@@ -8,6 +8,7 @@ import { expect, it } from 'vitest'
 import { BRIDGE_PLATFORMS } from '../../src/core/bridges.js'
 import { textOf, toolResults } from '../fakes/anthropic.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
+import { FakeTranscription } from '../fakes/transcription.js'
 import { botMessages, bridgeAddArgs, FAKES, pair, person } from '../helpers/bridge-world.js'
 import { e2eWorld, startDrivingHub, startedSession } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
@@ -306,4 +307,54 @@ it('brings a photo and a PDF written in a session’s topic into its context as 
   expect(refused.text).toBe(
     '“dump.pdf” is 2 MB, over the 1 MB limit for files (chatFileLimitMb): it was not passed on.',
   )
+})
+
+it('turns a voice note in a session’s topic into a transcript its sender confirms, which then reaches the model', {
+  timeout: 180_000,
+}, async () => {
+  const speech = await new FakeTranscription().start()
+  world.closers.push(() => speech.close())
+  speech.hears('run the migration on staging')
+  const fake = await FAKES.telegram()
+  world.closers.push(() => fake.close())
+  const group = '-1009876543212'
+  fake.addGroup(group)
+  await world.home.cli(...bridgeAddArgs(fake))
+  await world.home.cli('bridge', 'group', 'add', 'telegram', group, '--topics')
+  writeFileSync(join(world.home.dir, 'config.json'), JSON.stringify({ transcriptionUrl: speech.url }))
+  await startDrivingHub(world)
+  await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+  const olga = person('telegram', 2, 'olga')
+  await pair(world.home, fake, olga, true)
+
+  world.fake.respond((request) => {
+    const said = textOf(request.messages)
+    if (said.includes('run the migration on staging')) return { text: 'migration started' }
+    return said.includes('listen to me') ? { text: 'listening' } : { text: 'ok' }
+  })
+  await fake.groupMessage(group, olga, `/new@switchboard_test_bot ${world.claude.cwd} listen to me`)
+  const topic = await fake.waitFor(
+    () => fake.threads().find((t) => t.title.endsWith('listen to me')),
+    'the topic',
+  )
+  const inTopic = () => fake.sent().filter((m) => m.thread === topic.thread)
+  await fake.waitFor(() => inTopic().find((m) => m.text === 'listening'), 'the first answer', 60_000)
+
+  const voice = { name: 'note.ogg', mime: 'audio/ogg', content: Buffer.from('OggS a voice note') }
+  await fake.groupMessage(group, olga, '', { thread: topic.thread, voice })
+  const offer = await fake.waitFor(
+    () => inTopic().find((m) => m.text.includes('run the migration on staging') && m.buttons.length),
+    'the transcript with its buttons',
+  )
+  expect(offer.buttons.flat().map((b) => b.text)).toEqual(['Send', 'Edit', 'Cancel'])
+  expect(world.fake.requests.some((r) => textOf(r.messages).includes('run the migration'))).toBe(false)
+  const send = offer.buttons.flat().find((b) => b.text === 'Send')
+  await fake.press(olga, group, offer.messageId, send?.data as string)
+  await fake.waitFor(
+    () => inTopic().find((m) => m.text === 'migration started'),
+    'the answer to the note',
+    60_000,
+  )
+  const block = world.fake.requests.map((r) => channelBlock(r, 'run the migration on staging')).find(Boolean)
+  expect(block).toMatch(/files="[^"]+\.ogg \(audio\/ogg, \d+ bytes\)"/)
 })
