@@ -55,6 +55,23 @@ const SAMPLES: Record<SettingName, { text: string; json?: unknown; shown: unknow
   sessionIdleMinutes: { text: '5', json: 5, shown: 5 },
   sessionEnv: { text: 'IS_SANDBOX,FOO', json: ['IS_SANDBOX', 'FOO'], shown: ['IS_SANDBOX', 'FOO'] },
   replyFileRoots: { text: '/srv/shared,/tmp', json: ['/srv/shared', '/tmp'], shown: ['/srv/shared', '/tmp'] },
+  chatFileLimitMb: { text: '20', json: 20, shown: 20 },
+  chatFileTypes: {
+    text: 'image/*,application/pdf',
+    json: ['image/*', 'application/pdf'],
+    shown: ['image/*', 'application/pdf'],
+  },
+  transcriptionUrl: {
+    text: 'http://127.0.0.1:8080/v1/audio/transcriptions',
+    json: 'http://127.0.0.1:8080/v1/audio/transcriptions',
+    shown: 'http://127.0.0.1:8080/v1/audio/transcriptions',
+  },
+  transcriptionKey: {
+    text: 'sk-transcription-0123456789',
+    json: 'sk-transcription-0123456789',
+    shown: '(hidden)',
+  },
+  transcriptionModel: { text: 'large-v3', json: 'large-v3', shown: 'large-v3' },
   databaseUrl: {
     text: 'postgres://sb:hunter2@db.invalid/sb',
     json: 'postgres://sb:hunter2@db.invalid/sb',

@@ -8,7 +8,8 @@
 // is the one message a prompt or notice every operator is sent became in that thread. `progress` is
 // the progress level a chat or a thread chose (`/progress`, hub/bridges/progress-level.ts);
 // `message-thread` is where a message written in a thread lives when that is not its group (a
-// Discord thread's channel).
+// Discord thread's channel). `transcript` is a voice note's transcript waiting for its sender's Send,
+// Edit or Cancel (hub/bridges/voice.ts).
 
 export const BRIDGE_MEMORY_KINDS = [
   'route',
@@ -22,6 +23,7 @@ export const BRIDGE_MEMORY_KINDS = [
   'thread-copy',
   'progress',
   'message-thread',
+  'transcript',
 ] as const
 export type BridgeMemoryKind = (typeof BRIDGE_MEMORY_KINDS)[number]
 
@@ -32,6 +34,7 @@ export const PASSING_MEMORY: readonly BridgeMemoryKind[] = [
   'notice',
   'thread-copy',
   'message-thread',
+  'transcript',
 ]
 
 export interface BridgeMemoryStore {

@@ -2,7 +2,7 @@
 // `switchboard bridge add`, the platform's real client library inside it, a fake platform server on
 // 127.0.0.1, and an MCP client of `switchboard channel` standing in for Claude Code.
 import type { ChildProcess } from 'node:child_process'
-import { readFileSync } from 'node:fs'
+import { readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { basename, join } from 'node:path'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { BRIDGE_PLATFORMS } from '../../src/core/bridges.js'
@@ -326,6 +326,64 @@ describe.each(BRIDGE_PLATFORMS)('%s bridge', (platform) => {
       const path = (result.content as { text: string }[])[0]?.text as string
       expect(readFileSync(path)).toEqual(log.content)
       expect(basename(path)).not.toMatch(/[<>;]/)
+    })
+
+    it('brings a photo and a PDF into the inbox of the session the chat goes to, each named with its type and size', async () => {
+      const claude = await channel()
+      const chat = await pair(home, fake, ann)
+      await fake.dm(ann, '/to work')
+      await fake.waitFor(() => botMessages(fake, chat).find((m) => m.text.includes('now go to work')), '/to')
+      const photo = { name: 'graph.png', mime: 'image/png', content: Buffer.from('png bytes of the graph') }
+      const pdf = { name: 'report.pdf', mime: 'application/pdf', content: Buffer.from('%PDF-1.4 the report') }
+      await fake.dm(ann, 'the graph', { photo })
+      await fake.dm(ann, 'and the report', { document: pdf })
+      const [withPhoto, withPdf] = await claude.waitForEvents(2)
+      const inbox = join(home.dir, 'inbox', 'work')
+      const named = (meta: Record<string, string> | undefined) => {
+        const [, path, type, size] = /^(.+) \(([^,]+), (\d+) bytes\)$/.exec(meta?.files ?? '') ?? []
+        return { path: path as string, type, size: Number(size) }
+      }
+      const image = named(withPhoto?.meta)
+      expect(image.path.startsWith(inbox)).toBe(true)
+      expect(readFileSync(image.path)).toEqual(photo.content)
+      expect(image.size).toBe(photo.content.length)
+      expect(image.type).toMatch(/^image\//)
+      const report = named(withPdf?.meta)
+      expect(report).toMatchObject({ type: 'application/pdf', size: pdf.content.length })
+      expect(report.path.startsWith(inbox)).toBe(true)
+      expect(readFileSync(report.path)).toEqual(pdf.content)
+    })
+
+    it('refuses a file over the limit or of a type not taken, telling the sender the limit', async () => {
+      const claude = await channel()
+      const chat = await pair(home, fake, ann)
+      const config = join(home.dir, 'config.json')
+      writeFileSync(config, JSON.stringify({ chatFileLimitMb: 1 }))
+      try {
+        const big = { name: 'dump.pdf', mime: 'application/pdf', content: Buffer.alloc(1024 * 1024 + 1) }
+        await fake.dm(ann, 'the dump', { document: big })
+        const said = await fake.waitFor(
+          () => botMessages(fake, chat).find((m) => m.text.includes('dump.pdf')),
+          'the refusal',
+        )
+        expect(said.text).toContain('over the 1 MB limit for files (chatFileLimitMb)')
+        const exe = { name: 'tool.exe', mime: 'application/x-msdownload', content: Buffer.from('MZ') }
+        await fake.dm(ann, 'run this', { document: exe })
+        const refused = await fake.waitFor(
+          () => botMessages(fake, chat).find((m) => m.text.includes('tool.exe')),
+          'the refusal of a type',
+        )
+        expect(refused.text).toMatch(
+          /application\/x-msdownload, which is not taken \(chatFileTypes: image\/\*/,
+        )
+        // The words still reach the session, saying what was refused; no file does.
+        const events = await claude.waitForEvents(2)
+        expect(events.map((e) => e.content)).toEqual(['the dump', 'run this'])
+        expect(events.every((e) => e.meta?.files === undefined)).toBe(true)
+        expect(events[0]?.meta?.files_refused).toContain('dump.pdf')
+      } finally {
+        rmSync(config)
+      }
     })
 
     it('answers in a group only once it is added, and only when mentioned', async () => {

@@ -2,11 +2,13 @@
 // started: a DM on the (fake) platform starts a turn, and Claude's reply tool call arrives on the
 // platform as the bot's message.
 import { once } from 'node:events'
-import { basename } from 'node:path'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { expect, it } from 'vitest'
 import { BRIDGE_PLATFORMS } from '../../src/core/bridges.js'
 import { textOf, toolResults } from '../fakes/anthropic.js'
 import type { FakePlatform } from '../fakes/chat-platform.js'
+import { FakeTranscription } from '../fakes/transcription.js'
 import { botMessages, bridgeAddArgs, FAKES, pair, person } from '../helpers/bridge-world.js'
 import { e2eWorld, startDrivingHub, startedSession } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
@@ -234,4 +236,125 @@ it('drives two sessions from two Telegram topics, each answering in its own', {
     60_000,
   )
   expect(fake.threads().find((t) => t.thread === alpha.thread)?.closed).toBe(false)
+})
+
+it('brings a photo and a PDF written in a session’s topic into its context as paths it can read, and refuses a file over the limit', {
+  timeout: 180_000,
+}, async () => {
+  const fake = await FAKES.telegram()
+  world.closers.push(() => fake.close())
+  const group = '-1009876543211'
+  fake.addGroup(group)
+  await world.home.cli(...bridgeAddArgs(fake))
+  await world.home.cli('bridge', 'group', 'add', 'telegram', group, '--topics')
+  writeFileSync(join(world.home.dir, 'config.json'), JSON.stringify({ chatFileLimitMb: 1 }))
+  await startDrivingHub(world)
+  await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+  const olga = person('telegram', 2, 'olga')
+  await pair(world.home, fake, olga, true)
+
+  world.fake.respond((request) => {
+    const said = textOf(request.messages)
+    if (said.includes('the report')) return { text: 'read the report' }
+    if (said.includes('the graph')) return { text: 'saw the graph' }
+    return said.includes('look at files') ? { text: 'send them' } : { text: 'ok' }
+  })
+  await fake.groupMessage(group, olga, `/new@switchboard_test_bot ${world.claude.cwd} look at files`)
+  const topic = await fake.waitFor(
+    () => fake.threads().find((t) => t.title.endsWith('look at files')),
+    'the topic',
+  )
+  const inTopic = () => fake.sent().filter((m) => m.thread === topic.thread)
+  await fake.waitFor(() => inTopic().find((m) => m.text === 'send them'), 'the first answer', 60_000)
+
+  const photo = { name: 'graph.png', mime: 'image/png', content: Buffer.from('png bytes of the graph') }
+  const pdf = { name: 'report.pdf', mime: 'application/pdf', content: Buffer.from('%PDF-1.4 the report') }
+  await fake.groupMessage(group, olga, 'the graph', { thread: topic.thread, photo })
+  await fake.waitFor(
+    () => inTopic().find((m) => m.text === 'saw the graph'),
+    'the answer to the graph',
+    60_000,
+  )
+  await fake.groupMessage(group, olga, 'the report', { thread: topic.thread, document: pdf })
+  await fake.waitFor(
+    () => inTopic().find((m) => m.text === 'read the report'),
+    'the answer to the report',
+    60_000,
+  )
+
+  // What the model was given: each file's path in the session's folder of the inbox, its type and size.
+  const filesIn = (words: string) => {
+    const block = world.fake.requests.map((r) => channelBlock(r, words)).find(Boolean) ?? ''
+    const [, path, type, size] = /files="(.+) \(([^,]+), (\d+) bytes\)"/.exec(block) ?? []
+    return { path: path as string, type, size: Number(size) }
+  }
+  const started = fake.sent().find((m) => !m.thread && m.text.includes('look at files'))
+  const session = /Started (ses_\w+)/.exec(started?.text ?? '')?.[1] as string
+  // The session's folder of the inbox is named as the hub names the session as a subscriber.
+  const inbox = join(world.home.dir, 'inbox', `session_${session}`)
+  const graph = filesIn('the graph')
+  expect(dirname(graph.path)).toBe(inbox)
+  expect(graph).toMatchObject({ type: 'image/jpeg', size: photo.content.length })
+  expect(readFileSync(graph.path)).toEqual(photo.content)
+  const report = filesIn('the report')
+  expect(dirname(report.path)).toBe(inbox)
+  expect(report).toMatchObject({ type: 'application/pdf', size: pdf.content.length })
+  expect(readFileSync(report.path)).toEqual(pdf.content)
+
+  const big = { name: 'dump.pdf', mime: 'application/pdf', content: Buffer.alloc(2 * 1024 * 1024) }
+  await fake.groupMessage(group, olga, '', { thread: topic.thread, document: big })
+  const refused = await fake.waitFor(() => inTopic().find((m) => m.text.includes('dump.pdf')), 'the refusal')
+  expect(refused.text).toBe(
+    '“dump.pdf” is 2 MB, over the 1 MB limit for files (chatFileLimitMb): it was not passed on.',
+  )
+})
+
+it('turns a voice note in a session’s topic into a transcript its sender confirms, which then reaches the model', {
+  timeout: 180_000,
+}, async () => {
+  const speech = await new FakeTranscription().start()
+  world.closers.push(() => speech.close())
+  speech.hears('run the migration on staging')
+  const fake = await FAKES.telegram()
+  world.closers.push(() => fake.close())
+  const group = '-1009876543212'
+  fake.addGroup(group)
+  await world.home.cli(...bridgeAddArgs(fake))
+  await world.home.cli('bridge', 'group', 'add', 'telegram', group, '--topics')
+  writeFileSync(join(world.home.dir, 'config.json'), JSON.stringify({ transcriptionUrl: speech.url }))
+  await startDrivingHub(world)
+  await fake.waitFor(() => fake.receivers() > 0, 'the bridge to connect', 20_000)
+  const olga = person('telegram', 2, 'olga')
+  await pair(world.home, fake, olga, true)
+
+  world.fake.respond((request) => {
+    const said = textOf(request.messages)
+    if (said.includes('run the migration on staging')) return { text: 'migration started' }
+    return said.includes('listen to me') ? { text: 'listening' } : { text: 'ok' }
+  })
+  await fake.groupMessage(group, olga, `/new@switchboard_test_bot ${world.claude.cwd} listen to me`)
+  const topic = await fake.waitFor(
+    () => fake.threads().find((t) => t.title.endsWith('listen to me')),
+    'the topic',
+  )
+  const inTopic = () => fake.sent().filter((m) => m.thread === topic.thread)
+  await fake.waitFor(() => inTopic().find((m) => m.text === 'listening'), 'the first answer', 60_000)
+
+  const voice = { name: 'note.ogg', mime: 'audio/ogg', content: Buffer.from('OggS a voice note') }
+  await fake.groupMessage(group, olga, '', { thread: topic.thread, voice })
+  const offer = await fake.waitFor(
+    () => inTopic().find((m) => m.text.includes('run the migration on staging') && m.buttons.length),
+    'the transcript with its buttons',
+  )
+  expect(offer.buttons.flat().map((b) => b.text)).toEqual(['Send', 'Edit', 'Cancel'])
+  expect(world.fake.requests.some((r) => textOf(r.messages).includes('run the migration'))).toBe(false)
+  const send = offer.buttons.flat().find((b) => b.text === 'Send')
+  await fake.press(olga, group, offer.messageId, send?.data as string)
+  await fake.waitFor(
+    () => inTopic().find((m) => m.text === 'migration started'),
+    'the answer to the note',
+    60_000,
+  )
+  const block = world.fake.requests.map((r) => channelBlock(r, 'run the migration on staging')).find(Boolean)
+  expect(block).toMatch(/files="[^"]+\.ogg \(audio\/ogg, \d+ bytes\)"/)
 })

@@ -16,6 +16,13 @@ export interface FakeFile {
   content: Buffer
 }
 
+/** Files a person sends with a message; a voice note only where the fake has them (Telegram's). */
+export interface FakeAttachments {
+  photo?: FakeFile
+  document?: FakeFile
+  voice?: FakeFile
+}
+
 /** A message as the platform holds it now (edits applied). */
 export interface FakeMessage {
   chatId: string
@@ -47,13 +54,16 @@ export interface FakePlatform {
   readonly botId: string
 
   /** A person writes to the bot in a DM; resolves with the message's id. */
-  dm(user: FakeUser, text: string, options?: { photo?: FakeFile; document?: FakeFile }): Promise<string>
-  /** A person writes in a group or channel the bot is in (in one of its threads, when given). */
+  dm(user: FakeUser, text: string, options?: FakeAttachments): Promise<string>
+  /**
+   * A person writes in a group or channel the bot is in (in one of its threads, when given); files
+   * only where the fake takes them in groups (Telegram's).
+   */
   groupMessage(
     chatId: string,
     user: FakeUser,
     text: string,
-    options?: { mention?: boolean; thread?: string },
+    options?: { mention?: boolean; thread?: string } & FakeAttachments,
   ): Promise<string>
   /**
    * A group where the bot may open threads, with it in: Telegram's forum supergroup (topics on, the

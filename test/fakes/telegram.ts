@@ -6,7 +6,7 @@ import { once } from 'node:events'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Button } from '../../src/sources/chat/platform.js'
-import type { FakeFile, FakeMessage, FakePlatform, FakeThread, FakeUser } from './chat-platform.js'
+import type { FakeAttachments, FakeMessage, FakePlatform, FakeThread, FakeUser } from './chat-platform.js'
 import { pollFor } from './chat-platform.js'
 import {
   CantParse,
@@ -149,7 +149,7 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
 
   function messageJson(m: Stored, withReply = true): Json {
     const json: Json = { message_id: m.messageId, date: m.date, chat: m.chat, from: m.from, ...m.extra }
-    const textKey = m.extra.photo || m.extra.document ? 'caption' : 'text'
+    const textKey = m.extra.photo || m.extra.document || m.extra.voice ? 'caption' : 'text'
     if (m.text !== '') json[textKey] = m.text
     if (m.entities.length > 0) json[textKey === 'text' ? 'entities' : 'caption_entities'] = m.entities
     if (m.buttons.length > 0) {
@@ -506,6 +506,39 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     if (result !== HELD) reply(res, 200, { ok: true, result })
   }
 
+  /** A message's files as Telegram gives them: a photo in several sizes, a document, a voice note. */
+  function attachmentsJson(options: FakeAttachments): Json {
+    const extra: Json = {}
+    if (options.photo) {
+      const thumb = addFile(options.photo.content.subarray(0, 16), 'photos', 'thumb.jpg')
+      const full = addFile(options.photo.content, 'photos', options.photo.name)
+      const size = options.photo.content.length
+      extra.photo = [
+        { ...thumb, width: 90, height: 68, file_size: Math.min(16, size) },
+        { ...full, width: 1280, height: 960, file_size: size },
+      ]
+    }
+    if (options.document) {
+      const ids = addFile(options.document.content, 'documents', options.document.name)
+      extra.document = {
+        ...ids,
+        file_name: options.document.name,
+        mime_type: options.document.mime,
+        file_size: options.document.content.length,
+      }
+    }
+    if (options.voice) {
+      const ids = addFile(options.voice.content, 'voice', options.voice.name)
+      extra.voice = {
+        ...ids,
+        duration: 3,
+        mime_type: options.voice.mime,
+        file_size: options.voice.content.length,
+      }
+    }
+    return extra
+  }
+
   server.listen(0, '127.0.0.1')
   await once(server, 'listening')
   const port = (server.address() as AddressInfo).port
@@ -520,28 +553,10 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
     typing,
     pressAnswers,
 
-    async dm(user: FakeUser, text: string, options: { photo?: FakeFile; document?: FakeFile } = {}) {
+    async dm(user: FakeUser, text: string, options: FakeAttachments = {}) {
       const from = personJson(user)
       chatOf(user.id, { id: Number(user.id), type: 'private', ...withoutBot(from) })
-      const extra: Json = {}
-      if (options.photo) {
-        const thumb = addFile(options.photo.content.subarray(0, 16), 'photos', 'thumb.jpg')
-        const full = addFile(options.photo.content, 'photos', options.photo.name)
-        const size = options.photo.content.length
-        extra.photo = [
-          { ...thumb, width: 90, height: 68, file_size: Math.min(16, size) },
-          { ...full, width: 1280, height: 960, file_size: size },
-        ]
-      }
-      if (options.document) {
-        const ids = addFile(options.document.content, 'documents', options.document.name)
-        extra.document = {
-          ...ids,
-          file_name: options.document.name,
-          mime_type: options.document.mime,
-          file_size: options.document.content.length,
-        }
-      }
+      const extra: Json = attachmentsJson(options)
       const message = store(user.id, from, text, extra)
       pushUpdate({ message: messageJson(message) })
       return String(message.messageId)
@@ -551,14 +566,17 @@ export async function startFakeTelegram(): Promise<FakeTelegram> {
       chatId: string,
       user: FakeUser,
       text: string,
-      options: { mention?: boolean; thread?: string } = {},
+      options: { mention?: boolean; thread?: string } & FakeAttachments = {},
     ) {
       chatOf(chatId, { id: Number(chatId), type: 'supergroup', title: `Group ${chatId}` })
       const handle = `@${BOT.username}`
       const full = options.mention ? `${handle} ${text}` : text
-      const extra: Json = options.mention
-        ? { entities: [{ type: 'mention', offset: 0, length: handle.length }] }
-        : {}
+      const extra: Json = attachmentsJson(options)
+      // Under a file the words are its caption, and their entities the caption's.
+      if (options.mention)
+        extra[extra.photo || extra.document || extra.voice ? 'caption_entities' : 'entities'] = [
+          { type: 'mention', offset: 0, length: handle.length },
+        ]
       if (options.thread !== undefined) {
         const topic = topicOf({ chat_id: chatId, message_thread_id: options.thread })
         // Telegram's way: a message in a topic answers the message that made the topic.

@@ -177,6 +177,20 @@ describe('secrets', () => {
       `${file}: adminToken: a file holding a secret must be its owner's alone (chmod 600 ${file})`,
     ])
   })
+
+  it('refuses a transcription key in a config.json others may read, and never shows it', () => {
+    const key = 'sk-transcription-secret-0123'
+    const home = homeWith({ transcriptionKey: key })
+    const file = join(home, 'config.json')
+    chmodSync(file, 0o644)
+    expect(resolveSettings({ home }, {}).problems).toEqual([
+      `${file}: transcriptionKey: a file holding a secret must be its owner's alone (chmod 600 ${file})`,
+    ])
+    chmodSync(file, 0o600)
+    const resolution = resolveSettings({ home }, {})
+    expect(resolution.values.transcriptionKey).toBe(key)
+    expect(JSON.stringify(showSettings(resolution))).not.toContain(key)
+  })
 })
 
 it('takes the push contact as a mailto: or https: address, and refuses anything else in one line', () => {

@@ -158,9 +158,12 @@ function crossChecks(
       `${label('insecure', origins.insecure)} is plain HTTP; it cannot go with ${label('tlsCert', origins.tlsCert)} and ${label('tlsKey', origins.tlsKey)}`,
     )
   // config.json is no place for a secret unless only its owner can read it.
-  if (origins.adminToken.from === 'config.json' && (statSync(file).mode & 0o077) !== 0)
+  const secretInFile = (['adminToken', 'transcriptionKey'] as const).find(
+    (name) => origins[name].from === 'config.json',
+  )
+  if (secretInFile && (statSync(file).mode & 0o077) !== 0)
     problems.push(
-      `${file}: adminToken: a file holding a secret must be its owner's alone (chmod 600 ${file})`,
+      `${file}: ${secretInFile}: a file holding a secret must be its owner's alone (chmod 600 ${file})`,
     )
   return problems
 }

@@ -160,6 +160,76 @@ export const SETTINGS = {
     description:
       "folders a reply may attach files from, besides the session's and the home's inbox (config.json's is read at each reply)",
   }),
+  chatFileLimitMb: setting({
+    variable: 'SWITCHBOARD_CHAT_FILE_LIMIT_MB',
+    flag: { spec: '--chat-file-limit-mb <MB>', on: ON_SERVE },
+    inFile: true,
+    text: text.number,
+    schema: () => numberIn('a number of megabytes from 1 to 2000', 1, 2000),
+    default: 50,
+    description:
+      "the largest file a chat brings into a session's inbox, and the most a reply's files weigh together going out (config.json's is read at each file)",
+  }),
+  chatFileTypes: setting({
+    variable: 'SWITCHBOARD_CHAT_FILE_TYPES',
+    flag: { spec: '--chat-file-types <types>', on: ON_SERVE },
+    inFile: true,
+    text: text.list,
+    schema: () =>
+      listOf(
+        z.string().regex(/^(\*|[a-z0-9.+-]+)\/(\*|[a-z0-9.+-]+)$/i, {
+          error: (issue) => `${JSON.stringify(issue.input)} is not a type such as image/png or image/*`,
+        }),
+      ),
+    default: [
+      'image/*',
+      'text/*',
+      'audio/*',
+      'video/*',
+      'application/pdf',
+      'application/json',
+      'application/zip',
+    ] as string[],
+    description:
+      'the types of file a chat may bring into a session (image/*, application/pdf; */* takes any); a file of another type is refused, and its sender told',
+  }),
+  transcriptionUrl: setting({
+    variable: 'SWITCHBOARD_TRANSCRIPTION_URL',
+    flag: { spec: '--transcription-url <url>', on: ON_SERVE },
+    inFile: true,
+    text: text.string,
+    schema: () =>
+      z.url({
+        protocol: /^https?$/,
+        error: 'an http: or https: URL of an OpenAI-compatible /v1/audio/transcriptions endpoint',
+      }),
+    default: null,
+    defaultText: 'none: a voice note is a file like any other',
+    description:
+      'a speech-to-text service voice notes from the chats are transcribed by (an OpenAI-compatible POST /v1/audio/transcriptions: whisper.cpp, faster-whisper, a hosted one)',
+  }),
+  transcriptionKey: setting({
+    variable: 'SWITCHBOARD_TRANSCRIPTION_KEY',
+    flag: null,
+    inFile: true,
+    why: 'on a command line every user of the machine could read it (ps)',
+    text: text.string,
+    schema: () => z.string().trim().min(1, 'an API key'),
+    default: null,
+    defaultText: 'none (a local server wants none)',
+    secret: true,
+    show: (key) => (key === null ? null : '(hidden)'),
+    description: "the bearer key transcriptionUrl's service takes; config.json holding it must be 0600",
+  }),
+  transcriptionModel: setting({
+    variable: 'SWITCHBOARD_TRANSCRIPTION_MODEL',
+    flag: { spec: '--transcription-model <name>', on: ON_SERVE },
+    inFile: true,
+    text: text.string,
+    schema: () => z.string().trim().min(1, 'a model name'),
+    default: 'whisper-1',
+    description: 'the model asked of transcriptionUrl (its model field)',
+  }),
   databaseUrl: setting({
     variable: 'SWITCHBOARD_DATABASE_URL',
     flag: { spec: '--database-url <url>' },

@@ -13,6 +13,7 @@ import type { HubSecrets } from '../core/hub-secrets.js'
 import { promptBody } from '../people/decisions.js'
 import type { ShownOutcome } from '../people/sender-outbox.js'
 import { takeBot } from './bot-lock.js'
+import { chatFileLimits, fetchChatFile } from './chat-files.js'
 import {
   type BridgeContext,
   platformChatOf,
@@ -31,6 +32,7 @@ import { redacting } from './redacting-adapter.js'
 import { checkReplyFiles, FileRefused } from './reply-files.js'
 import { Threads } from './threads.js'
 import { answerFromChat, openPrompt } from './verdicts.js'
+import { isVoicePress } from './voice.js'
 
 const FIRST_RECONNECT_MS = 1000
 const MAX_RECONNECT_MS = 60_000
@@ -253,6 +255,8 @@ export class Bridge {
       adapter
         .answerPress(press, notice)
         .catch((err) => this.log.debug({ err: err.message }, 'press not answered'))
+    // A voice note's transcript is its sender's to answer, operator or not (voice.ts checks who).
+    if (isVoicePress(press.data)) return this.inbound.voicePress(press, answerPress)
     const { hub } = this.deps
     const parsed = parseButtonData(press.data)
     const sender = await hub.store.senderByName(senderNameOf(this.platform, press.userId))
@@ -379,7 +383,14 @@ export class Bridge {
         const known = await this.context.memory.attachment(action.file_id)
         if (!known || known.chatId !== platformChat)
           return { ok: false, message: `no attachment "${action.file_id}" in this chat` }
-        return { ok: true, message: await adapter.download(known.attachment, this.inbound.inboxFolder()) }
+        // Held to the limit and the types a file that came with a message is held to.
+        try {
+          const limits = chatFileLimits(this.context.home)
+          const file = await fetchChatFile(adapter, known.attachment, this.inbound.inboxFolder(from), limits)
+          return { ok: true, message: file.path }
+        } catch (err) {
+          return { ok: false, message: (err as Error).message }
+        }
       }
       case 'fetch': {
         if (!adapter.history)

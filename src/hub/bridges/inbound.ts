@@ -1,25 +1,42 @@
 // A message from a chat platform: gated by who wrote it (the platform's user id, never the chat),
 // answered with a pairing code when a stranger writes, and otherwise published as an event on
 // `chat:<platform>:<chat id>` — or taken as a verdict (`yes abcde`) or a command (`/sessions`).
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
 import type { Meta } from '../../core/event.js'
 import { parseVerdictText } from '../../core/hub-protocol.js'
 import { newId } from '../../core/ids.js'
-import type { InboundAttachment, InboundMessage } from '../../sources/chat/platform.js'
+import type { ButtonPress, InboundAttachment, InboundMessage } from '../../sources/chat/platform.js'
 import type { Sender } from '../../store/store.js'
+import { type ChatFile, chatFileLimits, fetchChatFile, inboxFolder, shownName } from './chat-files.js'
 import { runCommand } from './commands.js'
 import { type BridgeContext, chatSourceOf, senderNameOf } from './context.js'
 import { groupSender } from './threads.js'
+import { transcriptionService } from './transcription.js'
 import { answerFromChat, answerTypedInChat, openPrompts, parseAnswerText, whyClosed } from './verdicts.js'
+import { VoiceNotes, type VoiceRoute } from './voice.js'
 
 /** Replies a stranger gets to one pairing code: the code, then a reminder, then silence. */
 const MAX_PAIRING_REPLIES = 2
 /** A chat is told no session takes it once an hour at most. */
 const NOTICE_EVERY_MS = 60 * 60 * 1000
 
+/** A file fetched, with what the platform said of it. */
+type TakenFile = ChatFile & { attachment: InboundAttachment }
+
 export class Inbound {
-  constructor(private readonly context: BridgeContext) {}
+  private readonly voice: VoiceNotes
+
+  constructor(private readonly context: BridgeContext) {
+    this.voice = new VoiceNotes(
+      context,
+      (message, route, taken) => this.publish(message, route.senderName, route.chatId, route.session, taken),
+      (to, text) => this.sayTo(to, text),
+    )
+  }
+
+  /** A press on a voice note's transcript (Send, Edit, Cancel). */
+  voicePress(press: ButtonPress, answer: (notice?: string) => Promise<unknown>): Promise<void> {
+    return this.voice.pressed(press, answer)
+  }
 
   async take(message: InboundMessage): Promise<void> {
     const { config } = this.context
@@ -121,25 +138,40 @@ export class Inbound {
     return message.thread && threads ? threads.chatOf(message.chatId, message.thread) : message.chatId
   }
 
-  /** `session`: the one whose thread it was written in, which alone gets it. */
+  /**
+   * `session`: the one whose thread it was written in, which alone gets it. `taken`: files fetched
+   * already, and the words to send (a voice note's transcript its sender confirmed).
+   */
   private async publish(
     message: InboundMessage,
     senderName: string,
     chatId: string,
     session: string | null = null,
+    taken?: { files: ChatFile[]; text: string },
   ): Promise<void> {
     const { hub, platform } = this.context
+    let target = session ?? (await this.context.memory.route(chatId))
+    if (target && !session && !(await hub.store.hasSubscriber(target))) {
+      await this.context.memory.setRoute(chatId, null)
+      target = null
+    }
+    let files: { kept: ChatFile[]; refused: string[] } = { kept: taken?.files ?? [], refused: [] }
+    if (!taken) {
+      const fetched = await this.fetchFiles(message, target)
+      files = fetched
+      if (files.refused.length) await this.sayTo(message, files.refused.join('\n'))
+      const voice = fetched.kept.find((f) => f.attachment.kind === 'voice')
+      if (voice && (await this.offerTranscript(message, { senderName, chatId, session }, voice))) return
+      // Every file refused and no words: the sender was told why, and the session has nothing to read.
+      if (!message.text && message.attachments.length && !files.kept.length) return
+    }
     const meta: Meta = {
       message_id: message.messageId,
       user: message.userName,
       user_id: message.userId,
       ts: message.ts,
-      ...(await this.attachmentMeta(message)),
-    }
-    let target = session ?? (await this.context.memory.route(chatId))
-    if (target && !session && !(await hub.store.hasSubscriber(target))) {
-      await this.context.memory.setRoute(chatId, null)
-      target = null
+      ...(await this.filesMeta(message, files.kept, files.refused)),
+      ...(taken ? { transcribed: 'a voice note, its transcript confirmed by its sender' } : {}),
     }
     const result = await hub.publish({
       topic: `chat:${platform}:${message.chatId}`,
@@ -147,7 +179,8 @@ export class Inbound {
       sender: senderName,
       chat_id: chatId,
       target,
-      content: message.text || (message.attachments.length ? '(attachment)' : '(empty message)'),
+      content:
+        taken?.text || message.text || (message.attachments.length ? '(attachment)' : '(empty message)'),
       meta,
       idempotencyKey: `${message.chatId}:${message.messageId}`,
     })
@@ -165,23 +198,66 @@ export class Inbound {
   }
 
   /**
-   * Photos are downloaded once the sender passed the gate, and only their path is given (in meta, never
-   * in content); other files are described, for Claude to fetch with download_attachment.
+   * A voice note, with a speech-to-text service configured, goes to its sender as a transcript to
+   * confirm (voice.ts): true when it did. Without one its sender is told it goes as a file.
    */
-  private async attachmentMeta(message: InboundMessage): Promise<Meta> {
-    const [first, ...rest] = message.attachments
-    if (!first) return {}
-    const meta: Meta = {}
-    if (first.kind === 'photo') {
-      const adapter = this.context.adapter()
-      if (adapter) {
-        try {
-          meta.image_path = await adapter.download(first, this.inboxFolder())
-        } catch (err) {
-          this.context.log.warn({ err: (err as Error).message }, 'photo not downloaded')
-        }
+  private async offerTranscript(
+    message: InboundMessage,
+    route: VoiceRoute,
+    voice: TakenFile,
+  ): Promise<boolean> {
+    const service = transcriptionService(this.context.home)
+    if (service) return this.voice.offer(message, route, voice, service)
+    if (await this.context.memory.noticeDue(`voice:${message.chatId}`, NOTICE_EVERY_MS))
+      await this.sayTo(
+        message,
+        'Your voice note goes to the session as an audio file: no speech-to-text service is configured (transcriptionUrl in config.json).',
+      )
+    return false
+  }
+
+  /**
+   * The message's files, fetched once the sender passed the gate into the inbox of the session it
+   * goes to (`owner`; the platform's folder when it goes to whichever session takes the chat). A file
+   * refused or not fetched is in `refused`, in words for its sender.
+   */
+  private async fetchFiles(
+    message: InboundMessage,
+    owner: string | null,
+  ): Promise<{ kept: TakenFile[]; refused: string[] }> {
+    if (!message.attachments.length) return { kept: [], refused: [] }
+    const adapter = this.context.adapter()
+    const limits = chatFileLimits(this.context.home)
+    const folder = this.inboxFolder(owner)
+    const kept: TakenFile[] = []
+    const refused: string[] = []
+    for (const attachment of message.attachments) {
+      try {
+        if (!adapter)
+          throw new Error(
+            `${shownName(attachment)} was not fetched: the bridge is reconnecting; send it again.`,
+          )
+        kept.push({ ...(await fetchChatFile(adapter, attachment, folder, limits)), attachment })
+      } catch (err) {
+        refused.push((err as Error).message)
       }
     }
+    return { kept, refused }
+  }
+
+  /**
+   * Files are named to Claude by path, type and size in meta (never in content); what was refused is
+   * said to the session as files_refused too: nothing is dropped silently.
+   */
+  private async filesMeta(message: InboundMessage, kept: ChatFile[], refused: string[]): Promise<Meta> {
+    const meta: Meta = {}
+    if (kept.length) meta.files = kept.map((f) => `${f.path} (${f.type}, ${f.size} bytes)`).join('; ')
+    const image = kept.find((f) => f.type.startsWith('image/'))
+    if (image) meta.image_path = image.path
+    if (refused.length) meta.files_refused = refused.join(' ')
+    const [first, ...rest] = message.attachments
+    if (!first) return meta
+    // Ids for download_attachment, as the official plugins give them.
     const fileId = await this.remember(message.chatId, first)
     Object.assign(meta, {
       attachment_kind: first.kind,
@@ -192,9 +268,6 @@ export class Inbound {
     })
     if (rest.length) {
       meta.attachment_count = String(message.attachments.length)
-      meta.attachments = message.attachments
-        .map((a) => `${a.name ?? a.kind} (${a.mime ?? a.kind}, ${Math.ceil((a.size ?? 0) / 1024)} KB)`)
-        .join('; ')
       for (const a of rest) await this.remember(message.chatId, a)
     }
     return meta
@@ -206,10 +279,9 @@ export class Inbound {
     return fileId
   }
 
-  inboxFolder(): string {
-    const folder = join(this.context.home, 'inbox', this.context.platform)
-    mkdirSync(folder, { recursive: true, mode: 0o700 })
-    return folder
+  /** A session's folder of the inbox; the platform's for a chat no one session takes. */
+  inboxFolder(owner: string | null = null): string {
+    return inboxFolder(this.context.home, owner ?? this.context.platform)
   }
 
   /**

@@ -60,6 +60,24 @@ export class BridgeMemory {
     return this.read('attachment', fileId, attachmentSchema)
   }
 
+  /** A voice note's transcript waiting for its sender's answer (voice.ts). */
+  async transcript<T>(id: string, schema: z.ZodType<T>): Promise<T | null> {
+    return this.read('transcript', id, schema)
+  }
+
+  async setTranscript(id: string, value: Record<string, unknown>): Promise<void> {
+    await this.store.remember(this.platform, 'transcript', id, value, Date.now())
+  }
+
+  /**
+   * True for the one caller that took it, counted in one statement: two presses at once (or on two
+   * hubs) answer it once. What is left is deleted with the passing memory.
+   */
+  async takeTranscript(id: string): Promise<boolean> {
+    if ((await this.store.recall(this.platform, 'transcript', id)) === null) return false
+    return (await this.store.countUp(this.platform, 'transcript', id, Date.now())) === 1
+  }
+
   async addAttachment(fileId: string, chatId: string, attachment: InboundAttachment): Promise<void> {
     await this.store.remember(this.platform, 'attachment', fileId, { chatId, attachment }, Date.now())
     await this.store.trimMemory(this.platform, 'attachment', MAX_ATTACHMENTS)

@@ -53,4 +53,16 @@ describe('which files a reply may attach', () => {
     await expect(checkReplyFiles([join(shared, 'pipe')], origin)).rejects.toThrow(/not a file/)
     await expect(checkReplyFiles(['relative.txt'], origin)).rejects.toThrow(/absolute/)
   })
+
+  it('holds a reply to chatFileLimitMb, the limit files from the chats are held to', async () => {
+    const project = join(user, 'project')
+    mkdirSync(project)
+    writeFileSync(join(project, 'big.bin'), Buffer.alloc(2 * 1024 * 1024))
+    const origin = { home, folder: project }
+    await expect(checkReplyFiles([join(project, 'big.bin')], origin)).resolves.toBeUndefined()
+    writeFileSync(join(home, 'config.json'), JSON.stringify({ chatFileLimitMb: 1 }))
+    await expect(checkReplyFiles([join(project, 'big.bin')], origin)).rejects.toThrow(
+      `${join(project, 'big.bin')} is over 1 MB (chatFileLimitMb)`,
+    )
+  })
 })

@@ -8,9 +8,7 @@ import { homedir } from 'node:os'
 import { basename, isAbsolute, join, sep } from 'node:path'
 import { paths, replyFileRoots } from '../../core/config.js'
 import type { OutgoingFile } from '../../sources/chat/platform.js'
-
-/** Telegram's bot upload limit, the smallest of the three; for a reply's files together. */
-export const MAX_REPLY_FILE_BYTES = 50 * 1024 * 1024
+import { chatFileLimits, megabytes } from './chat-files.js'
 
 /**
  * What the user's home holds that no reply may carry, even from a session run in the home itself:
@@ -58,12 +56,13 @@ async function real(path: string): Promise<string | null> {
 /** Opens, checks and reads a reply's files; throws FileRefused naming the first that may not go. */
 export async function readReplyFiles(files: string[], origin: FileOrigin): Promise<OutgoingFile[]> {
   const read: OutgoingFile[] = []
+  const { maxBytes } = chatFileLimits(origin.home)
   let total = 0
   for (const file of files) {
-    const one = await withCheckedFile(file, origin, async (handle, size) => {
+    const one = await withCheckedFile(file, origin, maxBytes, async (handle, size) => {
       total += size
-      if (total > MAX_REPLY_FILE_BYTES)
-        throw new FileRefused(`${file}: a reply's files are over 50 MB together`)
+      if (total > maxBytes)
+        throw new FileRefused(`${file}: a reply's files are over ${megabytes(maxBytes)} together`)
       return { name: basename(file), bytes: await readAll(handle, size) }
     })
     read.push(one)
@@ -73,18 +72,20 @@ export async function readReplyFiles(files: string[], origin: FileOrigin): Promi
 
 /** The same checks without reading: what the reply tool answers at once. */
 export async function checkReplyFiles(files: string[], origin: FileOrigin): Promise<void> {
+  const { maxBytes } = chatFileLimits(origin.home)
   let total = 0
   for (const file of files)
-    await withCheckedFile(file, origin, async (_handle, size) => {
+    await withCheckedFile(file, origin, maxBytes, async (_handle, size) => {
       total += size
-      if (total > MAX_REPLY_FILE_BYTES)
-        throw new FileRefused(`${file}: a reply's files are over 50 MB together`)
+      if (total > maxBytes)
+        throw new FileRefused(`${file}: a reply's files are over ${megabytes(maxBytes)} together`)
     })
 }
 
 async function withCheckedFile<T>(
   file: string,
   origin: FileOrigin,
+  maxBytes: number,
   use: (handle: FileHandle, size: number) => Promise<T>,
 ): Promise<T> {
   if (!isAbsolute(file)) throw new FileRefused(`files must be absolute paths: ${file}`)
@@ -111,7 +112,8 @@ async function withCheckedFile<T>(
       throw new FileRefused(
         `${file} is a hard link (one file under ${opened.nlink} names): only a file with one name is sent; send a copy`,
       )
-    if (opened.size > MAX_REPLY_FILE_BYTES) throw new FileRefused(`${file} is over 50 MB`)
+    if (opened.size > maxBytes)
+      throw new FileRefused(`${file} is over ${megabytes(maxBytes)} (chatFileLimitMb)`)
     return await use(handle, opened.size)
   } finally {
     await handle.close()
