@@ -145,7 +145,8 @@ it('sends each operator only the notices they chose, with /notices in the chat o
   await fake.waitFor(() => said('You get notices when Claude waits for you here now'), 'the new choice')
   await fake.dm(olga, '/notices later')
   await fake.waitFor(
-    () => said('say which notices: waiting, finished, run-started, run-ended, budget, all or off (not "later")'),
+    () =>
+      said('say which notices: waiting, finished, run-started, run-ended, budget, all or off (not "later")'),
     'why not',
   )
 
