@@ -53,6 +53,17 @@ it('starts no run of a routine whose project is over its daily budget, and tells
     expect.objectContaining({ key: project, costUsd: spent }),
   ])
 
+  // A wrong flag or amount is one line, and nothing is set.
+  const wrong = await runCli(['usage', '--by', 'colour'], env)
+  expect([wrong.code, wrong.stderr]).toEqual([
+    2,
+    'switchboard: --by is one of project, session, agent, routine, operator, day\n',
+  ])
+  const notAnAmount = await runCli(['budget', 'set', project, 'lots'], env)
+  expect([notAnAmount.code, notAnAmount.stderr]).toEqual([
+    2,
+    'switchboard: "lots" is not an amount of dollars a day, e.g. 5/day\n',
+  ])
   expect((await runCli(['budget', 'set', project, '1/day'], env)).stdout).toBe(
     `${project}: $1.00 a day; operators told at 50%, 80%, 100%\n`,
   )

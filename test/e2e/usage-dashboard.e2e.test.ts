@@ -1,12 +1,16 @@
 // The Usage page in real headless Chromium: today's costs by project as a chart a screen reader can
-// read (and as a table), fitting a phone at 390 px without sideways scrolling, and a desktop.
-import { join } from 'node:path'
+// read (and as a table), fitting a phone at 390 px without sideways scrolling, and a desktop;
+// screenshots of both go to test-results/screenshots.
+import { join, resolve } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { UsageEntry } from '../../src/core/usage.js'
 import { openSqliteStore } from '../../src/store/sqlite/index.js'
 import { launchChromium } from '../helpers/chromium.js'
 import { e2eWorld, startDrivingHub } from '../helpers/e2e.js'
+
+/** Where the page's screenshots go, as the other dashboard tests leave theirs. */
+const SHOTS = resolve(import.meta.dirname, '../../test-results/screenshots')
 
 const world = e2eWorld()
 let browser: Browser
@@ -86,5 +90,6 @@ it('shows today’s costs by project as a chart that reads at 390 px and on a de
     expect((label?.x ?? 0) + (label?.width ?? Number.POSITIVE_INFINITY)).toBeLessThanOrEqual(viewport.width)
     const wide = (await page.evaluate('document.documentElement.scrollWidth')) as number
     expect(wide).toBeLessThanOrEqual(viewport.width)
+    await page.screenshot({ path: join(SHOTS, `usage-${viewport.width}.png`) })
   }
 })

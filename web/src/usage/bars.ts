@@ -7,7 +7,7 @@ import type { UsageTotal } from '../../../src/core/usage.ts'
 export const CHART_WIDTH = 320
 export const BAR_HEIGHT = 18
 /** A bar's row: its name above it, the bar, and room before the next. */
-export const ROW_HEIGHT = 44
+export const ROW_HEIGHT = 48
 
 export interface Bar {
   label: string

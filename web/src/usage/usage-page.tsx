@@ -10,7 +10,7 @@ import './usage.css'
 
 const POLL_MS = 30_000
 /** Room on the right of the longest bar for its value. */
-const VALUE_ROOM = 150
+const VALUE_ROOM = 130
 
 /** Today in UTC, as the API's since takes a date: the day budgets count. */
 const todayUtc = () => new Date().toISOString().slice(0, 10)
@@ -43,11 +43,11 @@ export function UsagePage() {
           </title>
           {bars.map((b) => (
             <g key={b.label} transform={`translate(0 ${b.y})`}>
-              <text x={0} y={14} className="usage-label">
+              <text x={0} y={16} className="usage-label">
                 {b.label}
               </text>
-              <rect x={0} y={20} width={b.width} height={BAR_HEIGHT} rx={3} className="usage-bar" />
-              <text x={b.width + 6} y={20 + BAR_HEIGHT - 4} className="usage-value">
+              <rect x={0} y={22} width={b.width} height={BAR_HEIGHT} rx={3} className="usage-bar" />
+              <text x={b.width + 6} y={22 + BAR_HEIGHT - 4} className="usage-value">
                 {b.value}
               </text>
             </g>
