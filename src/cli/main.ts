@@ -52,6 +52,8 @@ const commands: Record<string, () => Promise<Register>> = {
   notices: async () => (await import('./notices.js')).registerNotices,
   push: async () => (await import('./push.js')).registerPush,
   config: async () => (await import('./config.js')).registerConfig,
+  usage: async () => (await import('./usage.js')).registerUsage,
+  budget: async () => (await import('./usage.js')).registerUsage,
 }
 
 const program = new Program('switchboard')

@@ -1,4 +1,4 @@
-// `switchboard notices <sender> [waiting] [finished] [run-started] [run-ended] | all | off`: which
+// `switchboard notices <sender> [waiting] [finished] [run-started] [run-ended] [budget] | all | off`: which
 // notices a sender gets, of sessions at terminals ("Claude is waiting for you", "finished its turn")
 // and of routines' runs (started, ended); without kinds, what it gets now. A chat person chooses the
 // same with /notices.
@@ -11,7 +11,7 @@ export function registerNotices(program: Command): void {
   program
     .command('notices <sender> [kinds...]')
     .description(
-      'which notices a sender gets: waiting, finished (sessions at terminals), run-started, run-ended (routines), all or off',
+      'which notices a sender gets: waiting, finished (sessions at terminals), run-started, run-ended (routines), budget (a project’s daily budget), all or off',
     )
     .option('--json', 'JSON, for scripts')
     .action(async (name: string, words: string[], opts: { json?: boolean }, command: Command) => {

@@ -8,9 +8,10 @@ it('reads the kinds a person names, all or off, and refuses anything else in one
   expect(noticeKindsOf(['Waiting|finished'])).toEqual(['waiting', 'finished'])
   expect(noticeKindsOf(['run-ended', 'waiting'])).toEqual(['waiting', 'run-ended'])
   expect(noticeKindsOf(['off'])).toEqual([])
-  expect(noticeKindsOf(['all'])).toEqual(['waiting', 'finished', 'run-started', 'run-ended'])
+  expect(noticeKindsOf(['all'])).toEqual(['waiting', 'finished', 'run-started', 'run-ended', 'budget'])
+  expect(noticeKindsOf(['budget'])).toEqual(['budget'])
   expect(() => noticeKindsOf(['waiting', 'later'])).toThrow(
-    'say which notices: waiting, finished, run-started, run-ended, all or off (not "later")',
+    'say which notices: waiting, finished, run-started, run-ended, budget, all or off (not "later")',
   )
   expect(() => noticeKindsOf([])).toThrow(/say which notices/)
   expect(noticeLine([])).toBe('no notices of sessions or routine runs')

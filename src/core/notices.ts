@@ -1,11 +1,12 @@
 // What an operator chooses to be told: a session at a terminal waiting for them (`waiting`), a turn
-// finished (`finished`), a routine starting a run (`run-started`) and a run's end (`run-ended`); all
-// of them until they choose. Each operator is a sender of one surface (a chat person, an HTTP sender),
-// so choosing per sender chooses per surface too.
+// finished (`finished`), a routine starting a run (`run-started`) and a run's end (`run-ended`), a
+// project reaching a threshold of its daily budget (`budget`); all of them until they choose. Each
+// operator is a sender of one surface (a chat person, an HTTP sender), so choosing per sender
+// chooses per surface too.
 import * as z from 'zod'
 import { invalid } from './errors.js'
 
-export const NOTICE_KINDS = ['waiting', 'finished', 'run-started', 'run-ended'] as const
+export const NOTICE_KINDS = ['waiting', 'finished', 'run-started', 'run-ended', 'budget'] as const
 export type NoticeKind = (typeof NOTICE_KINDS)[number]
 
 /** The kinds there were before routine runs had notices: a choice remembered without `of` was among these. */
@@ -60,6 +61,7 @@ export function noticeLine(kinds: readonly NoticeKind[]): string {
     finished: 'when Claude finishes a turn',
     'run-started': 'when a routine starts a run',
     'run-ended': 'when a routine’s run ends',
+    budget: 'when a project reaches a share of its daily budget',
   }
   const said = kinds.map((k) => what[k])
   const last = said.pop()

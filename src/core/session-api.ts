@@ -29,6 +29,10 @@ export interface SessionRecord {
   firstPrompt: string | null
   /** The name a person gave it; null: it is named by its folder and first prompt (core/session-name.ts). */
   title: string | null
+  /** What its usage counts against (core/usage.ts): its project's name, the routine that started it, who did. */
+  project: string | null
+  routine: string | null
+  startedBy: string | null
   createdAt: number
   updatedAt: number
 }

@@ -159,6 +159,9 @@ export const toSession = (r: Row): SessionRecord => ({
   reason: (r.reason as string | null) ?? null,
   firstPrompt: (r.first_prompt as string | null) ?? null,
   title: (r.title as string | null) ?? null,
+  project: (r.project as string | null) ?? null,
+  routine: (r.routine as string | null) ?? null,
+  startedBy: (r.started_by as string | null) ?? null,
   createdAt: r.created_at as number,
   updatedAt: r.updated_at as number,
 })

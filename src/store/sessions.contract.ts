@@ -8,6 +8,27 @@ export function describeSessionStoreContract(open: OpenStore): void {
   const it = storeTest(open)
 
   describe('SessionStore', () => {
+    it('keeps what a session’s usage counts against: its project, routine and who started it', async ({
+      store,
+    }) => {
+      await store.createSession({ id: 'ses_1', cwd: '/work', config: {}, status: 'running' })
+      await store.createSession({
+        id: 'ses_2',
+        cwd: '/work',
+        config: {},
+        status: 'running',
+        project: 'api',
+        routine: 'triage',
+        startedBy: 'ann',
+      })
+      expect(await store.getSession('ses_1')).toMatchObject({ project: null, routine: null, startedBy: null })
+      expect(await store.getSession('ses_2')).toMatchObject({
+        project: 'api',
+        routine: 'triage',
+        startedBy: 'ann',
+      })
+    })
+
     it('creates a session, finds it by its own id or Claude Code’s, and records what changes', async ({
       store,
     }) => {

@@ -33,6 +33,9 @@ export interface SessionStore {
     config: Record<string, unknown>
     status: SessionStatus
     firstPrompt?: string | null
+    project?: string | null
+    routine?: string | null
+    startedBy?: string | null
   }): Promise<SessionRecord>
   updateSession(
     id: string,

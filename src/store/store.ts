@@ -14,6 +14,7 @@ import type { RoutineStore } from './routines.js'
 import type { RuleStore } from './rules.js'
 import type { SessionStore } from './sessions.js'
 import type { TerminalSessionStore } from './terminal-sessions.js'
+import type { UsageStore } from './usage.js'
 
 export interface Store
   extends EventStore,
@@ -28,7 +29,8 @@ export interface Store
     TerminalSessionStore,
     ReceiptStore,
     PushStore,
-    RoutineStore {
+    RoutineStore,
+    UsageStore {
   close(): Promise<void>
   /**
    * Deletes up to `limit` rows per kind older than `before` (ms since epoch) that nothing needs any

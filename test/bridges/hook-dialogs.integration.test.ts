@@ -137,7 +137,7 @@ it('sends each operator only the notices they chose, with /notices in the chat o
   await fake.waitFor(
     () =>
       said(
-        'You get notices when Claude waits for you, when Claude finishes a turn, when a routine starts a run and when a routine’s run ends here. /notices waiting finished run-started run-ended | all | off changes it.',
+        'You get notices when Claude waits for you, when Claude finishes a turn, when a routine starts a run, when a routine’s run ends and when a project reaches a share of its daily budget here. /notices waiting finished run-started run-ended budget | all | off changes it.',
       ),
     'the choice',
   )
@@ -145,7 +145,8 @@ it('sends each operator only the notices they chose, with /notices in the chat o
   await fake.waitFor(() => said('You get notices when Claude waits for you here now'), 'the new choice')
   await fake.dm(olga, '/notices later')
   await fake.waitFor(
-    () => said('say which notices: waiting, finished, run-started, run-ended, all or off (not "later")'),
+    () =>
+      said('say which notices: waiting, finished, run-started, run-ended, budget, all or off (not "later")'),
     'why not',
   )
 

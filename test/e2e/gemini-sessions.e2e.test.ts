@@ -11,12 +11,7 @@ import { once } from 'node:events'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import {
-  FakeGemini,
-  type GenerateRequest,
-  lastToolResponse,
-  shellThenDoneOrSlow,
-} from '../fakes/gemini.js'
+import { FakeGemini, type GenerateRequest, lastToolResponse, shellThenDoneOrSlow } from '../fakes/gemini.js'
 import { GEMINI_BIN, GeminiHome } from '../helpers/gemini.js'
 import { CLI, runCli, TestHome, waitFor } from '../helpers/home.js'
 

@@ -42,6 +42,8 @@ export type Responder = (request: MessagesRequest, index: number) => Reply | Pro
 export class FakeAnthropic extends LocalServer {
   readonly requests: MessagesRequest[] = []
   private responder: Responder = () => ({ text: 'ok' })
+  /** The tokens each answer says it used: what the CLI prices a turn by (its result's total_cost_usd). */
+  tokens = { input: 10, output: 5 }
   private toolIds = 0
 
   respond(responder: Responder): void {
@@ -103,7 +105,7 @@ export class FakeAnthropic extends LocalServer {
         content,
         stop_reason: content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
         stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 5 },
+        usage: { input_tokens: this.tokens.input, output_tokens: this.tokens.output },
       }),
     )
   }
@@ -123,7 +125,7 @@ export class FakeAnthropic extends LocalServer {
         content: [],
         stop_reason: null,
         stop_sequence: null,
-        usage: { input_tokens: 10, output_tokens: 1 },
+        usage: { input_tokens: this.tokens.input, output_tokens: 1 },
       },
     })
     for (const [index, block] of content.entries()) {
@@ -169,7 +171,7 @@ export class FakeAnthropic extends LocalServer {
     send('message_delta', {
       type: 'message_delta',
       delta: { stop_reason: stop, stop_sequence: null },
-      usage: { output_tokens: 5 },
+      usage: { output_tokens: this.tokens.output },
     })
     send('message_stop', { type: 'message_stop' })
     res.end()

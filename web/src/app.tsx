@@ -19,6 +19,7 @@ import { SessionNames, useSessionNamesPoll } from './sessions/session-names.ts'
 import { SessionPage } from './sessions/session-page.tsx'
 import { SessionsPage } from './sessions/sessions-page.tsx'
 import { NotOperator, SignedOut } from './signed-out.tsx'
+import { UsagePage } from './usage/usage-page.tsx'
 
 type Auth =
   | { state: 'checking' }
@@ -99,6 +100,8 @@ export function App() {
         <RulesPage />
       ) : route.page === 'routines' ? (
         <RoutinesPage />
+      ) : route.page === 'usage' ? (
+        <UsagePage />
       ) : route.page === 'access' ? (
         <AccessPage />
       ) : route.page === 'hub' ? (

@@ -1,4 +1,4 @@
-// The top bar: Sessions, Inbox (with how many decisions are open), Chat, Rules, Routines, Access, Hub,
+// The top bar: Sessions, Inbox (with how many decisions are open), Chat, Rules, Routines, Usage, Access, Hub,
 // Events, who is signed in, and signing out. On a phone the links wrap onto a second line rather than scroll sideways.
 import { signOut } from './api/client.ts'
 import type { Route } from './lib/router.ts'
@@ -30,6 +30,9 @@ export function Nav({ route, openCount, me }: { route: Route; openCount: number;
         </a>
         <a href={href.routines()} aria-current={current(route.page === 'routines')}>
           Routines
+        </a>
+        <a href={href.usage()} aria-current={current(route.page === 'usage')}>
+          Usage
         </a>
         <a href={href.access()} aria-current={current(route.page === 'access')}>
           Access

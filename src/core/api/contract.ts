@@ -3,11 +3,13 @@
 // this, so nothing they send or read is written twice. Types only.
 import type * as z from 'zod'
 import type { DrivenAgent } from '../agents.js'
+import type { Budget } from '../budgets.js'
 import type { StoredEvent } from '../event.js'
 import type { NoticeKind } from '../notices.js'
 import type { OutboxMessage } from '../outbox.js'
 import type { ReceiptView } from '../receipts.js'
 import type { AddedRoutine, DryRun, RoutineRun, RoutineView } from '../routines.js'
+import type { UsageReport } from '../usage.js'
 import type { ROUTES, RouteName } from './routes.js'
 import type {
   BrowserRow,
@@ -45,6 +47,11 @@ type Ok = { ok: true }
 export interface StreamEvents {
   /** A sender's outbox, each event's `id:` the item's id (what Last-Event-ID resumes after). */
   senderEvents: OutboxMessage
+}
+
+/** A project's daily budget, with what its project spent today (UTC). */
+export interface BudgetView extends Budget {
+  spentToday: number
 }
 
 /** What each route answers (a stream's events: StreamEvents). */
@@ -143,6 +150,10 @@ export interface Responses {
   pushSubscribe: { subscription: PushSubscriptionRow }
   revokePush: { removed: string }
   pushTest: { sent: number }
+  usage: UsageReport
+  budgets: { budgets: BudgetView[] }
+  setBudget: { budget: Budget }
+  removeBudget: { removed: string }
   routines: { routines: RoutineView[] }
   addRoutine: AddedRoutine
   routine: RoutineView

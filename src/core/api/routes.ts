@@ -507,6 +507,34 @@ export const ROUTES = {
     summary: "a test notification to the asking browser's subscriptions",
   },
 
+  // --- what it costs (issue 36): usage totals and projects' daily budgets -------------------------
+  // Setting a budget is the admin's: at its limit sessions are stopped and routines start nothing.
+  usage: {
+    method: 'GET',
+    path: '/api/usage',
+    auth: 'operator',
+    summary:
+      'cost and tokens of driven sessions, grouped by project, session, agent, routine, operator or day',
+  },
+  budgets: {
+    method: 'GET',
+    path: '/api/budgets',
+    auth: 'operator',
+    summary: "projects' daily budgets, each with what its project spent today (UTC)",
+  },
+  setBudget: {
+    method: 'POST',
+    path: '/api/budgets/:project',
+    auth: 'admin',
+    summary: "sets a project's daily budget (USD) and the thresholds operators are told of",
+  },
+  removeBudget: {
+    method: 'DELETE',
+    path: '/api/budgets/:project',
+    auth: 'admin',
+    summary: "removes a project's daily budget",
+  },
+
   // --- routines (issue 25, docs/routines.md) ------------------------------------------------------
   // Adding or removing one is the admin's (a routine says what starts, where, with which tools);
   // pausing, resuming, firing and replaying what the admin wrote are an operator's, from the page too:

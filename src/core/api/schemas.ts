@@ -5,6 +5,7 @@ import * as z from 'zod'
 import { agentChoiceSchema, agentOptionsProblem } from '../../core/agent-options.js'
 import { hookInputSchema } from '../../core/claude-hooks.js'
 import { claudeOptionsSchema } from '../../core/claude-options.js'
+import { budgetSchema } from '../budgets.js'
 import { metaSchema } from '../event.js'
 import { subscriberNameSchema, topicSchema } from '../hub-protocol.js'
 import { noticeChoiceSchema } from '../notices.js'
@@ -21,6 +22,7 @@ import {
   SENDER_MADE_SECRET,
   sourceNameSchema,
 } from '../source-spec.js'
+import { usageQuerySchema } from '../usage.js'
 
 const folder = z.string().min(1, 'choose a folder').startsWith('/', 'the folder is an absolute path')
 
@@ -326,6 +328,8 @@ export const INPUTS = {
   pushSubscribe: { body: pushSubscriptionSchema },
   addRoutine: { body: routineSpecSchema },
   routineRuns: { query: routineRunsQuerySchema },
+  usage: { query: usageQuerySchema },
+  setBudget: { body: budgetSchema },
   fireRoutine: { body: routineEventSchema },
   testRoutine: { body: routineTestSchema },
 } as const

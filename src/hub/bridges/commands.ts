@@ -24,7 +24,7 @@ const HELP = [
   '/new <folder> <prompt> — start a session in a folder on the hub’s machine (operators)',
   '/stop <session> — stop a driven session (operators)',
   '/run <routine> [text] — fire a routine with the text as its event; its run’s end is told here (operators)',
-  '/notices [waiting] [finished] [run-started] [run-ended] | all | off — which notices of sessions and routine runs you get here (operators)',
+  '/notices [waiting] [finished] [run-started] [run-ended] [budget] | all | off — which notices of sessions, routine runs and budgets you get here (operators)',
   '/progress [off|minimal|normal|full] — how much of a session’s work this chat or thread shows as it happens',
   'yes <id> / no <id> — answer a prompt (operators)',
   'answer <id> <one answer per question> — answer a question (operators)',
@@ -143,7 +143,11 @@ export async function runCommand(
         return true
       }
       try {
-        const session = await context.sessions.create(prompt, { cwd: folder }, { topics: [topic] })
+        const session = await context.sessions.create(
+          prompt,
+          { cwd: folder },
+          { topics: [topic], startedBy: sender.name },
+        )
         await context.memory.setSessionChat(session.id, chatId)
         // In the group with topics the session gets a thread of its own, and the main chat stays everyone's.
         const thread =

@@ -17,7 +17,11 @@ import type { Threads } from './threads.js'
 export const THREAD_END = 'thread-end'
 
 export interface SessionControl {
-  create(prompt: string, options: { cwd: string }, extra: { topics?: string[] }): Promise<{ id: string }>
+  create(
+    prompt: string,
+    options: { cwd: string },
+    extra: { topics?: string[]; startedBy?: string },
+  ): Promise<{ id: string }>
   stop(id: string, reason?: string): Promise<unknown>
   list(): Promise<{ id: string; cwd: string | null; status: string; live: boolean }[]>
   /** Sessions whose CLI ended while the hub runs on, with why. */

@@ -23,6 +23,7 @@ import { sessionRoutes } from './sessions.js'
 import { sourceAdminRoutes } from './source-admin.js'
 import { stateRoutes } from './state.js'
 import { systemRoutes } from './system.js'
+import { usageRoutes } from './usage.js'
 import { webhookRoutes } from './webhooks.js'
 
 export function createApp(parts: HubParts): HubApp {
@@ -42,6 +43,7 @@ export function createApp(parts: HubParts): HubApp {
   app.route('/', chatRoutes(parts))
   app.route('/', pushRoutes(parts))
   app.route('/', routineRoutes(parts))
+  app.route('/', usageRoutes(parts))
   app.route('/', pageRoutes())
   app.notFound((c) => {
     const path = c.req.path

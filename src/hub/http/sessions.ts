@@ -33,6 +33,7 @@ export function sessionRoutes(parts: HubParts, elsewhere: Before): Hono<HubEnv> 
       setup: body.setup,
       peer: body.peer,
       agent: body.agent,
+      startedBy: nameOf(who),
     })
   })
 

@@ -55,7 +55,12 @@ it('gives routine runs’ notices to an operator who chose before there were any
   await store.remember('hub', 'notice-choice', early.id, { kinds: ['waiting'] }, Date.now())
   await hub.decisions.chooseNotices(now.id, ['waiting'])
 
-  expect(await hub.decisions.noticeChoice(early.id)).toEqual(['waiting', 'run-started', 'run-ended'])
+  expect(await hub.decisions.noticeChoice(early.id)).toEqual([
+    'waiting',
+    'run-started',
+    'run-ended',
+    'budget',
+  ])
   expect(await hub.decisions.noticeChoice(now.id)).toEqual(['waiting'])
   await hub.decisions.toOperators({
     kind: 'notice',

@@ -8,6 +8,7 @@ import { describeZod } from '../../core/errors.js'
 import { folderKey, repoKey, type Scope } from '../../core/event.js'
 import type { Logger } from '../../core/log.js'
 import { PROJECT_FILE, type ProjectFile, projectFileSchema } from '../../core/project-file.js'
+import { projectOf } from '../../core/session-name.js'
 import type { SubscriberOptions } from '../../store/store.js'
 import { type ProjectIdentity, projectIdentity, readSmallFile } from './project-identity.js'
 
@@ -95,4 +96,13 @@ export function projectKeys(identity: ProjectIdentity, folder: string): string[]
     folderKey(identity.root ?? folder),
     ...(repository ? [repoKey(`${repository.owner}/${repository.name}`)] : []),
   ]
+}
+
+/**
+ * The project's name as usage and budgets count it (core/usage.ts): its repository's name, else its
+ * top folder's last part, as every surface names a session's project (core/session-name.ts). A
+ * routine's worktree is in its repository, so its runs count against the project they work on.
+ */
+export function projectName(identity: ProjectIdentity, folder: string): string | null {
+  return identity.repository?.name ?? projectOf(identity.root ?? folder)
 }

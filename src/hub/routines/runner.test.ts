@@ -1,5 +1,6 @@
 // A run found `starting` (its hub died after recording the session it would start): its session is
 // started only if it is not on record, so the crash costs no second CLI and loses no run.
+import { basename } from 'node:path'
 import { pino } from 'pino'
 import { afterEach, describe, expect, it } from 'vitest'
 import { type SessionWorld, sessionWorld } from '../../../test/helpers/session-world.js'
@@ -29,7 +30,7 @@ const event: StoredEvent = {
  * session recorded, as a hub does before it spawns, or gated before it asked.
  */
 async function runLeft(
-  state: 'starting' | 'gated',
+  state: 'pending' | 'starting' | 'gated',
   more: Record<string, unknown> = {},
 ): Promise<{ runner: Runner; spec: ReturnType<typeof routineSpecSchema.parse> }> {
   const spec = routineSpecSchema.parse({
@@ -50,12 +51,13 @@ async function runLeft(
     dueAt: 1,
     maxWaitMs: 0,
   })
-  await world.store.moveRoutineRun(
-    'run_1',
-    ['pending'],
-    state,
-    state === 'starting' ? { sessionId: sessionOfRun('run_1') } : undefined,
-  )
+  if (state !== 'pending')
+    await world.store.moveRoutineRun(
+      'run_1',
+      ['pending'],
+      state,
+      state === 'starting' ? { sessionId: sessionOfRun('run_1') } : undefined,
+    )
   return {
     runner: new Runner(world.store, world.hub, world.sessions, pino({ level: 'silent' }), world.dir, () => 4),
     spec,
@@ -98,5 +100,43 @@ describe('a run left gated by a hub that died before it asked', () => {
       decisionId: open[0]?.id,
     })
     expect(world.fake.runs()).toEqual([])
+  })
+})
+
+describe('a run of a project over its daily budget', () => {
+  it('is not started: it ends saying why, and every operator is told', async () => {
+    world = sessionWorld()
+    const project = basename(world.dir)
+    const ann = await world.store.addSender({
+      name: 'ann',
+      tokenHash: 'h-a',
+      status: 'allowed',
+      operator: true,
+    })
+    // Ann chose no notices of budgets or runs: she is told anyway, as of a run over its own budget.
+    await world.hub.decisions.chooseNotices(ann.id, [])
+    await world.store.setBudget({ project, dailyUsd: 1, thresholds: [100], setBy: 'cli' })
+    await world.store.recordUsage({
+      sessionId: 'ses_earlier',
+      at: Date.now(),
+      project,
+      agent: 'claude',
+      routine: null,
+      operator: 'ann',
+      costUsd: 1.2,
+      inputTokens: 0,
+      outputTokens: 0,
+      cacheReadTokens: 0,
+      cacheWriteTokens: 0,
+    })
+    const { runner, spec } = await runLeft('pending')
+    await runner.tick(spec)
+    const reason = `not started: project ${project} is over its daily budget: $1.20 of $1.00 spent today (UTC)`
+    expect(await world.store.getRoutineRun('run_1')).toMatchObject({ state: 'stopped', reason })
+    expect(world.fake.runs()).toEqual([])
+    const told = (await world.hub.outbox.items(ann.id, null)).flatMap((i) =>
+      i.kind === 'notice' ? [i.body] : [],
+    )
+    expect(told.map((n) => n.text)).toEqual([expect.stringContaining(reason)])
   })
 })

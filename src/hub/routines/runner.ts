@@ -24,7 +24,9 @@ import {
 } from '../../core/routines.js'
 import type { Store } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
+import { projectName } from '../projects/projects.js'
 import { endedWithItsHub, type SessionManager } from '../sessions/session-manager.js'
+import { overBudget, overBudgetLine } from '../sessions/usage-meter.js'
 import { addWorktree, removeWorktree, worktreePath, worktreeState } from './worktree.js'
 
 /** The source of the events that tell a run's end: a routine never takes them (no loops). */
@@ -126,6 +128,7 @@ export class Runner {
   /** A due run takes a free slot: it is gated, or delivered, or `starting` (returned: its session is next). */
   private async takeSlot(spec: RoutineSpec, run: RoutineRun): Promise<RoutineRun | null> {
     if (!(await this.slotFree(spec, run))) return null
+    if (await this.endedOverBudget(spec, run, ['pending'])) return null
     if (spec.gate) {
       await this.ask(spec, run)
       return null
@@ -203,8 +206,31 @@ export class Runner {
   private async start(spec: RoutineSpec, run: RoutineRun, from: RoutineRun['state'][]): Promise<void> {
     const action = spec.action
     if (action.kind === 'deliver') return this.deliver(spec, run, from)
+    if (await this.endedOverBudget(spec, run, from)) return
     const starting = await this.claimStart(run, from)
     if (starting) await this.createSession(spec, action, starting, sessionOfRun(run.id))
+  }
+
+  /**
+   * A run that would start a session of a project over its day's budget ends here, unstarted, and
+   * every operator is told why (as of a run over its own budget). True when it ended.
+   */
+  private async endedOverBudget(
+    spec: RoutineSpec,
+    run: RoutineRun,
+    from: RoutineRun['state'][],
+  ): Promise<boolean> {
+    if (spec.action.kind !== 'start') return false
+    const over = await overBudget(this.store, await this.projectOf(spec.action))
+    if (!over) return false
+    await this.end(spec, run, from, 'stopped', `not started: ${overBudgetLine(over)}`, { everyone: true })
+    return true
+  }
+
+  /** The project a routine's sessions count against: its folder's, or its worktrees' repository's. */
+  private async projectOf(action: StartAction): Promise<string | null> {
+    const folder = action.folder ?? action.worktree?.repo
+    return folder ? projectName(await this.hub.projects.of(folder), folder) : null
   }
 
   /** A run left starting (the hub died in between): its session is started unless it is on record. */
@@ -234,7 +260,7 @@ export class Runner {
           events.map((e) => e.event),
         ),
         { cwd, ...sessionOptionsOf(action) },
-        { id: sessionId, agent: action.agent },
+        { id: sessionId, agent: action.agent, routine: spec.name, project: await this.projectOf(action) },
       )
     } catch (err) {
       await this.end(

@@ -32,6 +32,7 @@ import {
 import type { SessionRecord, SessionStatus, Store } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import type { WorkSource } from '../core/lease-keeper.js'
+import { type Projects, projectName } from '../projects/projects.js'
 import { DrivenReceipts } from './driven-receipts.js'
 import { linesPage, listAll } from './history.js'
 import { bindIde } from './ide-binding.js'
@@ -44,6 +45,7 @@ import { SdkHandoff } from './sdk-handoff.js'
 import { SessionEvents } from './session-events.js'
 import { agentOf, openSealed, type SessionConfig, sealConfig, TAMPERED } from './session-seal.js'
 import { exitOutcome, LIVE_STATUSES, Supervisor } from './supervision.js'
+import { overBudget, overBudgetLine, UsageMeter } from './usage-meter.js'
 
 /** How long a failed write waits for the CLI's end to be recorded, to report why it died. */
 const DEATH_WAIT_MS = 3_000
@@ -65,6 +67,8 @@ export class SessionManager {
   private readonly idle: IdlePolicy
   private readonly leases: SessionLeases
   private readonly receipts: DrivenReceipts
+  private readonly meter: UsageMeter
+  private readonly projects: Projects
   /** Set once the hub stops: the sessions it stops have not ended for anyone. */
   private stopping = false
 
@@ -86,6 +90,8 @@ export class SessionManager {
   ) {
     this.events = new SessionEvents((err) => log.error({ err }, 'a session listener failed'))
     this.recorder = new Recorder(store, this.events)
+    this.projects = hub.projects
+    this.meter = new UsageMeter(store, hub, log, (id, reason) => this.stop(id, reason))
     this.prompts = new Prompts(store, hub.decisions, this.recorder)
     this.idle = new IdlePolicy(idleMinutes)
     this.leases = new SessionLeases(store, hub)
@@ -120,11 +126,28 @@ export class SessionManager {
   async create(
     prompt: string,
     options: ClaudeOptions,
-    extra: { topics?: string[]; setup?: SessionSetup; peer?: boolean; id?: string; agent?: DrivenAgent } = {},
+    extra: {
+      topics?: string[]
+      setup?: SessionSetup
+      peer?: boolean
+      id?: string
+      agent?: DrivenAgent
+      /** The routine whose run starts it. */
+      routine?: string
+      /** Who starts it (a sender's name, `cli`): what its usage counts against. */
+      startedBy?: string
+      /** The project its usage counts against, when not its folder's (a routine's worktree: its repository's). */
+      project?: string | null
+    } = {},
   ): Promise<SessionView> {
     const agent = extra.agent ?? 'claude'
     const problem = agentOptionsProblem(agent, options, extra.setup)
     if (problem) throw invalid(problem)
+    const project =
+      extra.project !== undefined
+        ? extra.project
+        : projectName(await this.projects.of(options.cwd), options.cwd)
+    await this.refuseOverBudget(project)
     const config: SessionConfig = {
       options: claudeOptionsSchema.parse(options),
       setup: sessionSetupSchema.parse(extra.setup ?? { transport: 'stdio' }),
@@ -139,6 +162,9 @@ export class SessionManager {
       config: sealConfig(this.sealKey, id, config),
       status: 'running',
       firstPrompt: prompt.slice(0, SESSION_PROMPT_KEPT),
+      project,
+      routine: extra.routine ?? null,
+      startedBy: extra.startedBy ?? null,
     })
     await this.start(record, agent, config.options, config.setup)
     await this.sendToLive(record.id, prompt)
@@ -160,6 +186,7 @@ export class SessionManager {
     options: { fork?: boolean; uuid?: string } = {},
   ): Promise<SessionView> {
     const record = await this.require(id)
+    await this.refuseOverBudget(record.project)
     await this.revive(record, options.fork)
     await this.sendToLive(record.id, text, options.uuid)
     return this.view(record.id)
@@ -471,6 +498,17 @@ export class SessionManager {
     await this.receipts.heard(line)
     const turnEnded = await this.recorder.record(live.id, line, live)
     if (turnEnded && this.supervisor.get(live.id) === live) this.idleFrom(live)
+    // Not awaited: at the budget's limit the meter stops this CLI, whose lines this handler reads.
+    if (turnEnded)
+      void this.meter
+        .turnEnded(live.id, line)
+        .catch((err) => this.log.error({ err, session: live.id }, 'a turn’s usage was not counted'))
+  }
+
+  /** No session of a project over its day's budget starts or takes a message (usage-meter.ts). */
+  private async refuseOverBudget(project: string | null): Promise<void> {
+    const over = await overBudget(this.store, project)
+    if (over) throw conflict(`${overBudgetLine(over)}; raise it with switchboard budget set`)
   }
 
   private async exited(live: LiveSession, code: number | null, signal: NodeJS.Signals | null): Promise<void> {

@@ -19,6 +19,7 @@ import { describeRuleStoreContract } from '../rules.contract.js'
 import { describeSessionStoreContract } from '../sessions.contract.js'
 import type { OtherChange } from '../store.js'
 import { describeTerminalSessionStoreContract } from '../terminal-sessions.contract.js'
+import { describeUsageStoreContract } from '../usage.contract.js'
 import { openPostgresStore } from './index.js'
 
 let server: PostgresServer
@@ -57,6 +58,7 @@ describeBridgeMemoryStoreContract(openPostgres)
 describeTerminalSessionStoreContract(openPostgres)
 describeReceiptStoreContract(openPostgres)
 describePushStoreContract(openPostgres)
+describeUsageStoreContract(openPostgres)
 
 // Postgres only: a hub that changed a source tells the others, which drop what they cached of it.
 it('tells the other stores on the database of a source’s new secret, new projects and removal, once each', async () => {

@@ -16,6 +16,7 @@ import { routineStore } from '../shared/routines.js'
 import { ruleStore } from '../shared/rules.js'
 import { sessionRecords } from '../shared/sessions.js'
 import { terminalSessionStore } from '../shared/terminal-sessions.js'
+import { usageStore } from '../shared/usage.js'
 import type { OtherChange, Store } from '../store.js'
 import { listenForChanges } from './changes.js'
 import { openPool, type PostgresDb } from './db.js'
@@ -61,6 +62,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     terminalSessionStore(sql),
     receiptStore(sql),
     pushStore(sql),
+    usageStore(sql),
     {
       prune: prune(sql, [['SELECT pg_advisory_xact_lock($1)', [PRUNE_LOCK]]]),
       onOtherChanges(listener: (change: OtherChange) => void) {

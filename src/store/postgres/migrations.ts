@@ -352,4 +352,42 @@ export const migrations: string[] = [
   ALTER TABLE terminal_sessions ADD COLUMN title TEXT;
   ALTER TABLE terminal_sessions ADD COLUMN repository TEXT;
   `,
+  `
+  -- Issue 36: what sessions cost. A driven session keeps what its usage is counted against (its
+  -- project, the routine that started it, who started it), and each turn its CLI reports is a row
+  -- of usage, kept when the session's lines are pruned or the session is removed: it was spent.
+  ALTER TABLE sessions ADD COLUMN project TEXT;
+  ALTER TABLE sessions ADD COLUMN routine TEXT;
+  ALTER TABLE sessions ADD COLUMN started_by TEXT;
+  CREATE TABLE usage (
+    id BIGSERIAL PRIMARY KEY,
+    session_id TEXT NOT NULL,
+    at BIGINT NOT NULL,
+    project TEXT,
+    agent TEXT NOT NULL,
+    routine TEXT,
+    operator TEXT,
+    cost_usd DOUBLE PRECISION,
+    input_tokens BIGINT NOT NULL,
+    output_tokens BIGINT NOT NULL,
+    cache_read_tokens BIGINT NOT NULL,
+    cache_write_tokens BIGINT NOT NULL
+  );
+  CREATE INDEX usage_by_time ON usage (at);
+  CREATE INDEX usage_by_project ON usage (project, at);
+  CREATE TABLE budgets (
+    project TEXT PRIMARY KEY,
+    daily_usd DOUBLE PRECISION NOT NULL,
+    thresholds TEXT NOT NULL,
+    set_by TEXT NOT NULL,
+    updated_at BIGINT NOT NULL
+  );
+  CREATE TABLE budget_notices (
+    project TEXT NOT NULL,
+    day TEXT NOT NULL,
+    threshold INTEGER NOT NULL,
+    at BIGINT NOT NULL,
+    PRIMARY KEY (project, day, threshold)
+  );
+  `,
 ]

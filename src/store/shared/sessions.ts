@@ -22,14 +22,18 @@ export function sessionRecords(sql: Sql): SessionRecords {
     async createSession(input) {
       const now = Date.now()
       await sql.run(
-        `INSERT INTO sessions (id, cwd, config, status, first_prompt, created_at, updated_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+        `INSERT INTO sessions (id, cwd, config, status, first_prompt, project, routine, started_by,
+           created_at, updated_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
         [
           input.id,
           input.cwd,
           JSON.stringify(input.config),
           input.status,
           input.firstPrompt ?? null,
+          input.project ?? null,
+          input.routine ?? null,
+          input.startedBy ?? null,
           now,
           now,
         ],

@@ -17,6 +17,7 @@ import { describeRoutineStoreContract } from '../routines.contract.js'
 import { describeRuleStoreContract } from '../rules.contract.js'
 import { describeSessionStoreContract } from '../sessions.contract.js'
 import { describeTerminalSessionStoreContract } from '../terminal-sessions.contract.js'
+import { describeUsageStoreContract } from '../usage.contract.js'
 import { openSqliteStore } from './index.js'
 
 const openSqlite: OpenStore = async () => {
@@ -51,3 +52,4 @@ describeBridgeMemoryStoreContract(openSqlite)
 describeTerminalSessionStoreContract(openSqlite)
 describeReceiptStoreContract(openSqlite)
 describePushStoreContract(openSqlite)
+describeUsageStoreContract(openSqlite)

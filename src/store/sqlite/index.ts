@@ -20,6 +20,7 @@ import { routineStore } from '../shared/routines.js'
 import { ruleStore } from '../shared/rules.js'
 import { sessionRecords } from '../shared/sessions.js'
 import { terminalSessionStore } from '../shared/terminal-sessions.js'
+import { usageStore } from '../shared/usage.js'
 import type { Store } from '../store.js'
 import type { CheckpointerData } from './checkpointer.js'
 import { sqliteEventStore } from './events.js'
@@ -71,6 +72,7 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
     terminalSessionStore(sql),
     receiptStore(sql),
     pushStore(sql),
+    usageStore(sql),
     {
       prune: prune(sql),
       close: () => close(db, checkpointer),

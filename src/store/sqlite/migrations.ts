@@ -380,4 +380,42 @@ export const migrations: string[] = [
   ALTER TABLE terminal_sessions ADD COLUMN title TEXT;
   ALTER TABLE terminal_sessions ADD COLUMN repository TEXT;
   `,
+  `
+  -- Issue 36: what sessions cost. A driven session keeps what its usage is counted against (its
+  -- project, the routine that started it, who started it), and each turn its CLI reports is a row
+  -- of usage, kept when the session's lines are pruned or the session is removed: it was spent.
+  ALTER TABLE sessions ADD COLUMN project TEXT;
+  ALTER TABLE sessions ADD COLUMN routine TEXT;
+  ALTER TABLE sessions ADD COLUMN started_by TEXT;
+  CREATE TABLE usage (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session_id TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    project TEXT,
+    agent TEXT NOT NULL,
+    routine TEXT,
+    operator TEXT,
+    cost_usd REAL,
+    input_tokens INTEGER NOT NULL,
+    output_tokens INTEGER NOT NULL,
+    cache_read_tokens INTEGER NOT NULL,
+    cache_write_tokens INTEGER NOT NULL
+  );
+  CREATE INDEX usage_by_time ON usage (at);
+  CREATE INDEX usage_by_project ON usage (project, at);
+  CREATE TABLE budgets (
+    project TEXT PRIMARY KEY,
+    daily_usd REAL NOT NULL,
+    thresholds TEXT NOT NULL,
+    set_by TEXT NOT NULL,
+    updated_at INTEGER NOT NULL
+  );
+  CREATE TABLE budget_notices (
+    project TEXT NOT NULL,
+    day TEXT NOT NULL,
+    threshold INTEGER NOT NULL,
+    at INTEGER NOT NULL,
+    PRIMARY KEY (project, day, threshold)
+  );
+  `,
 ]

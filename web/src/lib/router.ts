@@ -1,4 +1,4 @@
-// A tiny hash router: `#/`, `#/sessions/<id>`, `#/inbox`, `#/chat`, `#/rules`, `#/routines`,
+// A tiny hash router: `#/`, `#/sessions/<id>`, `#/inbox`, `#/chat`, `#/rules`, `#/routines`, `#/usage`,
 // `#/access`, `#/hub`, `#/events` (with an optional query: `#/events?q=<text>&source=<name>`).
 import { useEffect, useState } from 'react'
 
@@ -9,6 +9,7 @@ export type Route =
   | { page: 'chat' }
   | { page: 'rules' }
   | { page: 'routines' }
+  | { page: 'usage' }
   | { page: 'access' }
   | { page: 'hub' }
   | { page: 'events'; q: string; source: string }
@@ -30,6 +31,7 @@ export function parseHash(hash: string): Route {
   if (path === '/chat') return { page: 'chat' }
   if (path === '/rules') return { page: 'rules' }
   if (path === '/routines') return { page: 'routines' }
+  if (path === '/usage') return { page: 'usage' }
   if (path === '/access') return { page: 'access' }
   if (path === '/hub') return { page: 'hub' }
   if (path === '/events')
@@ -46,6 +48,7 @@ export const href = {
   chat: () => '#/chat',
   rules: () => '#/rules',
   routines: () => '#/routines',
+  usage: () => '#/usage',
   access: () => '#/access',
   hub: () => '#/hub',
   events: ({ q, source }: EventsQuery = {}) => {
