@@ -11,10 +11,14 @@ import { performance } from 'node:perf_hooks'
 import { startAgent } from '../../src/agents/start.js'
 import type { DrivenAgent } from '../../src/core/agents.js'
 import { FakeAnthropic } from '../../test/fakes/anthropic.js'
+import { FakeChatCompletions } from '../../test/fakes/chat-completions.js'
+import { FakeGemini } from '../../test/fakes/gemini.js'
 import { FakeOpenAI } from '../../test/fakes/openai.js'
 import { CLAUDE_BIN, ClaudeHome } from '../../test/helpers/claude.js'
 import { CodexHome } from '../../test/helpers/codex.js'
+import { GEMINI_BIN, GeminiHome } from '../../test/helpers/gemini.js'
 import { CLI, TestHome } from '../../test/helpers/home.js'
+import { OFFLINE_ENV, OpenCodeHome } from '../../test/helpers/opencode.js'
 import { fmt, summarize } from '../stats.js'
 
 const RUNS = Number(process.env.BENCH_SESSION_RUNS ?? 12)
@@ -55,6 +59,41 @@ async function codexProfile(): Promise<Profile> {
     env: codex.env({ SWITCHBOARD_SESSION_ENV: 'FAKE_OPENAI_KEY' }),
     async close() {
       codex.cleanup()
+      await fake.close()
+    },
+  }
+}
+
+async function geminiProfile(): Promise<Profile> {
+  const fake = await new FakeGemini().start()
+  fake.respond(() => ({ text: 'first words' }))
+  const gemini = new GeminiHome(fake.baseUrl)
+  return {
+    agent: 'gemini',
+    label: 'Gemini CLI 0.61.0 (ACP)',
+    cwd: gemini.cwd,
+    env: gemini.env({
+      GEMINI_PATH: GEMINI_BIN,
+      SWITCHBOARD_SESSION_ENV: 'GEMINI_API_KEY,GOOGLE_GEMINI_BASE_URL',
+    }),
+    async close() {
+      gemini.cleanup()
+      await fake.close()
+    },
+  }
+}
+
+async function opencodeProfile(): Promise<Profile> {
+  const fake = await new FakeChatCompletions().start()
+  fake.respond(() => ({ text: 'first words' }))
+  const opencode = new OpenCodeHome(fake.baseUrl)
+  return {
+    agent: 'opencode',
+    label: 'OpenCode 1.18.33 (ACP)',
+    cwd: opencode.cwd,
+    env: opencode.env({ SWITCHBOARD_SESSION_ENV: Object.keys(OFFLINE_ENV).join(',') }),
+    async close() {
+      opencode.cleanup()
       await fake.close()
     },
   }
@@ -107,7 +146,7 @@ async function throughHub(url: string, headers: Record<string, string>, p: Profi
 
 const rows: string[] = []
 let baseline: number | null = null
-for (const make of [claudeProfile, codexProfile]) {
+for (const make of [claudeProfile, codexProfile, geminiProfile, opencodeProfile]) {
   const profile = await make()
   const home = await TestHome.create()
   const hub: ChildProcess = spawn(process.execPath, [CLI, 'serve'], {
