@@ -60,3 +60,13 @@ export function speakerOf(agent: unknown): string {
   const parsed = agentSchema.safeParse(agent)
   return SPEAKERS[parsed.success ? parsed.data : 'claude']
 }
+
+/**
+ * The agent a stored session runs, as its settings say, for every surface to name: read without the
+ * seal, since showing it runs nothing (a resume reads it through the sealed settings). Claude Code
+ * when they name none, as every session stored before there were other agents.
+ */
+export function drivenAgentOf(config: Record<string, unknown>): DrivenAgent {
+  const named = drivenAgentSchema.safeParse(config.agent)
+  return named.success ? named.data : 'claude'
+}

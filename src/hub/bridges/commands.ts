@@ -2,6 +2,7 @@
 // the next messages (`/sessions`, `/to`), and for operators, starting and stopping driven sessions
 // (`/new`, `/status`, `/stop`), firing routines (`/run`) and which notices they get (`/notices`). Unknown `/words` are not commands: they go to Claude as they are.
 import { isAbsolute } from 'node:path'
+import { namedWithAgent } from '../../core/agents.js'
 import { isDomainError } from '../../core/errors.js'
 import { topicMatches } from '../../core/event.js'
 import { NOTICE_USAGE, noticeKindsOf, noticeLine } from '../../core/notices.js'
@@ -125,7 +126,10 @@ export async function runCommand(
       await say(
         sessions.length
           ? sessions
-              .map((s) => `${s.id} ${s.status}${s.live ? '' : ' (not running)'} — ${s.cwd ?? ''}`)
+              .map(
+                (s) =>
+                  `${s.id} ${s.status}${s.live ? '' : ' (not running)'} — ${namedWithAgent(s.cwd ?? '', s.agent)}`,
+              )
               .join('\n')
           : 'No driven sessions.',
       )

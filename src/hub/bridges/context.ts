@@ -1,5 +1,6 @@
 // What the parts of one bridge share: the hub, the platform's adapter while it is connected, the
 // bridge's settings, and what it remembers between messages.
+import type { DrivenAgent } from '../../core/agents.js'
 import type { BridgeConfig, BridgePlatform } from '../../core/bridges.js'
 import { TEXT_LIMITS } from '../../core/bridges.js'
 import type { StoredEvent } from '../../core/event.js'
@@ -23,7 +24,7 @@ export interface SessionControl {
     extra: { topics?: string[]; startedBy?: string },
   ): Promise<{ id: string }>
   stop(id: string, reason?: string): Promise<unknown>
-  list(): Promise<{ id: string; cwd: string | null; status: string; live: boolean }[]>
+  list(): Promise<{ id: string; cwd: string | null; status: string; live: boolean; agent?: DrivenAgent }[]>
   /** Sessions whose CLI ended while the hub runs on, with why. */
   onEnded(listener: (id: string, reason: string | null) => void): () => void
   onLine(

@@ -2,6 +2,7 @@
 // a Slack thread. A session gets its thread on its first message out (a reply, a prompt, a notice),
 // titled by its project and first prompt; the way from thread to session and back is kept in the
 // store (memory.ts), so a restarted hub, or the one that takes the bridge's lease, routes the same.
+import { namedWithAgent } from '../../core/agents.js'
 import type { BridgeConfig, BridgePlatform } from '../../core/bridges.js'
 import { newId } from '../../core/ids.js'
 import type { Logger } from '../../core/log.js'
@@ -134,9 +135,10 @@ export class Threads {
     return done
   }
 
-  /** What the session is called: its project and a title from its first prompt. */
+  /** What the session is called: its project and a title from its first prompt, and its agent when not Claude Code. */
   private async titleOf(session: string): Promise<string> {
-    return (await this.context.hub.directory.describe(session)).name
+    const { name, agent } = await this.context.hub.directory.describe(session)
+    return namedWithAgent(name, agent)
   }
 
   private adapter() {

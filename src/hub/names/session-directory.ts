@@ -3,6 +3,7 @@
 // session at a terminal, a channel's subscriber name); every surface needs the same two things of
 // each: its key, the subscriber a message to it goes to and its chat thread is kept under, and its
 // name, "api · fix the flaky test" (core/session-name.ts).
+import { type DrivenAgent, drivenAgentOf } from '../../core/agents.js'
 import { projectOf, sessionName } from '../../core/session-name.js'
 import type { Store } from '../../store/store.js'
 import type { TerminalSession } from '../../store/terminal-sessions.js'
@@ -15,6 +16,8 @@ export interface SessionInfo {
   kind: 'driven' | 'terminal' | 'channel' | 'unknown'
   /** Its working folder, when known. */
   folder: string | null
+  /** The agent a driven session runs (another agent's session at a terminal is not told apart). */
+  agent?: DrivenAgent
 }
 
 /** A driven session's subscriber (hub/sessions/leases.ts names it so). */
@@ -48,6 +51,7 @@ export class SessionDirectory {
           name: sessionName({ ...record, title: record.title ?? routine }),
           kind: 'driven',
           folder: record.cwd,
+          agent: drivenAgentOf(record.config),
         }
       // A run still at its gate: its session is not started yet.
       if (run) return { key, name: `${routine} · ${run.key}`, kind: 'driven', folder: null }

@@ -13,7 +13,7 @@ import { ideFolder as defaultIdeFolder } from '../../claude/ide.js'
 import type { CanUseTool, CliLine, PermissionAnswer } from '../../claude/messages.js'
 import type { SpawnEnv } from '../../claude/process.js'
 import { agentOptionsProblem } from '../../core/agent-options.js'
-import { AGENT_LABELS, type DrivenAgent } from '../../core/agents.js'
+import { AGENT_LABELS, type DrivenAgent, drivenAgentOf } from '../../core/agents.js'
 import type { PartialPiece } from '../../core/api/rows.js'
 import { type ClaudeOptions, claudeOptionsSchema } from '../../core/claude-options.js'
 import { conflict, invalid, notFound, unavailable } from '../../core/errors.js'
@@ -43,7 +43,7 @@ import { Prompts } from './prompts.js'
 import { Recorder } from './recording.js'
 import { SdkHandoff } from './sdk-handoff.js'
 import { SessionEvents } from './session-events.js'
-import { agentOf, openSealed, type SessionConfig, sealConfig, TAMPERED } from './session-seal.js'
+import { openSealed, type SessionConfig, sealConfig, TAMPERED } from './session-seal.js'
 import { exitOutcome, LIVE_STATUSES, Supervisor } from './supervision.js'
 import { overBudget, overBudgetLine, UsageMeter } from './usage-meter.js'
 
@@ -384,7 +384,7 @@ export class SessionManager {
     const ide = live?.ide ? { port: live.ide.port, name: live.ide.name } : null
     return {
       ...record,
-      agent: agentOf(record.config),
+      agent: drivenAgentOf(record.config),
       live: !!live,
       pendingInputs: [...(live?.pending.values() ?? [])],
       ide,

@@ -5,7 +5,7 @@
 // are not what the API could have set, is not resumed.
 import { createHmac } from 'node:crypto'
 import * as z from 'zod'
-import { type DrivenAgent, drivenAgentSchema } from '../../core/agents.js'
+import { drivenAgentSchema } from '../../core/agents.js'
 import { claudeOptionsSchema } from '../../core/claude-options.js'
 import { conflict, type DomainError } from '../../core/errors.js'
 import { safeEqual } from '../../core/ids.js'
@@ -22,16 +22,6 @@ export const sessionConfigSchema = z
   })
   .strict()
 export type SessionConfig = z.infer<typeof sessionConfigSchema>
-
-/**
- * The agent a stored session runs, as its settings say, for every surface to name: read without the
- * seal, since showing it runs nothing (a resume reads it through openSealed). Claude Code when they
- * name none, as every session stored before there were other agents.
- */
-export function agentOf(config: Record<string, unknown>): DrivenAgent {
-  const named = drivenAgentSchema.safeParse(config.agent)
-  return named.success ? named.data : 'claude'
-}
 
 const sealedSchema = sessionConfigSchema.extend({ seal: z.string() }).strict()
 

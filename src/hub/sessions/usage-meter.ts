@@ -4,7 +4,9 @@
 // (once per threshold and day, whichever hub counts it), and at the whole of it the session is
 // stopped. A cost is only known at a turn's end, so the turn that crosses the limit finishes; no
 // session of the project starts or takes a message again that day (overBudget).
+
 import type { CliLine } from '../../claude/messages.js'
+import { drivenAgentOf } from '../../core/agents.js'
 import { type Budget, budgetDay, startOfBudgetDay, thresholdsReached } from '../../core/budgets.js'
 import type { Logger } from '../../core/log.js'
 import { formatUsd } from '../../core/money.js'
@@ -67,7 +69,7 @@ export class UsageMeter {
       sessionId: session.id,
       at,
       project: session.project,
-      agent: agentOf(session),
+      agent: drivenAgentOf(session.config),
       routine: session.routine,
       operator: session.startedBy,
       ...usage,
@@ -116,10 +118,4 @@ export class UsageMeter {
       { everyone: true },
     )
   }
-}
-
-/** The agent a driven session runs, from its stored settings (Claude Code's have none). */
-export function agentOf(session: SessionRecord): string {
-  const agent = session.config.agent
-  return typeof agent === 'string' ? agent : 'claude'
 }
