@@ -9,8 +9,11 @@ import { hasOpencodePlugin, opencodePluginFile, removeOpencodePlugin } from './o
 
 export interface AgentHookFiles {
   agent: Exclude<Agent, 'claude'>
-  /** What a line of uninstall or doctor is about ("Codex hook"). */
+  /** What a line of uninstall is about ("Codex hook"). */
   what: string
+  /** Whom a line of doctor is about ("Codex"), and what Switchboard puts there. */
+  label: string
+  kind: 'hook' | 'plugin'
   /** The command that installs it. */
   install: string
   /** The user-wide file install writes without --project. */
@@ -24,6 +27,8 @@ export const AGENT_HOOK_FILES: readonly AgentHookFiles[] = [
   {
     agent: 'codex',
     what: 'Codex hook',
+    label: 'Codex',
+    kind: 'hook',
     install: 'switchboard install codex --hooks',
     userFile: () => codexConfigFile(),
     has: hasCodexHook,
@@ -33,6 +38,8 @@ export const AGENT_HOOK_FILES: readonly AgentHookFiles[] = [
   {
     agent: 'gemini',
     what: 'Gemini CLI hook',
+    label: 'Gemini CLI',
+    kind: 'hook',
     install: 'switchboard install gemini --hooks',
     userFile: () => geminiSettingsFile(),
     has: hasGeminiHook,
@@ -41,6 +48,8 @@ export const AGENT_HOOK_FILES: readonly AgentHookFiles[] = [
   {
     agent: 'opencode',
     what: 'OpenCode plugin',
+    label: 'OpenCode',
+    kind: 'plugin',
     install: 'switchboard install opencode',
     userFile: () => opencodePluginFile(),
     has: hasOpencodePlugin,

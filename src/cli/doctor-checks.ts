@@ -302,10 +302,10 @@ export function checkAgentHooks(home: string): Check[] {
     try {
       const files = hookFilesOf(entry, home).filter((file) => entry.has(file))
       return files.length
-        ? { name: entry.what, verdict: 'ok', detail: `installed in ${files.join(', ')}` }
-        : { name: entry.what, verdict: 'ok', detail: 'not installed', fix }
+        ? { name: entry.label, verdict: 'ok', detail: `its ${entry.kind} installed in ${files.join(', ')}` }
+        : { name: entry.label, verdict: 'ok', detail: `its ${entry.kind} not installed`, fix }
     } catch (err) {
-      return { name: entry.what, verdict: 'warn', detail: (err as Error).message, fix }
+      return { name: entry.label, verdict: 'warn', detail: (err as Error).message, fix }
     }
   })
 }

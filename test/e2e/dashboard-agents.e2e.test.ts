@@ -196,7 +196,8 @@ describe.each(AGENTS_UNDER_TEST)('a $agent session from the dashboard', ({ agent
     await page.getByLabel('Message').fill('and now?')
     await page.getByRole('button', { name: 'Send', exact: true }).click()
     // The transcript says the model's words are the agent's.
-    const answer = page.locator('.item.assistant').filter({ hasText: 'nothing to do' })
+    // The finished answer, not the item that streams it (which says "· writing…").
+    const answer = page.locator('.item.assistant:not(.writing)').filter({ hasText: 'nothing to do' })
     await answer.first().waitFor({ timeout: 60_000 })
     expect(await answer.first().locator('.who').textContent()).toBe(speaker)
     await until(id, (v) => v.status === 'idle' && v.turns === 2, 'the second turn to end')

@@ -111,7 +111,7 @@ it('approves a prompt on its session’s page at a phone’s size, says the verd
     .getByRole('navigation', { name: 'Main' })
     .getByRole('link')
     .evaluateAll((as) => as.map((a) => a.getBoundingClientRect().toJSON() as { top: number; right: number }))
-  expect(links).toHaveLength(8)
+  expect(links).toHaveLength(9)
   expect(new Set(links.map((l) => l.top)).size).toBe(1)
   for (const l of links) expect(l.right).toBeLessThanOrEqual(PHONE.width)
 
