@@ -63,7 +63,8 @@ async function throughHub(): Promise<{ ms: number; id: string }> {
   })
   const { id } = (await res.json()) as { id: string }
   const controller = new AbortController()
-  const stream = await fetch(`${home.url}/api/sessions/${id}/events`, { headers, signal: controller.signal })
+  const stream = await fetch(`${home.url}/api/sessions/${id}/stream`, { headers, signal: controller.signal })
+  if (!stream.ok) throw new Error(`GET /api/sessions/${id}/stream: ${stream.status}`)
   const decoder = new TextDecoder()
   let buffer = ''
   for await (const chunk of stream.body as ReadableStream<Uint8Array>) {
