@@ -1,22 +1,16 @@
-// bench/hooks/agents: the same round as bench/hooks for each other agent Switchboard installs into
-// (Codex's and Gemini CLI's hooks, OpenCode's plugin): a tool call its model asks for, through what
-// `switchboard install <agent>` wrote, to the prompt on a fake Telegram, and the Allow press back to
-// the hook's answer and the command run — each agent's real CLI offline against its fake model API.
-// The hub's share is timed where bench/hooks times Claude Code's: at a pass-through proxy that takes
-// the hub's socket path (the hub's own socket moved aside, still listening), so the hooks and the CLI
-// are left as install wrote them (Codex trusts its hook by the command's hash). Its rows are
-// bench/hooks's, per agent.
+// bench/hooks/agents: the same round as bench/hooks for each other agent whose hooks Switchboard
+// installs — a tool call its model asks for, through the hook `switchboard install <agent> --hooks`
+// wrote, to the prompt on a fake Telegram, and the Allow press back to the hook's answer and the
+// command run — each agent's real CLI offline against its fake model API. The hub's share is timed
+// where bench/hooks times Claude Code's: at a pass-through proxy that takes the hub's socket path
+// (the hub's own socket moved aside, still listening), so the hooks and the CLI are left as install
+// wrote them (Codex trusts its hook by the command's hash). Its rows are bench/hooks's, per agent.
 import { type ChildProcess, execFileSync } from 'node:child_process'
 import { existsSync, renameSync } from 'node:fs'
 import { Agent, createServer, request, type Server } from 'node:http'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { paths } from '../../src/core/config.js'
-import {
-  FakeChatCompletions,
-  lastToolOutput as lastChatToolOutput,
-  shellThenDone as opencodeShell,
-} from '../../test/fakes/chat-completions.js'
 import { FakeGemini, shellThenDone as geminiShell } from '../../test/fakes/gemini.js'
 import { shellThenDone as codexShell, FakeOpenAI } from '../../test/fakes/openai.js'
 import { startFakeTelegram } from '../../test/fakes/telegram.js'
@@ -24,7 +18,6 @@ import { botMessages, bridgeAddArgs, pair, person, spawnHub } from '../../test/h
 import { CodexHome } from '../../test/helpers/codex.js'
 import { GeminiHome } from '../../test/helpers/gemini.js'
 import { CLI, TestHome, waitFor } from '../../test/helpers/home.js'
-import { OpenCodeHome } from '../../test/helpers/opencode.js'
 import { fmt, summarize } from '../stats.js'
 
 const ROUNDS = Number(process.env.BENCH_HOOK_ROUNDS ?? 30)
@@ -124,37 +117,6 @@ async function geminiAgent(hubEnv: Record<string, string>): Promise<AgentUnderTe
   }
 }
 
-async function opencodeAgent(hubEnv: Record<string, string>): Promise<AgentUnderTest> {
-  const fake = await new FakeChatCompletions().start()
-  fake.respond(opencodeShell)
-  const opencode = new OpenCodeHome(fake.baseUrl)
-  const env = opencode.env(hubEnv)
-  execFileSync(process.execPath, [CLI, 'install', 'opencode'], { env })
-  const server = await opencode.serve(env)
-  const session = await server.newSession()
-  return {
-    label: 'OpenCode 1.18.33 (serve, its plugin)',
-    event: 'PermissionRequest',
-    env,
-    async turn(command) {
-      const before = fake.turns.length
-      await server.prompt(session, `RUN:${command}`)
-      // The turn is over once the model has been given the command's result.
-      return {
-        over: waitFor(
-          () => fake.turns.slice(before).some((t) => lastChatToolOutput(t) !== null),
-          60_000,
-          'the command’s result at the model',
-        ),
-      }
-    },
-    async close() {
-      opencode.cleanup()
-      await fake.close()
-    },
-  }
-}
-
 const home = await TestHome.create()
 const telegram = await startFakeTelegram()
 const hubEnv = { SWITCHBOARD_HOME: home.dir, SWITCHBOARD_PORT: String(home.port) }
@@ -189,7 +151,7 @@ try {
     return push(...items)
   }
 
-  for (const make of [codexAgent, geminiAgent, opencodeAgent]) {
+  for (const make of [codexAgent, geminiAgent]) {
     const agent = await make(hubEnv)
     timed.timing(agent.event)
     const open: number[] = []
