@@ -95,9 +95,10 @@ it('writes a socket hook that says `ask` when curl gets no answer, and ends befo
 it('says nothing in a Gemini session the hub drives, whose prompts reach the hub over ACP, and `ask` elsewhere with no hub', () => {
   addGeminiHook(file, { ...socket, socketPath: join(dir, 'no-hub.sock') })
   const hook = read().hooks.BeforeTool[0]?.hooks[0] as { command: string }
+  // Stdin is empty: a driven hook ends before it would read it, and writing to it then raced the exit.
   const run = (env: Record<string, string>) =>
     execFileSync('/bin/sh', ['-c', hook.command], {
-      input: '{}',
+      stdio: ['ignore', 'pipe', 'pipe'],
       env: { PATH: process.env.PATH ?? '', ...env },
     })
       .toString()
