@@ -9,9 +9,8 @@
 // run ends when that session is idle. A driven Codex session's command prompt reaches an operator on
 // Telegram's fake (the real grammy client) naming Codex, and the Allow button runs the command. A
 // driven Codex is given the user's CODEX_HOME and OPENAI_API_KEY from the hub's environment.
-import { type ChildProcess, spawn } from 'node:child_process'
-import { once } from 'node:events'
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import {
@@ -23,12 +22,13 @@ import {
 } from '../fakes/openai.js'
 import { botMessages, bridgeAddArgs, editOf, FAKES, pair, person } from '../helpers/bridge-world.js'
 import { CodexHome } from '../helpers/codex.js'
+import { agentProcesses, DrivingHub, type SessionView } from '../helpers/driven-agent.js'
 import { CLI, runCli, TestHome, waitFor } from '../helpers/home.js'
 
 let fake: FakeOpenAI
 let home: TestHome
 let codex: CodexHome
-let hub: ChildProcess | null = null
+let hub: DrivingHub
 let env: Record<string, string>
 
 beforeEach(async () => {
@@ -42,66 +42,22 @@ beforeEach(async () => {
     // The hub passes its sessions only the variables it knows; Codex's key for the fake is one more.
     SWITCHBOARD_SESSION_ENV: 'FAKE_OPENAI_KEY',
   })
-  hub = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' })
-  await home.waitForHub(15_000)
+  hub = new DrivingHub(home, env)
+  await hub.start()
 })
 
-async function stopHub(): Promise<void> {
-  if (hub && hub.exitCode === null && hub.signalCode === null) {
-    hub.kill('SIGTERM')
-    await once(hub, 'exit')
-  }
-  hub = null
-}
-
 afterEach(async () => {
-  await stopHub()
+  await hub.stop()
   codex.cleanup()
   await fake.close()
   await home.cleanup()
 })
 
-type View = {
-  id: string
-  claudeSessionId: string | null
-  status: string
-  live: boolean
-  lastResult: string | null
-  turns: number
-  costUsd: number
-}
+type View = SessionView
+const until = (id: string, done: (v: View) => boolean, what: string, ms?: number) =>
+  hub.until(id, done, what, ms)
 
-async function until(id: string, done: (v: View) => boolean, what: string): Promise<View> {
-  let view: View | undefined
-  await waitFor(
-    async () => {
-      view = (await home.api('session', { params: { id }, query: { wait: 5 } })) as View
-      return done(view)
-    },
-    60_000,
-    what,
-  )
-  return view as View
-}
-
-/**
- * Codex app-server processes with this test's HOME still running (read from /proc): the launcher
- * and the native binary it may run as its child.
- */
-function codexProcesses(): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .filter((pid) => {
-      try {
-        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
-        const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')
-        return cmdline.includes('app-server') && environ.includes(`HOME=${codex.home}`)
-      } catch {
-        return false
-      }
-    })
-    .map(Number)
-}
+const codexProcesses = () => agentProcesses('app-server', codex.home)
 
 it('drives a Codex session: a prompt answered with switchboard answer, a second turn, an interrupt, a resume in a new process', {
   timeout: 240_000,
@@ -300,11 +256,10 @@ it("gives a driven Codex the user's CODEX_HOME and OPENAI_API_KEY from the hub's
   expect(config).toContain('env_key = "OPENAI_API_KEY"')
   writeFileSync(join(elsewhere, 'config.toml'), config)
   rmSync(codex.configFile)
-  await stopHub()
+  await hub.stop()
   const { SWITCHBOARD_SESSION_ENV: _named, FAKE_OPENAI_KEY: _fake, ...rest } = env
   const users = { ...rest, CODEX_HOME: elsewhere, OPENAI_API_KEY: 'sk-users-own' }
-  hub = spawn(process.execPath, [CLI, 'serve'], { env: users, stdio: 'ignore' })
-  await home.waitForHub(15_000)
+  await hub.start(users)
 
   const created = (await home.api('createSession', {
     body: { prompt: 'hello from the user', agent: 'codex', options: { cwd: codex.cwd } },

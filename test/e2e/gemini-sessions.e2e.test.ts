@@ -6,19 +6,18 @@
 // interrupted; a webhook event reaches the session with its receipt `in_context`, read from Gemini's
 // own record; a stopped session is loaded in a new process (waiting for the minute to turn if it
 // must), and the model is shown the history; no Gemini process is left behind.
-import { type ChildProcess, spawn } from 'node:child_process'
-import { once } from 'node:events'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { FakeGemini, type GenerateRequest, lastToolResponse, shellThenDoneOrSlow } from '../fakes/gemini.js'
+import { agentProcesses, DrivingHub, type SessionView } from '../helpers/driven-agent.js'
 import { GEMINI_BIN, GeminiHome } from '../helpers/gemini.js'
-import { CLI, runCli, TestHome, waitFor } from '../helpers/home.js'
+import { runCli, TestHome, waitFor } from '../helpers/home.js'
 
 let fake: FakeGemini
 let home: TestHome
 let gemini: GeminiHome
-let hub: ChildProcess | null = null
+let hub: DrivingHub
 let env: Record<string, string>
 
 beforeEach(async () => {
@@ -34,59 +33,22 @@ beforeEach(async () => {
     // where Gemini is installed are three more.
     SWITCHBOARD_SESSION_ENV: 'GEMINI_API_KEY,GOOGLE_GEMINI_BASE_URL,GEMINI_PATH',
   })
-  hub = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' })
-  await home.waitForHub(15_000)
+  hub = new DrivingHub(home, env)
+  await hub.start()
 })
 
 afterEach(async () => {
-  if (hub && hub.exitCode === null && hub.signalCode === null) {
-    hub.kill('SIGTERM')
-    await once(hub, 'exit')
-  }
-  hub = null
+  await hub.stop()
   gemini.cleanup()
   await fake.close()
   await home.cleanup()
 })
 
-type View = {
-  id: string
-  claudeSessionId: string | null
-  status: string
-  live: boolean
-  lastResult: string | null
-  turns: number
-  costUsd: number
-}
+type View = SessionView
+const until = (id: string, done: (v: View) => boolean, what: string, ms?: number) =>
+  hub.until(id, done, what, ms)
 
-async function until(id: string, done: (v: View) => boolean, what: string, ms = 120_000): Promise<View> {
-  let view: View | undefined
-  await waitFor(
-    async () => {
-      view = (await home.api('session', { params: { id }, query: { wait: 5 } })) as View
-      return done(view)
-    },
-    ms,
-    what,
-  )
-  return view as View
-}
-
-/** Gemini CLI processes in ACP mode with this test's HOME still running (read from /proc). */
-function geminiProcesses(): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .filter((pid) => {
-      try {
-        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
-        const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')
-        return cmdline.includes('--acp') && environ.includes(`HOME=${gemini.home}`)
-      } catch {
-        return false
-      }
-    })
-    .map(Number)
-}
+const geminiProcesses = () => agentProcesses('--acp', gemini.home)
 
 /**
  * The prompts the model was shown in `request`, in order: the person's texts, less the session

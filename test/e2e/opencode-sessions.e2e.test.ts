@@ -7,19 +7,18 @@
 // reaches the session and the model, its receipt `in_context` once OpenCode's own store (opencode.db)
 // holds it; a stopped session is loaded in a new process, and the model is shown the history; no
 // OpenCode process is left behind.
-import { type ChildProcess, spawn } from 'node:child_process'
-import { once } from 'node:events'
-import { existsSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { type ChatRequest, FakeChatCompletions, lastToolOutput } from '../fakes/chat-completions.js'
-import { CLI, runCli, TestHome, waitFor } from '../helpers/home.js'
+import { agentProcesses, DrivingHub, type SessionView } from '../helpers/driven-agent.js'
+import { runCli, TestHome, waitFor } from '../helpers/home.js'
 import { OFFLINE_ENV, OpenCodeHome } from '../helpers/opencode.js'
 
 let fake: FakeChatCompletions
 let home: TestHome
 let opencode: OpenCodeHome
-let hub: ChildProcess | null = null
+let hub: DrivingHub
 let env: Record<string, string>
 
 beforeEach(async () => {
@@ -33,59 +32,22 @@ beforeEach(async () => {
     // The hub passes its sessions only the variables it knows; what keeps OpenCode offline is more.
     SWITCHBOARD_SESSION_ENV: Object.keys(OFFLINE_ENV).join(','),
   })
-  hub = spawn(process.execPath, [CLI, 'serve'], { env, stdio: 'ignore' })
-  await home.waitForHub(15_000)
+  hub = new DrivingHub(home, env)
+  await hub.start()
 })
 
 afterEach(async () => {
-  if (hub && hub.exitCode === null && hub.signalCode === null) {
-    hub.kill('SIGTERM')
-    await once(hub, 'exit')
-  }
-  hub = null
+  await hub.stop()
   opencode.cleanup()
   await fake.close()
   await home.cleanup()
 })
 
-type View = {
-  id: string
-  claudeSessionId: string | null
-  status: string
-  live: boolean
-  lastResult: string | null
-  turns: number
-  costUsd: number
-}
+type View = SessionView
+const until = (id: string, done: (v: View) => boolean, what: string, ms?: number) =>
+  hub.until(id, done, what, ms)
 
-async function until(id: string, done: (v: View) => boolean, what: string, ms = 120_000): Promise<View> {
-  let view: View | undefined
-  await waitFor(
-    async () => {
-      view = (await home.api('session', { params: { id }, query: { wait: 5 } })) as View
-      return done(view)
-    },
-    ms,
-    what,
-  )
-  return view as View
-}
-
-/** OpenCode processes in ACP mode with this test's HOME still running (read from /proc). */
-function opencodeProcesses(): number[] {
-  return readdirSync('/proc')
-    .filter((p) => /^\d+$/.test(p))
-    .filter((pid) => {
-      try {
-        const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0')
-        const environ = readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0')
-        return cmdline.includes('acp') && environ.includes(`HOME=${opencode.home}`)
-      } catch {
-        return false
-      }
-    })
-    .map(Number)
-}
+const opencodeProcesses = () => agentProcesses('acp', opencode.home)
 
 /** The prompts the model was shown in `request`, in order. */
 function shownTexts(request: ChatRequest): string[] {

@@ -5,7 +5,7 @@
 // receipt says `queued`); what the agent says becomes the session's lines (lines.ts); its
 // permission requests become the session's prompts (permission.ts); an interrupt is
 // `session/cancel`. What differs per agent (how to start it, its record) is its profile.
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { Readable, Writable } from 'node:stream'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -16,6 +16,7 @@ import type { SpawnEnv } from '../../claude/process.js'
 import type { ClaudeOptions } from '../../core/claude-options.js'
 import { conflict, unavailable } from '../../core/errors.js'
 import { VERSION } from '../../core/version.js'
+import { spawnAgent, stopAgent } from '../agent-child.js'
 import type { AgentHandlers, AgentProcess, AgentProcessEvents } from '../agent-process.js'
 import { AcpLines } from './lines.js'
 import { outcomeOf, promptOf } from './permission.js'
@@ -37,21 +38,6 @@ const modelsSchema = z.object({ models: z.object({ currentModelId: z.string() })
 interface Prompt {
   text: string
   uuid?: string
-}
-
-const running = new Set<ChildProcessWithoutNullStreams>()
-// Closing stdin ends the agent; this covers a hub that exits normally with sessions running.
-process.once('exit', () => {
-  for (const child of running) killGroup(child, 'SIGKILL')
-})
-
-/** Each agent runs in a process group of its own, so a kill reaches a launcher's children too. */
-function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
-  try {
-    if (child.pid) process.kill(-child.pid, signal)
-  } catch {
-    child.kill(signal)
-  }
 }
 
 export class AcpAgent extends EventEmitter<AgentProcessEvents> implements AgentProcess {
@@ -86,14 +72,7 @@ export class AcpAgent extends EventEmitter<AgentProcessEvents> implements AgentP
     const command = profile.command(options.cwd, spawnEnv.env ?? process.env)
     this.env = { ...(spawnEnv.env ?? process.env), ...command.env }
     this.record = profile.record?.(this.env) ?? null
-    this.child = spawn(spawnEnv.bin ?? command.bin, command.args, {
-      cwd: options.cwd,
-      env: this.env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    })
-    running.add(this.child)
-    this.child.stdin.on('error', () => {}) // EPIPE when it died; its exit says so
+    this.child = spawnAgent(spawnEnv.bin ?? command.bin, command.args, { cwd: options.cwd, env: this.env })
     this.lines = new AcpLines(profile.agent, () => this.sessionId)
     const client = acp
       .client({ name: 'switchboard' })
@@ -110,7 +89,6 @@ export class AcpAgent extends EventEmitter<AgentProcessEvents> implements AgentP
       this.child.on('error', (err) => this.emit('stderr', `failed to start ${profile.label}: ${err.message}`))
       this.child.on('close', (code, signal) => {
         this.alive = false
-        running.delete(this.child)
         this.connection.close(unavailable(`${profile.label} exited (${signal ?? code})`))
         for (const controller of this.asking) controller.abort()
         this.emit('exit', code, signal)
@@ -151,10 +129,7 @@ export class AcpAgent extends EventEmitter<AgentProcessEvents> implements AgentP
   /** Closing stdin ends the agent; SIGKILL to its group if it has not after `graceMs`. */
   async stop(graceMs = 5_000): Promise<void> {
     if (!this.alive) return
-    this.child.stdin.end()
-    const timer = setTimeout(() => killGroup(this.child, 'SIGKILL'), graceMs)
-    await this.exited
-    clearTimeout(timer)
+    await stopAgent(this.child, this.exited, graceMs)
   }
 
   private async open(): Promise<void> {

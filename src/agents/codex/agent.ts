@@ -5,7 +5,7 @@
 // sent with a uuid gets Claude Code's receipts for it, `command_lifecycle` lines: `queued` when a turn
 // runs (Codex adds it to that turn: a turn/start mid-turn steers it, losing nothing and keeping the
 // order), `started` once the thread's rollout file shows it in the model's input (rollout.ts).
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process'
+import type { ChildProcessWithoutNullStreams } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import * as z from 'zod'
 import type { CliLine } from '../../claude/messages.js'
@@ -14,6 +14,7 @@ import type { ClaudeOptions } from '../../core/claude-options.js'
 import { conflict, unavailable } from '../../core/errors.js'
 import { onPath } from '../../core/on-path.js'
 import { VERSION } from '../../core/version.js'
+import { spawnAgent, stopAgent } from '../agent-child.js'
 import type { AgentHandlers, AgentProcess, AgentProcessEvents } from '../agent-process.js'
 import { COMMAND_APPROVAL, commandApprovalSchema, decisionOf, promptOf } from './approval.js'
 import { CodexLines } from './lines.js'
@@ -48,25 +49,6 @@ const FILE_CHANGE_APPROVAL = 'item/fileChange/requestApproval'
 /** How often the rollout file is looked at while a message waits to be seen in it. */
 const ROLLOUT_POLL_MS = 150
 
-const running = new Set<ChildProcessWithoutNullStreams>()
-// Closing stdin ends app-server; this covers a hub that exits normally with sessions running.
-process.once('exit', () => {
-  for (const child of running) killGroup(child, 'SIGKILL')
-})
-
-/**
- * The npm package's `codex` is a Node launcher that, on Node before 22.15, runs the native binary
- * as its child: each app-server runs in a process group of its own, and a kill reaches the group,
- * so no native Codex outlives its session.
- */
-function killGroup(child: ChildProcessWithoutNullStreams, signal: NodeJS.Signals): void {
-  try {
-    if (child.pid) process.kill(-child.pid, signal)
-  } catch {
-    child.kill(signal)
-  }
-}
-
 export class CodexAgent extends EventEmitter<AgentProcessEvents> implements AgentProcess {
   readonly agent = 'codex' as const
   private readonly child: ChildProcessWithoutNullStreams
@@ -95,14 +77,7 @@ export class CodexAgent extends EventEmitter<AgentProcessEvents> implements Agen
     super()
     const env = spawnEnv.env ?? process.env
     this.model = options.model
-    this.child = spawn(spawnEnv.bin ?? findCodex(env), ['app-server'], {
-      cwd: options.cwd,
-      env,
-      stdio: ['pipe', 'pipe', 'pipe'],
-      detached: true,
-    })
-    running.add(this.child)
-    this.child.stdin.on('error', () => {}) // EPIPE when it died; its exit says so
+    this.child = spawnAgent(spawnEnv.bin ?? findCodex(env), ['app-server'], { cwd: options.cwd, env })
     this.lines = new CodexLines(() => this.threadId)
     this.rpc = new RpcPeer((line) => this.write(line), {
       notification: (method, params) => this.heard(method, params),
@@ -115,7 +90,6 @@ export class CodexAgent extends EventEmitter<AgentProcessEvents> implements Agen
       this.child.on('error', (err) => this.emit('stderr', `failed to start Codex: ${err.message}`))
       this.child.on('close', (code, signal) => {
         this.alive = false
-        running.delete(this.child)
         this.stopLooking()
         this.rpc.close(`Codex exited (${signal ?? code})`)
         for (const controller of this.asking.values()) controller.abort()
@@ -168,10 +142,7 @@ export class CodexAgent extends EventEmitter<AgentProcessEvents> implements Agen
   /** Closing stdin ends app-server (exit 0); SIGKILL if it has not after `graceMs`. */
   async stop(graceMs = 5_000): Promise<void> {
     if (!this.alive) return
-    this.child.stdin.end()
-    const timer = setTimeout(() => killGroup(this.child, 'SIGKILL'), graceMs)
-    await this.exited
-    clearTimeout(timer)
+    await stopAgent(this.child, this.exited, graceMs)
   }
 
   private async open(): Promise<void> {
