@@ -34,7 +34,8 @@ export interface Answer {
 
 export interface RequestOptions {
   headers?: Record<string, string>
-  body?: string | object
+  /** A Buffer goes as it is (a file's bytes); an object as JSON. */
+  body?: string | Buffer | object
   /** Over the home's Unix socket (no Host/Origin guard); false: over TCP. */
   local?: boolean
 }
@@ -131,12 +132,13 @@ export function appWorld(script: FakeScript = {}, settings: Partial<HubConfig> =
     const body =
       options.body === undefined
         ? undefined
-        : typeof options.body === 'string'
+        : typeof options.body === 'string' || Buffer.isBuffer(options.body)
           ? options.body
           : JSON.stringify(options.body)
     const headers: Record<string, string> = { host: OWN_HOST }
     for (const [name, value] of Object.entries(options.headers ?? {})) headers[name.toLowerCase()] = value
-    if (typeof options.body === 'object') headers['content-type'] ??= 'application/json'
+    if (typeof options.body === 'object' && !Buffer.isBuffer(options.body))
+      headers['content-type'] ??= 'application/json'
     // As Node's parser gives it: a body comes with its length (the routes read it from the request).
     if (body !== undefined) headers['content-length'] = String(Buffer.byteLength(body))
     const incoming = Object.assign(Readable.from(body === undefined ? [] : [Buffer.from(body)]), {
