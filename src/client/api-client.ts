@@ -58,7 +58,9 @@ export class HubApi {
           throw notTheHub(
             `${describeTarget(target)} is beyond loopback and speaks no TLS: the admin token is not sent there`,
           )
-        return call(target, request.method, request.path, request.headers, request.body)
+        const body =
+          request.body instanceof Blob ? Buffer.from(await request.body.arrayBuffer()) : request.body
+        return call(target, request.method, request.path, request.headers, body)
       },
       () => ({ authorization: `Bearer ${this.token ?? ''}`, [CLIENT_HEADER]: client }),
     )

@@ -100,7 +100,7 @@ export function hubRequest(
   method: string,
   path: string,
   headers: Record<string, string> = {},
-  body?: string,
+  body?: string | Buffer,
   timeoutMs = 310_000,
 ): Promise<Answer> {
   return new Promise((resolve, reject) => {

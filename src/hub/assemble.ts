@@ -225,6 +225,7 @@ export function assemble(
     },
     forwarding,
     log,
+    home: config.home,
     maxBodyBytes: config.maxBodyBytes,
     hostRules: () => hostRules,
     status,

@@ -174,7 +174,8 @@ export function appWorld(script: FakeScript = {}, settings: Partial<HubConfig> =
     client(token) {
       return apiClient(
         async (req) => {
-          const a = await request(req.method, req.path, { headers: req.headers, body: req.body })
+          const body = req.body instanceof Blob ? Buffer.from(await req.body.arrayBuffer()) : req.body
+          const a = await request(req.method, req.path, { headers: req.headers, body })
           return { status: a.status, body: a.text }
         },
         (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {}),

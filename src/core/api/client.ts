@@ -10,7 +10,8 @@ export interface WireRequest {
   method: string
   path: string
   headers: Record<string, string>
-  body?: string
+  /** JSON, or a file's bytes as they are (a route whose contract says `file`). */
+  body?: string | Blob
 }
 export interface WireAnswer {
   status: number
@@ -34,8 +35,13 @@ type MaybeParams<N extends RouteName> = keyof ParamsOf<N> extends never
   ? { params?: undefined }
   : { params: ParamsOf<N> }
 type MaybeBody<N extends RouteName> = BodyOf<N> extends undefined ? { body?: undefined } : { body: BodyOf<N> }
+/** A route that takes a file takes it as a Blob, sent as it is with its type. */
+type MaybeFile<N extends RouteName> = (typeof ROUTES)[N] extends { file: true }
+  ? { file: Blob }
+  : { file?: undefined }
 export type Input<N extends RouteName> = MaybeParams<N> &
-  MaybeBody<N> & { query?: QueryOf<N>; headers?: Record<string, string> }
+  MaybeBody<N> &
+  MaybeFile<N> & { query?: QueryOf<N>; headers?: Record<string, string> }
 // biome-ignore lint/complexity/noBannedTypes: "an input with nothing required" is exactly {}
 type Args<N extends RouteName> = {} extends Input<N> ? [input?: Input<N>] : [input: Input<N>]
 
@@ -59,6 +65,7 @@ export function apiClient(send: Send, headers: () => Record<string, string> = ()
     const i = (input ?? {}) as {
       params?: Record<string, string>
       body?: unknown
+      file?: Blob
       query?: object
       headers?: Record<string, string>
     }
@@ -69,9 +76,10 @@ export function apiClient(send: Send, headers: () => Record<string, string> = ()
         ...headers(),
         ...(route.method === 'GET' ? {} : { [API_HEADER]: '1' }),
         ...(i.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...(i.file?.type ? { 'content-type': i.file.type } : {}),
         ...i.headers,
       },
-      body: i.body === undefined ? undefined : JSON.stringify(i.body),
+      body: i.file ?? (i.body === undefined ? undefined : JSON.stringify(i.body)),
     })
     let json: unknown = null
     try {

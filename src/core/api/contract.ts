@@ -132,6 +132,8 @@ export interface Responses {
   session: SessionView
   removeSession: { removed: string[] }
   sendMessage: SessionView
+  /** Where the file is now, and the session it was sent to. */
+  uploadFile: { file: { path: string; type: string; size: number }; session: SessionView }
   respond: SessionView
   interrupt: SessionView
   stopSession: SessionView

@@ -31,7 +31,12 @@ export interface RouteDef {
    * that name (what other programs post: webhooks, senders' messages). Absent: SMALL_BODY, room for
    * `{}` and a few fields, which a route that takes no body never reads anyway.
    */
-  maxBody?: number | 'maxBodyBytes'
+  maxBody?: number | 'maxBodyBytes' | 'chatFileLimitMb'
+  /**
+   * Its body is a file's bytes as they are, its type in Content-Type (not JSON); the name and any
+   * words to go with it in the query.
+   */
+  file?: true
 }
 
 const KiB = 1024
@@ -46,7 +51,7 @@ const TOOL_INPUT = 4 * MiB
 const GIVEN_EVENT = 4 * MiB
 
 /** A route's body limit: its own, or SMALL_BODY. */
-export function bodyLimitOf(route: RouteDef): number | 'maxBodyBytes' {
+export function bodyLimitOf(route: RouteDef): number | 'maxBodyBytes' | 'chatFileLimitMb' {
   return route.maxBody ?? SMALL_BODY
 }
 
@@ -396,6 +401,16 @@ export const ROUTES = {
     auth: 'operator',
     status: 202,
     summary: 'a message to a session (a stopped one is resumed)',
+  },
+  uploadFile: {
+    method: 'POST',
+    path: '/api/sessions/:id/files',
+    maxBody: 'chatFileLimitMb',
+    file: true,
+    auth: 'operator',
+    status: 202,
+    summary:
+      "a file into the session's folder of the inbox (chatFileLimitMb, chatFileTypes), and a message naming it (?name=, ?text=)",
   },
   respond: {
     method: 'POST',

@@ -49,6 +49,15 @@ export const sendMessageSchema = z
   .object({ text: z.string().min(1, 'the message is empty'), fork: z.boolean().optional() })
   .strict()
 
+/** A file sent to a session: its name (cleaned before it touches the disk) and words to go with it. */
+export const uploadFileQuerySchema = z
+  .object({
+    name: z.string().min(1, 'the file has no name').max(255, 'the file name is over 255 characters'),
+    // In the query, so within what a request line may hold: a longer message goes as a message.
+    text: z.string().max(4000, 'the words with a file are at most 4000 characters').optional(),
+  })
+  .strict()
+
 export const respondBodySchema = z.object({ decision: z.string().min(1), answer: respondSchema }).strict()
 
 export const modelSchema = z.object({ model: z.string().min(1) }).strict()
@@ -318,6 +327,7 @@ export const INPUTS = {
   createSession: { body: createSessionSchema },
   session: { query: sessionQuerySchema },
   sendMessage: { body: sendMessageSchema },
+  uploadFile: { query: uploadFileQuerySchema },
   respond: { body: respondBodySchema },
   setModel: { body: modelSchema },
   setPermissionMode: { body: permissionModeBodySchema },

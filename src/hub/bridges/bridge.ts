@@ -5,6 +5,7 @@ import type { BridgeConfig, BridgePlatform } from '../../core/bridges.js'
 import type { BridgeStatus, ChatAction } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
 import { isPromptKind } from '../../core/outbox.js'
+import { chatFileLimits, fetchChatFile } from '../../sources/chat/inbox.js'
 import { escapeMarkdown } from '../../sources/chat/markdown.js'
 import type { ButtonPress, PlatformAdapter } from '../../sources/chat/platform.js'
 import type { Chat, OutboxItem, Sender } from '../../store/store.js'
@@ -13,7 +14,6 @@ import type { HubSecrets } from '../core/hub-secrets.js'
 import { promptBody } from '../people/decisions.js'
 import type { ShownOutcome } from '../people/sender-outbox.js'
 import { takeBot } from './bot-lock.js'
-import { chatFileLimits, fetchChatFile } from './chat-files.js'
 import {
   type BridgeContext,
   platformChatOf,

@@ -4,9 +4,16 @@
 import type { Meta } from '../../core/event.js'
 import { parseVerdictText } from '../../core/hub-protocol.js'
 import { newId } from '../../core/ids.js'
+import {
+  type ChatFile,
+  chatFileLimits,
+  describeFiles,
+  fetchChatFile,
+  inboxFolder,
+  shownName,
+} from '../../sources/chat/inbox.js'
 import type { ButtonPress, InboundAttachment, InboundMessage } from '../../sources/chat/platform.js'
 import type { Sender } from '../../store/store.js'
-import { type ChatFile, chatFileLimits, fetchChatFile, inboxFolder, shownName } from './chat-files.js'
 import { runCommand } from './commands.js'
 import { type BridgeContext, chatSourceOf, senderNameOf } from './context.js'
 import { groupSender } from './threads.js'
@@ -251,7 +258,7 @@ export class Inbound {
    */
   private async filesMeta(message: InboundMessage, kept: ChatFile[], refused: string[]): Promise<Meta> {
     const meta: Meta = {}
-    if (kept.length) meta.files = kept.map((f) => `${f.path} (${f.type}, ${f.size} bytes)`).join('; ')
+    if (kept.length) meta.files = describeFiles(kept)
     const image = kept.find((f) => f.type.startsWith('image/'))
     if (image) meta.image_path = image.path
     if (refused.length) meta.files_refused = refused.join(' ')

@@ -7,8 +7,8 @@ import { type FileHandle, open, realpath, stat } from 'node:fs/promises'
 import { homedir } from 'node:os'
 import { basename, isAbsolute, join, sep } from 'node:path'
 import { paths, replyFileRoots } from '../../core/config.js'
+import { chatFileLimits, megabytes } from '../../sources/chat/inbox.js'
 import type { OutgoingFile } from '../../sources/chat/platform.js'
-import { chatFileLimits, megabytes } from './chat-files.js'
 
 /**
  * What the user's home holds that no reply may carry, even from a session run in the home itself:

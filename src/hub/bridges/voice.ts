@@ -5,8 +5,8 @@
 // restarted hub still takes the press.
 import { randomBytes } from 'node:crypto'
 import * as z from 'zod'
+import type { ChatFile } from '../../sources/chat/inbox.js'
 import type { ButtonPress, InboundMessage } from '../../sources/chat/platform.js'
-import type { ChatFile } from './chat-files.js'
 import type { BridgeContext } from './context.js'
 import { type TranscriptionService, transcribe } from './transcription.js'
 

@@ -83,12 +83,15 @@ export function defineRoute<N extends RouteName>(
   const route = ROUTES[name]
   const schemas = (INPUTS as Record<string, Schemas>)[name] ?? {}
   const named = bodyLimitOf(route as RouteDef)
-  const limit = named === 'maxBodyBytes' ? maxBodyBytes : named
-  if (limit === undefined) throw new Error(`${name}: its body limit is the hub's maxBodyBytes; pass it`)
+  const limit = named === 'maxBodyBytes' ? maxBodyBytes : named === 'chatFileLimitMb' ? undefined : named
+  if (named === 'chatFileLimitMb' && !bodyLimit)
+    throw new Error(`${name}: its body limit is chatFileLimitMb; pass it`)
+  if (limit === undefined && !bodyLimit)
+    throw new Error(`${name}: its body limit is the hub's maxBodyBytes; pass it`)
   app.on(route.method, route.path, async (c) => {
     // Hono answers a HEAD with its path's GET route and drops the body: the route would still act.
     if (c.req.method !== route.method) return wrongMethod(c.req.method, c.req.path)
-    c.env.bodyLimit = bodyLimit ? await bodyLimit(c) : limit
+    c.env.bodyLimit = bodyLimit ? await bodyLimit(c) : (limit as number)
     const who: Principal =
       route.auth === 'none' || route.auth === 'source'
         ? { kind: 'nobody' }

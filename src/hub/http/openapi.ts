@@ -22,8 +22,9 @@ const jsonOf = (schema: z.ZodType) => ({
 })
 
 /** A body limit as a person reads it. */
-function limitText(limit: number | 'maxBodyBytes'): string {
+function limitText(limit: number | 'maxBodyBytes' | 'chatFileLimitMb'): string {
   if (limit === 'maxBodyBytes') return "at most the hub's maxBodyBytes (64 KiB unless set); 413 past it"
+  if (limit === 'chatFileLimitMb') return 'at most chatFileLimitMb (50 MB unless set); 413 past it'
   return `at most ${limit >= 1024 ? `${limit / 1024} KiB` : `${limit} bytes`}; 413 past it`
 }
 

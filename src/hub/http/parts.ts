@@ -36,6 +36,8 @@ export interface HubParts {
   creds: Credentials
   forwarding: Forwarding
   log: Logger
+  /** The hub's home: where the inbox and config.json (read again for live settings) are. */
+  home: string
   maxBodyBytes: number
   /** What a TCP request's Host and Origin must name (the socket skips the check). */
   hostRules(): HostRules

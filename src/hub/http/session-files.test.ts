@@ -52,6 +52,16 @@ it('stores an uploaded file in the session’s inbox and tells the session its p
   const told = userTexts().find((t) => t.includes(file.path)) as string
   expect(told).toContain('what is wrong here?')
   expect(told).toContain(`${file.path} (image/png, ${bytes.length} bytes)`)
+
+  // The typed client (the page's, the CLI's) sends a Blob as it is, with its type.
+  const call = world.client(ADMIN_TOKEN)
+  const notes = await call('uploadFile', {
+    params: { id },
+    query: { name: 'notes.md' },
+    file: new Blob(['# héllo\n'], { type: 'text/markdown' }),
+  })
+  expect(notes.file).toMatchObject({ type: 'text/markdown', size: Buffer.byteLength('# héllo\n') })
+  expect(readFileSync(notes.file.path, 'utf8')).toBe('# héllo\n')
 })
 
 it('refuses a file over chatFileLimitMb (413) and one of a type chatFileTypes does not name (400), keeping neither', async () => {

@@ -12,6 +12,7 @@ import { type Before, defineRoute } from './define.js'
 import type { HubEnv } from './env.js'
 import type { HubParts } from './parts.js'
 import { nameOf } from './principal.js'
+import { sessionFileRoutes } from './session-files.js'
 import { holdOpen, stillOperator } from './sse.js'
 
 export function sessionRoutes(parts: HubParts, elsewhere: Before): Hono<HubEnv> {
@@ -50,6 +51,7 @@ export function sessionRoutes(parts: HubParts, elsewhere: Before): Hono<HubEnv> 
   about(app, creds, 'sendMessage', (_c, { params, body }) =>
     sessions.send(params.id, body.text, { fork: body.fork }),
   )
+  sessionFileRoutes(app, parts, elsewhere)
   about(app, creds, 'respond', (_c, { params, body, who }) =>
     sessions.respond(params.id, body.decision, body.answer, nameOf(who)),
   )

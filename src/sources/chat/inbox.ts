@@ -1,15 +1,17 @@
-// The one store and the one limit for files a chat and a session exchange: what a person sends lands
-// in the session's folder of the inbox (`<home>/inbox/<session>/`), and what a reply attaches may come
-// from there (reply-files.ts); both are held to chatFileLimitMb, read again at each file so an edit of
-// config.json needs no restart. A file in must also be of a type chatFileTypes names.
+// The one store and the one limit for files a person and a session exchange: what a person sends (from
+// a chat, or the dashboard) lands in the session's folder of the inbox (`<home>/inbox/<session>/`), and
+// what a reply attaches may come from there (hub/bridges/reply-files.ts); both are held to
+// chatFileLimitMb, read again at each file so an edit of config.json needs no restart. A file in must
+// also be of a type chatFileTypes names. Here, below the bridges and the HTTP app, so both use it.
+import { randomBytes } from 'node:crypto'
 import { mkdirSync } from 'node:fs'
-import { rm, stat } from 'node:fs/promises'
+import { rm, stat, writeFile } from 'node:fs/promises'
 import { extname, join } from 'node:path'
 import { paths } from '../../core/config.js'
 import { invalid } from '../../core/errors.js'
 import { liveSettings } from '../../core/settings/resolve.js'
-import { sanitizeFileName } from '../../sources/chat/files.js'
-import type { InboundAttachment, PlatformAdapter } from '../../sources/chat/platform.js'
+import { sanitizeFileName } from './files.js'
+import type { InboundAttachment, PlatformAdapter } from './platform.js'
 
 export interface ChatFileLimits {
   maxBytes: number
@@ -76,14 +78,42 @@ function typeAllowed(type: string, allowed: string[]): boolean {
   return allowed.some((a) => a === '*/*' || a === type || a === `${family}/*`)
 }
 
-/** What the sender is told when a file is not taken (before it is fetched); null when it may come. */
-export function refusalOf(attachment: InboundAttachment, limits: ChatFileLimits): string | null {
+/** Why a file is not taken, and what became of it (`not passed on` for a chat, `not sent` for the page). */
+export interface Refusal {
+  reason: 'size' | 'type'
+  message: string
+}
+
+/**
+ * What the sender is told when a file is not taken (before it is fetched); null when it may come.
+ * `outcome` ends the sentence: what happened to the file, in the words of where it came from.
+ */
+export function refusalOf(
+  attachment: InboundAttachment,
+  limits: ChatFileLimits,
+  outcome = 'it was not passed on',
+): string | null {
+  return refusalWhy(attachment, limits, outcome)?.message ?? null
+}
+
+/** refusalOf, with whether the size or the type was refused (an HTTP caller answers 413 or 400). */
+export function refusalWhy(
+  attachment: InboundAttachment,
+  limits: ChatFileLimits,
+  outcome = 'it was not passed on',
+): Refusal | null {
   const name = shownName(attachment)
   if (attachment.size !== null && attachment.size > limits.maxBytes)
-    return `${name} is ${megabytes(attachment.size)}, over the ${megabytes(limits.maxBytes)} limit for files (chatFileLimitMb): it was not passed on.`
+    return {
+      reason: 'size',
+      message: `${name} is ${megabytes(attachment.size)}, over the ${megabytes(limits.maxBytes)} limit for files (chatFileLimitMb): ${outcome}.`,
+    }
   const type = typeOf(attachment)
   if (!typeAllowed(type, limits.types))
-    return `${name} is ${type}, which is not taken (chatFileTypes: ${limits.types.join(', ')}): it was not passed on.`
+    return {
+      reason: 'type',
+      message: `${name} is ${type}, which is not taken (chatFileTypes: ${limits.types.join(', ')}): ${outcome}.`,
+    }
   return null
 }
 
@@ -97,6 +127,33 @@ export interface ChatFile {
   path: string
   type: string
   size: number
+}
+
+/** How a file is named to a session: `<path> (<type>, <size> bytes)`, `; ` between several. */
+export function describeFiles(files: ChatFile[]): string {
+  return files.map((f) => `${f.path} (${f.type}, ${f.size} bytes)`).join('; ')
+}
+
+/**
+ * A person's words with files, as a session reads them in a message of its own (the dashboard's): the
+ * words, then the files named as a chat's event names them in meta.
+ */
+export function messageWithFiles(text: string | undefined, files: ChatFile[]): string {
+  const named = `files="${describeFiles(files)}"`
+  return text?.trim() ? `${text}\n\n${named}` : named
+}
+
+/**
+ * Writes a file's bytes into an inbox folder under its cleaned name, prefixed so that no earlier file
+ * can clash with it (as the platforms' downloads name theirs); never over an existing file.
+ */
+export async function storeInboxFile(folder: string, name: string, bytes: Uint8Array): Promise<string> {
+  const path = join(
+    folder,
+    `${Date.now().toString(36)}-${randomBytes(4).toString('hex')}-${sanitizeFileName(name)}`,
+  )
+  await writeFile(path, bytes, { flag: 'wx', mode: 0o600 })
+  return path
 }
 
 /**

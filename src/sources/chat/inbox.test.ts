@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import type { InboundAttachment } from '../../sources/chat/platform.js'
-import { chatFileLimits, refusalOf, typeOf } from './chat-files.js'
+import { chatFileLimits, refusalOf, typeOf } from './inbox.js'
+import type { InboundAttachment } from './platform.js'
 
 let home: string
 beforeEach(() => {
