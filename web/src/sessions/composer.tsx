@@ -1,7 +1,10 @@
-// Writing to a session: a message (Send, or Ctrl/⌘+Enter) and Interrupt.
-import { type FormEvent, useState } from 'react'
+// Writing to a session: a message (Send, or Ctrl/⌘+Enter), with a file attached or not, and
+// Interrupt. A file goes to the session's folder of the inbox (POST /api/sessions/:id/files) with the
+// words as its message; the hub's refusal (over chatFileLimitMb, a type not taken) is the error line.
+import { type ClipboardEvent, type FormEvent, useState } from 'react'
 import { call, errorText } from '../api/client.ts'
 import { ErrorLine } from '../ui/error-line.tsx'
+import { AttachButtons, Attached, pastedName } from './attach.tsx'
 
 export function Composer({
   sessionId,
@@ -16,18 +19,23 @@ export function Composer({
   onSent: () => void
 }) {
   const [text, setText] = useState('')
+  const [file, setFile] = useState<File | null>(null)
   const [busy, setBusy] = useState<'send' | 'interrupt' | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [note, setNote] = useState<string | null>(null)
 
   const send = async (e?: FormEvent) => {
     e?.preventDefault()
-    if (!text.trim() || busy) return
+    if ((!text.trim() && !file) || busy) return
     setBusy('send')
     setError(null)
     setNote(null)
     try {
-      await call('sendMessage', { params: { id: sessionId }, body: { text: text } })
+      if (file) {
+        const words = text.trim() ? text : undefined
+        await call('uploadFile', { params: { id: sessionId }, query: { name: file.name, text: words }, file })
+        setFile(null)
+      } else await call('sendMessage', { params: { id: sessionId }, body: { text: text } })
       setText('')
       onSent()
     } catch (err) {
@@ -35,6 +43,19 @@ export function Composer({
     } finally {
       setBusy(null)
     }
+  }
+
+  const attach = (picked: File) => {
+    setFile(picked)
+    setError(null)
+  }
+
+  // An image pasted into the message box is attached, under a name of its own; text pastes as text.
+  const paste = (e: ClipboardEvent<HTMLTextAreaElement>) => {
+    const image = [...e.clipboardData.files].find((f) => f.type.startsWith('image/'))
+    if (!image) return
+    e.preventDefault()
+    attach(new File([image], pastedName(image), { type: image.type }))
   }
 
   const interrupt = async () => {
@@ -62,13 +83,16 @@ export function Composer({
         rows={2}
         value={text}
         onChange={(e) => setText(e.target.value)}
+        onPaste={paste}
         onKeyDown={(e) => {
           if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) void send()
         }}
         placeholder={`Tell ${speaker} what to do next`}
       />
+      {file ? <Attached file={file} onRemove={() => setFile(null)} /> : null}
       <div className="row">
-        <button type="submit" className="primary" disabled={busy !== null || !text.trim()}>
+        <AttachButtons disabled={busy !== null} onPick={attach} />
+        <button type="submit" className="primary" disabled={busy !== null || (!text.trim() && !file)}>
           {busy === 'send' ? 'Sending…' : 'Send'}
         </button>
         <button type="button" onClick={interrupt} disabled={busy !== null || !canInterrupt}>
