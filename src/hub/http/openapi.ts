@@ -90,6 +90,15 @@ function build(): Record<string, unknown> {
       ...(SECURITY[route.auth] ? { security: SECURITY[route.auth] } : {}),
       parameters: parametersOf(route, inputs.query),
       ...(body ? { requestBody: { description: limitText(bodyLimitOf(route)), content: jsonOf(body) } } : {}),
+      // A file's bytes as they are, its type in Content-Type.
+      ...(route.file
+        ? {
+            requestBody: {
+              description: limitText(bodyLimitOf(route)),
+              content: { '*/*': { schema: { type: 'string', format: 'binary' } } },
+            },
+          }
+        : {}),
       // Every route's, whether it takes a body or not: bytes, or the name of the hub's setting.
       'x-max-body-bytes': bodyLimitOf(route),
       responses: {
