@@ -64,9 +64,17 @@ it('sends a file attached on the phone to the session, and refuses one over the 
   await page.getByLabel('Message').fill('what is in this file?')
   // At 390 px: nothing scrolls sideways, and every button of the message box is on the screen.
   expect((await page.evaluate('document.documentElement.scrollWidth')) as number).toBeLessThanOrEqual(390)
-  for (const name of ['Attach', 'Camera', 'Send']) {
-    const box = await page.getByRole('button', { name, exact: true }).boundingBox()
+  for (const name of ['Attach', 'Camera', 'Send', 'Interrupt']) {
+    const button = page.getByRole('button', { name, exact: true })
+    const box = await button.boundingBox()
     expect(box && box.x >= 0 && box.x + box.width <= 390, name).toBe(true)
+    // Its word on one line ("Attac / h" was the first version of this row).
+    const lines = await button.evaluate((b) => {
+      const range = document.createRange()
+      range.selectNodeContents(b)
+      return range.getClientRects().length
+    })
+    expect(lines, `${name} on one line`).toBe(1)
   }
   await page.screenshot({ path: join(SHOTS, 'session-upload-phone.png') })
   await page.getByRole('button', { name: 'Send', exact: true }).click()
