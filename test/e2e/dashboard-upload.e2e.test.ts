@@ -70,7 +70,7 @@ it('sends a file attached on the phone to the session, and refuses one over the 
     expect(box && box.x >= 0 && box.x + box.width <= 390, name).toBe(true)
     // Its word on one line ("Attac / h" was the first version of this row).
     const lines = await button.evaluate((b) => {
-      const range = document.createRange()
+      const range = b.ownerDocument.createRange()
       range.selectNodeContents(b)
       return range.getClientRects().length
     })
