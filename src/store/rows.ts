@@ -1,6 +1,7 @@
 // How a stored row becomes the Store's type. SQLite's and Postgres's tables have the same columns, so
 // both implementations read their rows here; only a boolean differs (SQLite's 0/1, Postgres's true/false).
 import type { Interest, StoredEvent } from '../core/event.js'
+import type { RuleEffect, RuleMatch } from '../core/rule-match.js'
 import { cutLine } from '../core/session-api.js'
 import type { Sender, SenderKind, SenderStatus, Source, StoredOutboxItem } from './access.js'
 import type { Decision, DecisionKind, DecisionStatus } from './decisions.js'
@@ -138,7 +139,10 @@ export const toDeadLetter = (r: Row): DeadLetter => ({
 export const toRule = (r: Row): Rule => ({
   id: r.id as string,
   toolName: r.tool_name as string,
+  match: r.match_kind as RuleMatch,
   input: JSON.parse(r.input as string),
+  pattern: (r.pattern as string | null) ?? null,
+  effect: r.effect as RuleEffect,
   scope: r.scope as RuleScope,
   scopeValue: (r.scope_value as string | null) ?? null,
   expiresAt: (r.expires_at as number | null) ?? null,

@@ -11,7 +11,10 @@ export function describeRuleStoreContract(open: OpenStore): void {
       const lasting = await store.addRule({
         id: 'rule_1',
         toolName: 'Bash',
+        match: 'exact',
         input,
+        pattern: null,
+        effect: 'allow',
         scope: 'folder',
         scopeValue: '/work/app',
         expiresAt: null,
@@ -20,7 +23,10 @@ export function describeRuleStoreContract(open: OpenStore): void {
       await store.addRule({
         id: 'rule_2',
         toolName: 'Bash',
+        match: 'exact',
         input,
+        pattern: null,
+        effect: 'allow',
         scope: 'everywhere',
         scopeValue: null,
         expiresAt: 2_000,
@@ -29,7 +35,10 @@ export function describeRuleStoreContract(open: OpenStore): void {
       await store.addRule({
         id: 'rule_3',
         toolName: 'Write',
+        match: 'exact',
         input: {},
+        pattern: null,
+        effect: 'allow',
         scope: 'session',
         scopeValue: 'ses_1',
         expiresAt: null,
@@ -44,6 +53,24 @@ export function describeRuleStoreContract(open: OpenStore): void {
       expect(await store.removeRule('rule_1')).toBe(true)
       expect(await store.removeRule('rule_1')).toBe(false)
       expect((await store.listRules()).map((r) => r.id)).toEqual(['rule_2', 'rule_3'])
+    })
+
+    it('keeps a pattern rule’s kind, pattern and effect, with no input', async ({ store }) => {
+      const made = await store.addRule({
+        id: 'rule_deny',
+        toolName: 'Bash',
+        match: 'glob',
+        input: null,
+        pattern: 'rm *',
+        effect: 'deny',
+        scope: 'everywhere',
+        scopeValue: null,
+        expiresAt: null,
+        createdBy: 'web-abc',
+      })
+      const [found] = await store.rulesFor('Bash', 1_000)
+      expect(found).toEqual(made)
+      expect(found).toMatchObject({ match: 'glob', input: null, pattern: 'rm *', effect: 'deny' })
     })
   })
 }

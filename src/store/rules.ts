@@ -1,12 +1,18 @@
-// The Store's rules area: "always allow" rules people made, applied by the hub before a prompt is
-// shown (hub/people/rules.ts).
+// The Store's rules area: rules people made, which allow or deny a tool call before a prompt is
+// shown (hub/people/rules.ts): by its exact input, or by a pattern (core/rule-match.ts).
+import type { RuleEffect, RuleMatch } from '../core/rule-match.js'
+
 export type RuleScope = 'session' | 'folder' | 'everywhere'
 
 export interface Rule {
   id: string
   toolName: string
-  /** The exact input it allows (compared as canonical JSON). */
-  input: Record<string, unknown>
+  match: RuleMatch
+  /** The exact input it answers (compared as canonical JSON); null for a pattern rule. */
+  input: Record<string, unknown> | null
+  /** The prefix or glob; null for an exact rule. */
+  pattern: string | null
+  effect: RuleEffect
   scope: RuleScope
   /** The session id or the folder; null for everywhere. */
   scopeValue: string | null

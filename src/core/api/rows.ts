@@ -12,12 +12,15 @@ export type {
 
 import type * as z from 'zod'
 import type { ReceiptView } from '../receipts.js'
+import type { RuleEffect, RuleMatch, rulePatternSchema } from '../rule-match.js'
 import type { createSessionSchema, newRuleSchema } from './schemas.js'
 
 /** What starting a session takes (POST /api/sessions). */
 export type NewSession = z.input<typeof createSessionSchema>
 /** What making an "always allow" rule takes (POST /api/rules). */
 export type NewRule = z.input<typeof newRuleSchema>
+/** A rule by pattern (POST /api/rules/patterns), and what a preview takes (POST /api/rules/preview). */
+export type NewPatternRule = z.input<typeof rulePatternSchema>
 
 /**
  * The assistant text being written, before its line arrives: `text` goes at offset `at` of what is
@@ -80,8 +83,13 @@ export interface BrowserRow {
 export interface RuleRow {
   id: string
   toolName: string
-  /** The exact input it allows. */
-  input: Record<string, unknown>
+  /** By the exact input, a prefix of the shell command, or a glob of the command or path. */
+  match: RuleMatch
+  /** The exact input it answers; null for a pattern rule. */
+  input: Record<string, unknown> | null
+  /** The prefix or glob; null for an exact rule. */
+  pattern: string | null
+  effect: RuleEffect
   scope: 'session' | 'folder' | 'everywhere'
   /** The session id or the folder; null for everywhere. */
   scopeValue: string | null

@@ -21,6 +21,7 @@ import {
   type PromptBody,
   type PromptKind,
 } from '../../core/outbox.js'
+import { ruleText } from '../../core/rule-match.js'
 import { previewedInput, promptText, toolCallText } from '../../core/tool-call-text.js'
 import type { Decision, Sender, Store } from '../../store/store.js'
 import type { SessionDirectory } from '../names/session-directory.js'
@@ -61,16 +62,26 @@ export class Decisions {
     return { ...request, session_key: session.key, session_name: session.name }
   }
 
-  /** A rule allows this call: the decision is answered by it before anyone is asked. */
+  /** A rule answers this call (allows or denies it): the decision is answered before anyone is asked. */
   private async answeredByRule(decision: Decision, folder: string | null): Promise<boolean> {
     if (decision.kind !== 'permission' || typeof decision.request.tool_name !== 'string') return false
-    const rule = await this.rules.allowing(decision.request.tool_name, inputOf(decision.request), {
+    const rule = await this.rules.answering(decision.request.tool_name, inputOf(decision.request), {
       session: decision.owner,
       folder,
     })
     if (!rule) return false
     await this.store.countRuleUse(rule.id)
-    await this.answer(decision, { behavior: 'allow' }, `rule ${rule.id} (made by ${rule.createdBy})`)
+    const by = `rule ${rule.id} (made by ${rule.createdBy})`
+    await this.answer(
+      decision,
+      rule.effect === 'deny'
+        ? {
+            behavior: 'deny',
+            message: `Denied by rule ${rule.id} (${ruleText(rule)}, made by ${rule.createdBy})`,
+          }
+        : { behavior: 'allow' },
+      by,
+    )
     return true
   }
 

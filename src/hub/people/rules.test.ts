@@ -19,19 +19,27 @@ describe('always-allow rules', () => {
   it('allows only the same call, in its scope, until it expires', async () => {
     const store = openSqliteStore(':memory:')
     const rules = new Rules(store)
-    const base = { toolName: 'Bash', input: { command: 'npm test' }, createdBy: 'web-a', expiresAt: null }
+    const base = {
+      toolName: 'Bash',
+      match: 'exact',
+      input: { command: 'npm test' },
+      pattern: null,
+      effect: 'allow',
+      createdBy: 'web-a',
+      expiresAt: null,
+    } as const
     await store.addRule({ ...base, id: 'r_session', scope: 'session', scopeValue: 'ses_1' })
     await store.addRule({ ...base, id: 'r_folder', scope: 'folder', scopeValue: '/work/app' })
     const call = { command: 'npm test' }
-    expect((await rules.allowing('Bash', call, { session: 'ses_1', folder: null }))?.id).toBe('r_session')
-    expect((await rules.allowing('Bash', call, { session: 'ses_2', folder: '/work/app' }))?.id).toBe(
+    expect((await rules.answering('Bash', call, { session: 'ses_1', folder: null }))?.id).toBe('r_session')
+    expect((await rules.answering('Bash', call, { session: 'ses_2', folder: '/work/app' }))?.id).toBe(
       'r_folder',
     )
-    expect(await rules.allowing('Bash', call, { session: 'ses_2', folder: '/work/other' })).toBeNull()
+    expect(await rules.answering('Bash', call, { session: 'ses_2', folder: '/work/other' })).toBeNull()
     expect(
-      await rules.allowing('Bash', { command: 'npm test; rm -rf /' }, { session: 'ses_1', folder: null }),
+      await rules.answering('Bash', { command: 'npm test; rm -rf /' }, { session: 'ses_1', folder: null }),
     ).toBeNull()
-    expect(await rules.allowing('Write', call, { session: 'ses_1', folder: null })).toBeNull()
+    expect(await rules.answering('Write', call, { session: 'ses_1', folder: null })).toBeNull()
     await store.addRule({
       ...base,
       id: 'r_gone',
@@ -39,7 +47,92 @@ describe('always-allow rules', () => {
       scopeValue: null,
       expiresAt: Date.now() - 1,
     })
-    expect(await rules.allowing('Bash', call, { session: 'ses_9', folder: null })).toBeNull()
+    expect(await rules.answering('Bash', call, { session: 'ses_9', folder: null })).toBeNull()
+    await store.close()
+  })
+
+  it('answers by pattern, a deny rule before any allow rule, in its scope', async () => {
+    const store = openSqliteStore(':memory:')
+    const rules = new Rules(store)
+    const pattern = {
+      toolName: 'Bash',
+      input: null,
+      createdBy: 'web-a',
+      expiresAt: null,
+      match: 'prefix',
+    } as const
+    await store.addRule({
+      ...pattern,
+      id: 'r_npm',
+      pattern: 'npm test',
+      effect: 'allow',
+      scope: 'everywhere',
+      scopeValue: null,
+    })
+    await store.addRule({
+      ...pattern,
+      id: 'r_all',
+      pattern: 'rm',
+      effect: 'allow',
+      scope: 'everywhere',
+      scopeValue: null,
+    })
+    await store.addRule({
+      ...pattern,
+      id: 'r_rm',
+      match: 'glob',
+      pattern: 'rm *',
+      effect: 'deny',
+      scope: 'folder',
+      scopeValue: '/work/app',
+    })
+    const here = { session: 'ses_1', folder: '/work/app' }
+    expect((await rules.answering('Bash', { command: 'npm test -- --watch' }, here))?.id).toBe('r_npm')
+    expect(await rules.answering('Bash', { command: 'npm test; curl x | sh' }, here)).toBeNull()
+    expect((await rules.answering('Bash', { command: 'rm -rf build' }, here))?.id).toBe('r_rm')
+    expect(
+      (await rules.answering('Bash', { command: 'rm -rf build' }, { session: 'ses_1', folder: '/elsewhere' }))
+        ?.id,
+    ).toBe('r_all')
+    await store.close()
+  })
+
+  it('makes a pattern rule in its scope, and says what it would have matched', async () => {
+    const store = openSqliteStore(':memory:')
+    const rules = new Rules(store)
+    for (const command of ['npm test -- --watch', 'npm test; curl x | sh', 'ls'])
+      await store
+        .openDecision({
+          kind: 'permission',
+          code: command,
+          owner: 'ses_1',
+          request: { tool_name: 'Bash', input: { command } },
+          expiresAt: null,
+        })
+        .then((d) => store.answerDecision(d.id, { behavior: 'allow' }, 'web-a'))
+    const wanted = {
+      toolName: 'Bash',
+      match: 'prefix',
+      pattern: 'npm test',
+      effect: 'allow',
+      scope: 'everywhere',
+      scopeValue: null,
+      expiresInMinutes: null,
+    } as const
+    const { matched, read } = await rules.preview(wanted, { last: 50 })
+    expect(read).toBe(3)
+    expect(matched.map((d) => d.request.input)).toEqual([{ command: 'npm test -- --watch' }])
+    const rule = await rules.make(wanted, 'web-a')
+    expect(rule).toMatchObject({
+      match: 'prefix',
+      pattern: 'npm test',
+      effect: 'allow',
+      input: null,
+      expiresAt: null,
+    })
+    await expect(rules.make({ ...wanted, scope: 'folder', scopeValue: null }, 'web-a')).rejects.toThrow(
+      'a project rule names its folder',
+    )
     await store.close()
   })
 })

@@ -1,22 +1,14 @@
-// "Always allow" rules: a person allowed this exact tool call once and said "always" — in this
-// session, this folder or everywhere, for a while or until revoked. The hub checks them before it
-// puts a prompt to anyone; a call a rule allows is recorded as a decision answered by that rule.
+// Rules people made: "always allow" this exact tool call (made from a prompt), or allow or deny a
+// tool's calls by a prefix or glob of their command or path (core/rule-match.ts) — in one session,
+// a project's folder or everywhere, for a while or until revoked. The hub checks them before it puts
+// a prompt to anyone, every deny rule before any allow rule; a call a rule answers is recorded as a
+// decision answered by that rule.
 
 import { invalid } from '../../core/errors.js'
 import { newId } from '../../core/ids.js'
+import { matchesRule, type PatternRule, rulePatternSchema } from '../../core/rule-match.js'
 import { previewedInput } from '../../core/tool-call-text.js'
 import type { Decision, Rule, RuleScope, Store } from '../../store/store.js'
-
-/** JSON with keys in order, so the same input always reads the same. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
-  if (value && typeof value === 'object')
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`
-  return JSON.stringify(value) ?? 'null'
-}
 
 /** The input a permission decision asks about: a driven session's input, or a relay's preview. */
 export function inputOf(request: Record<string, unknown>): Record<string, unknown> | null {
@@ -24,6 +16,11 @@ export function inputOf(request: Record<string, unknown>): Record<string, unknow
   // A preview cut short is no exact input: no rule can be made from it.
   return previewedInput(typeof request.input_preview === 'string' ? request.input_preview : null)
 }
+
+export { canonicalJson } from '../../core/rule-match.js'
+
+/** How many of the latest answered prompts a preview reads. */
+export const PREVIEW_DECISIONS = 200
 
 export interface CallSite {
   session: string
@@ -42,21 +39,62 @@ export class Rules {
     return this.store.removeRule(id)
   }
 
-  /** The rule that allows this exact call here, if one does. */
-  async allowing(
+  /** The rule that answers this call here, if one does: any deny rule before any allow rule. */
+  async answering(
     toolName: string,
     input: Record<string, unknown> | null,
     where: CallSite,
   ): Promise<Rule | null> {
     if (!input) return null
-    const wanted = canonicalJson(input)
-    for (const rule of await this.store.rulesFor(toolName, Date.now())) {
-      if (canonicalJson(rule.input) !== wanted) continue
-      if (rule.scope === 'everywhere') return rule
-      if (rule.scope === 'session' && rule.scopeValue === where.session) return rule
-      if (rule.scope === 'folder' && where.folder !== null && rule.scopeValue === where.folder) return rule
+    const applies = (await this.store.rulesFor(toolName, Date.now())).filter(
+      (rule) => inScope(rule, where) && matchesRule(rule, toolName, input),
+    )
+    return applies.find((r) => r.effect === 'deny') ?? applies[0] ?? null
+  }
+
+  /** A pattern rule a person wrote (validated here too, so no caller can skip it). */
+  async make(wanted: PatternRule, by: string): Promise<Rule> {
+    const parsed = rulePatternSchema.safeParse(wanted)
+    if (!parsed.success) throw invalid(parsed.error.issues[0]?.message ?? 'not a rule')
+    const r = parsed.data
+    return this.store.addRule({
+      id: newId('rule'),
+      toolName: r.toolName,
+      match: r.match,
+      input: null,
+      pattern: r.pattern,
+      effect: r.effect,
+      scope: r.scope,
+      scopeValue: r.scope === 'everywhere' ? null : (r.scopeValue ?? null),
+      expiresAt: r.expiresInMinutes ? Date.now() + r.expiresInMinutes * 60_000 : null,
+      createdBy: by,
+    })
+  }
+
+  /**
+   * The latest answered prompts (up to `last`, newest first) a rule would have matched, so a person
+   * sees what it covers before saving it. Its scope counts only where the decision says where it ran.
+   */
+  async preview(
+    wanted: PatternRule,
+    options: { last?: number; folderOf?: (owner: string) => Promise<string | null> } = {},
+  ): Promise<{ matched: Decision[]; read: number }> {
+    const parsed = rulePatternSchema.safeParse(wanted)
+    if (!parsed.success) throw invalid(parsed.error.issues[0]?.message ?? 'not a rule')
+    const rule = { ...parsed.data, input: null }
+    const answered = (await this.store.listDecisions({ kind: 'permission', status: 'answered' })).slice(
+      0,
+      options.last ?? PREVIEW_DECISIONS,
+    )
+    const matched: Decision[] = []
+    for (const d of answered) {
+      const tool = d.request.tool_name
+      if (typeof tool !== 'string' || !matchesRule(rule, tool, inputOf(d.request))) continue
+      const folder = rule.scope === 'folder' ? ((await options.folderOf?.(d.owner)) ?? null) : null
+      if (inScope({ ...rule, scopeValue: rule.scopeValue ?? null }, { session: d.owner, folder }))
+        matched.push(d)
     }
-    return null
+    return { matched, read: answered.length }
   }
 
   /** A rule for the call a permission decision asks about. */
@@ -74,11 +112,20 @@ export class Rules {
     return this.store.addRule({
       id: newId('rule'),
       toolName,
+      match: 'exact',
       input,
+      pattern: null,
+      effect: 'allow',
       scope,
       scopeValue: scope === 'everywhere' ? null : scope === 'session' ? decision.owner : options.folder,
       expiresAt: options.expiresInMinutes ? Date.now() + options.expiresInMinutes * 60_000 : null,
       createdBy: options.by,
     })
   }
+}
+
+function inScope(rule: Pick<Rule, 'scope' | 'scopeValue'>, where: CallSite): boolean {
+  if (rule.scope === 'everywhere') return true
+  if (rule.scope === 'session') return rule.scopeValue === where.session
+  return where.folder !== null && rule.scopeValue === where.folder
 }

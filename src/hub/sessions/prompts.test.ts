@@ -90,7 +90,10 @@ describe('a tool call', () => {
     await world.store.addRule({
       id: 'rule_1',
       toolName: 'Bash',
+      match: 'exact',
       input: { command: 'rm -rf build' },
+      pattern: null,
+      effect: 'allow',
       scope: 'everywhere',
       scopeValue: null,
       expiresAt: null,
@@ -110,6 +113,28 @@ describe('a tool call', () => {
     expect(await toolResult(id)).toMatchObject({
       is_error: false,
       content: 'ran Bash {"command":"rm -rf build"}',
+    })
+  })
+
+  it('that a deny rule matches is refused at once, the CLI told which rule', async () => {
+    world = sessionWorld(script)
+    await world.store.addRule({
+      id: 'rule_rm',
+      toolName: 'Bash',
+      match: 'glob',
+      input: null,
+      pattern: 'rm *',
+      effect: 'deny',
+      scope: 'folder',
+      scopeValue: world.dir,
+      expiresAt: null,
+      createdBy: 'alice',
+    })
+    const { id } = await world.sessions.create('clean up', { cwd: world.dir })
+    await world.until(id, (v) => v.status === 'idle', 'the turn')
+    expect(await toolResult(id)).toMatchObject({
+      is_error: true,
+      content: 'Denied by rule rule_rm (Bash matching "rm *", made by alice)',
     })
   })
 })

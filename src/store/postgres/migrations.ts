@@ -390,4 +390,11 @@ export const migrations: string[] = [
     PRIMARY KEY (project, day, threshold)
   );
   `,
+  `
+  -- Rules by pattern besides exact input (core/rule-match.ts), and rules that deny. A pattern
+  -- rule's input is JSON null. Rules made before are exact rules that allow.
+  ALTER TABLE rules ADD COLUMN match_kind TEXT NOT NULL DEFAULT 'exact' CHECK (match_kind IN ('exact','prefix','glob'));
+  ALTER TABLE rules ADD COLUMN pattern TEXT;
+  ALTER TABLE rules ADD COLUMN effect TEXT NOT NULL DEFAULT 'allow' CHECK (effect IN ('allow','deny'));
+  `,
 ]

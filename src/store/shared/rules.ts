@@ -1,4 +1,5 @@
-// The rules area, on either store: "always allow" rules, their input as canonical JSON.
+// The rules area, on either store: allow and deny rules, an exact rule's input as JSON (a pattern
+// rule's as JSON null: the column predates patterns and stays NOT NULL on both stores).
 import { toRule } from '../rows.js'
 import type { Rule, RuleStore } from '../rules.js'
 import type { Sql } from './sql.js'
@@ -8,8 +9,9 @@ export function ruleStore(sql: Sql): RuleStore {
     async addRule(input) {
       const rule: Rule = { ...input, createdAt: Date.now(), uses: 0 }
       await sql.run(
-        `INSERT INTO rules (id, tool_name, input, scope, scope_value, expires_at, created_by, created_at, uses)
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0)`,
+        `INSERT INTO rules (id, tool_name, input, scope, scope_value, expires_at, created_by, created_at, uses,
+           match_kind, pattern, effect)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, 0, $9, $10, $11)`,
         [
           rule.id,
           rule.toolName,
@@ -19,6 +21,9 @@ export function ruleStore(sql: Sql): RuleStore {
           rule.expiresAt,
           rule.createdBy,
           rule.createdAt,
+          rule.match,
+          rule.pattern,
+          rule.effect,
         ],
       )
       return rule
