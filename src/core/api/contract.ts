@@ -122,6 +122,9 @@ export interface Responses {
   feed: never
   rules: { rules: RuleRow[] }
   makeRule: { rule: RuleRow }
+  /** The answered prompts it would have matched (newest first), of the `read` latest. */
+  previewRule: { matched: DecisionRow[]; read: number }
+  makePatternRule: { rule: RuleRow }
   revokeRule: Ok
   sessions: { sessions: SessionView[] }
   /** The agents the hub drives, Claude Code first: what a new session's `agent` may be. */

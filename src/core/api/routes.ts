@@ -344,7 +344,20 @@ export const ROUTES = {
     stream: 'sse',
     summary: "decisions opened, answered or cancelled; driven sessions' turn ends",
   },
-  rules: { method: 'GET', path: '/api/rules', auth: 'operator', summary: 'the always-allow rules' },
+  rules: { method: 'GET', path: '/api/rules', auth: 'operator', summary: 'the allow and deny rules' },
+  previewRule: {
+    method: 'POST',
+    path: '/api/rules/preview',
+    auth: 'operator',
+    summary: 'which of the latest answered prompts a pattern rule would have matched, before it is saved',
+  },
+  makePatternRule: {
+    method: 'POST',
+    path: '/api/rules/patterns',
+    auth: 'operator',
+    status: 201,
+    summary: 'a rule that allows or denies a tool’s calls by a prefix or glob of their command or path',
+  },
   makeRule: {
     method: 'POST',
     path: '/api/rules',

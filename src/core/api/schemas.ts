@@ -12,6 +12,7 @@ import { noticeChoiceSchema } from '../notices.js'
 import { outboxMessageSchema } from '../outbox.js'
 import { eventStateSchema } from '../receipts.js'
 import { routineSpecSchema } from '../routines.js'
+import { expiresInMinutesSchema, rulePatternSchema } from '../rule-match.js'
 import { linesQuerySchema, respondSchema, sessionSetupSchema } from '../session-api.js'
 import {
   fieldMapSchema,
@@ -146,13 +147,7 @@ export const newRuleSchema = z
     decision: z.string().min(1, 'the decision to make the rule from'),
     scope: z.enum(['session', 'folder', 'everywhere']),
     /** null or absent: until revoked. */
-    expiresInMinutes: z
-      .number()
-      .int()
-      .min(1)
-      .max(60 * 24 * 365)
-      .nullable()
-      .optional(),
+    expiresInMinutes: expiresInMinutesSchema,
   })
   .strict()
 
@@ -323,6 +318,8 @@ export const INPUTS = {
   claudeHook: { body: hookInputSchema },
   answer: { body: answerSchema },
   makeRule: { body: newRuleSchema },
+  previewRule: { body: rulePatternSchema },
+  makePatternRule: { body: rulePatternSchema },
   history: { query: historyQuerySchema },
   createSession: { body: createSessionSchema },
   session: { query: sessionQuerySchema },

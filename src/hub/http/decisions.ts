@@ -1,5 +1,6 @@
 // Decisions waiting for a person, answered from here by id or code, the live feed every page of the
-// dashboard follows, and the "always allow" rules made from them.
+// dashboard follows, and the rules that answer prompts before anyone is asked: "always allow" made
+// from a prompt, and allow or deny rules by pattern, previewed before they are saved.
 import { Hono } from 'hono'
 import { streamSSE } from 'hono/streaming'
 import { conflict, notFound } from '../../core/errors.js'
@@ -14,6 +15,15 @@ import { holdOpen, stillOperator } from './sse.js'
 export function decisionRoutes(parts: HubParts): Hono<HubEnv> {
   const app = new Hono<HubEnv>()
   const { hub, creds, feed, sessions, log } = parts
+
+  /** Where a decision's session works, for a project rule's preview; null when not known. */
+  const folderOf = (owner: string): Promise<string | null> =>
+    owner.startsWith('ses_')
+      ? sessions.view(owner).then(
+          (v) => v.cwd,
+          () => null,
+        )
+      : Promise.resolve(null)
 
   defineRoute(app, creds, 'decisions', async () => ({ decisions: await feed.open() }))
 
@@ -58,12 +68,7 @@ export function decisionRoutes(parts: HubParts): Hono<HubEnv> {
     if (!decision) throw notFound('no such decision')
     if (decision.status !== 'open')
       throw conflict(`already ${decision.status}${decision.answeredBy ? ` by ${decision.answeredBy}` : ''}`)
-    const folder = decision.owner.startsWith('ses_')
-      ? await sessions.view(decision.owner).then(
-          (v) => v.cwd,
-          () => null,
-        )
-      : null
+    const folder = await folderOf(decision.owner)
     const rule = await hub.decisions.rules.fromDecision(decision, body.scope, {
       folder,
       expiresInMinutes: body.expiresInMinutes ?? null,
@@ -71,6 +76,18 @@ export function decisionRoutes(parts: HubParts): Hono<HubEnv> {
     })
     log.info({ rule: rule.id, tool: rule.toolName, scope: rule.scope, by }, 'always-allow rule made')
     await hub.decisions.answer(decision, { behavior: 'allow' }, by).catch(() => {})
+    return { rule }
+  })
+
+  defineRoute(app, creds, 'previewRule', async (_c, { body }) => {
+    const { matched, read } = await hub.decisions.rules.preview(body, { folderOf })
+    return { matched: matched.map(decisionRow), read }
+  })
+
+  defineRoute(app, creds, 'makePatternRule', async (_c, { body, who }) => {
+    const by = nameOf(who)
+    const rule = await hub.decisions.rules.make(body, by)
+    log.info({ rule: rule.id, tool: rule.toolName, match: rule.match, effect: rule.effect, by }, 'rule made')
     return { rule }
   })
 
