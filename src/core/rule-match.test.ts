@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { matchesRule, rulePatternSchema } from './rule-match.js'
+import { matchesRule } from './rule-match.js'
+import { rulePatternSchema } from './rule-schema.js'
 
 const bash = (command: string) => ({ command })
 

@@ -12,7 +12,8 @@ export type {
 
 import type * as z from 'zod'
 import type { ReceiptView } from '../receipts.js'
-import type { RuleEffect, RuleMatch, rulePatternSchema } from '../rule-match.js'
+import type { RuleEffect, RuleMatch } from '../rule-match.js'
+import type { rulePatternSchema } from '../rule-schema.js'
 import type { createSessionSchema, newRuleSchema } from './schemas.js'
 
 /** What starting a session takes (POST /api/sessions). */

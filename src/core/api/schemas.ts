@@ -12,7 +12,7 @@ import { noticeChoiceSchema } from '../notices.js'
 import { outboxMessageSchema } from '../outbox.js'
 import { eventStateSchema } from '../receipts.js'
 import { routineSpecSchema } from '../routines.js'
-import { expiresInMinutesSchema, rulePatternSchema } from '../rule-match.js'
+import { expiresInMinutesSchema, rulePatternSchema } from '../rule-schema.js'
 import { linesQuerySchema, respondSchema, sessionSetupSchema } from '../session-api.js'
 import {
   fieldMapSchema,

@@ -6,7 +6,8 @@
 
 import { invalid } from '../../core/errors.js'
 import { newId } from '../../core/ids.js'
-import { matchesRule, type PatternRule, rulePatternSchema } from '../../core/rule-match.js'
+import { matchesRule } from '../../core/rule-match.js'
+import { type PatternRule, rulePatternSchema } from '../../core/rule-schema.js'
 import { previewedInput } from '../../core/tool-call-text.js'
 import type { Decision, Rule, RuleScope, Store } from '../../store/store.js'
 
