@@ -3,8 +3,11 @@
 // from the decisions stream like any answered one.
 import { useId, useState } from 'react'
 import type { DecisionRow } from '../../../src/core/api/rows.ts'
+import { readableCall } from '../../../src/core/readable-call.ts'
 import { ApiError, call, errorText } from '../api/client.ts'
+import { PatternRuleForm, type PatternStart } from '../rules/pattern-rule-form.tsx'
 import { DURATION_CHOICES, type RuleScope, SCOPE_CHOICES } from '../rules/rule-text.ts'
+import { ruleInputOf, toolOf } from './decision-text.ts'
 
 export type RuleState = 'idle' | 'making' | 'made'
 
@@ -109,6 +112,24 @@ export function AlwaysAllow({
       >
         Always allow
       </button>
+      {/* Saving a pattern rule answers no prompt: this one is still approved or denied above. */}
+      {patternStart(decision) ? <PatternRuleForm start={patternStart(decision) ?? undefined} /> : null}
     </fieldset>
   )
+}
+
+/** A pattern rule's form filled from the prompt: its command as a prefix, or its path as a glob. */
+function patternStart(decision: DecisionRow): PatternStart | null {
+  const input = ruleInputOf(decision)
+  const tool = toolOf(decision)
+  const call = input ? readableCall(tool, input) : null
+  if (!call) return null
+  const session = decision.owner.startsWith('ses_')
+  return {
+    toolName: tool,
+    match: call.kind === 'shell' ? 'prefix' : 'glob',
+    pattern: call.kind === 'shell' ? call.command : call.path,
+    scope: session ? 'session' : 'everywhere',
+    scopeValue: session ? decision.owner : '',
+  }
 }

@@ -1,6 +1,7 @@
-// `#/rules`: the "Always allow" rules (GET /api/rules) — what each allows, where, until when, who
-// made it and how many prompts it answered — each with Revoke (DELETE /api/rules/:id). Loaded when
-// the page is shown, when the tab comes back into view, every few seconds, and after a revoke.
+// `#/rules`: the rules (GET /api/rules) — what each allows or denies, where, until when, who made it
+// and how many prompts it answered — each with Revoke (DELETE /api/rules/:id), and the form for a
+// new rule by pattern, previewed before it is saved. Loaded when the page is shown, when the tab
+// comes back into view, every few seconds, and after a revoke or a save.
 import { useState } from 'react'
 import type { RuleRow } from '../../../src/core/api/rows.ts'
 import { ApiError, call, errorText } from '../api/client.ts'
@@ -8,7 +9,8 @@ import { usePoll } from '../api/use-poll.ts'
 import { href } from '../lib/router.ts'
 import { ago, fullTime } from '../lib/time.ts'
 import { ErrorLine } from '../ui/error-line.tsx'
-import { expiryText, SCOPE_NAME, usesText } from './rule-text.ts'
+import { PatternRuleForm } from './pattern-rule-form.tsx'
+import { expiryText, SCOPE_NAME, usesText, whatText } from './rule-text.ts'
 
 const POLL_MS = 10_000
 
@@ -40,7 +42,11 @@ function RuleCard({ rule, revoking, onRevoke }: { rule: RuleRow; revoking: boole
           </h2>
           <span className="muted mono">{rule.id}</span>
         </header>
-        <pre className="code">{JSON.stringify(rule.input, null, 2)}</pre>
+        {whatText(rule) === null ? (
+          <pre className="code">{JSON.stringify(rule.input, null, 2)}</pre>
+        ) : (
+          <p className={`rule-what ${rule.effect}`}>{whatText(rule)}</p>
+        )}
         <dl className="facts rule-facts">
           <div>
             <dt>Where</dt>
@@ -115,18 +121,19 @@ export function RulesPage() {
     <main>
       <h1>Rules</h1>
       <p className="muted">
-        Tool calls the hub allows without asking: the same tool with exactly this input, where and until when
-        it says.
+        Tool calls the hub answers without asking: the same tool with exactly this input ("Always allow" on a
+        prompt), or a command or path by pattern, allowed or denied, where and until when it says.
       </p>
+      <PatternRuleForm onSaved={() => void refresh()} />
       <ErrorLine error={error} />
       {rules === null ? (
         error ? null : (
           <p className="muted">Loading…</p>
         )
       ) : rules.length === 0 ? (
-        <p role="status">No rules. Use "Always allow" on a prompt in the Inbox.</p>
+        <p role="status">No rules. Use "Always allow" on a prompt in the Inbox, or the form above.</p>
       ) : (
-        <ul className="rules" aria-label="Always allow rules">
+        <ul className="rules" aria-label="Rules">
           {rules.map((rule) => (
             <RuleCard
               key={rule.id}
