@@ -89,7 +89,12 @@ export function PatternRuleForm({ start = BLANK, onSaved }: { start?: PatternSta
       <div className="always-fields">
         <div>
           <label htmlFor={ids.tool}>Tool</label>
-          <input id={ids.tool} value={fields.toolName} onChange={(e) => set({ toolName: e.target.value })} />
+          <input
+            id={ids.tool}
+            className="pattern-input"
+            value={fields.toolName}
+            onChange={(e) => set({ toolName: e.target.value })}
+          />
         </div>
         <div>
           <label htmlFor={ids.match}>Match</label>
@@ -106,7 +111,7 @@ export function PatternRuleForm({ start = BLANK, onSaved }: { start?: PatternSta
           <label htmlFor={ids.pattern}>Pattern</label>
           <input
             id={ids.pattern}
-            className="mono"
+            className="mono pattern-input"
             value={fields.pattern}
             onChange={(e) => set({ pattern: e.target.value })}
           />
@@ -145,7 +150,7 @@ export function PatternRuleForm({ start = BLANK, onSaved }: { start?: PatternSta
             <label htmlFor={ids.value}>{fields.scope === 'folder' ? 'Folder' : 'Session id'}</label>
             <input
               id={ids.value}
-              className="mono"
+              className="mono pattern-input"
               value={fields.scopeValue}
               onChange={(e) => set({ scopeValue: e.target.value })}
             />
