@@ -2,6 +2,8 @@
 // fake Messages API (issue 36's acceptance): a prefix rule previewed (the prompt it would have matched
 // listed), saved, and then answering the next matching prompt unasked; a deny rule refusing one with
 // its message; and a command joined to another by shell operators not allowed by the prefix rule.
+import { mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
@@ -9,10 +11,12 @@ import { launchChromium } from '../helpers/chromium.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 
+const SHOTS = resolve(import.meta.dirname, '../../test-results/screenshots')
 const world = e2eWorld()
 let browser: Browser
 
 beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true })
   browser = await launchChromium()
 })
 afterAll(async () => {
@@ -51,9 +55,12 @@ it('previews a prefix rule, saves it, and it answers the next matching prompt; a
     const done = toolResults(r)
     if (done.length) {
       results.push(textOf(done.map((b) => (b as { content?: unknown }).content)))
-      return { text: `done: ${latestTurn(r).split('\n')[0]}` }
+      return { text: 'done' }
     }
-    const command = COMMANDS[latestTurn(r).trim()] ?? 'true'
+    // The turn's message is a line of its own among Claude Code's reminders.
+    const lines = latestTurn(r).split('\n')
+    const turn = Object.keys(COMMANDS).find((name) => lines.includes(name))
+    const command = turn ? COMMANDS[turn] : 'true'
     return { tool: 'Bash', input: { command, description: 'Run it' } }
   })
   const created = await adminCall<{ id: string }>(world, 'POST', '/api/sessions', {
@@ -83,6 +90,7 @@ it('previews a prefix rule, saves it, and it answers the next matching prompt; a
   const preview = page.getByRole('region', { name: 'Preview' })
   await preview.getByText('$ npm test -- --watch').waitFor()
   await preview.getByText(/Would have matched 1 of the last 1 answered prompts/).waitFor()
+  await page.screenshot({ path: join(SHOTS, 'rules-preview.png'), fullPage: true })
   await save.click()
   await page.getByText('Allows Bash starting with "npm test"').waitFor()
 
