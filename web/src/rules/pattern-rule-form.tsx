@@ -86,7 +86,7 @@ export function PatternRuleForm({ start = BLANK, onSaved }: { start?: PatternSta
   return (
     <fieldset className="pattern-rule">
       <legend>A rule by pattern</legend>
-      <div className="always-fields">
+      <div className="always-fields pattern-fields">
         <div>
           <label htmlFor={ids.tool}>Tool</label>
           <input
