@@ -3,7 +3,12 @@
 import * as z from 'zod'
 import { FILE_TOOLS, isShell, ruleMatchKinds, SHELL_TOOLS } from './rule-match.js'
 
-export const ruleScopes = ['session', 'folder', 'everywhere'] as const
+/**
+ * Where a rule applies: one session, a project's folder, the sessions one operator starts (from the
+ * dashboard, a chat or a routine, as the session records who started it), or everywhere.
+ */
+export const ruleScopes = ['session', 'folder', 'operator', 'everywhere'] as const
+export type RuleScope = (typeof ruleScopes)[number]
 
 /** How long a rule lasts: null or absent, until revoked. */
 export const expiresInMinutesSchema = z
@@ -26,9 +31,9 @@ export const rulePatternSchema = z
     pattern: z.string().max(2000, 'a pattern is at most 2000 characters'),
     effect: z.enum(['allow', 'deny'], { message: 'a rule allows or denies' }),
     scope: z
-      .enum(ruleScopes, { message: 'scope is one of session, folder or everywhere' })
+      .enum(ruleScopes, { message: 'scope is one of session, folder, operator or everywhere' })
       .default('everywhere'),
-    /** The session id or the project's folder; none for everywhere. */
+    /** The session id, the project's folder or the operator (absent: the rule's maker); none for everywhere. */
     scopeValue: z.string().trim().min(1).max(4096).nullable().optional(),
     expiresInMinutes: expiresInMinutesSchema,
   })

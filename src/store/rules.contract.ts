@@ -72,5 +72,22 @@ export function describeRuleStoreContract(open: OpenStore): void {
       expect(found).toEqual(made)
       expect(found).toMatchObject({ match: 'glob', input: null, pattern: 'rm *', effect: 'deny' })
     })
+
+    it('keeps a rule for the sessions one operator starts', async ({ store }) => {
+      const made = await store.addRule({
+        id: 'rule_alice',
+        toolName: 'Bash',
+        match: 'prefix',
+        input: null,
+        pattern: 'npm test',
+        effect: 'allow',
+        scope: 'operator',
+        scopeValue: 'alice',
+        expiresAt: null,
+        createdBy: 'alice',
+      })
+      expect(await store.rulesFor('Bash', 1_000)).toEqual([made])
+      expect(made).toMatchObject({ scope: 'operator', scopeValue: 'alice' })
+    })
   })
 }

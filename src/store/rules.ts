@@ -1,8 +1,9 @@
 // The Store's rules area: rules people made, which allow or deny a tool call before a prompt is
 // shown (hub/people/rules.ts): by its exact input, or by a pattern (core/rule-match.ts).
 import type { RuleEffect, RuleMatch } from '../core/rule-match.js'
+import type { RuleScope } from '../core/rule-schema.js'
 
-export type RuleScope = 'session' | 'folder' | 'everywhere'
+export type { RuleScope }
 
 export interface Rule {
   id: string
@@ -14,7 +15,7 @@ export interface Rule {
   pattern: string | null
   effect: RuleEffect
   scope: RuleScope
-  /** The session id or the folder; null for everywhere. */
+  /** The session id, the folder or the operator; null for everywhere. */
   scopeValue: string | null
   expiresAt: number | null
   createdBy: string

@@ -13,7 +13,7 @@ export type {
 import type * as z from 'zod'
 import type { ReceiptView } from '../receipts.js'
 import type { RuleEffect, RuleMatch } from '../rule-match.js'
-import type { rulePatternSchema } from '../rule-schema.js'
+import type { RuleScope, rulePatternSchema } from '../rule-schema.js'
 import type { createSessionSchema, newRuleSchema } from './schemas.js'
 
 /** What starting a session takes (POST /api/sessions). */
@@ -91,8 +91,8 @@ export interface RuleRow {
   /** The prefix or glob; null for an exact rule. */
   pattern: string | null
   effect: RuleEffect
-  scope: 'session' | 'folder' | 'everywhere'
-  /** The session id or the folder; null for everywhere. */
+  scope: RuleScope
+  /** The session id, the folder or the operator; null for everywhere. */
   scopeValue: string | null
   expiresAt: number | null
   createdBy: string

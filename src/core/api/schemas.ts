@@ -12,7 +12,7 @@ import { noticeChoiceSchema } from '../notices.js'
 import { outboxMessageSchema } from '../outbox.js'
 import { eventStateSchema } from '../receipts.js'
 import { routineSpecSchema } from '../routines.js'
-import { expiresInMinutesSchema, rulePatternSchema } from '../rule-schema.js'
+import { expiresInMinutesSchema, rulePatternSchema, ruleScopes } from '../rule-schema.js'
 import { linesQuerySchema, respondSchema, sessionSetupSchema } from '../session-api.js'
 import {
   fieldMapSchema,
@@ -145,7 +145,7 @@ export const sourceAboutSchema = z.object({ about: projectKeysSchema }).strict()
 export const newRuleSchema = z
   .object({
     decision: z.string().min(1, 'the decision to make the rule from'),
-    scope: z.enum(['session', 'folder', 'everywhere']),
+    scope: z.enum(ruleScopes, { message: 'scope is one of session, folder, operator or everywhere' }),
     /** null or absent: until revoked. */
     expiresInMinutes: expiresInMinutesSchema,
   })

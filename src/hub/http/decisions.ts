@@ -79,8 +79,13 @@ export function decisionRoutes(parts: HubParts): Hono<HubEnv> {
     return { rule }
   })
 
-  defineRoute(app, creds, 'previewRule', async (_c, { body }) => {
-    const { matched, read } = await hub.decisions.rules.preview(body, { folderOf })
+  defineRoute(app, creds, 'previewRule', async (_c, { body, who }) => {
+    const startedByOf = async (owner: string) => (await hub.store.getSession(owner))?.startedBy ?? null
+    const { matched, read } = await hub.decisions.rules.preview(body, {
+      folderOf,
+      startedByOf,
+      by: nameOf(who),
+    })
     return { matched: matched.map(decisionRow), read }
   })
 

@@ -68,6 +68,7 @@ export class Decisions {
     const rule = await this.rules.answering(decision.request.tool_name, inputOf(decision.request), {
       session: decision.owner,
       folder,
+      startedBy: (await this.store.getSession(decision.owner))?.startedBy ?? null,
     })
     if (!rule) return false
     await this.store.countRuleUse(rule.id)

@@ -31,15 +31,25 @@ describe('always-allow rules', () => {
     await store.addRule({ ...base, id: 'r_session', scope: 'session', scopeValue: 'ses_1' })
     await store.addRule({ ...base, id: 'r_folder', scope: 'folder', scopeValue: '/work/app' })
     const call = { command: 'npm test' }
-    expect((await rules.answering('Bash', call, { session: 'ses_1', folder: null }))?.id).toBe('r_session')
-    expect((await rules.answering('Bash', call, { session: 'ses_2', folder: '/work/app' }))?.id).toBe(
-      'r_folder',
-    )
-    expect(await rules.answering('Bash', call, { session: 'ses_2', folder: '/work/other' })).toBeNull()
     expect(
-      await rules.answering('Bash', { command: 'npm test; rm -rf /' }, { session: 'ses_1', folder: null }),
+      (await rules.answering('Bash', call, { session: 'ses_1', folder: null, startedBy: null }))?.id,
+    ).toBe('r_session')
+    expect(
+      (await rules.answering('Bash', call, { session: 'ses_2', folder: '/work/app', startedBy: null }))?.id,
+    ).toBe('r_folder')
+    expect(
+      await rules.answering('Bash', call, { session: 'ses_2', folder: '/work/other', startedBy: null }),
     ).toBeNull()
-    expect(await rules.answering('Write', call, { session: 'ses_1', folder: null })).toBeNull()
+    expect(
+      await rules.answering(
+        'Bash',
+        { command: 'npm test; rm -rf /' },
+        { session: 'ses_1', folder: null, startedBy: null },
+      ),
+    ).toBeNull()
+    expect(
+      await rules.answering('Write', call, { session: 'ses_1', folder: null, startedBy: null }),
+    ).toBeNull()
     await store.addRule({
       ...base,
       id: 'r_gone',
@@ -47,7 +57,9 @@ describe('always-allow rules', () => {
       scopeValue: null,
       expiresAt: Date.now() - 1,
     })
-    expect(await rules.answering('Bash', call, { session: 'ses_9', folder: null })).toBeNull()
+    expect(
+      await rules.answering('Bash', call, { session: 'ses_9', folder: null, startedBy: null }),
+    ).toBeNull()
     await store.close()
   })
 
@@ -86,13 +98,18 @@ describe('always-allow rules', () => {
       scope: 'folder',
       scopeValue: '/work/app',
     })
-    const here = { session: 'ses_1', folder: '/work/app' }
+    const here = { session: 'ses_1', folder: '/work/app', startedBy: null }
     expect((await rules.answering('Bash', { command: 'npm test -- --watch' }, here))?.id).toBe('r_npm')
     expect(await rules.answering('Bash', { command: 'npm test; curl x | sh' }, here)).toBeNull()
     expect((await rules.answering('Bash', { command: 'rm -rf build' }, here))?.id).toBe('r_rm')
     expect(
-      (await rules.answering('Bash', { command: 'rm -rf build' }, { session: 'ses_1', folder: '/elsewhere' }))
-        ?.id,
+      (
+        await rules.answering(
+          'Bash',
+          { command: 'rm -rf build' },
+          { session: 'ses_1', folder: '/elsewhere', startedBy: null },
+        )
+      )?.id,
     ).toBe('r_all')
     await store.close()
   })
@@ -133,6 +150,63 @@ describe('always-allow rules', () => {
     await expect(rules.make({ ...wanted, scope: 'folder', scopeValue: null }, 'web-a')).rejects.toThrow(
       'a project rule names its folder',
     )
+    await store.close()
+  })
+
+  it('keeps an operator rule to the sessions its operator started, its maker unless it names one', async () => {
+    const store = openSqliteStore(':memory:')
+    const rules = new Rules(store)
+    const wanted = {
+      toolName: 'Bash',
+      match: 'prefix',
+      pattern: 'npm test',
+      effect: 'allow',
+      scope: 'operator',
+      expiresInMinutes: null,
+    } as const
+    const alices = await rules.make(wanted, 'alice')
+    expect(alices).toMatchObject({ scope: 'operator', scopeValue: 'alice' })
+    const call = { command: 'npm test' }
+    const site = (startedBy: string | null) => ({ session: 'ses_1', folder: '/work/app', startedBy })
+    expect((await rules.answering('Bash', call, site('alice')))?.id).toBe(alices.id)
+    expect(await rules.answering('Bash', call, site('bob'))).toBeNull()
+    // A terminal session nobody started through the hub is no one's.
+    expect(await rules.answering('Bash', call, site(null))).toBeNull()
+    const forBob = await rules.make({ ...wanted, scopeValue: 'bob' }, 'alice')
+    expect((await rules.answering('Bash', call, site('bob')))?.id).toBe(forBob.id)
+
+    // Previewed, it counts only the prompts of sessions its operator started.
+    for (const [owner, command] of [
+      ['ses_a', 'npm test -- --watch'],
+      ['ses_b', 'npm test -- --run'],
+    ] as const)
+      await store
+        .openDecision({
+          kind: 'permission',
+          code: owner,
+          owner,
+          request: { tool_name: 'Bash', input: { command } },
+          expiresAt: null,
+        })
+        .then((d) => store.answerDecision(d.id, { behavior: 'allow' }, 'alice'))
+    // "Always allow…" on a prompt, for the sessions I start: the maker is the operator.
+    const prompt = await store.openDecision({
+      kind: 'permission',
+      code: 'p1',
+      owner: 'ses_a',
+      request: { tool_name: 'Bash', input: { command: 'make' } },
+      expiresAt: null,
+    })
+    const fromPrompt = await rules.fromDecision(prompt, 'operator', {
+      folder: '/work/app',
+      expiresInMinutes: null,
+      by: 'carol',
+    })
+    expect(fromPrompt).toMatchObject({ scope: 'operator', scopeValue: 'carol', match: 'exact' })
+    await store.answerDecision(prompt.id, { behavior: 'allow' }, 'carol')
+    const startedByOf = async (owner: string) => (owner === 'ses_a' ? 'alice' : 'bob')
+    const { matched } = await rules.preview(wanted, { startedByOf, by: 'alice' })
+    expect(matched.map((d) => d.owner)).toEqual(['ses_a'])
     await store.close()
   })
 })

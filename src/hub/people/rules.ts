@@ -1,6 +1,6 @@
 // Rules people made: "always allow" this exact tool call (made from a prompt), or allow or deny a
 // tool's calls by a prefix or glob of their command or path (core/rule-match.ts) — in one session,
-// a project's folder or everywhere, for a while or until revoked. The hub checks them before it puts
+// a project's folder, the sessions one operator starts, or everywhere, for a while or until revoked. The hub checks them before it puts
 // a prompt to anyone, every deny rule before any allow rule; a call a rule answers is recorded as a
 // decision answered by that rule.
 
@@ -26,6 +26,8 @@ export const PREVIEW_DECISIONS = 200
 export interface CallSite {
   session: string
   folder: string | null
+  /** Who started the session (an operator's name), when the hub started it for someone. */
+  startedBy: string | null
 }
 
 export class Rules {
@@ -66,7 +68,7 @@ export class Rules {
       pattern: r.pattern,
       effect: r.effect,
       scope: r.scope,
-      scopeValue: r.scope === 'everywhere' ? null : (r.scopeValue ?? null),
+      scopeValue: scopeValueOf(r.scope, r.scopeValue ?? null, by),
       expiresAt: r.expiresInMinutes ? Date.now() + r.expiresInMinutes * 60_000 : null,
       createdBy: by,
     })
@@ -78,11 +80,21 @@ export class Rules {
    */
   async preview(
     wanted: PatternRule,
-    options: { last?: number; folderOf?: (owner: string) => Promise<string | null> } = {},
+    options: {
+      last?: number
+      folderOf?: (owner: string) => Promise<string | null>
+      startedByOf?: (owner: string) => Promise<string | null>
+      /** Who previews it: an operator rule with no operator named is theirs. */
+      by?: string
+    } = {},
   ): Promise<{ matched: Decision[]; read: number }> {
     const parsed = rulePatternSchema.safeParse(wanted)
     if (!parsed.success) throw invalid(parsed.error.issues[0]?.message ?? 'not a rule')
-    const rule = { ...parsed.data, input: null }
+    const rule = {
+      ...parsed.data,
+      scopeValue: scopeValueOf(parsed.data.scope, parsed.data.scopeValue ?? null, options.by ?? ''),
+      input: null,
+    }
     const answered = (await this.store.listDecisions({ kind: 'permission', status: 'answered' })).slice(
       0,
       options.last ?? PREVIEW_DECISIONS,
@@ -92,8 +104,8 @@ export class Rules {
       const tool = d.request.tool_name
       if (typeof tool !== 'string' || !matchesRule(rule, tool, inputOf(d.request))) continue
       const folder = rule.scope === 'folder' ? ((await options.folderOf?.(d.owner)) ?? null) : null
-      if (inScope({ ...rule, scopeValue: rule.scopeValue ?? null }, { session: d.owner, folder }))
-        matched.push(d)
+      const startedBy = rule.scope === 'operator' ? ((await options.startedByOf?.(d.owner)) ?? null) : null
+      if (inScope(rule, { session: d.owner, folder, startedBy })) matched.push(d)
     }
     return { matched, read: answered.length }
   }
@@ -118,15 +130,34 @@ export class Rules {
       pattern: null,
       effect: 'allow',
       scope,
-      scopeValue: scope === 'everywhere' ? null : scope === 'session' ? decision.owner : options.folder,
+      scopeValue:
+        scope === 'session'
+          ? decision.owner
+          : scope === 'folder'
+            ? options.folder
+            : scopeValueOf(scope, null, options.by),
       expiresAt: options.expiresInMinutes ? Date.now() + options.expiresInMinutes * 60_000 : null,
       createdBy: options.by,
     })
   }
 }
 
+/** What a scope names: nothing for everywhere; for an operator rule, its maker unless it names one. */
+function scopeValueOf(scope: RuleScope, named: string | null, by: string): string | null {
+  if (scope === 'everywhere') return null
+  if (scope === 'operator') return named ?? by
+  return named
+}
+
 function inScope(rule: Pick<Rule, 'scope' | 'scopeValue'>, where: CallSite): boolean {
-  if (rule.scope === 'everywhere') return true
-  if (rule.scope === 'session') return rule.scopeValue === where.session
-  return where.folder !== null && rule.scopeValue === where.folder
+  switch (rule.scope) {
+    case 'everywhere':
+      return true
+    case 'session':
+      return rule.scopeValue === where.session
+    case 'operator':
+      return where.startedBy !== null && rule.scopeValue === where.startedBy
+    case 'folder':
+      return where.folder !== null && rule.scopeValue === where.folder
+  }
 }

@@ -116,6 +116,27 @@ describe('a tool call', () => {
     })
   })
 
+  it('that an operator’s rule allows runs at once in the sessions they started, and is asked in others', async () => {
+    world = sessionWorld(script)
+    await world.store.addRule({
+      id: 'rule_alice',
+      toolName: 'Bash',
+      match: 'prefix',
+      input: null,
+      pattern: 'rm -rf build',
+      effect: 'allow',
+      scope: 'operator',
+      scopeValue: 'alice',
+      expiresAt: null,
+      createdBy: 'alice',
+    })
+    const alices = await world.sessions.create('clean up', { cwd: world.dir }, { startedBy: 'alice' })
+    await world.until(alices.id, (v) => v.status === 'idle', 'the turn')
+    expect(await toolResult(alices.id)).toMatchObject({ is_error: false })
+    const bobs = await world.sessions.create('clean up', { cwd: world.dir }, { startedBy: 'bob' })
+    expect((await waiting(bobs.id)).pendingInputs).toMatchObject([{ tool_name: 'Bash' }])
+  })
+
   it('that a deny rule matches is refused at once, the CLI told which rule', async () => {
     world = sessionWorld(script)
     await world.store.addRule({

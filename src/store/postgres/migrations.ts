@@ -397,4 +397,9 @@ export const migrations: string[] = [
   ALTER TABLE rules ADD COLUMN pattern TEXT;
   ALTER TABLE rules ADD COLUMN effect TEXT NOT NULL DEFAULT 'allow' CHECK (effect IN ('allow','deny'));
   `,
+  `
+  -- Rules for the sessions one operator starts (scope 'operator').
+  ALTER TABLE rules DROP CONSTRAINT rules_scope_check;
+  ALTER TABLE rules ADD CONSTRAINT rules_scope_check CHECK (scope IN ('session','folder','operator','everywhere'));
+  `,
 ]

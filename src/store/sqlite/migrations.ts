@@ -425,4 +425,27 @@ export const migrations: string[] = [
   ALTER TABLE rules ADD COLUMN pattern TEXT;
   ALTER TABLE rules ADD COLUMN effect TEXT NOT NULL DEFAULT 'allow' CHECK (effect IN ('allow','deny'));
   `,
+  `
+  -- Rules for the sessions one operator starts (scope 'operator'). SQLite cannot change a CHECK in
+  -- place: the table is made again with it, every rule copied as it was.
+  CREATE TABLE rules_next (
+    id TEXT PRIMARY KEY,
+    tool_name TEXT NOT NULL,
+    input TEXT NOT NULL,
+    scope TEXT NOT NULL CHECK (scope IN ('session','folder','operator','everywhere')),
+    scope_value TEXT,
+    expires_at INTEGER,
+    created_by TEXT NOT NULL,
+    created_at INTEGER NOT NULL,
+    uses INTEGER NOT NULL DEFAULT 0,
+    match_kind TEXT NOT NULL DEFAULT 'exact' CHECK (match_kind IN ('exact','prefix','glob')),
+    pattern TEXT,
+    effect TEXT NOT NULL DEFAULT 'allow' CHECK (effect IN ('allow','deny'))
+  );
+  INSERT INTO rules_next (id, tool_name, input, scope, scope_value, expires_at, created_by, created_at, uses, match_kind, pattern, effect)
+    SELECT id, tool_name, input, scope, scope_value, expires_at, created_by, created_at, uses, match_kind, pattern, effect FROM rules;
+  DROP TABLE rules;
+  ALTER TABLE rules_next RENAME TO rules;
+  CREATE INDEX rules_tool ON rules (tool_name);
+  `,
 ]

@@ -7,7 +7,7 @@ import type { DecisionRow, NewPatternRule } from '../../../src/core/api/rows.ts'
 import { call, errorText } from '../api/client.ts'
 import { ruleInputOf, toolOf } from '../decisions/decision-text.ts'
 import { ErrorLine } from '../ui/error-line.tsx'
-import { callText, DURATION_CHOICES, type RuleScope, SCOPE_CHOICES } from './rule-text.ts'
+import { callText, DURATION_CHOICES, type RuleScope, SCOPE_CHOICES, SCOPE_VALUE_LABEL } from './rule-text.ts'
 
 export interface PatternStart {
   toolName: string
@@ -147,11 +147,12 @@ export function PatternRuleForm({ start = BLANK, onSaved }: { start?: PatternSta
         </div>
         {fields.scope === 'everywhere' ? null : (
           <div>
-            <label htmlFor={ids.value}>{fields.scope === 'folder' ? 'Folder' : 'Session id'}</label>
+            <label htmlFor={ids.value}>{SCOPE_VALUE_LABEL[fields.scope]}</label>
             <input
               id={ids.value}
               className="mono pattern-input"
               value={fields.scopeValue}
+              placeholder={fields.scope === 'operator' ? 'you' : undefined}
               onChange={(e) => set({ scopeValue: e.target.value })}
             />
           </div>

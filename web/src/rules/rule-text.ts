@@ -11,6 +11,7 @@ export type RuleScope = RuleRow['scope']
 export const SCOPE_CHOICES: { value: RuleScope; label: string }[] = [
   { value: 'session', label: 'this session' },
   { value: 'folder', label: 'this project’s folder' },
+  { value: 'operator', label: 'sessions I start' },
   { value: 'everywhere', label: 'everywhere' },
 ]
 
@@ -24,7 +25,16 @@ export const DURATION_CHOICES: { minutes: number | null; label: string }[] = [
 export const SCOPE_NAME: Record<RuleScope, string> = {
   session: 'Session',
   folder: 'Project folder',
+  operator: 'Sessions started by',
   everywhere: 'Everywhere',
+}
+
+/** What a scope's value is called in the pattern form (an operator left empty is the rule's maker). */
+export const SCOPE_VALUE_LABEL: Record<RuleScope, string> = {
+  session: 'Session id',
+  folder: 'Folder',
+  operator: 'Operator',
+  everywhere: '',
 }
 
 export function expiryText(expiresAt: number | null, now = Date.now()): string {
