@@ -80,7 +80,14 @@ export function assemble(
   // The other hubs pin the certificate named with the address, once this hub has proved itself on it.
   const advertised = () =>
     `${config.advertise ?? reachableAt(config.host, port)}${tls ? `#${pinText(tls.fingerprint)}` : ''}`
-  const leases = new LeaseKeeper(store, readHubId(config.home), log, advertised, config.leaseMs)
+  const leases = new LeaseKeeper(
+    store,
+    readHubId(config.home),
+    log,
+    advertised,
+    config.leaseMs,
+    Boolean(config.databaseUrl),
+  )
   const hub = new Hub(store, log, leases, { routing: () => config.routing })
   const adminToken = readAdminToken(config)
 

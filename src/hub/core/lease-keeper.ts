@@ -2,6 +2,13 @@
 // may do at a time (a chat bridge's bot, retention), and the subscribers it delivers to. Every tick
 // renews what it holds, takes what lapsed, and stops what it lost. On SQLite there is one hub: it
 // gets everything, and the same code runs.
+//
+// Fencing: a hub cut off from the database cannot learn that it lost a lease, so it must not wait to
+// be told. Each renewal that reaches the store proves what it holds until that renewal's time plus a
+// lease; a timer of its own, apart from the ticks (which may hang on a store that does not answer),
+// stops all its work and ends its subscribers' connections a tick before that, which is before any
+// other hub may take them. Once renewals reach the store again it takes back only what no other hub
+// took meanwhile: it rejoins as one hub among the others.
 
 import type { ClusterHub } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
@@ -36,6 +43,10 @@ export class LeaseKeeper {
   /** Leases seized for connections (subscribers connected here), by name: the epoch, what to do on loss. */
   private readonly seized = new Map<string, Seized>()
   private timer: NodeJS.Timeout | null = null
+  /** Stops everything here when no renewal has reached the store for almost a lease (see the top). */
+  private fenceTimer: NodeJS.Timeout | null = null
+  /** The tick under way; one given up on (see tickOnce) finds it changed and stops acting. */
+  private generation = 0
   private ticking: Promise<void> = Promise.resolve()
   private stopped = false
 
@@ -47,6 +58,12 @@ export class LeaseKeeper {
     private readonly address: () => string | null,
     /** How long a lease lasts unrenewed: a dead hub's work moves within this (HubConfig.leaseMs). */
     private readonly leaseMs: number,
+    /**
+     * Whether other hubs share the store (Postgres), so a lease this hub cannot renew may be taken:
+     * only then does it fence itself. On SQLite nothing can take its leases, and stopping everything
+     * after a long pause would only interrupt.
+     */
+    private readonly shared = false,
   ) {}
 
   /** Runs `work` on one hub at a time: on this one while it holds `name`. */
@@ -140,6 +157,7 @@ export class LeaseKeeper {
   async stop(): Promise<void> {
     this.stopped = true
     if (this.timer) clearInterval(this.timer)
+    if (this.fenceTimer) clearTimeout(this.fenceTimer)
     await this.ticking
     for (const [name, { work }] of this.running) {
       await work.stop().catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
@@ -149,23 +167,73 @@ export class LeaseKeeper {
     await this.store.releaseLease(hubLease(this.hubId), this.hubId).catch(() => {})
   }
 
+  /**
+   * A renewal made at `now` reached the store: what this hub holds is its own until `now` plus a
+   * lease. The fence falls a tick before that, so a hub whose timers run a little late still stops
+   * before another hub's tick may take its leases.
+   */
+  private renewedAt(now: number): void {
+    if (!this.shared) return
+    if (this.fenceTimer) clearTimeout(this.fenceTimer)
+    const fenceAt = now + this.leaseMs - Math.floor(this.leaseMs / 4)
+    this.fenceTimer = setTimeout(() => this.fence(), Math.max(0, fenceAt - Date.now()))
+    this.fenceTimer.unref()
+  }
+
+  /** No renewal reached the store in time: nothing here may act on a lease another hub may now hold. */
+  private fence(): void {
+    this.fenceTimer = null
+    if (this.stopped || (this.running.size === 0 && this.seized.size === 0)) return
+    this.log.warn(
+      { leases: [...this.running.keys(), ...this.seized.keys()] },
+      'no lease renewal reached the store in time: this hub stops its work and connections before another hub may take them',
+    )
+    // Stopped in this very turn of the event loop, before any other timer may run.
+    const running = [...this.running]
+    this.running.clear()
+    const seized = [...this.seized.values()]
+    this.seized.clear()
+    for (const entry of seized) entry.lost()
+    for (const [name, { work }] of running)
+      work.stop().catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
+  }
+
+  /**
+   * One tick, given a lease to finish: a store that does not answer (a split network) must not hold
+   * back every tick after it, nor the hub's stop. A tick given up on acts on nothing it learns later.
+   */
   private async tickOnce(): Promise<void> {
     if (this.stopped) return
+    const generation = ++this.generation
+    let timer: NodeJS.Timeout | undefined
+    const late = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), this.leaseMs)
+      timer.unref()
+    })
     try {
-      await this.tick()
+      if ((await Promise.race([this.tick(generation), late])) === 'late') {
+        this.generation++
+        this.log.warn('the store did not answer within a lease; the next tick starts without this one')
+      }
     } catch (err) {
       this.log.error({ err }, 'leases not renewed this time; trying again')
+    } finally {
+      clearTimeout(timer)
     }
   }
 
-  private async tick(): Promise<void> {
+  private async tick(generation: number): Promise<'done'> {
+    const current = () => generation === this.generation && !this.stopped
     const now = Date.now()
     // Judged against the renewal only: a subscriber that connects meanwhile seizes a lease of its own.
     const seized = [...this.seized]
     const held = new Set(await this.store.renewLeases(this.hubId, this.leaseMs, now))
+    if (!current()) return 'done'
+    this.renewedAt(now)
     // Renewed with the rest; taken again, with the address, at start (see start) or once lapsed.
     if (!held.has(hubLease(this.hubId)))
       await this.store.acquireLease(hubLease(this.hubId), this.hubId, this.leaseMs, now, this.address())
+    if (!current()) return 'done'
     for (const [name, entry] of seized)
       if (!held.has(name) && this.seized.get(name) === entry) {
         this.seized.delete(name)
@@ -174,6 +242,7 @@ export class LeaseKeeper {
     const wanted = new Map(this.fixed)
     for (const source of this.sources)
       for (const [name, work] of await source.wanted()) wanted.set(name, work)
+    if (!current()) return 'done'
     for (const [name, { work }] of this.running)
       if (!held.has(name) || !wanted.has(name)) {
         this.running.delete(name)
@@ -182,9 +251,10 @@ export class LeaseKeeper {
         await work.stop().catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
       }
     for (const [name, work] of wanted) {
+      if (!current()) return 'done'
       if (this.running.has(name)) continue
       const lease = await this.store.acquireLease(name, this.hubId, this.leaseMs, now)
-      if (!lease) continue
+      if (!lease || !current()) continue
       this.running.set(name, { work, epoch: lease.epoch })
       try {
         await work.start(lease)
@@ -194,6 +264,7 @@ export class LeaseKeeper {
         await this.store.releaseLease(name, this.hubId)
       }
     }
+    return 'done'
   }
 }
 

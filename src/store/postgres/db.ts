@@ -30,8 +30,17 @@ export interface PostgresDb extends Queryable {
 
 export function openPool(connectionString: string): PostgresDb {
   // Idle connections stay a minute (pg's default is 10 s): a hub between two bursts keeps its
-  // connections rather than start a server process for each again.
-  const pool = new pg.Pool({ connectionString, types, idleTimeoutMillis: 60_000 })
+  // connections rather than start a server process for each again. A network that splits must not
+  // hang a hub: connecting gives up after 10 s (pg waits forever by default), and TCP keepalives
+  // find a dead connection the kernel would otherwise keep for many minutes.
+  const pool = new pg.Pool({
+    connectionString,
+    types,
+    idleTimeoutMillis: 60_000,
+    connectionTimeoutMillis: 10_000,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 5_000,
+  })
   // An idle connection the server dropped errors on the pool; the next query opens a new one.
   pool.on('error', () => {})
   const query = (sql: string, params?: unknown[]) => pool.query<Row>(sql, params as unknown[])

@@ -1,0 +1,108 @@
+// Fencing: a hub whose renewals stop reaching the store (a network split: every process alive, the
+// database out of reach) stops its work and its subscribers' connections before another hub on the
+// database may take their leases, and takes back, once the store answers again, only what no other
+// hub took meanwhile.
+import { pino } from 'pino'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { openSqliteStore } from '../../store/sqlite/index.js'
+import type { Lease, Store } from '../../store/store.js'
+import { LeaseKeeper, subscriberLease } from './lease-keeper.js'
+
+const LEASE_MS = 4_000
+const log = pino({ level: 'silent' })
+
+/** What happened, in order, across the hubs of one test. */
+let happened: string[]
+let store: Store
+beforeEach(() => {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] })
+  happened = []
+  store = openSqliteStore(':memory:')
+})
+afterEach(async () => {
+  vi.useRealTimers()
+  await store.close()
+})
+
+/** The store as a hub behind a link that may be cut: while cut, nothing it asks is ever answered. */
+function behindALink(inner: Store): { store: Store; cut: (on: boolean) => void } {
+  let cut = false
+  const proxy = new Proxy(inner, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver)
+      if (typeof value !== 'function') return value
+      return (...args: unknown[]) => (cut ? new Promise(() => {}) : value.apply(target, args))
+    },
+  })
+  return { store: proxy, cut: (on) => (cut = on) }
+}
+
+/** A chat bridge's bot, as exclusive work: it says when it starts and stops on which hub. */
+function bridgeOn(hub: string) {
+  return {
+    async start(lease: Lease) {
+      happened.push(`${hub} starts the bridge (epoch ${lease.epoch})`)
+    },
+    async stop() {
+      happened.push(`${hub} stops the bridge`)
+    },
+  }
+}
+
+describe('a hub cut off from the shared store', () => {
+  it('stops its work and connections before another hub takes them, then rejoins without them', async () => {
+    const link = behindALink(store)
+    const a = new LeaseKeeper(link.store, 'hub_a', log, () => null, LEASE_MS, true)
+    const b = new LeaseKeeper(store, 'hub_b', log, () => null, LEASE_MS, true)
+    a.exclusive('bridge:telegram', bridgeOn('hub_a'))
+    b.exclusive('bridge:telegram', bridgeOn('hub_b'))
+    await a.start()
+    await a.seize('ch_1', () => happened.push('hub_a ends ch_1’s connection'))
+    await b.start()
+    expect(happened).toEqual(['hub_a starts the bridge (epoch 1)'])
+
+    link.cut(true)
+    await vi.advanceTimersByTimeAsync(3 * LEASE_MS)
+    // hub_a fenced itself first; only then did hub_b's tick find the lease lapsed.
+    expect(happened).toEqual([
+      'hub_a starts the bridge (epoch 1)',
+      'hub_a ends ch_1’s connection',
+      'hub_a stops the bridge',
+      'hub_b starts the bridge (epoch 2)',
+    ])
+    // The channel connects to hub_b, which seizes its lease.
+    await b.seize('ch_1', () => happened.push('hub_b ends ch_1’s connection'))
+
+    // The link returns: hub_a's stuck renewal never answers, but its next tick does.
+    link.cut(false)
+    await vi.advanceTimersByTimeAsync(3 * LEASE_MS)
+    expect(happened.slice(4)).toEqual([])
+    expect((await store.getLease('bridge:telegram'))?.holder).toBe('hub_b')
+    expect((await store.getLease(subscriberLease('ch_1')))?.holder).toBe('hub_b')
+    await b.stop()
+    await vi.advanceTimersByTimeAsync(LEASE_MS)
+    // hub_b left: hub_a, a follower until now, takes the bridge.
+    expect(happened.slice(4)).toEqual(['hub_b stops the bridge', 'hub_a starts the bridge (epoch 3)'])
+    await a.stop()
+  })
+
+  it('keeps everything while its renewals reach the store, however long it runs', async () => {
+    const a = new LeaseKeeper(store, 'hub_a', log, () => null, LEASE_MS, true)
+    a.exclusive('bridge:telegram', bridgeOn('hub_a'))
+    await a.start()
+    await a.seize('ch_1', () => happened.push('hub_a ends ch_1’s connection'))
+    await vi.advanceTimersByTimeAsync(20 * LEASE_MS)
+    expect(happened).toEqual(['hub_a starts the bridge (epoch 1)'])
+    await a.stop()
+  })
+
+  it('on a store no other hub shares, keeps its work through a store that does not answer', async () => {
+    const link = behindALink(store)
+    const a = new LeaseKeeper(link.store, 'hub_a', log, () => null, LEASE_MS, false)
+    a.exclusive('bridge:telegram', bridgeOn('hub_a'))
+    await a.start()
+    link.cut(true)
+    await vi.advanceTimersByTimeAsync(3 * LEASE_MS)
+    expect(happened).toEqual(['hub_a starts the bridge (epoch 1)'])
+  })
+})
