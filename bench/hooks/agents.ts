@@ -1,6 +1,6 @@
-// bench/hooks/agents: the same round as bench/hooks for each other agent whose hooks Switchboard
-// installs — a tool call its model asks for, through the hook `switchboard install <agent> --hooks`
-// wrote, to the prompt on a fake Telegram, and the Allow press back to the hook's answer and the
+// bench/hooks/agents: the same round as bench/hooks for each other agent Switchboard installs into
+// (Codex's and Gemini CLI's hooks, OpenCode's plugin) — a tool call its model asks for, through what
+// `switchboard install <agent>` wrote, to the prompt on a fake Telegram, and the Allow press back to the hook's answer and the
 // command run — each agent's real CLI offline against its fake model API. The hub's share is timed
 // where bench/hooks times Claude Code's: at a pass-through proxy that takes the hub's socket path
 // (the hub's own socket moved aside, still listening), so the hooks and the CLI are left as install
@@ -11,6 +11,11 @@ import { Agent, createServer, request, type Server } from 'node:http'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { paths } from '../../src/core/config.js'
+import {
+  FakeChatCompletions,
+  lastToolOutput,
+  shellThenDone as opencodeShell,
+} from '../../test/fakes/chat-completions.js'
 import { FakeGemini, shellThenDone as geminiShell } from '../../test/fakes/gemini.js'
 import { shellThenDone as codexShell, FakeOpenAI } from '../../test/fakes/openai.js'
 import { startFakeTelegram } from '../../test/fakes/telegram.js'
@@ -18,6 +23,7 @@ import { botMessages, bridgeAddArgs, pair, person, spawnHub } from '../../test/h
 import { CodexHome } from '../../test/helpers/codex.js'
 import { GeminiHome } from '../../test/helpers/gemini.js'
 import { CLI, TestHome, waitFor } from '../../test/helpers/home.js'
+import { OpenCodeHome } from '../../test/helpers/opencode.js'
 import { fmt, summarize } from '../stats.js'
 
 const ROUNDS = Number(process.env.BENCH_HOOK_ROUNDS ?? 30)
@@ -28,6 +34,11 @@ interface AgentUnderTest {
   label: string
   event: string
   env: Record<string, string>
+  /**
+   * Where the round's command makes its file: inside the agent's project where a path outside it
+   * is a permission of its own (OpenCode asks for an external directory before the command).
+   */
+  dir?: string
   /** Starts a turn that asks to run `command`; `over` settles once the turn is. */
   turn(command: string): Promise<{ over: Promise<unknown> }>
   close(): Promise<void>
@@ -117,6 +128,46 @@ async function geminiAgent(hubEnv: Record<string, string>): Promise<AgentUnderTe
   }
 }
 
+async function opencodeAgent(hubEnv: Record<string, string>): Promise<AgentUnderTest> {
+  const fake = await new FakeChatCompletions().start()
+  fake.respond(opencodeShell)
+  const opencode = new OpenCodeHome(fake.baseUrl)
+  const env = opencode.env(hubEnv)
+  execFileSync(process.execPath, [CLI, 'install', 'opencode'], { env })
+  const server = await opencode.serve(env)
+  const session = await server.newSession()
+  return {
+    label: 'OpenCode 1.18.33 (serve, its plugin)',
+    event: 'PermissionRequest',
+    env,
+    dir: opencode.cwd,
+    async turn(command) {
+      const before = fake.turns.length
+      await server.prompt(session, `RUN:${command}`)
+      // The turn is over once the model has been given the command's result.
+      return {
+        over: waitFor(
+          () => fake.turns.slice(before).some((t) => lastToolOutput(t) !== null),
+          120_000,
+          'the command’s result at the model',
+        ),
+      }
+    },
+    async close() {
+      opencode.cleanup()
+      await fake.close()
+    },
+  }
+}
+
+/** The agents to run (BENCH_AGENTS=codex,opencode picks some), in this order. */
+const AGENTS = { codex: codexAgent, gemini: geminiAgent, opencode: opencodeAgent }
+const picked = (process.env.BENCH_AGENTS ?? Object.keys(AGENTS).join(',')).split(',').map((name) => {
+  const make = AGENTS[name.trim() as keyof typeof AGENTS]
+  if (!make) throw new Error(`BENCH_AGENTS names ${name}; the agents are ${Object.keys(AGENTS).join(', ')}`)
+  return make
+})
+
 const home = await TestHome.create()
 const telegram = await startFakeTelegram()
 const hubEnv = { SWITCHBOARD_HOME: home.dir, SWITCHBOARD_PORT: String(home.port) }
@@ -151,7 +202,7 @@ try {
     return push(...items)
   }
 
-  for (const make of [codexAgent, geminiAgent]) {
+  for (const make of picked) {
     const agent = await make(hubEnv)
     timed.timing(agent.event)
     const open: number[] = []
@@ -159,11 +210,13 @@ try {
     const ran: number[] = []
     try {
       for (let i = 0; i < ROUNDS + WARMUP; i++) {
-        const marker = join(home.dir, `${agent.event}-round-${i}`)
+        const marker = join(agent.dir ?? home.dir, `${agent.event}-round-${i}`)
         const asked = timed.asked.length
         const answered = timed.answered.length
         command = `touch ${marker}`
         const { over } = await agent.turn(command)
+        // Awaited after the Allow press; a turn that fails meanwhile is reported there, not as a crash.
+        over.catch(() => {})
         const message = await telegram.waitFor(
           () => botMessages(telegram, chat).find((m) => m.text.includes(`touch ${marker}`)),
           'the prompt message',
