@@ -1,7 +1,7 @@
 // bench/hooks/agents: the same round as bench/hooks for each other agent Switchboard installs into
 // (Codex's and Gemini CLI's hooks, OpenCode's plugin) — a tool call its model asks for, through what
-// `switchboard install <agent>` wrote, to the prompt on a fake Telegram, and the Allow press back to the hook's answer and the
-// command run — each agent's real CLI offline against its fake model API. The hub's share is timed
+// `switchboard install <agent>` wrote, to the prompt on a fake Telegram, and the Allow press back to
+// the hook's answer and the command run — each agent's real CLI offline against its fake model API. The hub's share is timed
 // where bench/hooks times Claude Code's: at a pass-through proxy that takes the hub's socket path
 // (the hub's own socket moved aside, still listening), so the hooks and the CLI are left as install
 // wrote them (Codex trusts its hook by the command's hash). Its rows are bench/hooks's, per agent.
