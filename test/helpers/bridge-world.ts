@@ -96,8 +96,10 @@ export function editOf(fake: FakePlatform, chatId: string, messageId: string, te
 }
 
 /**
- * Pairs a person as a user does: they write to the bot, get a code, the operator approves it at the
- * terminal, and the bot says so. Resolves with the DM chat id.
+ * Pairs a person as a user does: they write to the bot, get a code, the operator approves it, and
+ * the bot says so. Resolves with the DM chat id. The approval goes to the hub's route that
+ * `switchboard pair` calls, without a CLI process for each person: the command itself has its tests
+ * (the bridges' pairing test, pairing.integration.test.ts).
  */
 export async function pair(
   home: TestHome,
@@ -112,7 +114,7 @@ export async function pair(
     'a pairing code',
   )
   const code = /switchboard pair ([a-z0-9]+)/i.exec(offer.text)?.[1] as string
-  await home.cli('pair', code, ...(operator ? ['--operator'] : []))
+  await home.api('approvePairing', { params: { code }, body: operator ? { operator } : {} })
   await fake.waitFor(
     () => botMessages(fake, chat).find((m) => m.text.startsWith('Paired')),
     '"Paired"',
