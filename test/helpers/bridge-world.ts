@@ -2,7 +2,9 @@
 // (`switchboard bridge add …`), and people on the platform paired with it (`switchboard pair`).
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { join } from 'node:path'
 import { type BridgePlatform, readBridges } from '../../src/core/bridges.js'
+import { openSqliteStore } from '../../src/store/sqlite/index.js'
 import type { FakePlatform, FakeUser } from '../fakes/chat-platform.js'
 import { CLI, TestHome, waitFor } from './home.js'
 
@@ -148,4 +150,14 @@ export async function restartHub(home: TestHome, hub: ChildProcess): Promise<Chi
     'the bridges to connect again',
   )
   return next
+}
+
+/** A decision's status as the store has it, by its code. */
+export async function decisionStatus(home: TestHome, code: string): Promise<string | undefined> {
+  const store = openSqliteStore(join(home.dir, 'switchboard.db'))
+  try {
+    return (await store.listDecisions({})).find((d) => d.code === code)?.status
+  } finally {
+    await store.close()
+  }
 }
