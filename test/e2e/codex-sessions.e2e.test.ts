@@ -24,6 +24,7 @@ import { botMessages, bridgeAddArgs, editOf, FAKES, pair, person } from '../help
 import { CodexHome } from '../helpers/codex.js'
 import { agentProcesses, DrivingHub, type SessionView } from '../helpers/driven-agent.js'
 import { CLI, runCli, TestHome, waitFor } from '../helpers/home.js'
+import { oneOpenDecision } from '../helpers/open-decision.js'
 
 let fake: FakeOpenAI
 let home: TestHome
@@ -70,17 +71,7 @@ it('drives a Codex session: a prompt answered with switchboard answer, a second 
   expect(created).toMatchObject({ agent: 'codex' })
 
   // The command prompt is a decision of the one inbox, naming Codex.
-  let open: { code: string; owner: string; request: Record<string, unknown> }[] = []
-  await waitFor(
-    async () => {
-      open = JSON.parse((await runCli(['decisions', '--json'], env)).stdout)
-      return open.length === 1
-    },
-    60_000,
-    'the Codex command prompt as a decision',
-  )
-  const asked = open[0]
-  if (!asked) throw new Error('no decision')
+  const asked = await oneOpenDecision(home, env, 'the Codex command prompt as a decision', 60_000)
   expect(asked.owner).toBe(created.id)
   expect(asked.request).toMatchObject({ agent: 'codex', tool_name: 'Bash' })
   expect(String((asked.request.input as { command?: string }).command)).toContain(`touch ${made}`)

@@ -125,7 +125,7 @@ it('closes the decision when the person answers at OpenCode’s own dialog first
   await toolResultSeen('made-it')
   expect(existsSync(made)).toBe(true)
   await waitFor(
-    async () => JSON.parse((await runCli(['decisions', '--json'], env)).stdout).length === 0,
+    async () => (await home.api('decisions')).decisions.length === 0,
     30_000,
     'the decision closed',
   )

@@ -13,6 +13,7 @@ import { afterEach, beforeEach, expect, it } from 'vitest'
 import { type ChatRequest, FakeChatCompletions, lastToolOutput } from '../fakes/chat-completions.js'
 import { agentProcesses, DrivingHub, type SessionView } from '../helpers/driven-agent.js'
 import { runCli, TestHome, waitFor } from '../helpers/home.js'
+import { oneOpenDecision } from '../helpers/open-decision.js'
 import { OFFLINE_ENV, OpenCodeHome } from '../helpers/opencode.js'
 
 let fake: FakeChatCompletions
@@ -71,17 +72,7 @@ it('drives an OpenCode session: a prompt answered with switchboard answer, a sec
   })) as View
 
   // The shell prompt is a decision of the one inbox, naming OpenCode.
-  let open: { code: string; owner: string; request: Record<string, unknown> }[] = []
-  await waitFor(
-    async () => {
-      open = JSON.parse((await runCli(['decisions', '--json'], env)).stdout)
-      return open.length === 1
-    },
-    180_000,
-    'the OpenCode shell prompt as a decision',
-  )
-  const asked = open[0]
-  if (!asked) throw new Error('no decision')
+  const asked = await oneOpenDecision(home, env, 'the OpenCode shell prompt as a decision', 180_000)
   expect(asked.owner).toBe(created.id)
   expect(asked.request).toMatchObject({ agent: 'opencode', tool_name: 'Bash' })
   expect(String((asked.request.input as { command?: string }).command)).toContain(`touch ${made}`)

@@ -4,9 +4,10 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { expect } from 'vitest'
-import { CLI, runCli, type TestHome, waitFor } from './home.js'
+import { CLI, runCli, type TestHome } from './home.js'
+import { type OpenDecision, oneOpenDecision } from './open-decision.js'
 
-export type OpenDecision = { code: string; owner: string; request: Record<string, unknown> }
+export type { OpenDecision }
 
 export class AgentHooks {
   private hub: ChildProcess | null = null
@@ -35,16 +36,7 @@ export class AgentHooks {
 
   /** The one open decision, once the hook has put it. */
   async openDecision(seen: number): Promise<OpenDecision> {
-    let open: OpenDecision[] = []
-    await waitFor(
-      async () => {
-        open = JSON.parse((await runCli(['decisions', '--json'], this.env)).stdout)
-        return open.length === 1
-      },
-      60_000,
-      `${this.asking} as a decision (${seen} seen before)`,
-    )
-    return open[0] as OpenDecision
+    return oneOpenDecision(this.home, this.env, `${this.asking} as a decision (${seen} seen before)`, 60_000)
   }
 
   /** Stops the hub if the test started one and it still runs. */
