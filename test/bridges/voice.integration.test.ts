@@ -1,10 +1,12 @@
-// Voice notes from Telegram, through grammy against the fake Telegram and a fake speech-to-text
-// server (OpenAI's POST /v1/audio/transcriptions): with the service configured the sender is shown
+// Voice notes from each platform through its real client library (grammy, discord.js, Bolt) against
+// its fake and a fake speech-to-text server (OpenAI's POST /v1/audio/transcriptions): Telegram's voice
+// note, Discord's voice message, Slack's audio clip. With the service configured the sender is shown
 // the transcript with Send, Edit and Cancel, and only Send passes it to the session; without one a
-// voice note is a file like any other and the sender is told so.
+// voice note is a file like any other and the sender is told so. One code path for the three.
 import { chmodSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
+import { BRIDGE_PLATFORMS, type BridgePlatform } from '../../src/core/bridges.js'
 import type { FakeMessage, FakePlatform, FakeUser } from '../fakes/chat-platform.js'
 import { FakeTranscription } from '../fakes/transcription.js'
 import {
@@ -17,146 +19,160 @@ import {
 } from '../helpers/bridge-world.js'
 import { ChannelClient } from '../helpers/channel-client.js'
 
-let world: BridgedHub
-let fake: FakePlatform
-let speech: FakeTranscription
-const opened: { close(): unknown }[] = []
-let met = 0
-let ann: FakeUser
-let claude: ChannelClient
-let chat: string
-
-beforeAll(async () => {
-  speech = await new FakeTranscription().start()
-  world = await startBridgedHub('telegram')
-  fake = world.fake
-})
-afterAll(async () => {
-  await stopBridgedHub(world, opened)
-  await speech.close()
-})
-beforeEach(async () => {
-  ann = person('telegram', ++met, 'ann')
-  claude = await ChannelClient.inFolder(world.home, 'work')
-  opened.push(claude)
-  chat = await pair(world.home, fake, ann)
-})
-afterEach(async () => {
-  for (const thing of opened.splice(0)) await thing.close()
-  rmSync(join(world.home.dir, 'config.json'), { force: true })
-})
-
-const note = (words: string) => ({
-  name: 'note.ogg',
-  mime: 'audio/ogg',
-  content: Buffer.from(`OggS ${words}`),
-})
-
-function useSpeech(key?: string): void {
-  const file = join(world.home.dir, 'config.json')
-  writeFileSync(
-    file,
-    JSON.stringify({ transcriptionUrl: speech.url, ...(key ? { transcriptionKey: key } : {}) }),
-  )
-  chmodSync(file, 0o600)
+/** What each platform's app records: Ogg Opus on Telegram and Discord, WebM on Slack. */
+const CLIP: Record<BridgePlatform, { name: string; mime: string; magic: string }> = {
+  telegram: { name: 'note.ogg', mime: 'audio/ogg', magic: 'OggS' },
+  discord: { name: 'voice-message.ogg', mime: 'audio/ogg', magic: 'OggS' },
+  slack: { name: 'audio_message.webm', mime: 'audio/webm', magic: 'webm' },
 }
 
-async function transcriptOffer(words: string): Promise<FakeMessage> {
-  return fake.waitFor(
-    () =>
-      botMessages(fake, chat).find((m) => m.text.includes('Your voice note says') && m.text.includes(words)),
-    `the transcript “${words}”`,
-  )
-}
+describe.each(BRIDGE_PLATFORMS)('a voice note on %s', (platform) => {
+  let world: BridgedHub
+  let fake: FakePlatform
+  let speech: FakeTranscription
+  const opened: { close(): unknown }[] = []
+  let met = 0
+  let ann: FakeUser
+  let claude: ChannelClient
+  let chat: string
 
-const press = (message: FakeMessage, label: string) =>
-  fake.press(
-    ann,
-    chat,
-    message.messageId,
-    message.buttons.flat().find((b) => b.text === label)?.data as string,
-  )
-
-it('shows the transcript with Send, Edit and Cancel, and Send alone passes it, with the note, to the session', async () => {
-  useSpeech('sk-speech-key-0123456789')
-  speech.hears('restart the staging deploy')
-  await fake.dm(ann, '', { voice: note('restart') })
-  const offer = await transcriptOffer('restart the staging deploy')
-  expect(offer.buttons.flat().map((b) => b.text)).toEqual(['Send', 'Edit', 'Cancel'])
-  expect(speech.requests.at(-1)).toMatchObject({
-    model: 'whisper-1',
-    authorization: 'Bearer sk-speech-key-0123456789',
+  beforeAll(async () => {
+    speech = await new FakeTranscription().start()
+    world = await startBridgedHub(platform)
+    fake = world.fake
   })
-  expect(claude.events).toEqual([])
+  afterAll(async () => {
+    await stopBridgedHub(world, opened)
+    await speech.close()
+  })
+  beforeEach(async () => {
+    ann = person(platform, ++met, 'ann')
+    claude = await ChannelClient.inFolder(world.home, 'work')
+    opened.push(claude)
+    chat = await pair(world.home, fake, ann)
+  })
+  afterEach(async () => {
+    for (const thing of opened.splice(0)) await thing.close()
+    rmSync(join(world.home.dir, 'config.json'), { force: true })
+  })
 
-  await press(offer, 'Send')
-  const [event] = await claude.waitForEvents(1)
-  expect(event?.content).toBe('restart the staging deploy')
-  const [, path] = /^(.+) \(audio\/ogg, \d+ bytes\)$/.exec(event?.meta?.files ?? '') ?? []
-  expect(readFileSync(path as string).toString()).toBe('OggS restart')
-  await fake.waitFor(
-    () =>
-      fake.sent().find((m) => m.messageId === offer.messageId && m.text.startsWith('🎙 Sent to the session')),
-    'the transcript marked sent',
-  )
-  // A second press sends nothing more.
-  await press(offer, 'Send')
-  await fake.waitFor(
-    () => fake.pressAnswers.some((a) => a.notice === 'This transcript was answered already'),
-    'the second press answered',
-  )
-  expect(claude.events).toHaveLength(1)
-})
+  const note = (words: string) => ({
+    name: CLIP[platform].name,
+    mime: CLIP[platform].mime,
+    content: Buffer.from(`${CLIP[platform].magic} ${words}`),
+  })
+  const type = CLIP[platform].mime.replace('/', '\\/')
 
-it('sends nothing on Cancel, and on Edit sends what the sender writes instead', async () => {
-  useSpeech()
-  speech.hears('delete the database', 'deploy to prodution')
-  await fake.dm(ann, '', { voice: note('one') })
-  const cancelled = await transcriptOffer('delete the database')
-  await press(cancelled, 'Cancel')
-  await fake.waitFor(
-    () =>
-      fake
-        .sent()
-        .find((m) => m.messageId === cancelled.messageId && m.text.includes('Cancelled: nothing was sent')),
-    'the transcript cancelled',
-  )
+  function useSpeech(key?: string): void {
+    const file = join(world.home.dir, 'config.json')
+    writeFileSync(
+      file,
+      JSON.stringify({ transcriptionUrl: speech.url, ...(key ? { transcriptionKey: key } : {}) }),
+    )
+    chmodSync(file, 0o600)
+  }
 
-  await fake.dm(ann, '', { voice: note('two') })
-  const edited = await transcriptOffer('deploy to prodution')
-  const stranger = person('telegram', ++met, 'mallory')
-  await fake.press(stranger, chat, edited.messageId, edited.buttons.flat()[0]?.data as string)
-  await fake.waitFor(
-    () => fake.pressAnswers.some((a) => a.notice === 'Only who sent the voice note answers its transcript'),
-    'a stranger’s press refused',
-  )
-  await press(edited, 'Edit')
-  await fake.waitFor(
-    () =>
-      fake
-        .sent()
-        .find(
-          (m) =>
-            m.messageId === edited.messageId &&
-            m.text.includes('Not sent. Write what the session should read'),
+  async function transcriptOffer(words: string): Promise<FakeMessage> {
+    return fake.waitFor(
+      () =>
+        botMessages(fake, chat).find(
+          (m) => m.text.includes('Your voice note says') && m.text.includes(words),
         ),
-    'the transcript given back to edit',
-  )
-  await fake.dm(ann, 'deploy to production')
-  const [event] = await claude.waitForEvents(1)
-  expect(event?.content).toBe('deploy to production')
-  expect(claude.events.map((e) => e.content)).toEqual(['deploy to production'])
-})
+      `the transcript “${words}”`,
+    )
+  }
 
-it('passes a voice note on as a file, telling the sender, when no speech-to-text service is configured', async () => {
-  const before = speech.requests.length
-  await fake.dm(ann, '', { voice: note('hello') })
-  const told = await fake.waitFor(
-    () => botMessages(fake, chat).find((m) => m.text.includes('no speech-to-text service is configured')),
-    'the sender told',
-  )
-  expect(told.text).toContain('transcriptionUrl')
-  const [event] = await claude.waitForEvents(1)
-  expect(event?.meta?.files).toMatch(/ \(audio\/ogg, \d+ bytes\)$/)
-  expect(speech.requests.length).toBe(before)
+  const press = (message: FakeMessage, label: string) =>
+    fake.press(
+      ann,
+      chat,
+      message.messageId,
+      message.buttons.flat().find((b) => b.text === label)?.data as string,
+    )
+
+  it('shows the transcript with Send, Edit and Cancel, and Send alone passes it, with the note, to the session', async () => {
+    useSpeech('sk-speech-key-0123456789')
+    speech.hears('restart the staging deploy')
+    await fake.dm(ann, '', { voice: note('restart') })
+    const offer = await transcriptOffer('restart the staging deploy')
+    expect(offer.buttons.flat().map((b) => b.text)).toEqual(['Send', 'Edit', 'Cancel'])
+    expect(speech.requests.at(-1)).toMatchObject({
+      model: 'whisper-1',
+      authorization: 'Bearer sk-speech-key-0123456789',
+    })
+    expect(claude.events).toEqual([])
+
+    await press(offer, 'Send')
+    const [event] = await claude.waitForEvents(1)
+    expect(event?.content).toBe('restart the staging deploy')
+    const [, path] = new RegExp(`^(.+) \\(${type}, \\d+ bytes\\)$`).exec(event?.meta?.files ?? '') ?? []
+    expect(readFileSync(path as string).toString()).toBe(`${CLIP[platform].magic} restart`)
+    await fake.waitFor(
+      () =>
+        fake
+          .sent()
+          .find((m) => m.messageId === offer.messageId && m.text.startsWith('🎙 Sent to the session')),
+      'the transcript marked sent',
+    )
+    // A second press sends nothing more.
+    await press(offer, 'Send')
+    await fake.waitFor(
+      () => fake.pressAnswers.some((a) => a.notice === 'This transcript was answered already'),
+      'the second press answered',
+    )
+    expect(claude.events).toHaveLength(1)
+  })
+
+  it('sends nothing on Cancel, and on Edit sends what the sender writes instead', async () => {
+    useSpeech()
+    speech.hears('delete the database', 'deploy to prodution')
+    await fake.dm(ann, '', { voice: note('one') })
+    const cancelled = await transcriptOffer('delete the database')
+    await press(cancelled, 'Cancel')
+    await fake.waitFor(
+      () =>
+        fake
+          .sent()
+          .find((m) => m.messageId === cancelled.messageId && m.text.includes('Cancelled: nothing was sent')),
+      'the transcript cancelled',
+    )
+
+    await fake.dm(ann, '', { voice: note('two') })
+    const edited = await transcriptOffer('deploy to prodution')
+    const stranger = person(platform, ++met, 'mallory')
+    await fake.press(stranger, chat, edited.messageId, edited.buttons.flat()[0]?.data as string)
+    await fake.waitFor(
+      () => fake.pressAnswers.some((a) => a.notice === 'Only who sent the voice note answers its transcript'),
+      'a stranger’s press refused',
+    )
+    await press(edited, 'Edit')
+    await fake.waitFor(
+      () =>
+        fake
+          .sent()
+          .find(
+            (m) =>
+              m.messageId === edited.messageId &&
+              m.text.includes('Not sent. Write what the session should read'),
+          ),
+      'the transcript given back to edit',
+    )
+    await fake.dm(ann, 'deploy to production')
+    const [event] = await claude.waitForEvents(1)
+    expect(event?.content).toBe('deploy to production')
+    expect(claude.events.map((e) => e.content)).toEqual(['deploy to production'])
+  })
+
+  it('passes a voice note on as a file, telling the sender, when no speech-to-text service is configured', async () => {
+    const before = speech.requests.length
+    await fake.dm(ann, '', { voice: note('hello') })
+    const told = await fake.waitFor(
+      () => botMessages(fake, chat).find((m) => m.text.includes('no speech-to-text service is configured')),
+      'the sender told',
+    )
+    expect(told.text).toContain('transcriptionUrl')
+    const [event] = await claude.waitForEvents(1)
+    expect(event?.meta?.files).toMatch(new RegExp(` \\(${type}, \\d+ bytes\\)$`))
+    expect(speech.requests.length).toBe(before)
+  })
 })

@@ -16,7 +16,10 @@ export interface FakeFile {
   content: Buffer
 }
 
-/** Files a person sends with a message; a voice note only where the fake has them (Telegram's). */
+/**
+ * Files a person sends with a message. A voice note is each platform's own: Telegram's voice, Discord's
+ * voice message, Slack's audio clip; in a DM only on Discord and Slack.
+ */
 export interface FakeAttachments {
   photo?: FakeFile
   document?: FakeFile

@@ -8,7 +8,14 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { WebSocket, WebSocketServer } from 'ws'
 import type { Button } from '../../src/sources/chat/platform.js'
-import type { FakeFile, FakeMessage, FakePlatform, FakeThread, FakeUser } from './chat-platform.js'
+import type {
+  FakeAttachments,
+  FakeFile,
+  FakeMessage,
+  FakePlatform,
+  FakeThread,
+  FakeUser,
+} from './chat-platform.js'
 import { pollFor } from './chat-platform.js'
 
 // discord.js strips a leading "Bot" from a token, so a fake token must not start with it.
@@ -24,6 +31,8 @@ const OP = { dispatch: 0, heartbeat: 1, identify: 2, resume: 6, invalidSession: 
 const DM = 1
 const GUILD_TEXT = 0
 const PUBLIC_THREAD = 11
+/** The message flag a voice message carries (MessageFlags.IsVoiceMessage). */
+const IS_VOICE_MESSAGE = 1 << 13
 
 type Json = Record<string, unknown>
 
@@ -51,6 +60,8 @@ interface Stored {
   mentions: Json[]
   attachments: Json[]
   files: { name: string; size: number }[]
+  /** The message's flags: IS_VOICE_MESSAGE (1 << 13) on a voice message. */
+  flags: number
 }
 
 interface Channel {
@@ -287,7 +298,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       embeds: [],
       pinned: false,
       type: m.replyTo ? 19 : 0,
-      flags: 0,
+      flags: m.flags,
       components: m.components,
     }
     if (channel.type !== DM) json.guild_id = GUILD_ID
@@ -322,6 +333,7 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
       mentions: [],
       attachments: [],
       files: [],
+      flags: 0,
       ...extra,
     }
     channel.messages.set(message.id, message)
@@ -735,13 +747,20 @@ export async function startFakeDiscord(): Promise<FakeDiscord> {
     gatewayAttempts,
     sessionIds: () => [...sessions.keys()],
 
-    async dm(user: FakeUser, text: string, options: { photo?: FakeFile; document?: FakeFile } = {}) {
+    async dm(user: FakeUser, text: string, options: FakeAttachments = {}) {
       const author = person(user)
       const channel = dmChannel(user.id)
       const attachments = [options.photo, options.document]
         .filter((f): f is FakeFile => f !== undefined)
         .map((f) => addFile(channel.id, f.name, f.mime, f.content))
-      const message = store(channel, author, text, { attachments })
+      // A voice message, as Discord's apps send one: the message flagged IS_VOICE_MESSAGE, its one
+      // attachment an Ogg named voice-message.ogg with a duration and a waveform.
+      if (options.voice) {
+        const file = addFile(channel.id, 'voice-message.ogg', options.voice.mime, options.voice.content)
+        attachments.push({ ...file, duration_secs: 2.5, waveform: randomBytes(32).toString('base64') })
+      }
+      const flags = options.voice ? IS_VOICE_MESSAGE : 0
+      const message = store(channel, author, text, { attachments, flags })
       dispatchMessage(message)
       return message.id
     },

@@ -7,7 +7,14 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Duplex } from 'node:stream'
 import { type WebSocket, WebSocketServer } from 'ws'
 import type { Button } from '../../src/sources/chat/platform.js'
-import type { FakeFile, FakeMessage, FakePlatform, FakeThread, FakeUser } from './chat-platform.js'
+import type {
+  FakeAttachments,
+  FakeFile,
+  FakeMessage,
+  FakePlatform,
+  FakeThread,
+  FakeUser,
+} from './chat-platform.js'
 import { pollFor } from './chat-platform.js'
 
 const BOT_USER = 'U0BOT00001'
@@ -115,15 +122,16 @@ class FakeSlackServer implements FakeSlack {
 
   // ---- what a test does as the people on Slack ----
 
-  async dm(
-    user: FakeUser,
-    text: string,
-    options: { photo?: FakeFile; document?: FakeFile } = {},
-  ): Promise<string> {
+  async dm(user: FakeUser, text: string, options: FakeAttachments = {}): Promise<string> {
     this.users.set(user.id, user)
     const channel = this.dmChatOf(user.id)
     const attached = [options.photo, options.document].filter((file): file is FakeFile => Boolean(file))
     const files = attached.map((file) => this.hostFile(file))
+    // An audio clip recorded in Slack: a file of subtype slack_audio, shown as audio.
+    if (options.voice) {
+      attached.push(options.voice)
+      files.push({ ...this.hostFile(options.voice), subtype: 'slack_audio', media_display_type: 'audio' })
+    }
     const message = this.store(channel, user.id, text, { files: attached })
     this.sendEvent({
       type: 'message',
