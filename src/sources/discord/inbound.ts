@@ -1,6 +1,6 @@
 // Discord events in the hub's shape: a message becomes an InboundMessage, a button press a ButtonPress;
 // everything the bridge decides on (chat kind, sender, mention) is settled here.
-import { type Attachment, type ButtonInteraction, ChannelType, type Message } from 'discord.js'
+import { type Attachment, type ButtonInteraction, ChannelType, type Message, MessageFlags } from 'discord.js'
 import type { ButtonPress, InboundAttachment, InboundMessage } from '../chat/platform.js'
 
 /** Null for what no person wrote to the bot: its own messages, other bots', webhooks, system notices. */
@@ -19,7 +19,9 @@ export function toInbound(message: Message, botId: string): InboundMessage | nul
     text: message.content,
     ts: message.createdAt.toISOString(),
     mentioned: mentions(message, botId),
-    attachments: [...message.attachments.values()].map(attachment),
+    attachments: [...message.attachments.values()].map((file) =>
+      attachment(file, message.flags.has(MessageFlags.IsVoiceMessage)),
+    ),
   }
 }
 
@@ -41,10 +43,18 @@ function mentions(message: Message, botId: string): boolean {
   return message.mentions.has(botId, { ignoreEveryone: true, ignoreRoles: true })
 }
 
-function attachment(file: Attachment): InboundAttachment {
+/**
+ * A voice message (recorded in Discord's app: the message flagged IsVoiceMessage, its one attachment
+ * audio) is a voice note, transcribed as Telegram's are; an audio file someone attached is a file.
+ */
+function attachment(file: Attachment, voiceMessage: boolean): InboundAttachment {
   const mime = file.contentType ?? null
   return {
-    kind: mime?.startsWith('image/') ? 'photo' : 'file',
+    kind: mime?.startsWith('image/')
+      ? 'photo'
+      : voiceMessage && mime?.startsWith('audio/')
+        ? 'voice'
+        : 'file',
     ref: file.url,
     name: file.name ?? null,
     mime,

@@ -19,6 +19,8 @@ export interface SlackMessageEvent {
 
 export interface SlackFile {
   id?: string
+  /** `slack_audio` for an audio clip recorded in Slack (`slack_video` for a video clip). */
+  subtype?: string
   name?: string
   title?: string
   mimetype?: string
@@ -62,11 +64,20 @@ export function isPersonMessage(event: SlackMessageEvent, botUserId: string): bo
   return Boolean(event.user && event.user !== botUserId && event.channel && event.ts)
 }
 
+/**
+ * An audio clip recorded in Slack (subtype slack_audio) is a voice note, transcribed as Telegram's
+ * are; an audio file someone uploaded is a file.
+ */
+function kindOf(file: SlackFile): InboundAttachment['kind'] {
+  if (file.mimetype?.startsWith('image/')) return 'photo'
+  return file.subtype === 'slack_audio' ? 'voice' : 'file'
+}
+
 export function attachmentsOf(files: SlackFile[] | undefined): InboundAttachment[] {
   return (files ?? [])
     .filter((file) => file.url_private)
     .map((file) => ({
-      kind: file.mimetype?.startsWith('image/') ? ('photo' as const) : ('file' as const),
+      kind: kindOf(file),
       ref: file.url_private ?? '',
       name: file.name ?? file.title ?? null,
       mime: file.mimetype ?? null,
