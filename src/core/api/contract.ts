@@ -137,6 +137,8 @@ export interface Responses {
   sendMessage: SessionView
   /** Where the file is now, and the session it was sent to. */
   uploadFile: { file: { path: string; type: string; size: number }; session: SessionView }
+  /** The recording's words, for the person to read and edit before anything is sent. */
+  transcribe: { text: string }
   respond: SessionView
   interrupt: SessionView
   stopSession: SessionView

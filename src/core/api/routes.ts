@@ -425,6 +425,15 @@ export const ROUTES = {
     summary:
       "a file into the session's folder of the inbox (chatFileLimitMb, chatFileTypes), and a message naming it (?name=, ?text=)",
   },
+  transcribe: {
+    method: 'POST',
+    path: '/api/transcriptions',
+    maxBody: 'chatFileLimitMb',
+    file: true,
+    auth: 'operator',
+    summary:
+      "a recording's words, from the configured speech-to-text service (transcriptionUrl), for a person to read before they send them; nothing is kept (?name=)",
+  },
   respond: {
     method: 'POST',
     path: '/api/sessions/:id/respond',

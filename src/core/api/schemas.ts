@@ -59,6 +59,24 @@ export const uploadFileQuerySchema = z
   })
   .strict()
 
+/** A recording to transcribe: its name as the speech-to-text service is told it. */
+export const transcribeQuerySchema = z
+  .object({
+    name: z
+      .string()
+      .min(1, 'the recording has no name')
+      .max(255, 'the name is over 255 characters')
+      .optional(),
+  })
+  .strict()
+
+/** What a recording's Content-Type must be: audio of some kind (a browser's is audio/webm;codecs=opus). */
+export const recordingTypeSchema = z
+  .string({ error: 'a recording needs its type as Content-Type (audio/webm, audio/ogg…)' })
+  .regex(/^audio\/[a-z0-9.+-]+\s*(;.*)?$/i, {
+    error: (issue) => `a recording is audio (audio/webm, audio/ogg…), not ${String(issue.input)}`,
+  })
+
 export const respondBodySchema = z.object({ decision: z.string().min(1), answer: respondSchema }).strict()
 
 export const modelSchema = z.object({ model: z.string().min(1) }).strict()
@@ -325,6 +343,7 @@ export const INPUTS = {
   session: { query: sessionQuerySchema },
   sendMessage: { body: sendMessageSchema },
   uploadFile: { query: uploadFileQuerySchema },
+  transcribe: { query: transcribeQuerySchema },
   respond: { body: respondBodySchema },
   setModel: { body: modelSchema },
   setPermissionMode: { body: permissionModeBodySchema },

@@ -8,7 +8,7 @@ import * as z from 'zod'
 import type { ChatFile } from '../../sources/chat/inbox.js'
 import type { ButtonPress, InboundMessage } from '../../sources/chat/platform.js'
 import type { BridgeContext } from './context.js'
-import { type TranscriptionService, transcribe } from './transcription.js'
+import { type TranscriptionService, transcribe } from '../../sources/chat/transcription.js'
 
 const PREFIX = 'voice:'
 const VERBS = ['send', 'edit', 'cancel'] as const

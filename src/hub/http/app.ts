@@ -23,6 +23,7 @@ import { sessionRoutes } from './sessions.js'
 import { sourceAdminRoutes } from './source-admin.js'
 import { stateRoutes } from './state.js'
 import { systemRoutes } from './system.js'
+import { transcriptionRoutes } from './transcriptions.js'
 import { usageRoutes } from './usage.js'
 import { webhookRoutes } from './webhooks.js'
 
@@ -40,6 +41,7 @@ export function createApp(parts: HubParts): HubApp {
   app.route('/', claudeHookRoutes(parts))
   app.route('/', decisionRoutes(parts))
   app.route('/', sessionRoutes(parts, passOnToItsHub(parts.hub.store, parts.forwarding)))
+  app.route('/', transcriptionRoutes(parts))
   app.route('/', chatRoutes(parts))
   app.route('/', pushRoutes(parts))
   app.route('/', routineRoutes(parts))

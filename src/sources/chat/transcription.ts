@@ -1,7 +1,8 @@
-// Speech to text for voice notes: an OpenAI-compatible POST /v1/audio/transcriptions (multipart: the
-// file and the model), which a local whisper.cpp or faster-whisper server speaks as the hosted ones
-// do. The service is the user's choice (transcriptionUrl, transcriptionKey in config.json, read again
-// at each note); without one a voice note is a file like any other.
+// Speech to text for voice notes (the chats') and recordings (the dashboard's): an OpenAI-compatible
+// POST /v1/audio/transcriptions (multipart: the file and the model), which a local whisper.cpp or
+// faster-whisper server speaks as the hosted ones do. The service is the user's choice
+// (transcriptionUrl, transcriptionKey in config.json, read again at each note); without one a voice
+// note is a file like any other. Here, below the bridges and the HTTP app, so both use it.
 import { readFile } from 'node:fs/promises'
 import { basename } from 'node:path'
 import * as z from 'zod'
@@ -28,8 +29,18 @@ export function transcriptionService(home: string): TranscriptionService | null 
 
 /** The words of the audio file at `path`; throws an Error saying, in a line, why there are none. */
 export async function transcribe(service: TranscriptionService, path: string, type: string): Promise<string> {
+  return transcribeBytes(service, await readFile(path), basename(path), type)
+}
+
+/** The words of a recording's bytes, named `name` to the service; throws as transcribe does. */
+export async function transcribeBytes(
+  service: TranscriptionService,
+  bytes: Uint8Array,
+  name: string,
+  type: string,
+): Promise<string> {
   const form = new FormData()
-  form.set('file', new Blob([await readFile(path)], { type }), basename(path))
+  form.set('file', new Blob([bytes], { type }), name)
   form.set('model', service.model)
   form.set('response_format', 'json')
   let response: Response
