@@ -6,7 +6,14 @@ import { startsProcesses } from './fast-loop.js'
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 
-export async function launchChromium(): Promise<Browser> {
+/**
+ * A microphone for a page that records: Chromium's fake device (a tone, not words) and its consent
+ * given without asking. The words are the fake transcription server's.
+ */
+export const FAKE_MICROPHONE = ['--use-fake-device-for-media-stream', '--use-fake-ui-for-media-stream']
+
+/** `args`: more of Chromium's flags (FAKE_MICROPHONE). */
+export async function launchChromium(args: string[] = []): Promise<Browser> {
   startsProcesses('Chromium')
   if (!existsSync(CHROMIUM))
     throw new Error(`no Chromium at ${CHROMIUM}: install Debian's chromium (.ci/run does)`)
@@ -21,6 +28,7 @@ export async function launchChromium(): Promise<Browser> {
       '--disable-background-networking',
       '--disable-component-update',
       '--disable-sync',
+      ...args,
     ],
   })
 }

@@ -1,10 +1,12 @@
 // Writing to a session: a message (Send, or Ctrl/⌘+Enter), with a file attached or not, and
 // Interrupt. A file goes to the session's folder of the inbox (POST /api/sessions/:id/files) with the
 // words as its message; the hub's refusal (over chatFileLimitMb, a type not taken) is the error line.
+// Record puts a recording's transcript in the box (record.tsx), to edit and Send, or Cancel.
 import { type ClipboardEvent, type FormEvent, useState } from 'react'
 import { call, errorText } from '../api/client.ts'
 import { ErrorLine } from '../ui/error-line.tsx'
 import { AttachButtons, Attached, pastedName } from './attach.tsx'
+import { RecordButton, RecordingLine, useRecorder } from './record.tsx'
 
 export function Composer({
   sessionId,
@@ -23,6 +25,13 @@ export function Composer({
   const [busy, setBusy] = useState<'send' | 'interrupt' | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [note, setNote] = useState<string | null>(null)
+  // What the box held before a transcript was put in it: what Cancel gives back. Null: no transcript.
+  const [beforeWords, setBeforeWords] = useState<string | null>(null)
+  const recorder = useRecorder((words) => {
+    setBeforeWords((before) => before ?? text)
+    setText((now) => (now.trim() ? `${now.trimEnd()} ${words}` : words))
+  })
+  const listening = recorder.recording.state === 'recording' || recorder.recording.state === 'transcribing'
 
   const send = async (e?: FormEvent) => {
     e?.preventDefault()
@@ -37,6 +46,7 @@ export function Composer({
         setFile(null)
       } else await call('sendMessage', { params: { id: sessionId }, body: { text: text } })
       setText('')
+      setBeforeWords(null)
       onSent()
     } catch (err) {
       setError(errorText(err))
@@ -90,9 +100,29 @@ export function Composer({
         placeholder={`Tell ${speaker} what to do next`}
       />
       {file ? <Attached file={file} onRemove={() => setFile(null)} /> : null}
+      {beforeWords !== null ? (
+        <p className="transcribed">
+          <span className="muted">Your recording, as words: edit them, then Send, or Cancel.</span>
+          <button
+            type="button"
+            onClick={() => {
+              setText(beforeWords)
+              setBeforeWords(null)
+            }}
+          >
+            Cancel
+          </button>
+        </p>
+      ) : null}
+      <RecordingLine recorder={recorder} onAttach={attach} />
       <div className="row">
         <AttachButtons disabled={busy !== null} onPick={attach} />
-        <button type="submit" className="primary" disabled={busy !== null || (!text.trim() && !file)}>
+        <RecordButton recorder={recorder} disabled={busy !== null} />
+        <button
+          type="submit"
+          className="primary"
+          disabled={busy !== null || listening || (!text.trim() && !file)}
+        >
           {busy === 'send' ? 'Sending…' : 'Send'}
         </button>
         <button type="button" onClick={interrupt} disabled={busy !== null || !canInterrupt}>
