@@ -64,7 +64,7 @@ it('sends a file attached on the phone to the session, and refuses one over the 
   await page.getByLabel('Message').fill('what is in this file?')
   // At 390 px: nothing scrolls sideways, and every button of the message box is on the screen.
   expect((await page.evaluate('document.documentElement.scrollWidth')) as number).toBeLessThanOrEqual(390)
-  for (const name of ['Attach', 'Camera', 'Send', 'Interrupt']) {
+  for (const name of ['Attach', 'Camera', 'Record', 'Send', 'Interrupt']) {
     const button = page.getByRole('button', { name, exact: true })
     const box = await button.boundingBox()
     expect(box && box.x >= 0 && box.x + box.width <= 390, name).toBe(true)
