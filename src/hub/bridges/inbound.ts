@@ -13,11 +13,11 @@ import {
   shownName,
 } from '../../sources/chat/inbox.js'
 import type { ButtonPress, InboundAttachment, InboundMessage } from '../../sources/chat/platform.js'
+import { transcriptionService } from '../../sources/chat/transcription.js'
 import type { Sender } from '../../store/store.js'
 import { runCommand } from './commands.js'
 import { type BridgeContext, chatSourceOf, senderNameOf } from './context.js'
 import { groupSender } from './threads.js'
-import { transcriptionService } from '../../sources/chat/transcription.js'
 import { answerFromChat, answerTypedInChat, openPrompts, parseAnswerText, whyClosed } from './verdicts.js'
 import { VoiceNotes, type VoiceRoute } from './voice.js'
 

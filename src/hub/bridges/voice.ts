@@ -7,8 +7,8 @@ import { randomBytes } from 'node:crypto'
 import * as z from 'zod'
 import type { ChatFile } from '../../sources/chat/inbox.js'
 import type { ButtonPress, InboundMessage } from '../../sources/chat/platform.js'
-import type { BridgeContext } from './context.js'
 import { type TranscriptionService, transcribe } from '../../sources/chat/transcription.js'
+import type { BridgeContext } from './context.js'
 
 const PREFIX = 'voice:'
 const VERBS = ['send', 'edit', 'cancel'] as const
