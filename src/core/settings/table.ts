@@ -206,7 +206,7 @@ export const SETTINGS = {
     default: null,
     defaultText: 'none: a voice note is a file like any other',
     description:
-      'a speech-to-text service voice notes from the chats are transcribed by (an OpenAI-compatible POST /v1/audio/transcriptions: whisper.cpp, faster-whisper, a hosted one)',
+      "a speech-to-text service voice notes from the chats and the dashboard's recordings are transcribed by (an OpenAI-compatible POST /v1/audio/transcriptions: whisper.cpp, faster-whisper, a hosted one)",
   }),
   transcriptionKey: setting({
     variable: 'SWITCHBOARD_TRANSCRIPTION_KEY',
