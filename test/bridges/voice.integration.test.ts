@@ -175,4 +175,16 @@ describe.each(BRIDGE_PLATFORMS)('a voice note on %s', (platform) => {
     expect(event?.meta?.files).toMatch(new RegExp(` \\(${type}, \\d+ bytes\\)$`))
     expect(speech.requests.length).toBe(before)
   })
+
+  it('passes an audio file someone attached on as a file, not as a voice note to transcribe', async () => {
+    useSpeech()
+    const before = speech.requests.length
+    const song = { name: 'standup.mp3', mime: 'audio/mpeg', content: Buffer.from('ID3 the standup') }
+    await fake.dm(ann, 'notes from the standup', { document: song })
+    const [event] = await claude.waitForEvents(1)
+    expect(event?.content).toBe('notes from the standup')
+    expect(event?.meta?.files).toMatch(/standup\.mp3 \(audio\/mpeg, 15 bytes\)$/)
+    expect(speech.requests.length).toBe(before)
+    expect(botMessages(fake, chat).filter((m) => m.text.includes('voice note'))).toEqual([])
+  })
 })
