@@ -44,8 +44,12 @@ export function registerAnswer(program: Command): void {
             owner: decision.owner,
           })
         const said =
-          answer.behavior === 'deny'
-            ? 'denied'
+          open.kind === 'denied'
+            ? answer.behavior === 'deny'
+              ? 'left denied'
+              : 'allowed a retry of'
+            : answer.behavior === 'deny'
+              ? 'denied'
             : answer.answers
               ? `answered ${Object.values(answer.answers)
                   .map((a) => JSON.stringify(a))

@@ -47,16 +47,22 @@ it('installs a hook for every event beside the person’s own, and removes exact
     'Stop',
     'PostToolUse',
     'PermissionRequest',
+    'PermissionDenied',
     'Notification',
     'SessionStart',
     'SessionEnd',
     'UserPromptSubmit',
   ])
-  // Questions and plans come through PermissionRequest, with their dialog on screen: no PreToolUse.
+  // PreToolUse on every tool, beside theirs: it lets through a retry operators allowed after auto mode denied it.
   expect(settings.hooks.PreToolUse).toEqual([
     { matcher: 'Bash', hooks: [{ type: 'command', command: 'audit-bash' }] },
+    { matcher: '*', hooks: [hookFor('PreToolUse', target)] },
   ])
+  expect(settings.hooks.PreToolUse[1].hooks[0].timeout).toBe(10)
   expect(settings.hooks.PermissionRequest).toEqual([{ hooks: [hookFor('PermissionRequest', target)] }])
+  // A denied call waits for operators as a dialog does.
+  expect(settings.hooks.PermissionDenied).toEqual([{ matcher: '*', hooks: [hookFor('PermissionDenied', target)] }])
+  expect(settings.hooks.PermissionDenied[0].hooks[0].timeout).toBe(330)
   // curl posts the input down the home's socket: no URL of a port, no token.
   expect(settings.hooks.PermissionRequest[0].hooks[0]).toEqual({
     type: 'command',
@@ -122,13 +128,14 @@ function withEarlierPreToolUse(): string {
   return `${JSON.stringify(settings, null, '\t')}\n`
 }
 
-it('takes out the PreToolUse entry an earlier install wrote, when installing again or removing', () => {
+it('replaces the PreToolUse entry an earlier install wrote for questions and plans, and removes it', () => {
   writeFileSync(file, withEarlierPreToolUse())
   expect(installedHooks(file).PreToolUse).toBeDefined()
   addHooks(file, target)
   const settings = JSON.parse(readFileSync(file, 'utf8'))
   expect(settings.hooks.PreToolUse).toEqual([
     { matcher: 'Bash', hooks: [{ type: 'command', command: 'audit-bash' }] },
+    { matcher: '*', hooks: [hookFor('PreToolUse', target)] },
   ])
   removeHooks(file)
   expect(readFileSync(file, 'utf8')).toBe(THEIRS)

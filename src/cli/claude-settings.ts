@@ -8,6 +8,7 @@ import { dirname, join, resolve } from 'node:path'
 import type { Agent } from '../core/agents.js'
 import {
   CLAUDE_HOOK_EVENTS,
+  DIALOG_HOOK_EVENTS,
   type ClaudeHookEvent,
   FORMER_HOOK_EVENTS,
   HOOK_HEADERS,
@@ -214,7 +215,7 @@ export function hookCommand(event: ClaudeHookEvent, agent: Agent = 'claude'): st
 
 /** The hook of one event, as install writes it (for Claude Code, or another agent that speaks its hooks). */
 export function hookFor(event: ClaudeHookEvent, target: HookTarget, agent: Agent = 'claude'): Hook {
-  const dialog = event === 'PermissionRequest'
+  const dialog = DIALOG_HOOK_EVENTS.includes(event)
   const timeout = dialog ? target.waitSeconds + DIALOG_MARGIN : REPORT_TIMEOUT
   // A session's start is the CLI: it starts the hub when none runs, once a session, so the hooks
   // after it find one.

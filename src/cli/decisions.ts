@@ -3,7 +3,7 @@
 import type { Command } from 'commander'
 import { namedWithAgent } from '../core/agents.js'
 import type { DecisionRow } from '../core/api/rows.js'
-import { previewedInput, toolCallLine } from '../core/tool-call-text.js'
+import { deniedText, previewedInput, toolCallLine } from '../core/tool-call-text.js'
 import { hubApi } from './options.js'
 import { printJson } from './output.js'
 
@@ -30,6 +30,8 @@ export function inputSummary(d: DecisionRow, width = 60): string {
   if (d.kind === 'question' && Array.isArray(input?.questions))
     text = input.questions.map((q) => String((q as { question?: unknown })?.question ?? '')).join(' / ')
   else if (d.kind === 'plan' && typeof input?.plan === 'string') text = input.plan
+  else if (d.kind === 'denied')
+    text = deniedText({ ...d.request, tool_name: String(d.request.tool_name ?? ''), input: input ?? {} })
   else if (input || preview !== null)
     text = toolCallLine(String(d.request.tool_name ?? ''), input ?? previewedInput(preview), preview)
   else text = String(d.request.description ?? '')

@@ -67,6 +67,7 @@ export function answerFor(
   const behavior = verdictOf(values[0] as string)
   if (!behavior) throw invalid(`verdict "${values[0]}": say yes or no`)
   if (behavior === 'allow') return { behavior: 'allow' }
-  const fallback = decision.kind === 'plan' ? 'Keep planning' : 'Denied at the terminal'
+  const fallback =
+    decision.kind === 'plan' ? 'Keep planning' : decision.kind === 'denied' ? 'Left denied' : 'Denied at the terminal'
   return { behavior: 'deny', message: message ?? fallback }
 }

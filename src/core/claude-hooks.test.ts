@@ -1,6 +1,14 @@
 // The outputs the hub answers Claude Code's hooks with, in the shapes the pinned CLI's schemas take.
+import { readFileSync } from 'node:fs'
 import { expect, it } from 'vitest'
-import { contextOutput, hookInputSchema, permissionOutput } from './claude-hooks.js'
+import {
+  contextOutput,
+  hookInputSchema,
+  permissionDeniedSchema,
+  permissionOutput,
+  preToolAllow,
+  RETRY_OUTPUT,
+} from './claude-hooks.js'
 
 it('answers a permission dialog: allow, allow with the edited input, deny with its message', () => {
   expect(permissionOutput({ behavior: 'allow' })).toEqual({
@@ -57,4 +65,35 @@ it('takes a hook input with what every hook sends, keeping the rest, and names w
   })
   expect(parsed.stop_hook_active).toBe(false)
   expect(hookInputSchema.safeParse({ hook_event_name: 'Stop', cwd: '/w' }).success).toBe(false)
+})
+
+it('reads a PermissionDenied hook as 2.1.330 sends it after auto mode’s classifier denies a call, and refuses one without its call or reason', () => {
+  const sent = JSON.parse(
+    readFileSync(
+      new URL('../../test/fixtures/claude-hooks/permission-denied.bash.json', import.meta.url),
+      'utf8',
+    ),
+  )
+  expect(hookInputSchema.safeParse(sent).success).toBe(true)
+  expect(permissionDeniedSchema.parse(sent)).toEqual({
+    tool_name: 'Bash',
+    tool_input: { command: 'echo ran-for-real', description: 'retry' },
+    tool_use_id: 'toolu_fake2',
+    reason: 'Test wall: this command is blocked',
+  })
+  const { reason: _, ...noReason } = sent
+  expect(permissionDeniedSchema.safeParse(noReason).success).toBe(false)
+  expect(permissionDeniedSchema.safeParse({ ...sent, tool_input: 'rm -rf build' }).success).toBe(false)
+  expect(permissionDeniedSchema.safeParse({ ...sent, tool_name: '' }).success).toBe(false)
+})
+
+it('answers a denied call "may retry" in the only words PermissionDenied takes, and lets its retry through at PreToolUse', () => {
+  expect(RETRY_OUTPUT).toEqual({ hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true } })
+  expect(preToolAllow('ann allowed a retry')).toEqual({
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'allow',
+      permissionDecisionReason: 'ann allowed a retry',
+    },
+  })
 })

@@ -8,6 +8,8 @@ import type { RespondInput } from './session-api.js'
 /** The events `switchboard install claude --hooks` installs, in that order, each with its matcher. */
 export const CLAUDE_HOOK_EVENTS = [
   'PermissionRequest',
+  'PermissionDenied',
+  'PreToolUse',
   'Notification',
   'Stop',
   'SessionStart',
@@ -18,16 +20,21 @@ export const CLAUDE_HOOK_EVENTS = [
 export type ClaudeHookEvent = (typeof CLAUDE_HOOK_EVENTS)[number]
 
 /**
- * Events an earlier install hooked and this one no longer does: PreToolUse asked questions and plans
- * before their dialog showed. The hub still answers them (`{}`), so a settings file not yet
- * installed again goes on working, and install or remove takes their entries out.
+ * Events an earlier install hooked and this one no longer does: install or remove takes their
+ * entries out. (PreToolUse was one, when it asked questions and plans; it is hooked again, for every
+ * tool, to let through a call operators allowed a retry of: hub/terminals/retry-grants.ts.)
  */
-export const FORMER_HOOK_EVENTS = ['PreToolUse'] as const
+export const FORMER_HOOK_EVENTS = [] as const
 
 /** Which tools an event's hook is for; none: every one (events without tools take no matcher). */
 export const HOOK_MATCHERS: Partial<Record<ClaudeHookEvent, string>> = {
   PostToolUse: '*',
+  PreToolUse: '*',
+  PermissionDenied: '*',
 }
+
+/** The events whose hook waits for operators' answer (and is timed to it when installed). */
+export const DIALOG_HOOK_EVENTS: readonly ClaudeHookEvent[] = ['PermissionRequest', 'PermissionDenied']
 
 /** An event the hub's hook route takes: one install writes, or one an earlier install wrote. */
 export function isClaudeHookEvent(name: string): boolean {
@@ -114,6 +121,39 @@ export function permissionOutput(
     }
   else decision = { behavior: 'allow', ...(answer.updatedInput ? { updatedInput: answer.updatedInput } : {}) }
   return { hookSpecificOutput: { hookEventName: 'PermissionRequest', decision } }
+}
+
+/**
+ * PermissionDenied (2.1.330, seen): Claude Code's auto mode denied a call. It fires only for the
+ * auto-mode classifier's denials, with the call and the classifier's reason; its answer may only say
+ * `retry`, which adds "The PermissionDenied hook indicated you may retry this tool call." after the
+ * denial. Checked before a decision is opened: a call without these is answered `{}`.
+ */
+export const permissionDeniedSchema = z.object({
+  tool_name: z.string().min(1).max(200),
+  tool_input: z.record(z.string(), z.unknown()),
+  tool_use_id: z.string().max(200).optional(),
+  reason: z.string().max(10_000),
+})
+export type PermissionDenied = z.infer<typeof permissionDeniedSchema>
+
+/** A denied call's hook, answered "the model may retry it". */
+export const RETRY_OUTPUT: HookOutput = {
+  hookSpecificOutput: { hookEventName: 'PermissionDenied', retry: true },
+}
+
+/**
+ * PreToolUse's allow: the call runs without auto mode's classifier or a dialog (seen with 2.1.330:
+ * a call the classifier flags runs). Given only to the one call operators allowed a retry of.
+ */
+export function preToolAllow(reason: string): HookOutput {
+  return {
+    hookSpecificOutput: {
+      hookEventName: 'PreToolUse',
+      permissionDecision: 'allow',
+      permissionDecisionReason: reason,
+    },
+  }
 }
 
 /** Text the model is given with the prompt or after a tool call (UserPromptSubmit, PostToolUse). */

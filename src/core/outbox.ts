@@ -47,6 +47,8 @@ export const promptBodySchema = z.looseObject({
   input: z.record(z.string(), z.unknown()).optional(),
   /** A channel's relayed prompt carries a preview of the input instead (JSON, perhaps cut short). */
   input_preview: z.string().optional(),
+  /** A call auto mode denied (a `denied` prompt): the reason its classifier gave. */
+  denied_reason: z.string().optional(),
   /** The agent whose dialog this is, when not Claude Code (core/agents.ts): surfaces name it. */
   agent: agentSchema.optional(),
   text: z.string(),
@@ -56,7 +58,7 @@ export const promptBodySchema = z.looseObject({
 export const outcomeBodySchema = z.object({
   id: z.string(),
   /** The decision's kind (store/decisions.ts). */
-  kind: z.enum(['permission', 'pairing', 'question', 'plan', 'signin']),
+  kind: z.enum(['permission', 'pairing', 'question', 'plan', 'denied', 'signin']),
   /** An outcome from before owners were said names only its session. */
   owner: z.string().optional(),
   session: z.string(),
@@ -124,7 +126,8 @@ export const noticeBodySchema = z.object({
 /** A session whose chat thread is closed (a chat bridge's group thread for it). */
 export const threadEndBodySchema = z.object({ session: z.string(), text: z.string() })
 
-export const PROMPT_KINDS = ['permission', 'question', 'plan'] as const
+/** `denied`: a call Claude Code's auto mode denied, which operators may let be retried (hub/terminals/terminal-hooks.ts). */
+export const PROMPT_KINDS = ['permission', 'question', 'plan', 'denied'] as const
 export type PromptKind = (typeof PROMPT_KINDS)[number]
 export const isPromptKind = (kind: string): kind is PromptKind =>
   (PROMPT_KINDS as readonly string[]).includes(kind)

@@ -2,6 +2,7 @@
 // session is, how one is set up, and how a person answers what it asks. One definition for both sides.
 import * as z from 'zod'
 import type { Agent, DrivenAgent } from './agents.js'
+import type { PromptKind } from './outbox.js'
 
 /** `stopped`: its CLI was ended (by a person, or after sitting idle); the next message resumes it. */
 export type SessionStatus =
@@ -106,7 +107,7 @@ export const PAGE_CHARS = 1024 * 1024
 export interface PendingInput {
   decision: string
   code: string
-  kind: 'permission' | 'question' | 'plan'
+  kind: PromptKind
   tool_name: string
   input: Record<string, unknown>
   description?: string

@@ -61,12 +61,37 @@ export function promptText(request: {
   description?: string | null
   /** Whose prompt (core/agents.ts); unset: Claude Code's. */
   agent?: unknown
+  /** A call auto mode denied: its classifier's reason (a `denied` decision, hub/terminals/terminal-hooks.ts). */
+  denied_reason?: unknown
+  /** The project it was denied in (the session's folder's name). */
+  project?: unknown
 }): string {
+  if (typeof request.denied_reason === 'string') return deniedText(request)
   if (request.tool_name === 'AskUserQuestion') return 'Claude asks a question'
   if (request.tool_name === 'ExitPlanMode') return 'Claude asks you to review its plan'
   const said =
     request.description ?? (typeof request.input.description === 'string' ? request.input.description : null)
   return toolCallText(request.tool_name, request.input, null, said, speakerOf(request.agent))
+}
+
+/**
+ * "Auto mode denied Bash `rm -rf build` in api: <reason>": what a `denied` decision asks operators
+ * about, the command itself for a shell call and the call's line for any other tool.
+ */
+export function deniedText(request: {
+  tool_name: string
+  input: Record<string, unknown>
+  denied_reason?: unknown
+  project?: unknown
+}): string {
+  const call = readableCall(request.tool_name, request.input)
+  const what =
+    call?.kind === 'shell'
+      ? cutVisibly(call.command, MAX_SHOWN)
+      : toolCallLine(request.tool_name, request.input, null)
+  const where = typeof request.project === 'string' && request.project ? ` in ${request.project}` : ''
+  const reason = typeof request.denied_reason === 'string' ? request.denied_reason.trim() : ''
+  return `Auto mode denied ${request.tool_name} \`${what}\`${where}${reason ? `: ${reason}` : ''}`
 }
 
 /** Claude's account of a call, labelled as Claude's (never to be read as what runs); '' when none. */

@@ -4,6 +4,7 @@ import { agentSchema } from '../core/agents.js'
 import { answerFor, questionsOf as questionsOfRequest } from '../core/answer-values.js'
 import type { DecisionRow } from '../core/api/rows.js'
 import { invalid } from '../core/errors.js'
+import { isPromptKind, type PromptKind } from '../core/outbox.js'
 import type { PendingInput, RespondInput } from '../core/session-api.js'
 import { questionsOf } from './questions.js'
 import type { AnswerArgs, RespondArgs } from './tools.js'
@@ -36,12 +37,12 @@ export function hubAnswer(a: RespondArgs, pending: PendingInput | undefined): Re
 }
 
 /** A prompt a person is asked (not a pairing request, which the access tools handle). */
-export function isPrompt(d: DecisionRow): d is DecisionRow & { kind: 'permission' | 'question' | 'plan' } {
-  return d.kind === 'permission' || d.kind === 'question' || d.kind === 'plan'
+export function isPrompt(d: DecisionRow): d is DecisionRow & { kind: PromptKind } {
+  return isPromptKind(d.kind)
 }
 
 /** An open prompt as switchboard_decisions lists it. */
-export function decisionResult(d: DecisionRow & { kind: 'permission' | 'question' | 'plan' }, now: number) {
+export function decisionResult(d: DecisionRow & { kind: PromptKind }, now: number) {
   const input = d.request.input
   const questions = d.kind === 'question' ? questionsOfRequest(d.request) : []
   return {

@@ -25,7 +25,13 @@ const SEED_STATUS: Record<SessionStatus, Status> = {
   interrupted: 'interrupted',
 }
 
-const SEED_TYPE = { permission: 'permission', plan: 'plan_review', question: 'user_question' } as const
+// A call auto mode denied is a permission to the seed's clients: allow lets it be retried.
+const SEED_TYPE = {
+  permission: 'permission',
+  plan: 'plan_review',
+  question: 'user_question',
+  denied: 'permission',
+} as const
 
 export const pendingInputSchema = z.object({
   inputId: z.string().describe('What claude_respond takes as inputId'),

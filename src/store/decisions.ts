@@ -1,6 +1,6 @@
 // The Store's decisions area: what a person is asked to decide (a tool's permission, a pairing, a
 // question, a plan), and the first answer given.
-export type DecisionKind = 'permission' | 'pairing' | 'question' | 'plan' | 'signin'
+export type DecisionKind = 'permission' | 'pairing' | 'question' | 'plan' | 'denied' | 'signin'
 export type DecisionStatus = 'open' | 'answered' | 'expired' | 'cancelled'
 
 export interface Decision {

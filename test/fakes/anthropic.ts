@@ -39,15 +39,29 @@ export type Reply =
 
 export type Responder = (request: MessagesRequest, index: number) => Reply | Promise<Reply>
 
+/**
+ * Auto mode's safety check as the server gives it (2.1.330 asks the API for it): each streamed
+ * answer's tool calls get a verdict in `message_delta.delta.safeguard_results`. A string blocks the
+ * call and is the reason the CLI reads (a PermissionDenied hook's `reason`); null lets it through.
+ */
+export type Verdict = (call: { name: string; input: unknown; id: string }, request: MessagesRequest) => string | null
+
 export class FakeAnthropic extends LocalServer {
   readonly requests: MessagesRequest[] = []
   private responder: Responder = () => ({ text: 'ok' })
   /** The tokens each answer says it used: what the CLI prices a turn by (its result's total_cost_usd). */
   tokens = { input: 10, output: 5 }
   private toolIds = 0
+  /** Unset: answers carry no verdict (the CLI then judges locally, or not at all in `-p`). */
+  private verdict: Verdict | undefined
 
   respond(responder: Responder): void {
     this.responder = responder
+  }
+
+  /** Auto mode's safety check from now on (see Verdict). */
+  judge(verdict: Verdict): void {
+    this.verdict = verdict
   }
 
   get url(): string {
@@ -91,6 +105,24 @@ export class FakeAnthropic extends LocalServer {
     }
     if ('slowText' in reply) return [{ type: 'text', text: reply.slowText }]
     return [{ type: 'text', text: reply.text }]
+  }
+
+  /** The server's verdicts on this answer's tool calls, as 2.1.330 reads them; none without a judge. */
+  private safeguards(request: MessagesRequest, content: ContentBlock[]): Record<string, unknown> {
+    const verdict = this.verdict
+    if (!verdict) return {}
+    const tool_uses: Record<string, unknown> = {}
+    for (const b of content) {
+      if (b.type !== 'tool_use') continue
+      const blocked = verdict({ name: b.name ?? '', input: b.input, id: b.id ?? '' }, request)
+      tool_uses[b.id ?? ''] =
+        blocked === null
+          ? { type: 'evaluated', outcome: 'not_flagged' }
+          : { type: 'evaluated', outcome: 'flagged', explanation: blocked }
+    }
+    return {
+      safeguard_results: [{ type: 'dangerous_tool_use', status: { type: 'available', tool_uses } }],
+    }
   }
 
   private json(res: ServerResponse, request: MessagesRequest, reply: Reply): void {
@@ -170,7 +202,7 @@ export class FakeAnthropic extends LocalServer {
     const stop = content.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn'
     send('message_delta', {
       type: 'message_delta',
-      delta: { stop_reason: stop, stop_sequence: null },
+      delta: { stop_reason: stop, stop_sequence: null, ...this.safeguards(request, content) },
       usage: { output_tokens: this.tokens.output },
     })
     send('message_stop', { type: 'message_stop' })

@@ -46,7 +46,7 @@ export interface TurnRow {
 export interface DecisionRow {
   id: string
   code: string
-  kind: 'permission' | 'question' | 'plan' | 'pairing'
+  kind: 'permission' | 'question' | 'plan' | 'denied' | 'pairing'
   /** The session (driven: `ses_…`; a channel: its subscriber name) or the pending sender. */
   owner: string
   status: 'open' | 'answered' | 'expired' | 'cancelled'
@@ -252,7 +252,7 @@ export type PushPayload =
       decision: string
       /** Where the service worker posts Allow or Deny (the `answer` route, with the browser's key). */
       answer: string
-      kind: 'permission' | 'question' | 'plan'
+      kind: 'permission' | 'question' | 'plan' | 'denied'
       session: string
       title: string
       body: string

@@ -109,6 +109,13 @@ export function questionStep(
   return { answers: Object.fromEntries(questions.map((q, i) => [q.question, labels[i] as string])) }
 }
 
+/** A prompt's two buttons, by its kind: allow's word, then deny's. */
+const ANSWER_WORDS: Record<Exclude<PromptKind, 'question'>, [string, string]> = {
+  permission: ['Allow', 'Deny'],
+  plan: ['Approve', 'Keep planning'],
+  denied: ['Allow a retry', 'Leave it denied'],
+}
+
 /** A prompt's outbox body (hub/people/decisions.ts): what the message says (markdown) and its buttons. */
 export function promptMessage(kind: PromptKind, body: PromptBody): { text: string; buttons: Button[][] } {
   const code = body.id
@@ -119,14 +126,17 @@ export function promptMessage(kind: PromptKind, body: PromptBody): { text: strin
   const title =
     kind === 'plan'
       ? `**📋 Plan review** — ${escapeMarkdown(session)}`
-      : `**🔐 Permission: ${escapeMarkdown(tool)}** — ${escapeMarkdown(session)}`
+      : kind === 'denied'
+        ? `**🛑 Auto mode denied ${escapeMarkdown(tool)}** — ${escapeMarkdown(session)}`
+        : `**🔐 Permission: ${escapeMarkdown(tool)}** — ${escapeMarkdown(session)}`
+  const [allow, deny] = ANSWER_WORDS[kind]
   return {
     text: `${title}\n${promptSummary(kind, body)}\n\n(reply "yes ${code}" or "no ${code}", or use the buttons)`,
     buttons: [
       [{ text: 'See more', data: buttonData('more', code) }],
       [
-        { text: kind === 'plan' ? 'Approve' : 'Allow', data: buttonData('allow', code) },
-        { text: kind === 'plan' ? 'Keep planning' : 'Deny', data: buttonData('deny', code) },
+        { text: allow, data: buttonData('allow', code) },
+        { text: deny, data: buttonData('deny', code) },
       ],
     ],
   }
@@ -145,6 +155,11 @@ function promptSummary(kind: PromptKind, body: PromptBody): string {
   if (kind === 'plan' && typeof input?.plan === 'string') return cutVisibly(input.plan, SUMMARY_LIMIT)
   if (kind === 'plan' || !tool || (!input && preview === null))
     return escapeMarkdown(body.text.replace(/ — reply "yes [a-z]{5}" or "no [a-z]{5}"$/, ''))
+  // Why auto mode said no, under the call it said no to.
+  if (kind === 'denied') {
+    const why = typeof body.denied_reason === 'string' ? body.denied_reason : ''
+    return `${promptView(tool, input, preview, SUMMARY_LIMIT)}${why ? `\n${escapeMarkdown(`Why: ${why}`)}` : ''}`
+  }
   const description = body.description ?? (text(input?.description) || null)
   const said = claudeSaid(description)
   return `${promptView(tool, input, preview, SUMMARY_LIMIT)}${said ? `\n_${escapeMarkdown(said)}_` : ''}`

@@ -438,7 +438,7 @@ export function promptBody(decision: Decision): PromptBody {
     owner: decision.owner,
     session,
     session_name: name,
-    text: `${namedWithAgent(name, request.agent)}: ${promptText({ tool_name: tool, input, description, agent: request.agent })}${reply}`,
+    text: `${namedWithAgent(name, request.agent)}: ${promptText({ tool_name: tool, input, description, agent: request.agent, denied_reason: request.denied_reason, project: request.project })}${reply}`,
   }
 }
 

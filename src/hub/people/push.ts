@@ -13,7 +13,7 @@ import { formatUsd } from '../../core/money.js'
 import { isLoopback } from '../../core/network.js'
 import { isPrompt, isPromptKind } from '../../core/outbox.js'
 import { oneLine, sessionName } from '../../core/session-name.js'
-import { toolCallView } from '../../core/tool-call-text.js'
+import { deniedText, toolCallView } from '../../core/tool-call-text.js'
 import type {
   Decision,
   OutboxItem,
@@ -157,7 +157,9 @@ export class Push {
         ? `asks: ${questionOf(input) ?? 'a question'}`
         : decision.kind === 'plan'
           ? `wants its plan approved: ${typeof input?.plan === 'string' ? input.plan : ''}`
-          : toolCallView(tool, input, preview, BODY_MAX)
+          : decision.kind === 'denied'
+            ? deniedText({ ...request, tool_name: tool, input: input ?? {} })
+            : toolCallView(tool, input, preview, BODY_MAX)
     await this.send(senderId, {
       type: 'decision',
       decision: decision.id,

@@ -16,8 +16,11 @@ import {
   type HookOutput,
   NOTHING,
   PLAN_TOOL,
+  permissionDeniedSchema,
   permissionOutput,
+  preToolAllow,
   QUESTION_TOOL,
+  RETRY_OUTPUT,
 } from '../../core/claude-hooks.js'
 import { GEMINI_ASK, GEMINI_HOOK_EVENT, geminiOutput } from '../../core/gemini-hooks.js'
 import type { Logger } from '../../core/log.js'
@@ -27,6 +30,7 @@ import type { Decision } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import { canonicalJson } from '../people/rules.js'
 import type { HookDeliveries } from './hook-deliveries.js'
+import { RetryGrants } from './retry-grants.js'
 import { type StartedBy, startedBy, starterText } from './turn-starter.js'
 
 /** The settings that time the hooks (core/settings/table.ts), read at each hook. */
@@ -68,6 +72,7 @@ const GEMINI_ANSWERS: Answers = { given: geminiOutput, none: GEMINI_ASK }
 export const HOOK_MARGIN_MS = 5_000
 export const ANSWERED_AT_TERMINAL = 'answered at the terminal'
 const NOT_IN_TIME = 'not answered in time; the dialog stays at the terminal'
+const DENIAL_NOT_IN_TIME = 'not answered in time; the call stays denied'
 const SESSION_ENDED = 'its session ended'
 /** A session heard from this recently is not written again for each hook (PostToolUse comes often). */
 const SEEN_WRITE_MS = 30_000
@@ -102,6 +107,8 @@ export class TerminalHooks {
   private readonly titled = new Set<string>()
   /** Each session's latest turn: its prompt_id, and who started it. */
   private readonly turns = new Map<string, { promptId: string | null; by: StartedBy }>()
+  /** Calls auto mode denied that operators allowed a retry of: each lets its retry through once. */
+  private readonly retries = new RetryGrants()
 
   constructor(
     private readonly hub: Hub,
@@ -126,6 +133,10 @@ export class TerminalHooks {
         return this.dialog(input, call, name, claudeAnswers(input))
       case GEMINI_HOOK_EVENT:
         return call.agent === 'gemini' ? this.dialog(input, call, name, GEMINI_ANSWERS) : NOTHING
+      case 'PermissionDenied':
+        return this.denied(input, call, name)
+      case 'PreToolUse':
+        return this.retried(input)
       case 'Notification':
         await this.waitingNotice(input)
         return NOTHING
@@ -167,8 +178,6 @@ export class TerminalHooks {
         if (input.agent_id === undefined) this.wentOn(input.session_id)
         return this.context(event, name, input)
       default:
-        // PreToolUse among them: an earlier install asked questions and plans there, before their
-        // dialog showed; they come through PermissionRequest now, with the dialog on screen.
         return NOTHING
     }
   }
@@ -240,6 +249,7 @@ export class TerminalHooks {
     this.written.delete(session)
     this.titled.delete(session)
     this.turns.delete(session)
+    this.retries.forget(session)
     await this.hub.store.endTerminalSession(session, input.reason ?? 'ended', Date.now())
     this.hub.names.forget(session)
     this.hub.sessionEnded(name, input.reason ?? null)
@@ -273,15 +283,57 @@ export class TerminalHooks {
   }
 
   /**
+   * A call Claude Code's auto mode denied (PermissionDenied): a `denied` decision while the hook
+   * waits. "Allow a retry" tells the model it may retry and lets that very retry through once
+   * (answered `allow` at its PreToolUse, before the classifier would judge it again); "Leave it
+   * denied", no answer in time, or any doubt: `{}`, as without the hook.
+   */
+  private denied(input: HookInput, call: HookCall, name: string): Promise<HookOutput> {
+    const parsed = permissionDeniedSchema.safeParse(input)
+    if (!parsed.success) {
+      this.log.warn(
+        { session: input.session_id, why: parsed.error.message },
+        'PermissionDenied hook unreadable',
+      )
+      return Promise.resolve(NOTHING)
+    }
+    const { tool_name: tool, tool_input: toolInput, reason } = parsed.data
+    const session = input.session_id
+    const retry = (answer: RespondInput, by: string): HookOutput => {
+      if (answer.behavior !== 'allow') return NOTHING
+      this.retries.grant(session, tool, toolInput, by)
+      this.log.info({ session, tool, by }, 'retry of a denied call allowed')
+      return RETRY_OUTPUT
+    }
+    return this.ask('denied', input, call, name, retry, { denied_reason: reason })
+      .then((output) => output ?? NOTHING)
+      .catch((err) => {
+        this.log.error({ err, session, tool }, 'denied call decision failed')
+        return NOTHING
+      })
+  }
+
+  /** PreToolUse: a call operators allowed a retry of runs; every other call goes on as without the hook. */
+  private retried(input: HookInput): HookOutput {
+    if (typeof input.tool_name !== 'string' || !input.tool_input) return NOTHING
+    const by = this.retries.take(input.session_id, input.tool_name, input.tool_input)
+    if (by === null) return NOTHING
+    this.log.info({ session: input.session_id, tool: input.tool_name, by }, 'allowed retry let through')
+    return preToolAllow(`${by} allowed a retry after auto mode denied it (Switchboard)`)
+  }
+
+  /**
    * A decision operators answer while the hook waits, within the hook's deadline. `name`: the
    * session's subscriber name, when its channel may relay the same dialog (one decision, never two).
+   * `extra`: more of the request operators are shown (a denied call's reason).
    */
   private async ask(
-    kind: 'permission' | 'question' | 'plan',
+    kind: 'permission' | 'question' | 'plan' | 'denied',
     input: HookInput,
     call: HookCall,
     name: string | null,
-    output: (answer: RespondInput) => HookOutput,
+    output: (answer: RespondInput, by: string) => HookOutput,
+    extra: Record<string, unknown> = {},
   ): Promise<HookOutput | null> {
     const waitMs = deadline(this.times().hookWaitSeconds, call.timeoutSeconds)
     if (waitMs <= 0 || call.signal.aborted) return null
@@ -294,8 +346,9 @@ export class TerminalHooks {
       settle = resolve
     })
     const onAnswer = (d: Decision) => settle({ answered: d })
-    // The session's channel relayed this very dialog already: its prompt stands for both.
-    const twin = await decisions.channelTwin(session, tool, toolInput)
+    // The session's channel relayed this very dialog already: its prompt stands for both. (A denied
+    // call has no dialog to relay.)
+    const twin = kind === 'denied' ? null : await decisions.channelTwin(session, tool, toolInput)
     let decision: Decision
     if (twin) {
       decision = twin
@@ -318,6 +371,7 @@ export class TerminalHooks {
             project: basename(input.cwd),
             claude_session: session,
             source: 'hook',
+            ...extra,
             ...(call.agent && call.agent !== 'claude' ? { agent: call.agent } : {}),
             ...(name ? { name } : {}),
           },
@@ -334,7 +388,12 @@ export class TerminalHooks {
       close: (reason, terminal) => settle({ closed: reason, via: 'the session’s next hook', terminal }),
     })
     const timer = setTimeout(
-      () => settle({ closed: NOT_IN_TIME, via: 'the deadline', terminal: false }),
+      () =>
+        settle({
+          closed: kind === 'denied' ? DENIAL_NOT_IN_TIME : NOT_IN_TIME,
+          via: 'the deadline',
+          terminal: false,
+        }),
       waitMs,
     )
     const aborted = () =>
@@ -349,7 +408,7 @@ export class TerminalHooks {
     if (!waits.size) this.waiting.delete(session)
     if ('answered' in ending) {
       const answer = respondSchema.safeParse(ending.answered.answer ?? {})
-      return answer.success ? output(answer.data) : null
+      return answer.success ? output(answer.data, ending.answered.answeredBy ?? 'an operator') : null
     }
     if (ending.terminal) this.active(session)
     if (twin) decisions.unwatch(twin.id, onAnswer)

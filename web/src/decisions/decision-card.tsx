@@ -10,6 +10,7 @@ import { AgentBadge } from '../ui/agent-badge.tsx'
 import { ErrorLine } from '../ui/error-line.tsx'
 import type { DecisionHandle } from './decision-handle.ts'
 import { KIND_LABEL, toolOf } from './decision-text.ts'
+import { DeniedDecision } from './denied-decision.tsx'
 import { PairingDecision } from './pairing-decision.tsx'
 import { PermissionDecision } from './permission-decision.tsx'
 import { PlanDecision } from './plan-decision.tsx'
@@ -91,6 +92,8 @@ export function DecisionCard({
         <QuestionDecision {...body} />
       ) : d.kind === 'plan' ? (
         <PlanDecision {...body} />
+      ) : d.kind === 'denied' ? (
+        <DeniedDecision {...body} />
       ) : (
         <PairingDecision {...body} />
       )}

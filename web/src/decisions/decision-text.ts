@@ -34,6 +34,7 @@ export const KIND_LABEL: Record<DecisionRow['kind'], string> = {
   permission: 'Permission',
   question: 'Question',
   plan: 'Plan',
+  denied: 'Denied by auto mode',
   pairing: 'Pairing',
 }
 
@@ -53,6 +54,7 @@ export function verdictText(d: DecisionRow): string {
     return chosen.length ? `Answered by ${by}: ${chosen.map(String).join(', ')}` : `Answered by ${by}`
   }
   if (d.kind === 'plan') return behavior === 'allow' ? `Approved by ${by}` : `Sent back by ${by}`
+  if (d.kind === 'denied') return behavior === 'allow' ? `Retry allowed by ${by}` : `Left denied by ${by}`
   if (d.kind === 'pairing') return behavior === 'allow' ? `Approved by ${by}` : `Denied by ${by}`
   return behavior === 'allow' ? `Allowed by ${by}` : `Denied by ${by}`
 }
