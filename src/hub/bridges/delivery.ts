@@ -243,7 +243,7 @@ export class Delivery {
     if (!prompt?.receipt) return { skipped: 'no prompt shown' }
     const { chat, messages, text } = prompt.receipt as { chat: string; messages: string[]; text?: string }
     const by = item.body.status === 'cancelled' ? null : (item.body.answered_by ?? 'someone')
-    const line = outcomeLine(item.body.answer, by, item.body.reason)
+    const line = outcomeLine(item.body.answer, by, item.body.reason, item.body.kind)
     const adapter = this.adapter()
     const edited = withLine(adapter, text ?? '', escapeMarkdown(line), textLimit(this.context))
     const edit = async () => {

@@ -211,11 +211,15 @@ export function outcomeLine(
   by: string | null,
   /** Why a cancelled prompt closed, when its session said (e.g. "answered at the terminal"). */
   reason?: string,
+  /** The decision's kind: a call auto mode denied had its retry allowed, or was left denied. */
+  kind?: string,
 ): string {
   // The person at the terminal answered first: who they are is known, what they chose is not.
   if (by === null && reason?.startsWith('answered at the terminal')) return `⌨️ A${reason.slice(1)}`
   if (by === null) return `⏹ No longer open: ${reason ?? 'its session ended or withdrew it'}`
   const answers = answer?.answers as Record<string, string> | undefined
   if (answers) return `✅ Answered "${Object.values(answers).join(', ')}" by ${by}`
+  if (kind === 'denied')
+    return answer?.behavior === 'allow' ? `✅ Retry allowed by ${by}` : `❌ Left denied by ${by}`
   return answer?.behavior === 'allow' ? `✅ Allowed by ${by}` : `❌ Denied by ${by}`
 }
