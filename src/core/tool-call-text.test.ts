@@ -1,7 +1,7 @@
 // The one way a tool call is written as text: what would run, readable, whole up to a limit and
 // visibly cut beyond it.
 import { describe, expect, it } from 'vitest'
-import { previewedInput, toolCallLine, toolCallText } from './tool-call-text.js'
+import { deniedText, previewedInput, promptText, toolCallLine, toolCallText } from './tool-call-text.js'
 
 describe('a tool call on one line', () => {
   it('is a Bash command as `$ …`, its line breaks shown, and a read as its path', () => {
@@ -44,6 +44,23 @@ describe('a tool call on one line', () => {
     const long = `$ ${'x'.repeat(700)}`
     expect(toolCallLine('Bash', { command: 'x'.repeat(700) }, null)).toBe(
       `${long.slice(0, 600)}… [cut: ${long.length - 600} more characters]`,
+    )
+  })
+})
+
+describe('a call auto mode denied', () => {
+  it('says what was denied where and why: the command itself for a shell call, the call’s line for another tool', () => {
+    const bash = { tool_name: 'Bash', input: { command: 'rm -rf build' }, project: 'api' }
+    expect(promptText({ ...bash, denied_reason: 'Deletes build output' })).toBe(
+      'Auto mode denied Bash `rm -rf build` in api: Deletes build output',
+    )
+    expect(
+      deniedText({ tool_name: 'Read', input: { file_path: '/srv/.env' }, denied_reason: 'Secrets' }),
+    ).toBe('Auto mode denied Read `/srv/.env`: Secrets')
+    // Without a reason it is still a denied call, never "Claude wants to run".
+    expect(promptText({ ...bash, denied_reason: '' })).toBe('Auto mode denied Bash `rm -rf build` in api')
+    expect(deniedText({ ...bash, input: { command: 'x'.repeat(700) } })).toContain(
+      '[cut: 100 more characters]',
     )
   })
 })

@@ -116,6 +116,23 @@ describe('prompts on a phone', () => {
     expect(buttons.flat().map((b) => b.text)).toEqual(['See more', 'Allow', 'Deny'])
   })
 
+  it('puts a call auto mode denied with its reason and two answers: Allow a retry, Leave it denied', () => {
+    const { text, buttons } = promptMessage('denied', {
+      id: 'bqzmx',
+      session: 'api',
+      tool_name: 'Bash',
+      input: { command: 'rm -rf build' },
+      denied_reason: 'Deletes build output',
+      text: 'api: Auto mode denied Bash `rm -rf build` in api: Deletes build output — reply "yes bqzmx" or "no bqzmx"',
+    })
+    expect(text).toContain('Auto mode denied Bash')
+    expect(text).toContain('rm -rf build')
+    expect(text).toContain('Why: Deletes build output')
+    expect(buttons.flat().map((b) => b.text)).toEqual(['See more', 'Allow a retry', 'Leave it denied'])
+    expect(outcomeLine({ behavior: 'allow' }, 'olga', undefined, 'denied')).toBe('✅ Retry allowed by olga')
+    expect(outcomeLine({ behavior: 'deny' }, 'olga', undefined, 'denied')).toBe('❌ Left denied by olga')
+  })
+
   it('shows a tool call as a person reads it: a command in a code block, an edit as a diff, never JSON', () => {
     const shown = (body: Record<string, unknown>) =>
       promptMessage('permission', { id: 'bqzmx', session: 'work', text: '', ...body })

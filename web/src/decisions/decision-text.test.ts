@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { DecisionRow } from '../../../src/core/api/rows.ts'
-import { closingText, inputOf, requestText, ruleInputOf, toolOf } from './decision-text.ts'
+import { closingText, inputOf, KIND_LABEL, requestText, ruleInputOf, toolOf } from './decision-text.ts'
 
 function decision(over: Partial<DecisionRow> = {}): DecisionRow {
   return {
@@ -18,6 +18,14 @@ function decision(over: Partial<DecisionRow> = {}): DecisionRow {
 }
 
 describe('a decision card’s wording', () => {
+  it('says of a call auto mode denied that its retry was allowed, or that it was left denied, and by whom', () => {
+    const answered = (behavior: string) =>
+      decision({ kind: 'denied', status: 'answered', answer: { behavior }, answeredBy: 'olga' })
+    expect(closingText(answered('allow'))).toBe('Retry allowed by olga')
+    expect(closingText(answered('deny'))).toBe('Left denied by olga')
+    expect(KIND_LABEL.denied).toBe('Denied by auto mode')
+  })
+
   it('names the tool asked for, else what kind of decision it is', () => {
     expect(toolOf(decision({ request: { tool_name: 'Bash' } }))).toBe('Bash')
     expect(toolOf(decision({ kind: 'pairing' }))).toBe('to pair')
