@@ -281,7 +281,7 @@ it('says on the operators’ copies what the person answered at the terminal, on
   })
 })
 
-it('answers a PreToolUse hook an earlier install wrote with nothing, and asks no one', async () => {
+it('answers a PreToolUse hook with nothing when no retry was allowed, and asks no one', async () => {
   await start()
   const ask = input('PreToolUse', {
     tool_name: 'AskUserQuestion',
@@ -290,6 +290,16 @@ it('answers a PreToolUse hook an earlier install wrote with nothing, and asks no
   })
   expect(await hook('PreToolUse', ask, { timeout: 330 })).toEqual({ status: 200, json: {} })
   // The next prompt operators are sent is the permission after it: the question never went out.
+  const waiting = hook('PermissionRequest', input('PermissionRequest', bash), { timeout: 6 })
+  await promptOfKind('permission')
+  expect(operator.messages.filter((m) => m.event !== 'ready').map((m) => m.event)[0]).toBe('permission')
+  expect((await waiting).json).toEqual({})
+})
+
+it('answers a PermissionDenied hook without its call or reason with nothing, and opens no decision', async () => {
+  await start()
+  const denied = input('PermissionDenied', { tool_name: 'Bash', tool_input: { command: 'rm -rf build' } })
+  expect(await hook('PermissionDenied', denied, { timeout: 330 })).toEqual({ status: 200, json: {} })
   const waiting = hook('PermissionRequest', input('PermissionRequest', bash), { timeout: 6 })
   await promptOfKind('permission')
   expect(operator.messages.filter((m) => m.event !== 'ready').map((m) => m.event)[0]).toBe('permission')
