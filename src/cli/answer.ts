@@ -50,11 +50,11 @@ export function registerAnswer(program: Command): void {
               : 'allowed a retry of'
             : answer.behavior === 'deny'
               ? 'denied'
-            : answer.answers
-              ? `answered ${Object.values(answer.answers)
-                  .map((a) => JSON.stringify(a))
-                  .join(', ')}`
-              : 'allowed'
+              : answer.answers
+                ? `answered ${Object.values(answer.answers)
+                    .map((a) => JSON.stringify(a))
+                    .join(', ')}`
+                : 'allowed'
         process.stdout.write(`${said} ${decision.code} (${decision.owner})\n`)
       },
     )

@@ -61,7 +61,9 @@ it('installs a hook for every event beside the person’s own, and removes exact
   expect(settings.hooks.PreToolUse[1].hooks[0].timeout).toBe(10)
   expect(settings.hooks.PermissionRequest).toEqual([{ hooks: [hookFor('PermissionRequest', target)] }])
   // A denied call waits for operators as a dialog does.
-  expect(settings.hooks.PermissionDenied).toEqual([{ matcher: '*', hooks: [hookFor('PermissionDenied', target)] }])
+  expect(settings.hooks.PermissionDenied).toEqual([
+    { matcher: '*', hooks: [hookFor('PermissionDenied', target)] },
+  ])
   expect(settings.hooks.PermissionDenied[0].hooks[0].timeout).toBe(330)
   // curl posts the input down the home's socket: no URL of a port, no token.
   expect(settings.hooks.PermissionRequest[0].hooks[0]).toEqual({

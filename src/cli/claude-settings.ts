@@ -8,8 +8,8 @@ import { dirname, join, resolve } from 'node:path'
 import type { Agent } from '../core/agents.js'
 import {
   CLAUDE_HOOK_EVENTS,
-  DIALOG_HOOK_EVENTS,
   type ClaudeHookEvent,
+  DIALOG_HOOK_EVENTS,
   FORMER_HOOK_EVENTS,
   HOOK_HEADERS,
   HOOK_MATCHERS,

@@ -26,7 +26,7 @@ it('passes hooks down this hub’s socket, and names another socket, HTTP hooks 
   addHooks(settingsFile(), { via: 'socket', curl: '/usr/bin/curl', socketPath: socket, waitSeconds: 300 })
   expect(checkHooks(socket)[0]).toMatchObject({
     verdict: 'ok',
-    detail: expect.stringContaining(`to the hub's socket ${socket} (7 events)`),
+    detail: expect.stringContaining(`to the hub's socket ${socket} (9 events)`),
   })
   expect(checkHooks('/other/hub-7999.sock')[0]).toMatchObject({
     verdict: 'problem',

@@ -68,6 +68,10 @@ export function answerFor(
   if (!behavior) throw invalid(`verdict "${values[0]}": say yes or no`)
   if (behavior === 'allow') return { behavior: 'allow' }
   const fallback =
-    decision.kind === 'plan' ? 'Keep planning' : decision.kind === 'denied' ? 'Left denied' : 'Denied at the terminal'
+    decision.kind === 'plan'
+      ? 'Keep planning'
+      : decision.kind === 'denied'
+        ? 'Left denied'
+        : 'Denied at the terminal'
   return { behavior: 'deny', message: message ?? fallback }
 }

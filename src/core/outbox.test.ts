@@ -26,6 +26,11 @@ const STORED: [kind: string, body: string][] = [
     'plan',
     '{"id":"asdfg","tool_name":"ExitPlanMode","input":{"plan":"# Plan"},"session":"ses_1","text":"ses_1: plan"}',
   ],
+  // A call auto mode denied, from a terminal's PermissionDenied hook.
+  [
+    'denied',
+    '{"id":"zxcvb","decision":"dec_2","tool_name":"Bash","input":{"command":"rm -rf build"},"denied_reason":"Deletes build output","owner":"c0ffee","session":"c0ffee","session_name":"api","text":"api: Auto mode denied Bash `rm -rf build` in api: Deletes build output — reply \\"yes zxcvb\\" or \\"no zxcvb\\""}',
+  ],
   [
     'decision',
     '{"id":"bqzmx","kind":"permission","owner":"api","session":"api","status":"answered","answer":{"behavior":"allow"},"answered_by":"olga"}',
@@ -62,7 +67,7 @@ describe('an outbox item read back', () => {
     expect(readOutboxMessage('verdict', { text: 'hi' })).toEqual({
       ok: false,
       reason:
-        'unknown outbox item kind "verdict" (known: reply, paired, permission, question, plan, decision, notice, thread-end)',
+        'unknown outbox item kind "verdict" (known: reply, paired, permission, question, plan, denied, decision, notice, thread-end)',
     })
   })
 

@@ -25,6 +25,8 @@ it('hands an event published mid-turn to the model after the next tool call, exa
   const settings = JSON.parse(readFileSync(join(world.claude.home, '.claude', 'settings.json'), 'utf8'))
   expect(Object.keys(settings.hooks)).toEqual([
     'PermissionRequest',
+    'PermissionDenied',
+    'PreToolUse',
     'Notification',
     'Stop',
     'SessionStart',

@@ -44,7 +44,10 @@ export type Responder = (request: MessagesRequest, index: number) => Reply | Pro
  * answer's tool calls get a verdict in `message_delta.delta.safeguard_results`. A string blocks the
  * call and is the reason the CLI reads (a PermissionDenied hook's `reason`); null lets it through.
  */
-export type Verdict = (call: { name: string; input: unknown; id: string }, request: MessagesRequest) => string | null
+export type Verdict = (
+  call: { name: string; input: unknown; id: string },
+  request: MessagesRequest,
+) => string | null
 
 export class FakeAnthropic extends LocalServer {
   readonly requests: MessagesRequest[] = []

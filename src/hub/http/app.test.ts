@@ -185,6 +185,7 @@ describe('the OpenAPI document', () => {
       'permission',
       'question',
       'plan',
+      'denied',
       'decision',
       'notice',
       'thread-end',

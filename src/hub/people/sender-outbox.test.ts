@@ -43,7 +43,7 @@ it('skips and reports an unreadable item, once, and still hands out the ones aft
   expect(items.map((i) => i.kind)).toEqual(['paired', 'reply'])
   expect(items[1]?.kind === 'reply' && items[1].body.text).toBe('still here')
   expect(reported).toEqual([
-    'verdict: unknown outbox item kind "verdict" (known: reply, paired, permission, question, plan, decision, notice, thread-end)',
+    'verdict: unknown outbox item kind "verdict" (known: reply, paired, permission, question, plan, denied, decision, notice, thread-end)',
     expect.stringMatching(/^reply: a "reply" item's body\.chat_id: /),
     expect.stringMatching(/^notice: a "notice" item's body: /),
   ])
