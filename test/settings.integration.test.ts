@@ -93,6 +93,9 @@ const SAMPLES: Record<SettingName, { text: string; json?: unknown; shown: unknow
   hookWaitSeconds: { text: '90', json: 90, shown: 90 },
   presenceSeconds: { text: '60', json: 60, shown: 60 },
   escalateSeconds: { text: '600', json: 600, shown: 600 },
+  decisionTimeout: { text: '60s', json: '60s', shown: '60s' },
+  decisionTimeoutOutcome: { text: 'deny', json: 'deny', shown: 'deny' },
+  decisionWarning: { text: '20s', json: '20s', shown: '20s' },
   pushContact: {
     text: 'mailto:ops@shop.test',
     json: 'mailto:ops@shop.test',

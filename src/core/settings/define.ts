@@ -4,6 +4,7 @@
 // first time a value is checked against it, not when the table is loaded (building them all took
 // longer than the rest of `switchboard status` with no hub; `npm run bench:startup`).
 import * as z from 'zod'
+import { durationSeconds } from '../decision-timeout.js'
 
 export interface Setting<T = unknown> {
   /** SWITCHBOARD_…, in the environment. */
@@ -100,3 +101,14 @@ export function listOf<T extends z.ZodType>(item: T) {
 export const booleanSchema = lazySchema(() =>
   z.boolean({ error: (issue) => `${quoted(issue.input)} is not true or false (1 or 0)` }),
 )
+
+/** A span of time as people write it (`90s`, `10m`, `1h`) or `off`; kept as written, read by durationSeconds. */
+export function durationSchema() {
+  const what = 'a duration such as 90s, 10m or 1h (at most 24h), or off'
+  return z
+    .string({ error: (issue) => `${quoted(issue.input)} is not ${what}` })
+    .refine((value) => durationSeconds(value) !== undefined, {
+      error: (issue) => `${quoted(issue.input)} is not ${what}`,
+    })
+    .transform((value) => value.trim().toLowerCase())
+}

@@ -204,3 +204,43 @@ it('takes the push contact as a mailto: or https: address, and refuses anything 
       '--push-contact: a mailto: or https: address push services may write to (mailto:you@example.org)',
     ])
 })
+
+describe("a decision's timeout", () => {
+  it('takes a duration as people write it, and refuses anything else in one line', () => {
+    const home = homeWith({ decisionTimeout: '10m', decisionTimeoutOutcome: 'deny' })
+    const { values, problems } = resolveSettings({ home, decisionWarning: '90s' }, {})
+    expect(problems).toEqual([])
+    expect(values).toMatchObject({
+      decisionTimeout: '10m',
+      decisionTimeoutOutcome: 'deny',
+      decisionWarning: '90s',
+    })
+    expect(resolveSettings({ home: homeWith() }, { SWITCHBOARD_DECISION_TIMEOUT: 'soon' }).problems).toEqual([
+      'SWITCHBOARD_DECISION_TIMEOUT: "soon" is not a duration such as 90s, 10m or 1h (at most 24h), or off',
+    ])
+    expect(resolveSettings({ home: homeWith(), decisionTimeoutOutcome: 'allow' }, {}).problems).toEqual([
+      '--decision-timeout-outcome: "allow" is not deny or terminal',
+    ])
+  })
+
+  it('refuses a timeout that could never do what it says, naming where it came from', () => {
+    const home = homeWith()
+    expect(resolveSettings({ home, decisionTimeoutOutcome: 'deny' }, {}).problems).toEqual([
+      '--decision-timeout-outcome: "deny" needs a decisionTimeout to run out; it is off',
+    ])
+    expect(
+      resolveSettings(
+        { home, decisionTimeout: '1m', decisionTimeoutOutcome: 'deny', decisionWarning: '2m' },
+        {},
+      ).problems,
+    ).toEqual(['--decision-warning: 2m is not before the end of a 1m decisionTimeout'])
+    // A terminal's dialog goes back at hookWaitSeconds (300) anyway, and a driven session has no terminal.
+    expect(resolveSettings({ home, decisionTimeout: '10m' }, {}).problems).toEqual([
+      `--decision-timeout: 10m with the outcome "terminal" can never run out: a terminal's dialog goes back at hookWaitSeconds (300 s) first, and a driven session has no terminal`,
+    ])
+    // The default warning (1m) is not refused for a shorter timeout: it is just not sent.
+    expect(
+      resolveSettings({ home, decisionTimeout: '30s', decisionTimeoutOutcome: 'deny' }, {}).problems,
+    ).toEqual([])
+  })
+})

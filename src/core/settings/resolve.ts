@@ -3,6 +3,7 @@
 // all of them are found in one pass (`switchboard config` prints them all; a command stops at the first).
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { durationSeconds } from '../decision-timeout.js'
 import type { Setting } from './define.js'
 import { SETTING_NAMES, SETTINGS, type SettingName, type Settings } from './table.js'
 
@@ -157,6 +158,7 @@ function crossChecks(
     problems.push(
       `${label('insecure', origins.insecure)} is plain HTTP; it cannot go with ${label('tlsCert', origins.tlsCert)} and ${label('tlsKey', origins.tlsKey)}`,
     )
+  problems.push(...timeoutChecks(values, origins, refused))
   // config.json is no place for a secret unless only its owner can read it.
   const secretInFile = (['adminToken', 'transcriptionKey'] as const).find(
     (name) => origins[name].from === 'config.json',
@@ -166,6 +168,34 @@ function crossChecks(
       `${file}: ${secretInFile}: a file holding a secret must be its owner's alone (chmod 600 ${file})`,
     )
   return problems
+}
+
+/**
+ * A decision's timeout that could never do what it says: a deny with nothing to run out, a warning
+ * at or after the end, or a `terminal` outcome later than the terminal's dialog goes back anyway
+ * (hookWaitSeconds) — a driven session has no terminal, so nothing would ever happen.
+ */
+function timeoutChecks(values: Settings, origins: Record<SettingName, Origin>, refused: Set<SettingName>) {
+  const names = ['decisionTimeout', 'decisionTimeoutOutcome', 'decisionWarning', 'hookWaitSeconds'] as const
+  if (names.some((name) => refused.has(name))) return []
+  const timeout = durationSeconds(values.decisionTimeout) ?? null
+  const warning = durationSeconds(values.decisionWarning) ?? null
+  const outcome = values.decisionTimeoutOutcome
+  const at = (name: SettingName) => (origins[name].from === 'default' ? name : label(name, origins[name]))
+  if (timeout === null)
+    return outcome === 'deny'
+      ? [`${at('decisionTimeoutOutcome')}: "deny" needs a decisionTimeout to run out; it is off`]
+      : []
+  // The default warning is simply not sent for a timeout that short; one asked for is refused.
+  if (warning !== null && warning >= timeout && origins.decisionWarning.from !== 'default')
+    return [
+      `${at('decisionWarning')}: ${values.decisionWarning} is not before the end of a ${values.decisionTimeout} decisionTimeout`,
+    ]
+  if (outcome === 'terminal' && timeout > values.hookWaitSeconds)
+    return [
+      `${at('decisionTimeout')}: ${values.decisionTimeout} with the outcome "terminal" can never run out: a terminal's dialog goes back at hookWaitSeconds (${values.hookWaitSeconds} s) first, and a driven session has no terminal`,
+    ]
+  return []
 }
 
 /** Each process's command-line settings by home, for settings read again while it runs (live). */

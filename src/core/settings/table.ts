@@ -4,6 +4,7 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
 import * as z from 'zod'
+import { TIMEOUT_OUTCOMES, type TimeoutOutcome } from '../decision-timeout.js'
 import { isLoopback } from '../network.js'
 import { SCOPES } from '../scope.js'
 import { subscriberNameSchema } from '../subscriber-name-schema.js'
@@ -15,7 +16,7 @@ import {
   portSchema,
   redactDatabaseUrl,
 } from './addresses.js'
-import { booleanSchema, listOf, numberIn, setting, text } from './define.js'
+import { booleanSchema, durationSchema, listOf, numberIn, setting, text } from './define.js'
 
 const PUSH_CONTACT = 'a mailto: or https: address push services may write to (mailto:you@example.org)'
 
@@ -398,7 +399,7 @@ export const SETTINGS = {
     schema: () => numberIn('a whole number of seconds from 0 to 3600', 0, 3600, { whole: true }),
     default: 300,
     description:
-      "how long a terminal session's permission dialog waits for a remote answer (the installed hooks' timeout is this and a margin)",
+      "the longest a terminal session's dialog waits for a remote answer, whatever decisionTimeout says, before it goes back to the terminal (the installed hooks' timeout is this and a margin)",
   }),
   presenceSeconds: setting({
     variable: 'SWITCHBOARD_PRESENCE_SECONDS',
@@ -419,6 +420,38 @@ export const SETTINGS = {
     default: 300,
     description:
       'a terminal session left waiting this long is told to the operators even if its person was there (0: never)',
+  }),
+  decisionTimeout: setting({
+    variable: 'SWITCHBOARD_DECISION_TIMEOUT',
+    flag: { spec: '--decision-timeout <duration>', on: ON_SERVE },
+    inFile: true,
+    text: text.string,
+    schema: () => durationSchema(),
+    default: 'off',
+    description:
+      "how long a prompt waits for an answer before decisionTimeoutOutcome happens (90s, 10m, 1h; off: no timeout of its own, a terminal's dialog still goes back at hookWaitSeconds)",
+  }),
+  decisionTimeoutOutcome: setting({
+    variable: 'SWITCHBOARD_DECISION_TIMEOUT_OUTCOME',
+    flag: { spec: '--decision-timeout-outcome <deny|terminal>', on: ON_SERVE },
+    inFile: true,
+    text: text.string,
+    schema: () =>
+      z.enum(TIMEOUT_OUTCOMES, {
+        error: (issue) => `${JSON.stringify(issue.input)} is not deny or terminal`,
+      }),
+    default: 'terminal' as TimeoutOutcome,
+    description:
+      "what a prompt's timeout does: deny the call (the model is told), or terminal: the dialog goes back to Claude Code's own prompt (a driven session has no terminal and waits on)",
+  }),
+  decisionWarning: setting({
+    variable: 'SWITCHBOARD_DECISION_WARNING',
+    flag: { spec: '--decision-warning <duration>', on: ON_SERVE },
+    inFile: true,
+    text: text.string,
+    schema: () => durationSchema(),
+    default: '1m',
+    description: "how long before a prompt's timeout its operators are warned, once (off: not warned)",
   }),
   pushContact: setting({
     variable: 'SWITCHBOARD_PUSH_CONTACT',
