@@ -5,6 +5,7 @@
 // reader, hub/people/sender-outbox.ts), and the OpenAPI document describes the stream from them.
 import * as z from 'zod'
 import { agentSchema } from './agents.js'
+import { TIMEOUT_OUTCOMES } from './decision-timeout.js'
 import { describeZod } from './errors.js'
 import { NOTICE_KINDS } from './notices.js'
 
@@ -51,6 +52,9 @@ export const promptBodySchema = z.looseObject({
   denied_reason: z.string().optional(),
   /** The agent whose dialog this is, when not Claude Code (core/agents.ts): surfaces name it. */
   agent: agentSchema.optional(),
+  /** When the prompt's timeout runs out (ms since the epoch), and what happens then; none: it waits on. */
+  expires_at: z.number().optional(),
+  on_timeout: z.enum(TIMEOUT_OUTCOMES).optional(),
   text: z.string(),
 })
 

@@ -1,6 +1,7 @@
 // The hub put together, once: the core (events, access, decisions, leases), driven sessions, chat
 // bridges, outbound webhooks, the dashboard's sign-in and feeds, and what the one app needs of them
 // (hub/http/parts.ts). server.ts serves it; what runs on one hub at a time is given to the leases.
+
 import { readlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { WebSocketServer } from 'ws'
@@ -8,6 +9,7 @@ import { agentEnv, claudeEnv } from '../claude/env.js'
 import { readAdminToken } from '../core/admin-token.js'
 import { DRIVEN_AGENTS } from '../core/agents.js'
 import { dialHost, type HubConfig } from '../core/config.js'
+import { durationSeconds } from '../core/decision-timeout.js'
 import { pinText } from '../core/fingerprint.js'
 import type { HubStatus } from '../core/hub-protocol.js'
 import type { Logger } from '../core/log.js'
@@ -88,7 +90,14 @@ export function assemble(
     config.leaseMs,
     Boolean(config.databaseUrl),
   )
-  const hub = new Hub(store, log, leases, { routing: () => config.routing })
+  const hub = new Hub(store, log, leases, {
+    routing: () => config.routing,
+    decisionTimes: () => ({
+      timeoutSeconds: durationSeconds(config.decisionTimeout) ?? null,
+      outcome: config.decisionTimeoutOutcome,
+      warningSeconds: durationSeconds(config.decisionWarning) ?? null,
+    }),
+  })
   const adminToken = readAdminToken(config)
 
   const streams = new SenderStreams(store, hub.outbox)

@@ -33,7 +33,12 @@ export function describeDecisionStoreContract(open: OpenStore): void {
       await store.openDecision({ kind: 'pairing', code: 'c1', owner: 's', request: {}, expiresAt: 1000 })
       expect(await store.countOpen('pairing', 999)).toBe(1)
       expect(await store.countOpen('pairing', 1000)).toBe(0)
-      expect((await store.expireDecisions(1000)).map((d) => d.code)).toEqual(['c1'])
+      // A prompt's end is its timeout's answer, never the sweep's.
+      await store.openDecision({ kind: 'permission', code: 'c2', owner: 's', request: {}, expiresAt: 1000 })
+      expect((await store.expireDecisions(1000, 'pairing')).map((d) => d.code)).toEqual(['c1'])
+      expect((await store.listDecisions({ kind: 'permission', status: 'open' })).map((d) => d.code)).toEqual([
+        'c2',
+      ])
       expect(await store.openDecisionsByCode('pairing', 'c1', 0)).toEqual([])
     })
 

@@ -35,8 +35,11 @@ export interface DecisionStore {
   markRelayed(id: string): Promise<void>
   cancelOpenDecisions(kind: DecisionKind, owner: string): Promise<number>
   cancelDecisions(ids: string[]): Promise<void>
-  /** Marks every open decision whose time is up as expired and returns them. */
-  expireDecisions(now: number): Promise<Decision[]>
+  /**
+   * Marks every open decision of a kind whose time is up as expired and returns them. A prompt's
+   * time is its timeout's, which answers it (hub/people/decisions.ts): only pairings are swept.
+   */
+  expireDecisions(now: number, kind: DecisionKind): Promise<Decision[]>
   countOpen(kind: DecisionKind, now: number): Promise<number>
   listDecisions(filter: { kind?: DecisionKind; status?: DecisionStatus }): Promise<Decision[]>
   getDecision(id: string): Promise<Decision | null>

@@ -11,6 +11,7 @@ export type {
 } from '../session-api.js'
 
 import type * as z from 'zod'
+import type { TimeoutOutcome } from '../decision-timeout.js'
 import type { ReceiptView } from '../receipts.js'
 import type { RuleEffect, RuleMatch } from '../rule-match.js'
 import type { RuleScope, rulePatternSchema } from '../rule-schema.js'
@@ -54,6 +55,10 @@ export interface DecisionRow {
   answer: Record<string, unknown> | null
   answeredBy: string | null
   createdAt: number
+  /** When a prompt's timeout runs out (ms since the epoch); null: it waits on (a pairing's code: its end). */
+  expiresAt: number | null
+  /** What happens then (core/decision-timeout.ts); null: no timeout. */
+  onTimeout: TimeoutOutcome | null
 }
 
 export interface SignedIn {

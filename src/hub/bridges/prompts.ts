@@ -4,6 +4,7 @@
 // each option's button carries the choices made so far, so the message is the only state.
 
 import { namedWithAgent } from '../../core/agents.js'
+import { TIMEOUT_ANSWERER, timeoutLine } from '../../core/decision-timeout.js'
 import type { PromptBody, PromptKind } from '../../core/outbox.js'
 import { claudeSaid, cutVisibly } from '../../core/tool-call-text.js'
 import { codeBlock, escapeMarkdown } from '../../sources/chat/markdown.js'
@@ -122,7 +123,15 @@ export function promptMessage(kind: PromptKind, body: PromptBody): { text: strin
   // Named as people call it ("api · fix the flaky test"); a prompt from before names only its key.
   const session = namedWithAgent(body.session_name ?? body.session, body.agent)
   const tool = body.tool_name ?? ''
-  if (kind === 'question') return questionMessage(code, session, body.input)
+  // What happens if nobody answers, one line under the prompt.
+  const end =
+    body.expires_at !== undefined && body.on_timeout
+      ? `\n⏱ ${timeoutLine(body.expires_at, body.on_timeout)}`
+      : ''
+  if (kind === 'question') {
+    const asked = questionMessage(code, session, body.input)
+    return { ...asked, text: `${asked.text}${end}` }
+  }
   const title =
     kind === 'plan'
       ? `**📋 Plan review** — ${escapeMarkdown(session)}`
@@ -131,7 +140,7 @@ export function promptMessage(kind: PromptKind, body: PromptBody): { text: strin
         : `**🔐 Permission: ${escapeMarkdown(tool)}** — ${escapeMarkdown(session)}`
   const [allow, deny] = ANSWER_WORDS[kind]
   return {
-    text: `${title}\n${promptSummary(kind, body)}\n\n(reply "yes ${code}" or "no ${code}", or use the buttons)`,
+    text: `${title}\n${promptSummary(kind, body)}\n\n(reply "yes ${code}" or "no ${code}", or use the buttons)${end}`,
     buttons: [
       [{ text: 'See more', data: buttonData('more', code) }],
       [
@@ -154,7 +163,7 @@ function promptSummary(kind: PromptKind, body: PromptBody): string {
   // A terminal session's plan comes with its text (the plan file's, as Claude Code hands it over).
   if (kind === 'plan' && typeof input?.plan === 'string') return cutVisibly(input.plan, SUMMARY_LIMIT)
   if (kind === 'plan' || !tool || (!input && preview === null))
-    return escapeMarkdown(body.text.replace(/ — reply "yes [a-z]{5}" or "no [a-z]{5}"$/, ''))
+    return escapeMarkdown(body.text.replace(/ — reply "yes [a-z]{5}" or "no [a-z]{5}"( \(.*\))?$/, ''))
   // Why auto mode said no, under the call it said no to.
   if (kind === 'denied') {
     const why = typeof body.denied_reason === 'string' ? body.denied_reason : ''
@@ -217,6 +226,8 @@ export function outcomeLine(
   // The person at the terminal answered first: who they are is known, what they chose is not.
   if (by === null && reason?.startsWith('answered at the terminal')) return `⌨️ A${reason.slice(1)}`
   if (by === null) return `⏹ No longer open: ${reason ?? 'its session ended or withdrew it'}`
+  // Nobody answered in time: what the timeout did ("Denied: no one answered within 10 min").
+  if (by === TIMEOUT_ANSWERER) return `⏱ ${reason ?? 'No one answered in time'}`
   const answers = answer?.answers as Record<string, string> | undefined
   if (answers) return `✅ Answered "${Object.values(answers).join(', ')}" by ${by}`
   if (kind === 'denied')

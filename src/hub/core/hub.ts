@@ -10,7 +10,7 @@ import { SessionDirectory } from '../names/session-directory.js'
 import { SessionNames } from '../names/session-names.js'
 import { Peers } from '../peers/peers.js'
 import { Access } from '../people/access.js'
-import { Decisions } from '../people/decisions.js'
+import { Decisions, type DecisionTimes } from '../people/decisions.js'
 import { SenderOutbox } from '../people/sender-outbox.js'
 import { type Interest, Projects } from '../projects/projects.js'
 import type { ChatSurface, ReplyExtras } from './chat-surface.js'
@@ -53,7 +53,7 @@ export class Hub {
     readonly log: Logger,
     /** The leases this hub holds among the hubs on its database (one hub alone holds them all). */
     readonly leases: LeaseKeeper,
-    options: { routing?: () => Scope } = {},
+    options: { routing?: () => Scope; decisionTimes?: () => DecisionTimes } = {},
   ) {
     this.projects = new Projects(log, options.routing)
     this.events = new HubEvents((what, err) => log.error({ err }, `${what} failed`))
@@ -66,7 +66,14 @@ export class Hub {
     this.access = new Access(store, this.outbox)
     this.peers = new Peers(this)
     this.directory = new SessionDirectory(this)
-    this.decisions = new Decisions(store, log, this.outbox, this.connections, this.directory)
+    this.decisions = new Decisions(
+      store,
+      log,
+      this.outbox,
+      this.connections,
+      this.directory,
+      options.decisionTimes,
+    )
     this.names = new SessionNames(this)
   }
 

@@ -199,8 +199,9 @@ export class Access {
 
   /** Pending senders whose code expired can never be approved: remove them with their token. */
   async dropExpiredPairings(now = Date.now()): Promise<void> {
-    for (const d of await this.store.expireDecisions(now)) {
-      if (d.kind !== 'pairing') continue
+    // A sign-in link's time is up too (the sweep took every kind before prompts had a timeout).
+    await this.store.expireDecisions(now, 'signin')
+    for (const d of await this.store.expireDecisions(now, 'pairing')) {
       const sender = await this.store.senderById(d.owner)
       if (sender?.status === 'pending') await this.store.removeSender(sender.id)
     }

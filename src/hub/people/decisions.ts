@@ -3,6 +3,15 @@
 // comes from; the answer then goes to whoever waits for it.
 import { randomBytes } from 'node:crypto'
 import { namedWithAgent } from '../../core/agents.js'
+import {
+  outcomeOf,
+  spanText,
+  TIMEOUT_ANSWERER,
+  type TimeoutOutcome,
+  timedOutText,
+  timeoutDenial,
+  timeoutLine,
+} from '../../core/decision-timeout.js'
 import { conflict, forbidden, notFound } from '../../core/errors.js'
 import type { Behavior, PermissionRequest, ServerMessage } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
@@ -33,9 +42,40 @@ export interface VerdictSink {
   send(message: ServerMessage): void
 }
 
+/** A decision's timeout as the settings say it (core/settings/table.ts), read when a decision opens. */
+export interface DecisionTimes {
+  /** decisionTimeout in seconds; null: off. */
+  timeoutSeconds: number | null
+  outcome: TimeoutOutcome
+  /** decisionWarning in seconds; null: off. */
+  warningSeconds: number | null
+}
+
+const NO_TIMEOUT: DecisionTimes = { timeoutSeconds: null, outcome: 'terminal', warningSeconds: null }
+
+/**
+ * When an awaited decision ends unanswered, and what happens then. `boundMs`: the longest its asker
+ * can wait (a terminal's hook); past it the dialog is the terminal's whatever the outcome. A driven
+ * session has no bound and no terminal: it is denied at its timeout, or waits on.
+ */
+export function endOf(
+  times: DecisionTimes,
+  boundMs: number | null,
+  now: number,
+): { at: number; outcome: TimeoutOutcome } | null {
+  const own = times.timeoutSeconds === null ? null : times.timeoutSeconds * 1000
+  if (boundMs === null)
+    return own !== null && times.outcome === 'deny' ? { at: now + own, outcome: 'deny' } : null
+  return own !== null && own <= boundMs
+    ? { at: now + own, outcome: times.outcome }
+    : { at: now + boundMs, outcome: 'terminal' }
+}
+
 export class Decisions {
   /** In-process waiters (driven sessions), by decision id. */
   private readonly resolvers = new Map<string, (d: Decision) => void>()
+  /** The warning and the end of each decision with a timeout opened here, by decision id. */
+  private readonly clocks = new Map<string, NodeJS.Timeout[]>()
   /** Others told of an answer besides its waiter (a terminal's hook waiting on its channel's prompt). */
   private readonly watchers = new Map<string, Set<(d: Decision) => void>>()
   readonly rules: Rules
@@ -46,6 +86,7 @@ export class Decisions {
     private readonly outbox: SenderOutbox,
     private readonly connections: ReadonlyMap<string, VerdictSink>,
     private readonly directory: Pick<SessionDirectory, 'describe'>,
+    private readonly times: () => DecisionTimes = () => NO_TIMEOUT,
   ) {
     this.rules = new Rules(store)
   }
@@ -151,6 +192,7 @@ export class Decisions {
   async answer(decision: Decision, answer: Record<string, unknown>, by: string): Promise<Decision> {
     const answered = await this.store.answerDecision(decision.id, answer, by)
     if (!answered) throw conflict(`"${decision.code}" was answered already`)
+    this.stopClocks(answered.id)
     this.log.info({ decision: answered.id, code: answered.code, by }, 'decision answered')
     const resolve = this.resolvers.get(answered.id)
     if (resolve) {
@@ -170,6 +212,9 @@ export class Decisions {
         status: 'answered',
         answer,
         answered_by: by,
+        ...(by === TIMEOUT_ANSWERER
+          ? { reason: timedOutText(outcomeOf(answered.request) ?? 'deny', waitedOf(answered)) }
+          : {}),
       },
     })
     return answered
@@ -189,21 +234,101 @@ export class Decisions {
       }
       /** Where the session works: a rule for a folder applies there. */
       folder?: string | null
+      /** The longest the asker can wait, in ms (a terminal's hook); none: as long as it takes. */
+      boundMs?: number
     },
     onAnswer: (d: Decision) => void,
   ): Promise<Decision> {
     const code = await this.freeCode()
+    const times = this.times()
+    const end = endOf(times, input.boundMs ?? null, Date.now())
     const decision = await this.store.openDecision({
       kind: input.kind,
       code,
       owner: input.owner,
-      request: await this.named(input.owner, input.request),
-      expiresAt: null,
+      request: await this.named(input.owner, {
+        ...input.request,
+        ...(end ? { on_timeout: end.outcome } : {}),
+      }),
+      expiresAt: end?.at ?? null,
     })
     this.resolvers.set(decision.id, onAnswer)
     if (await this.answeredByRule(decision, input.folder ?? null)) return decision
+    if (end) this.startClocks(decision, end, times.warningSeconds)
     await this.toOperators(promptOf(decision, input.kind))
     return decision
+  }
+
+  /**
+   * The warning before a decision's end, once, to the operators it was put to; and at the end, the
+   * decision answered by the timeout.
+   */
+  private startClocks(
+    decision: Decision,
+    end: { at: number; outcome: TimeoutOutcome },
+    warningSeconds: number | null,
+  ): void {
+    const clocks: NodeJS.Timeout[] = []
+    const left = end.at - Date.now()
+    const warnIn = warningSeconds === null ? -1 : left - warningSeconds * 1000
+    if (warnIn > 0)
+      clocks.push(
+        setTimeout(() => {
+          this.warn(decision, end).catch((err) =>
+            this.log.error({ err, decision: decision.id }, 'warning not sent'),
+          )
+        }, warnIn),
+      )
+    clocks.push(
+      setTimeout(() => {
+        this.clocks.delete(decision.id)
+        this.timedOut(decision, end.outcome).catch((err) =>
+          this.log.error({ err, decision: decision.id }, 'decision timeout not answered'),
+        )
+      }, left),
+    )
+    for (const clock of clocks) clock.unref()
+    if (clocks.length) this.clocks.set(decision.id, clocks)
+  }
+
+  private stopClocks(id: string): void {
+    for (const clock of this.clocks.get(id) ?? []) clearTimeout(clock)
+    this.clocks.delete(id)
+  }
+
+  /** Tells the operators a decision still open ends soon: its session, its tool, and what happens when. */
+  private async warn(decision: Decision, end: { at: number; outcome: TimeoutOutcome }): Promise<void> {
+    if ((await this.store.getDecision(decision.id))?.status !== 'open') return
+    const { key, name } = sessionOfDecision(decision)
+    const tool = typeof decision.request.tool_name === 'string' ? decision.request.tool_name : decision.kind
+    const left = spanText(end.at - Date.now())
+    await this.toOperators({
+      kind: 'notice',
+      body: {
+        id: `expiring:${decision.code}`,
+        session: key,
+        session_name: name,
+        text: `${namedWithAgent(name, decision.request.agent)}: ${tool} is still waiting for an answer. ${timeoutLine(end.at, end.outcome)} (in ${left}) — reply "yes ${decision.code}" or "no ${decision.code}"`,
+      },
+    })
+    this.log.info({ decision: decision.id, code: decision.code, at: end.at }, 'decision timeout warned')
+  }
+
+  /**
+   * Nobody answered in time: recorded as the timeout's answer. A deny's message tells the model why;
+   * `terminal` is no verdict (`{on_timeout: "terminal"}`): the hook that waits gives the dialog back.
+   */
+  private async timedOut(decision: Decision, outcome: TimeoutOutcome): Promise<void> {
+    const answer =
+      outcome === 'deny'
+        ? { behavior: 'deny', message: timeoutDenial(waitedOf(decision)) }
+        : { on_timeout: 'terminal' }
+    try {
+      await this.answer(decision, answer, TIMEOUT_ANSWERER)
+    } catch (err) {
+      // Answered a moment before (here or on another hub): that answer stands.
+      if ((err as { kind?: string }).kind !== 'conflict') throw err
+    }
   }
 
   /**
@@ -231,6 +356,7 @@ export class Decisions {
     for (const decisionId of ids) {
       const decision = await this.store.getDecision(decisionId)
       if (decision?.status !== 'answered') continue
+      this.stopClocks(decisionId)
       this.tellWatchers(decision)
       const resolve = this.resolvers.get(decisionId)
       if (resolve) {
@@ -302,7 +428,10 @@ export class Decisions {
 
   /** Stops waiting for decisions whose asker went away; `reason`, what operators' copies then say. */
   async cancelAwaited(ids: string[], reason?: string): Promise<void> {
-    for (const id of ids) this.resolvers.delete(id)
+    for (const id of ids) {
+      this.resolvers.delete(id)
+      this.stopClocks(id)
+    }
     if (!ids.length) return
     const open = (await Promise.all(ids.map((id) => this.store.getDecision(id)))).filter(
       (d): d is Decision => d?.status === 'open',
@@ -400,7 +529,14 @@ export class Decisions {
 export function promptBody(decision: Decision): PromptBody {
   const { code, request } = decision
   const { key: session, name } = sessionOfDecision(decision)
-  const reply = ` — reply "yes ${code}" or "no ${code}"`
+  const outcome = outcomeOf(request)
+  const ends =
+    outcome && decision.expiresAt !== null ? { expires_at: decision.expiresAt, on_timeout: outcome } : {}
+  const reply = ` — reply "yes ${code}" or "no ${code}"${
+    ends.expires_at !== undefined && ends.on_timeout
+      ? ` (${timeoutLine(ends.expires_at, ends.on_timeout)})`
+      : ''
+  }`
   const tool = typeof request.tool_name === 'string' ? request.tool_name : ''
   const description = typeof request.description === 'string' ? request.description : undefined
   // A channel relays Claude Code's prompt with a preview of the input; a driven session, the input.
@@ -413,6 +549,7 @@ export function promptBody(decision: Decision): PromptBody {
       tool_name: tool,
       description,
       input_preview: request.input_preview,
+      ...ends,
       text: `${name}: ${toolCallText(tool, previewedInput(request.input_preview), request.input_preview, description)}${reply}`,
     }
   }
@@ -438,6 +575,7 @@ export function promptBody(decision: Decision): PromptBody {
     owner: decision.owner,
     session,
     session_name: name,
+    ...ends,
     text: `${namedWithAgent(name, request.agent)}: ${promptText({ tool_name: tool, input, description, agent: request.agent, denied_reason: request.denied_reason, project: request.project })}${reply}`,
   }
 }
@@ -460,6 +598,11 @@ export function sessionOfDecision(decision: Pick<Decision, 'owner' | 'request'>)
     key: typeof key === 'string' ? key : decision.owner,
     name: typeof name === 'string' ? name : decision.owner,
   }
+}
+
+/** How long a decision with a timeout waited for an answer before it ran out. */
+function waitedOf(decision: Decision): number {
+  return (decision.expiresAt ?? decision.createdAt) - decision.createdAt
 }
 
 /** Where a sender's choice of notices is kept (store/bridge-memory.ts): the hub's, not one platform's. */

@@ -1,6 +1,7 @@
 // The rows the hub's API answers with (core/api/rows.ts), made from what the store keeps; and the
 // feed that tells an open page at once when a decision opens, is answered (wherever) or is cancelled.
 import type { BrowserRow, DecisionRow, SenderRow, TurnRow } from '../../core/api/rows.js'
+import { outcomeOf } from '../../core/decision-timeout.js'
 import { isPrompt, PROMPT_KINDS } from '../../core/outbox.js'
 import type { Decision, OutboxItem, Sender } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
@@ -56,6 +57,8 @@ export function decisionRow(d: Decision): DecisionRow {
     answer: d.answer,
     answeredBy: d.answeredBy,
     createdAt: d.createdAt,
+    expiresAt: d.expiresAt,
+    onTimeout: outcomeOf(d.request),
   }
 }
 

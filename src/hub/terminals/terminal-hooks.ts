@@ -71,6 +71,8 @@ const GEMINI_ANSWERS: Answers = { given: geminiOutput, none: GEMINI_ASK }
 /** The hub answers this long before the hook's own timeout, so Claude Code never times it out. */
 export const HOOK_MARGIN_MS = 5_000
 export const ANSWERED_AT_TERMINAL = 'answered at the terminal'
+/** How long after its decision's timeout a hook still waits for it, within HOOK_MARGIN_MS of its own end. */
+const END_GUARD_MS = 2_000
 const NOT_IN_TIME = 'not answered in time; the dialog stays at the terminal'
 const DENIAL_NOT_IN_TIME = 'not answered in time; the call stays denied'
 const SESSION_ENDED = 'its session ended'
@@ -376,6 +378,7 @@ export class TerminalHooks {
             ...(name ? { name } : {}),
           },
           folder: input.cwd,
+          boundMs: waitMs,
         },
         onAnswer,
       )
@@ -387,6 +390,9 @@ export class TerminalHooks {
       input: toolInput,
       close: (reason, terminal) => settle({ closed: reason, via: 'the session’s next hook', terminal }),
     })
+    // A decision opened here ends by its own timeout (hub/people/decisions.ts, at most waitMs): this
+    // timer only stands guard a moment after it. One waited on as a channel's twin ends here.
+    const ends = twin ? null : decision.expiresAt
     const timer = setTimeout(
       () =>
         settle({
@@ -394,7 +400,7 @@ export class TerminalHooks {
           via: 'the deadline',
           terminal: false,
         }),
-      waitMs,
+      ends === null ? waitMs : ends - Date.now() + END_GUARD_MS,
     )
     const aborted = () =>
       settle({ closed: ANSWERED_AT_TERMINAL, via: 'Claude Code closed the request', terminal: true })

@@ -84,12 +84,12 @@ export function decisionStore(sql: Sql): DecisionStore {
       )
     },
 
-    async expireDecisions(now) {
+    async expireDecisions(now, kind) {
       // One statement: when two hubs expire at once, each decision is returned by one of them only.
       const rows = await sql.all(
         `UPDATE decisions SET status = 'expired'
-         WHERE status = 'open' AND expires_at IS NOT NULL AND expires_at <= $1 RETURNING *`,
-        [now],
+         WHERE status = 'open' AND kind = $2 AND expires_at IS NOT NULL AND expires_at <= $1 RETURNING *`,
+        [now, kind],
       )
       return rows.map(toDecision).sort((a, b) => a.createdAt - b.createdAt)
     },

@@ -9,7 +9,7 @@ import { useSessionName } from '../sessions/session-names.ts'
 import { AgentBadge } from '../ui/agent-badge.tsx'
 import { ErrorLine } from '../ui/error-line.tsx'
 import type { DecisionHandle } from './decision-handle.ts'
-import { KIND_LABEL, toolOf } from './decision-text.ts'
+import { endText, KIND_LABEL, toolOf } from './decision-text.ts'
 import { DeniedDecision } from './denied-decision.tsx'
 import { PairingDecision } from './pairing-decision.tsx'
 import { PermissionDecision } from './permission-decision.tsx'
@@ -38,6 +38,16 @@ function Owner({ decision }: { decision: DecisionRow }) {
       {name}
     </span>
   )
+}
+
+/** What happens to a prompt nobody answers, and when: "Denied at 14:05 unless answered". */
+function EndLine({ decision }: { decision: DecisionRow }) {
+  const text = endText(decision)
+  return text && decision.expiresAt !== null ? (
+    <p className="muted decision-end" title={fullTime(decision.expiresAt)}>
+      {text}
+    </p>
+  ) : null
 }
 
 export function DecisionCard({
@@ -82,6 +92,7 @@ export function DecisionCard({
           {ago(d.createdAt)}
         </span>
       </header>
+      {closing ? null : <EndLine decision={d} />}
       {closing ? (
         <p className="closing-line" role="status">
           {closing}

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { DecisionRow } from '../../../src/core/api/rows.ts'
-import { closingText, inputOf, KIND_LABEL, requestText, ruleInputOf, toolOf } from './decision-text.ts'
+import { closingText, endText, inputOf, KIND_LABEL, requestText, ruleInputOf, toolOf } from './decision-text.ts'
 
 function decision(over: Partial<DecisionRow> = {}): DecisionRow {
   return {
@@ -13,6 +13,8 @@ function decision(over: Partial<DecisionRow> = {}): DecisionRow {
     answer: null,
     answeredBy: null,
     createdAt: 0,
+    expiresAt: null,
+    onTimeout: null,
     ...over,
   }
 }
@@ -83,5 +85,29 @@ describe('a decision card’s wording', () => {
     expect(closingText(decision({ status: 'answered' }))).toBe('Answered by someone')
     expect(closingText(decision({ status: 'cancelled' }))).toBe('Cancelled')
     expect(closingText(decision({ status: 'expired' }))).toBe('Expired')
+  })
+})
+
+describe('a decision with a timeout', () => {
+  it('says what happens when, while open, and what the timeout did once it ran out', () => {
+    const at = new Date(2026, 0, 5, 14, 5).getTime()
+    const denying = decision({ expiresAt: at, onTimeout: 'deny', createdAt: at - 600_000 })
+    expect(endText(denying)).toBe('Denied at 14:05 unless answered')
+    expect(endText(decision({ expiresAt: at, onTimeout: 'terminal' }))).toBe(
+      'Goes back to the terminal at 14:05',
+    )
+    expect(endText(decision())).toBeNull()
+    expect(
+      closingText({ ...denying, status: 'answered', answeredBy: 'timeout', answer: { behavior: 'deny' } }),
+    ).toBe('Denied: no one answered within 10 min')
+    expect(
+      closingText({
+        ...denying,
+        onTimeout: 'terminal',
+        status: 'answered',
+        answeredBy: 'timeout',
+        answer: { on_timeout: 'terminal' },
+      }),
+    ).toBe('Back to the terminal: no one answered within 10 min')
   })
 })

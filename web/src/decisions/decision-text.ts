@@ -1,5 +1,6 @@
 // Reading a decision's request, whose shape depends on its kind and where it came from.
 import type { DecisionRow } from '../../../src/core/api/rows.ts'
+import { TIMEOUT_ANSWERER, timedOutText, timeoutLine } from '../../../src/core/decision-timeout.ts'
 import { previewedInput } from '../../../src/core/tool-call-text.ts'
 
 export function toolOf(d: DecisionRow): string {
@@ -61,7 +62,17 @@ export function verdictText(d: DecisionRow): string {
 
 /** What a closed decision's card says for its last few seconds. */
 export function closingText(d: DecisionRow): string {
+  // Nobody answered in time: what the timeout did, and after how long.
+  if (d.answeredBy === TIMEOUT_ANSWERER && d.expiresAt !== null)
+    return timedOutText(d.onTimeout ?? 'deny', d.expiresAt - d.createdAt)
   if (d.status === 'answered') return verdictText(d)
   if (d.status === 'cancelled') return 'Cancelled'
   return 'Expired'
+}
+
+/** What an open decision says of its end ("Denied at 14:05 unless answered"); null: it waits on. */
+export function endText(d: DecisionRow): string | null {
+  return d.expiresAt !== null && d.onTimeout !== null && d.status === 'open'
+    ? timeoutLine(d.expiresAt, d.onTimeout)
+    : null
 }

@@ -19,6 +19,8 @@ function prompt(
     answer: null,
     answeredBy: null,
     createdAt: n,
+    expiresAt: null,
+    onTimeout: null,
     ...over,
   }
 }
