@@ -306,7 +306,7 @@ it('answers a PermissionDenied hook without its call or reason with nothing, and
   expect((await waiting).json).toEqual({})
 })
 
-it('leaves the dialog to the terminal when no answer comes before the hook’s deadline: {} and the prompt cancelled', async () => {
+it('leaves the dialog to the terminal when no answer comes before the hook’s deadline: {} and the prompt closed by the timeout', async () => {
   await start()
   // The hook's own timeout is 6 s: the hub answers 5 s before it, whatever hookWaitSeconds says.
   const answer = await hook('PermissionRequest', input('PermissionRequest', bash), { timeout: 6 })
@@ -317,10 +317,67 @@ it('leaves the dialog to the terminal when no answer comes before the hook’s d
     10_000,
     'the prompt cancelled',
   )
+  // It said so from the start, and closes as the timeout's, saying what became of it.
+  expect(prompt).toMatchObject({ on_timeout: 'terminal', expires_at: expect.any(Number) })
   expect(operator.messages.find((m) => m.event === 'decision')?.data).toMatchObject({
     id: prompt.id,
-    status: 'cancelled',
-    reason: 'not answered in time; the dialog stays at the terminal',
+    status: 'answered',
+    answered_by: 'timeout',
+    reason: 'Back to the terminal: no one answered within 1 s',
+  })
+  expect((await runCli(['decisions', '--json'], home.env)).stdout.trim()).toBe('[]')
+})
+
+it('denies a dialog nobody answers within decisionTimeout, warning the operators once before, and tells the model why', async () => {
+  await start({
+    SWITCHBOARD_DECISION_TIMEOUT: '4s',
+    SWITCHBOARD_DECISION_TIMEOUT_OUTCOME: 'deny',
+    SWITCHBOARD_DECISION_WARNING: '2s',
+  })
+  const asked = Date.now()
+  const answer = hook('PermissionRequest', input('PermissionRequest', bash), { timeout: 330 })
+  const prompt = await promptOfKind('permission')
+  expect(prompt).toMatchObject({ on_timeout: 'deny' })
+  const expiresAt = prompt.expires_at as number
+  expect(expiresAt - asked).toBeGreaterThan(3_000)
+  expect(expiresAt - asked).toBeLessThanOrEqual(4_000 + 1_000)
+  // Every surface that lists it says when and what: the CLI's line and its JSON.
+  const listed = await runCli(['decisions'], home.env)
+  expect(listed.stdout).toMatch(
+    new RegExp(`^${prompt.id}\t.*\tDenied at \\d\\d:\\d\\d unless answered$`, 'm'),
+  )
+  const [row] = JSON.parse((await runCli(['decisions', '--json'], home.env)).stdout) as Record<
+    string,
+    unknown
+  >[]
+  expect(row).toMatchObject({ code: prompt.id, expiresAt, onTimeout: 'deny' })
+
+  expect((await answer).json).toEqual({
+    hookSpecificOutput: {
+      hookEventName: 'PermissionRequest',
+      decision: {
+        behavior: 'deny',
+        message: "Denied by Switchboard's decision timeout: no one answered within 4 s",
+      },
+    },
+  })
+  const warnings = operator.messages.filter(
+    (m) => m.event === 'notice' && String((m.data as { id?: string }).id).startsWith('expiring:'),
+  )
+  expect(warnings).toHaveLength(1)
+  expect((warnings[0]?.data as { text: string }).text).toMatch(
+    /: Bash is still waiting for an answer\. Denied at \d\d:\d\d unless answered \(in 2 s\)/,
+  )
+  await waitFor(
+    () => operator.messages.some((m) => m.event === 'decision' && (m.data as Prompt).id === prompt.id),
+    10_000,
+    'the prompt closed',
+  )
+  expect(operator.messages.find((m) => m.event === 'decision')?.data).toMatchObject({
+    id: prompt.id,
+    status: 'answered',
+    answered_by: 'timeout',
+    reason: 'Denied: no one answered within 4 s',
   })
   expect((await runCli(['decisions', '--json'], home.env)).stdout.trim()).toBe('[]')
 })

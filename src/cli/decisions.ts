@@ -1,8 +1,10 @@
 // `switchboard decisions`: the prompts waiting for a person, on any hub of the database: code,
-// session, kind, tool, what it would do, and how long it has waited.
+// session, kind, tool, what it would do, how long it has waited, and what happens if nobody answers
+// (--json: each decision's expiresAt and onTimeout).
 import type { Command } from 'commander'
 import { namedWithAgent } from '../core/agents.js'
 import type { DecisionRow } from '../core/api/rows.js'
+import { timeoutLine } from '../core/decision-timeout.js'
 import { deniedText, previewedInput, toolCallLine } from '../core/tool-call-text.js'
 import { hubApi } from './options.js'
 import { printJson } from './output.js'
@@ -39,6 +41,11 @@ export function inputSummary(d: DecisionRow, width = 60): string {
   return flat.length > width ? `${flat.slice(0, width - 1)}…` : flat
 }
 
+/** What happens if nobody answers, and when ("Denied at 14:05 unless answered"); "waits on" without a timeout. */
+export function endOf(d: DecisionRow): string {
+  return d.expiresAt !== null && d.onTimeout !== null ? timeoutLine(d.expiresAt, d.onTimeout) : 'waits on'
+}
+
 export function registerDecisions(program: Command): void {
   program
     .command('decisions')
@@ -52,7 +59,7 @@ export function registerDecisions(program: Command): void {
       const now = Date.now()
       for (const d of prompts)
         process.stdout.write(
-          `${[d.code, sessionOf(d), d.kind, String(d.request.tool_name ?? '-'), inputSummary(d), age(now - d.createdAt)].join('\t')}\n`,
+          `${[d.code, sessionOf(d), d.kind, String(d.request.tool_name ?? '-'), inputSummary(d), age(now - d.createdAt), endOf(d)].join('\t')}\n`,
         )
     })
 }
