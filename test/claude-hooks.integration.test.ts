@@ -360,7 +360,7 @@ it('denies a dialog nobody answers within decisionTimeout, warning the operators
     (m) => m.event === 'notice' && String((m.data as { id?: string }).id).startsWith('expiring:'),
   )
   expect(warnings).toHaveLength(1)
-  expect((warnings[0]?.data as { text: string }).text).toMatch(
+  expect((warnings[0]?.data as { text?: string } | undefined)?.text).toMatch(
     /: Bash is still waiting for an answer\. Denied at \d\d:\d\d unless answered \(in 2 s\)/,
   )
   await waitFor(

@@ -51,7 +51,9 @@ it('says in the prompt when it is denied, warns once a minute before, then denie
   const decision = await opened
   const [prompt] = await itemsOf()
   expect(prompt?.body).toMatchObject({ expires_at: START + 600_000, on_timeout: 'deny' })
-  expect(prompt?.kind === 'permission' && prompt.body.text).toContain(`(Denied at ${clockText(START + 600_000)} unless answered)`)
+  expect(prompt?.kind === 'permission' && prompt.body.text).toContain(
+    `(Denied at ${clockText(START + 600_000)} unless answered)`,
+  )
 
   await vi.advanceTimersByTimeAsync(539_000)
   expect(await warnings()).toEqual([])
