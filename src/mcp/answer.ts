@@ -57,6 +57,10 @@ export function decisionResult(d: DecisionRow & { kind: PromptKind }, now: numbe
       input && typeof input === 'object' && !Array.isArray(input) ? (input as Record<string, unknown>) : {},
     ...(questions.length ? { questions } : {}),
     waitingSeconds: Math.max(0, Math.round((now - d.createdAt) / 1000)),
+    // What happens if nobody answers, and when (core/decision-timeout.ts); absent: it waits on.
+    ...(d.expiresAt !== null && d.onTimeout !== null
+      ? { expiresAt: d.expiresAt, onTimeout: d.onTimeout }
+      : {}),
   }
 }
 

@@ -103,6 +103,27 @@ describe('prompts on a phone', () => {
     )
     expect(outcomeLine(undefined, null, 'answered at the terminal')).toBe('⌨️ Answered at the terminal')
     expect(outcomeLine(undefined, null)).toBe('⏹ No longer open: its session ended or withdrew it')
+    expect(outcomeLine({ behavior: 'deny' }, 'timeout', 'Denied: no one answered within 10 min')).toBe(
+      '⏱ Denied: no one answered within 10 min',
+    )
+  })
+
+  it('says under a prompt with a timeout what happens when, and nothing under one that waits on', () => {
+    const at = new Date(2026, 10, 28, 14, 5).getTime()
+    const body = {
+      id: 'bqzmx',
+      session: 'work',
+      tool_name: 'Bash',
+      input: { command: 'rm -rf build' },
+      text: 'work: Claude wants to run Bash: $ rm -rf build — reply "yes bqzmx" or "no bqzmx"',
+    }
+    expect(promptMessage('permission', { ...body, expires_at: at, on_timeout: 'deny' }).text).toMatch(
+      /\(reply "yes bqzmx" or "no bqzmx", or use the buttons\)\n⏱ Denied at 14:05 unless answered$/,
+    )
+    expect(promptMessage('permission', { ...body, expires_at: at, on_timeout: 'terminal' }).text).toMatch(
+      /\n⏱ Goes back to the terminal at 14:05$/,
+    )
+    expect(promptMessage('permission', body).text).not.toContain('⏱')
   })
 
   it('shows a permission prompt’s text without the typed-answer suffix twice', () => {
