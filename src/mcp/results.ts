@@ -1,7 +1,9 @@
 // The result shapes of seed 004's tools, one zod schema each (the types the mapping returns, and the
 // outputSchema tools/list advertises), and how a hub session and its stored lines map onto them.
+
 import * as z from 'zod'
 import { agentSchema } from '../core/agents.js'
+import { TIMEOUT_OUTCOMES } from '../core/decision-timeout.js'
 import { PROMPT_KINDS } from '../core/outbox.js'
 import type { ListedSession, PendingInput, SessionStatus, SessionView } from '../core/session-api.js'
 import { promptText } from '../core/tool-call-text.js'
@@ -144,6 +146,14 @@ export const decisionSchema = z.object({
     .optional()
     .describe('A question’s questions, each with its option labels, in the order answers takes them'),
   waitingSeconds: z.number(),
+  expiresAt: z
+    .number()
+    .optional()
+    .describe('When its timeout runs out (ms since the epoch); absent: it waits on'),
+  onTimeout: z
+    .enum(TIMEOUT_OUTCOMES)
+    .optional()
+    .describe('What happens then: deny, or terminal (the dialog goes back to Claude Code’s own prompt)'),
 })
 
 export const decisionsResultSchema = z.object({ decisions: z.array(decisionSchema) })
