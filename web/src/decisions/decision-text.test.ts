@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest'
 import type { DecisionRow } from '../../../src/core/api/rows.ts'
-import { closingText, endText, inputOf, KIND_LABEL, requestText, ruleInputOf, toolOf } from './decision-text.ts'
+import {
+  closingText,
+  endText,
+  inputOf,
+  KIND_LABEL,
+  requestText,
+  ruleInputOf,
+  toolOf,
+} from './decision-text.ts'
 
 function decision(over: Partial<DecisionRow> = {}): DecisionRow {
   return {
