@@ -64,8 +64,10 @@ export function PushControl() {
     } catch (err) {
       setProblem(errorText(err))
     }
-    await subscriptions.refresh()
+    // Pressable again with the outcome's line, in the same render: not after the list's refresh,
+    // which a slow hub would make the person (and the phone test) wait for.
     setBusy(false)
+    await subscriptions.refresh()
   }
 
   return (
