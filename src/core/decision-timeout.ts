@@ -1,5 +1,6 @@
 // How long a decision waits for a person, what happens when nobody answers, and the words every
 // surface says it in (the hub's prompts and notices, the CLI, the dashboard: no zod, the page reads it).
+import { spanMs } from './span.js'
 
 /** What a decision's timeout does: deny the call, or give the dialog back to Claude Code's own prompt. */
 export const TIMEOUT_OUTCOMES = ['deny', 'terminal'] as const
@@ -8,18 +9,15 @@ export type TimeoutOutcome = (typeof TIMEOUT_OUTCOMES)[number]
 /** Who a decision closed by its timeout is recorded as answered by. */
 export const TIMEOUT_ANSWERER = 'timeout'
 
-const UNITS: Record<string, number> = { s: 1, m: 60, h: 3600 }
-
 /** The longest a duration setting may say: a day. */
 export const MAX_DURATION_SECONDS = 86_400
 
 /** `90s`, `10m`, `1h` (or a bare number of seconds) as seconds; `off` as null; anything else undefined. */
 export function durationSeconds(text: string): number | null | undefined {
-  const said = text.trim().toLowerCase()
-  if (said === 'off') return null
-  const m = /^(\d+)\s*([smh]?)$/.exec(said)
-  if (!m) return undefined
-  const seconds = Number(m[1]) * (UNITS[m[2] || 's'] ?? 1)
+  if (text.trim().toLowerCase() === 'off') return null
+  const ms = spanMs(text, 'smh', 's')
+  if (ms === null) return undefined
+  const seconds = ms / 1000
   return seconds > 0 && seconds <= MAX_DURATION_SECONDS ? seconds : undefined
 }
 

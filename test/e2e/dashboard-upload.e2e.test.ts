@@ -4,15 +4,15 @@
 // same bytes, and named to the model; a file over chatFileLimitMb refused on the page, naming it.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { latestTurn } from '../fakes/anthropic.js'
 import { launchChromium } from '../helpers/chromium.js'
+import { fitsThePhone, PHONE, signedInPage } from '../helpers/dashboard-page.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 
 const SHOTS = resolve(import.meta.dirname, '../../test-results/screenshots')
-const PHONE = { width: 390, height: 844 }
 const world = e2eWorld()
 let browser: Browser
 
@@ -27,18 +27,6 @@ beforeEach(async () => {
   await startDrivingHub(world)
 })
 
-async function signedInPhone(): Promise<Page> {
-  const printed = await world.home.cli('open', '--print')
-  const url = /(http:\/\/\S+\/signin\?token=\S+)/.exec(printed)?.[1]
-  expect(url).toBeDefined()
-  const context = await browser.newContext({ viewport: PHONE })
-  world.closers.push(() => context.close())
-  const page = await context.newPage()
-  await page.goto(url as string)
-  await page.getByRole('link', { name: /Sessions/ }).waitFor()
-  return page
-}
-
 it('sends a file attached on the phone to the session, and refuses one over the limit on the page', async () => {
   world.fake.respond((r) =>
     latestTurn(r).includes('what is in this file') ? { text: 'a list of three fruits' } : { text: 'ready' },
@@ -48,7 +36,7 @@ it('sends a file attached on the phone to the session, and refuses one over the 
     options: { cwd: world.claude.cwd },
   })
   const id = created.json.id
-  const page = await signedInPhone()
+  const { page } = await signedInPage(browser, world, { viewport: PHONE })
   await page.goto(`${world.home.url}/#/sessions/${id}`)
   await page
     .getByText(/Turn finished/)
@@ -62,20 +50,9 @@ it('sends a file attached on the phone to the session, and refuses one over the 
   await page.getByText('fruit.txt').waitFor()
   await page.getByText(`${bytes.length} B`, { exact: true }).waitFor()
   await page.getByLabel('Message').fill('what is in this file?')
-  // At 390 px: nothing scrolls sideways, and every button of the message box is on the screen.
-  expect((await page.evaluate('document.documentElement.scrollWidth')) as number).toBeLessThanOrEqual(390)
-  for (const name of ['Attach', 'Camera', 'Record', 'Send', 'Interrupt']) {
-    const button = page.getByRole('button', { name, exact: true })
-    const box = await button.boundingBox()
-    expect(box && box.x >= 0 && box.x + box.width <= 390, name).toBe(true)
-    // Its word on one line ("Attac / h" was the first version of this row).
-    const lines = await button.evaluate((b) => {
-      const range = b.ownerDocument.createRange()
-      range.selectNodeContents(b)
-      return range.getClientRects().length
-    })
-    expect(lines, `${name} on one line`).toBe(1)
-  }
+  // At 390 px, every button of the message box on the screen, its word on one line ("Attac / h" was
+  // the first version of this row).
+  await fitsThePhone(page, ['Attach', 'Camera', 'Record', 'Send', 'Interrupt'])
   await page.screenshot({ path: join(SHOTS, 'session-upload-phone.png') })
   await page.getByRole('button', { name: 'Send', exact: true }).click()
 

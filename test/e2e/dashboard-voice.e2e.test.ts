@@ -10,10 +10,10 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { latestTurn } from '../fakes/anthropic.js'
 import { FakeTranscription } from '../fakes/transcription.js'
 import { FAKE_MICROPHONE, launchChromium } from '../helpers/chromium.js'
+import { fitsThePhone, PHONE, signedInPage } from '../helpers/dashboard-page.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 
 const SHOTS = resolve(import.meta.dirname, '../../test-results/screenshots')
-const PHONE = { width: 390, height: 844 }
 const world = e2eWorld()
 let browser: Browser
 let speech: FakeTranscription
@@ -36,14 +36,7 @@ async function sessionOnPhone(): Promise<Page> {
     prompt: 'wait for words',
     options: { cwd: world.claude.cwd },
   })
-  const printed = await world.home.cli('open', '--print')
-  const url = /(http:\/\/\S+\/signin\?token=\S+)/.exec(printed)?.[1]
-  expect(url).toBeDefined()
-  const context = await browser.newContext({ viewport: PHONE })
-  world.closers.push(() => context.close())
-  const page = await context.newPage()
-  await page.goto(url as string)
-  await page.getByRole('link', { name: /Sessions/ }).waitFor()
+  const { page } = await signedInPage(browser, world, { viewport: PHONE })
   await page.goto(`${world.home.url}/#/sessions/${created.json.id}`)
   await page
     .getByText(/Turn finished/)
@@ -62,22 +55,6 @@ async function speak(page: Page): Promise<void> {
   // Something to record: the recorder hands over what it took when it stops.
   await page.waitForTimeout(800)
   await stop.click()
-}
-
-/** Nothing scrolls sideways at 390 px, and each of the box's buttons is on the screen, its word on one line. */
-async function fitsThePhone(page: Page, names: string[]): Promise<void> {
-  expect((await page.evaluate('document.documentElement.scrollWidth')) as number).toBeLessThanOrEqual(390)
-  for (const name of names) {
-    const button = page.getByRole('button', { name, exact: true })
-    const box = await button.boundingBox()
-    expect(box && box.x >= 0 && box.x + box.width <= 390, name).toBe(true)
-    const lines = await button.evaluate((b) => {
-      const range = b.ownerDocument.createRange()
-      range.selectNodeContents(b)
-      return range.getClientRects().length
-    })
-    expect(lines, `${name} on one line`).toBe(1)
-  }
 }
 
 const message = (page: Page) => page.getByLabel('Message')

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { COLOUR_QUESTION, latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
 import { ChannelClient } from '../helpers/channel-client.js'
 import { launchChromium } from '../helpers/chromium.js'
+import { DESKTOP, PHONE, signedInPage } from '../helpers/dashboard-page.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 
@@ -27,23 +28,12 @@ beforeEach(async () => {
   await startDrivingHub(world)
 })
 
-const PHONE = { width: 390, height: 844 }
-
 /** A signed-in page: the link `switchboard open --print` prints, opened once. */
 async function signedIn(
-  viewport = { width: 1280, height: 800 },
-  prepare: (context: BrowserContext) => Promise<void> = async () => {},
+  viewport = DESKTOP,
+  prepare?: (context: BrowserContext) => Promise<void>,
 ): Promise<Page> {
-  const printed = await world.home.cli('open', '--print')
-  const url = /(http:\/\/\S+\/signin\?token=\S+)/.exec(printed)?.[1]
-  expect(url).toBeDefined()
-  const context = await browser.newContext({ viewport })
-  world.closers.push(() => context.close())
-  await prepare(context)
-  const page = await context.newPage()
-  await page.goto(url as string)
-  await page.getByRole('link', { name: /Sessions/ }).waitFor()
-  return page
+  return (await signedInPage(browser, world, { viewport }, prepare)).page
 }
 
 /** The whole page; `window`: only what the window shows (a long transcript is windowed: the rest is blank). */

@@ -10,11 +10,11 @@ import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import type { DecisionRow, PushPayload } from '../../src/core/api/rows.js'
 import { toolResults } from '../fakes/anthropic.js'
 import { launchChromium } from '../helpers/chromium.js'
+import { PHONE, signedInPage } from '../helpers/dashboard-page.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 
 const SHOTS = resolve(import.meta.dirname, '../../test-results/screenshots')
-const PHONE = { width: 390, height: 844 }
 const world = e2eWorld()
 let browser: Browser
 
@@ -43,15 +43,9 @@ interface Browserish {
 
 /** A phone signed in with the link `switchboard open --print` prints, notifications allowed. */
 async function phone(): Promise<{ page: Page; context: BrowserContext }> {
-  const printed = await world.home.cli('open', '--print')
-  const url = /(http:\/\/\S+\/signin\?token=\S+)/.exec(printed)?.[1] as string
-  const context = await browser.newContext({ viewport: PHONE, isMobile: true, hasTouch: true })
-  world.closers.push(() => context.close())
-  await context.grantPermissions(['notifications'], { origin: world.home.url })
-  const page = await context.newPage()
-  await page.goto(url)
-  await page.getByRole('link', { name: /Sessions/ }).waitFor()
-  return { page, context }
+  return signedInPage(browser, world, { viewport: PHONE, isMobile: true, hasTouch: true }, (context) =>
+    context.grantPermissions(['notifications'], { origin: world.home.url }),
+  )
 }
 
 /** Claude asks to run `command` once a turn, then says it is done. */

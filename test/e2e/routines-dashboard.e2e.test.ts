@@ -5,10 +5,11 @@
 
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { RoutineRun, RoutineView } from '../../src/core/routines.js'
 import { launchChromium } from '../helpers/chromium.js'
+import { PHONE, signedInPage } from '../helpers/dashboard-page.js'
 import { addRoutine, adminCall, drivingEnv, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { runCli, waitFor } from '../helpers/home.js'
 
@@ -21,19 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
 })
-
-/** A signed-in page: the link `switchboard open --print` prints, opened once. */
-async function signedIn(viewport = { width: 1280, height: 800 }): Promise<Page> {
-  const printed = await world.home.cli('open', '--print')
-  const url = /(http:\/\/\S+\/signin\?token=\S+)/.exec(printed)?.[1]
-  expect(url).toBeDefined()
-  const context = await browser.newContext({ viewport })
-  world.closers.push(() => context.close())
-  const page = await context.newPage()
-  await page.goto(url as string)
-  await page.getByRole('link', { name: /Sessions/ }).waitFor()
-  return page
-}
 
 const runsOf = async (name: string) =>
   (await adminCall<{ runs: RoutineRun[] }>(world, 'GET', `/api/routines/${name}/runs`)).json.runs
@@ -54,7 +42,7 @@ it('shows a routine added at the terminal and its run, and pauses and fires it f
   ).toBe(0)
   world.fake.respond(() => ({ text: 'nothing new today' }))
 
-  const page = await signedIn()
+  const page = (await signedInPage(browser, world)).page
   await page.getByRole('link', { name: 'Routines' }).click()
   const card = page.getByRole('article', { name: 'triage' })
   await card.getByText('by hand').waitFor()
@@ -118,7 +106,7 @@ it('fits a phone: the Routines page with a run is no wider than a 390 px screen'
     'the run to be done',
   )
 
-  const page = await signedIn({ width: 390, height: 844 })
+  const page = (await signedInPage(browser, world, { viewport: PHONE })).page
   await page.getByRole('link', { name: 'Routines' }).click()
   const card = page.getByRole('article', { name: 'nightly-dependency-triage-for-the-webshop' })
   await card.getByText('hold back react-router', { exact: false }).waitFor({ timeout: 15_000 })
@@ -159,7 +147,7 @@ it('fits a laptop: at 1366 px every run’s row stays inside its routine’s car
   await waitFor(async () => (await runsOf(name))[0]?.state === 'done', 60_000, 'the run to be done')
 
   const width = 1366
-  const page = await signedIn({ width, height: 768 })
+  const page = (await signedInPage(browser, world, { viewport: { width, height: 768 } })).page
   await page.getByRole('link', { name: 'Routines' }).click()
   const card = page.getByRole('article', { name })
   await card.getByText('merged:', { exact: false }).waitFor({ timeout: 15_000 })

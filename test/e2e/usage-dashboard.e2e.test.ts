@@ -2,11 +2,12 @@
 // read (and as a table), fitting a phone at 390 px without sideways scrolling, and a desktop;
 // screenshots of both go to test-results/screenshots.
 import { join, resolve } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import type { Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import type { UsageEntry } from '../../src/core/usage.js'
 import { openSqliteStore } from '../../src/store/sqlite/index.js'
 import { launchChromium } from '../helpers/chromium.js'
+import { signedInPage } from '../helpers/dashboard-page.js'
 import { e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 
 /** Where the page's screenshots go, as the other dashboard tests leave theirs. */
@@ -21,18 +22,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close()
 })
-
-async function signedIn(viewport: { width: number; height: number }): Promise<Page> {
-  const printed = await world.home.cli('open', '--print')
-  const url = /(http:\/\/\S+\/signin\?token=\S+)/.exec(printed)?.[1]
-  expect(url).toBeDefined()
-  const context = await browser.newContext({ viewport })
-  world.closers.push(() => context.close())
-  const page = await context.newPage()
-  await page.goto(url as string)
-  await page.getByRole('link', { name: /Sessions/ }).waitFor()
-  return page
-}
 
 const turn = (extra: Partial<UsageEntry>): UsageEntry => ({
   sessionId: 'ses_a',
@@ -66,7 +55,7 @@ it('shows today’s costs by project as a chart that reads at 390 px and on a de
     { width: 390, height: 844 },
     { width: 1280, height: 800 },
   ]) {
-    const page = await signedIn(viewport)
+    const page = (await signedInPage(browser, world, { viewport })).page
     await page.getByRole('link', { name: 'Usage' }).click()
     const chart = page.getByRole('img', { name: /Today’s cost by project/ })
     await chart.waitFor()

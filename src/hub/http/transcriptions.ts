@@ -7,7 +7,7 @@
 import { type Context, Hono } from 'hono'
 import { recordingTypeSchema } from '../../core/api/schemas.js'
 import { conflict, invalid, tooLarge, unavailable } from '../../core/errors.js'
-import { chatFileLimits, megabytes } from '../../sources/chat/inbox.js'
+import { chatFileLimits, oversizeText } from '../../sources/chat/inbox.js'
 import { transcribeBytes, transcriptionService } from '../../sources/chat/transcription.js'
 import { type Before, defineRoute } from './define.js'
 import type { HubEnv } from './env.js'
@@ -27,10 +27,7 @@ function recordingType(c: Context<HubEnv>): string {
 /** Throws the refusal of a recording over the files' limit (413), in the words a file's uses. */
 function refuseSize(size: number, home: string): void {
   const { maxBytes } = chatFileLimits(home)
-  if (size > maxBytes)
-    throw tooLarge(
-      `The recording is ${megabytes(size)}, over the ${megabytes(maxBytes)} limit for files (chatFileLimitMb): it was not transcribed.`,
-    )
+  if (size > maxBytes) throw tooLarge(oversizeText('The recording', size, maxBytes, 'it was not transcribed'))
 }
 
 /** A name the service can tell the format by (OpenAI's reads the extension): recording.webm, .ogg… */

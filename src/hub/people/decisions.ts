@@ -530,13 +530,9 @@ export function promptBody(decision: Decision): PromptBody {
   const { code, request } = decision
   const { key: session, name } = sessionOfDecision(decision)
   const outcome = outcomeOf(request)
-  const ends =
-    outcome && decision.expiresAt !== null ? { expires_at: decision.expiresAt, on_timeout: outcome } : {}
-  const reply = ` — reply "yes ${code}" or "no ${code}"${
-    ends.expires_at !== undefined && ends.on_timeout
-      ? ` (${timeoutLine(ends.expires_at, ends.on_timeout)})`
-      : ''
-  }`
+  const end = outcome && decision.expiresAt !== null ? { at: decision.expiresAt, outcome } : null
+  const ends = end ? { expires_at: end.at, on_timeout: end.outcome } : {}
+  const reply = ` — reply "yes ${code}" or "no ${code}"${end ? ` (${timeoutLine(end.at, end.outcome)})` : ''}`
   const tool = typeof request.tool_name === 'string' ? request.tool_name : ''
   const description = typeof request.description === 'string' ? request.description : undefined
   // A channel relays Claude Code's prompt with a preview of the input; a driven session, the input.

@@ -104,10 +104,7 @@ export function refusalWhy(
 ): Refusal | null {
   const name = shownName(attachment)
   if (attachment.size !== null && attachment.size > limits.maxBytes)
-    return {
-      reason: 'size',
-      message: `${name} is ${megabytes(attachment.size)}, over the ${megabytes(limits.maxBytes)} limit for files (chatFileLimitMb): ${outcome}.`,
-    }
+    return { reason: 'size', message: oversizeText(name, attachment.size, limits.maxBytes, outcome) }
   const type = typeOf(attachment)
   if (!typeAllowed(type, limits.types))
     return {
@@ -115,6 +112,11 @@ export function refusalWhy(
       message: `${name} is ${type}, which is not taken (chatFileTypes: ${limits.types.join(', ')}): ${outcome}.`,
     }
   return null
+}
+
+/** What a sender is told of a file over chatFileLimitMb (`what`: how it is named to them). */
+export function oversizeText(what: string, size: number, maxBytes: number, outcome: string): string {
+  return `${what} is ${megabytes(size)}, over the ${megabytes(maxBytes)} limit for files (chatFileLimitMb): ${outcome}.`
 }
 
 /** How a file is named to its sender. */

@@ -50,14 +50,15 @@ function mentions(message: Message, botId: string): boolean {
 function attachment(file: Attachment, voiceMessage: boolean): InboundAttachment {
   const mime = file.contentType ?? null
   return {
-    kind: mime?.startsWith('image/')
-      ? 'photo'
-      : voiceMessage && mime?.startsWith('audio/')
-        ? 'voice'
-        : 'file',
+    kind: kindOf(mime, voiceMessage),
     ref: file.url,
     name: file.name ?? null,
     mime,
     size: Number.isFinite(file.size) ? file.size : null,
   }
+}
+
+function kindOf(mime: string | null, voiceMessage: boolean): InboundAttachment['kind'] {
+  if (mime?.startsWith('image/')) return 'photo'
+  return voiceMessage && mime?.startsWith('audio/') ? 'voice' : 'file'
 }

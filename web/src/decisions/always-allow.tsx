@@ -5,6 +5,7 @@ import { useId, useState } from 'react'
 import type { DecisionRow } from '../../../src/core/api/rows.ts'
 import { readableCall } from '../../../src/core/readable-call.ts'
 import { ApiError, call, errorText } from '../api/client.ts'
+import { DurationOptions, minutesOf } from '../rules/duration-options.tsx'
 import { PatternRuleForm, type PatternStart } from '../rules/pattern-rule-form.tsx'
 import { DURATION_CHOICES, type RuleScope, SCOPE_CHOICES } from '../rules/rule-text.ts'
 import { ruleInputOf, toolOf } from './decision-text.ts'
@@ -88,11 +89,7 @@ export function AlwaysAllow({
             disabled={state !== 'idle'}
             onChange={(e) => setDuration(e.target.value)}
           >
-            {DURATION_CHOICES.map((c) => (
-              <option key={c.label} value={c.minutes === null ? '' : String(c.minutes)}>
-                {c.label}
-              </option>
-            ))}
+            <DurationOptions />
           </select>
         </div>
       </div>
@@ -108,7 +105,7 @@ export function AlwaysAllow({
         type="button"
         className="primary always-submit"
         disabled={busy || state !== 'idle' || blocked !== null}
-        onClick={() => make(scope, duration === '' ? null : Number(duration))}
+        onClick={() => make(scope, minutesOf(duration))}
       >
         Always allow
       </button>

@@ -7,7 +7,8 @@ import type { DecisionRow, NewPatternRule } from '../../../src/core/api/rows.ts'
 import { call, errorText } from '../api/client.ts'
 import { ruleInputOf, toolOf } from '../decisions/decision-text.ts'
 import { ErrorLine } from '../ui/error-line.tsx'
-import { callText, DURATION_CHOICES, type RuleScope, SCOPE_CHOICES, SCOPE_VALUE_LABEL } from './rule-text.ts'
+import { DurationOptions, minutesOf } from './duration-options.tsx'
+import { callText, type RuleScope, SCOPE_CHOICES, SCOPE_VALUE_LABEL } from './rule-text.ts'
 
 export interface PatternStart {
   toolName: string
@@ -50,7 +51,7 @@ export function PatternRuleForm({ start = BLANK, onSaved }: { start?: PatternSta
     effect: fields.effect,
     scope: fields.scope,
     scopeValue: fields.scope === 'everywhere' ? null : fields.scopeValue || null,
-    expiresInMinutes: fields.duration === '' ? null : Number(fields.duration),
+    expiresInMinutes: minutesOf(fields.duration),
   }
   const key = JSON.stringify(rule)
   const current = previewed?.key === key ? previewed : null
@@ -164,11 +165,7 @@ export function PatternRuleForm({ start = BLANK, onSaved }: { start?: PatternSta
             value={fields.duration}
             onChange={(e) => set({ duration: e.target.value })}
           >
-            {DURATION_CHOICES.map((c) => (
-              <option key={c.label} value={c.minutes === null ? '' : String(c.minutes)}>
-                {c.label}
-              </option>
-            ))}
+            <DurationOptions />
           </select>
         </div>
       </div>

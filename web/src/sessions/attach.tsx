@@ -55,9 +55,13 @@ export function Attached({ file, onRemove }: { file: File; onRemove: () => void 
   )
 }
 
-/** A pasted image has no name of its own (or "image.png" whatever it was): one that says when. */
-export function pastedName(file: File, now = new Date()): string {
-  const extension = file.type.split('/')[1]?.replace(/[^a-z0-9]/gi, '') || 'png'
+/**
+ * A name for a file the page made (a pasted image has none of its own, or "image.png" whatever it was;
+ * a recording none at all) that says when, with its type's extension: pasted-2026-11-29-00-30-00.png.
+ */
+export function stampedName(what: string, type: string, fallback: string, now = new Date()): string {
+  const subtype = type.split(';')[0]?.split('/')[1] ?? ''
+  const extension = subtype.replace(/[^a-z0-9]/gi, '') || fallback
   const stamp = now.toISOString().slice(0, 19).replace(/[T:]/g, '-')
-  return `pasted-${stamp}.${extension}`
+  return `${what}-${stamp}.${extension}`
 }

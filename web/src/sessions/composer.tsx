@@ -5,7 +5,7 @@
 import { type ClipboardEvent, type FormEvent, useState } from 'react'
 import { call, errorText } from '../api/client.ts'
 import { ErrorLine } from '../ui/error-line.tsx'
-import { AttachButtons, Attached, pastedName } from './attach.tsx'
+import { AttachButtons, Attached, stampedName } from './attach.tsx'
 import { RecordButton, RecordingLine, useRecorder } from './record.tsx'
 
 export function Composer({
@@ -65,7 +65,7 @@ export function Composer({
     const image = [...e.clipboardData.files].find((f) => f.type.startsWith('image/'))
     if (!image) return
     e.preventDefault()
-    attach(new File([image], pastedName(image), { type: image.type }))
+    attach(new File([image], stampedName('pasted', image.type, 'png'), { type: image.type }))
   }
 
   const interrupt = async () => {

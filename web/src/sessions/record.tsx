@@ -5,6 +5,7 @@
 // the recording may be attached as a file instead.
 import { useEffect, useRef, useState } from 'react'
 import { call, errorText } from '../api/client.ts'
+import { stampedName } from './attach.tsx'
 
 export type Recording =
   | { state: 'idle' }
@@ -67,7 +68,7 @@ export function useRecorder(onWords: (words: string) => void): Recorder {
       release(taking)
       recorder.current = null
       const type = taking.mimeType || 'audio/webm'
-      void transcribe(new File(chunks, recordingName(type), { type }))
+      void transcribe(new File(chunks, stampedName('recording', type, 'webm'), { type }))
     }
     recorder.current = taking
     taking.start()
@@ -83,14 +84,6 @@ export function useRecorder(onWords: (words: string) => void): Recorder {
 
 function release(recorder: MediaRecorder | null): void {
   for (const track of recorder?.stream.getTracks() ?? []) track.stop()
-}
-
-/** recording-2026-11-29-00-30-00.webm: a name that says when, with the type's extension. */
-export function recordingName(type: string, now = new Date()): string {
-  const subtype = type.split(';')[0]?.split('/')[1] ?? ''
-  const extension = subtype.replace(/[^a-z0-9]/gi, '') || 'webm'
-  const stamp = now.toISOString().slice(0, 19).replace(/[T:]/g, '-')
-  return `recording-${stamp}.${extension}`
 }
 
 /** Record, and Stop while recording: one button whose word says what a press does. */

@@ -1,0 +1,49 @@
+// The dashboard as a person opens it in the tests' Chromium: signed in with the link
+// `switchboard open --print` prints, opened once in a browser context of its own that the world closes;
+// and the phone-width checks the message box's tests share.
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
+import { expect } from 'vitest'
+import type { World } from './e2e.js'
+
+export const DESKTOP = { width: 1280, height: 800 }
+export const PHONE = { width: 390, height: 844 }
+
+/**
+ * A signed-in page in a new context (`options`: its viewport and the rest); `prepare` runs on the
+ * context before the page opens (permissions, routes).
+ */
+export async function signedInPage(
+  browser: Browser,
+  world: Pick<World, 'home' | 'closers'>,
+  options: BrowserContextOptions = { viewport: DESKTOP },
+  prepare: (context: BrowserContext) => Promise<void> = async () => {},
+): Promise<{ page: Page; context: BrowserContext }> {
+  const printed = await world.home.cli('open', '--print')
+  const url = /(http:\/\/\S+\/signin\?token=\S+)/.exec(printed)?.[1]
+  expect(url).toBeDefined()
+  const context = await browser.newContext(options)
+  world.closers.push(() => context.close())
+  await prepare(context)
+  const page = await context.newPage()
+  await page.goto(url as string)
+  await page.getByRole('link', { name: /Sessions/ }).waitFor()
+  return { page, context }
+}
+
+/** Nothing scrolls sideways at 390 px, and each named button is on the screen, its word on one line. */
+export async function fitsThePhone(page: Page, names: string[]): Promise<void> {
+  expect((await page.evaluate('document.documentElement.scrollWidth')) as number).toBeLessThanOrEqual(
+    PHONE.width,
+  )
+  for (const name of names) {
+    const button = page.getByRole('button', { name, exact: true })
+    const box = await button.boundingBox()
+    expect(box && box.x >= 0 && box.x + box.width <= PHONE.width, name).toBe(true)
+    const lines = await button.evaluate((b) => {
+      const range = b.ownerDocument.createRange()
+      range.selectNodeContents(b)
+      return range.getClientRects().length
+    })
+    expect(lines, `${name} on one line`).toBe(1)
+  }
+}
