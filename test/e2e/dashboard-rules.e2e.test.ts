@@ -1,28 +1,12 @@
-// Rules by pattern in real headless Chromium, against a hub driving the real Claude Code CLI on the
-// fake Messages API (issue 36's acceptance): a prefix rule previewed (the prompt it would have matched
-// listed), saved, and then answering the next matching prompt unasked; a deny rule refusing one with
-// its message; and a command joined to another by shell operators not allowed by the prefix rule.
-import { mkdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { join } from 'node:path'
+import { beforeEach, expect, it } from 'vitest'
 import { latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
-import { launchChromium } from '../helpers/chromium.js'
-import { signedInPage } from '../helpers/dashboard-page.js'
+import { dashboardPages, SHOTS } from '../helpers/dashboard-page.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 
-const SHOTS = resolve(import.meta.dirname, '../../test-results/screenshots')
 const world = e2eWorld()
-let browser: Browser
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  browser = await launchChromium()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const pages = dashboardPages(world)
 beforeEach(async () => {
   await startDrivingHub(world)
 })
@@ -36,7 +20,7 @@ const COMMANDS: Record<string, string> = {
 }
 
 it('previews a prefix rule, saves it, and it answers the next matching prompt; a deny rule refuses one', async () => {
-  const { page } = await signedInPage(browser, world)
+  const { page } = await pages.signedIn()
   /** What the model was told each tool call came to, in order. */
   const results: string[] = []
   world.fake.respond((r) => {

@@ -2,27 +2,16 @@
 // phone's width, against a hub driving the real Claude Code CLI on the fake Messages API: attached in
 // the session's message box, sent with words, stored in the session's folder of the inbox with the
 // same bytes, and named to the model; a file over chatFileLimitMb refused on the page, naming it.
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { beforeEach, expect, it } from 'vitest'
 import { latestTurn } from '../fakes/anthropic.js'
-import { launchChromium } from '../helpers/chromium.js'
-import { fitsThePhone, PHONE, signedInPage } from '../helpers/dashboard-page.js'
+import { dashboardPages, fitsThePhone, PHONE, SHOTS } from '../helpers/dashboard-page.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 
-const SHOTS = resolve(import.meta.dirname, '../../test-results/screenshots')
 const world = e2eWorld()
-let browser: Browser
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  browser = await launchChromium()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const pages = dashboardPages(world)
 beforeEach(async () => {
   await startDrivingHub(world)
 })
@@ -36,7 +25,7 @@ it('sends a file attached on the phone to the session, and refuses one over the 
     options: { cwd: world.claude.cwd },
   })
   const id = created.json.id
-  const { page } = await signedInPage(browser, world, { viewport: PHONE })
+  const { page } = await pages.signedIn({ viewport: PHONE })
   await page.goto(`${world.home.url}/#/sessions/${id}`)
   await page
     .getByText(/Turn finished/)

@@ -3,28 +3,24 @@
 // Messages API and a fake speech-to-text server: Record, Stop, the transcript in the message box, one
 // word edited, Send, and the model reads the edited words; Cancel sends nothing; without a service the
 // page says so and the recording goes as a file instead.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import type { Browser, Page } from 'playwright-core'
+import { rmSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
 import { latestTurn } from '../fakes/anthropic.js'
 import { FakeTranscription } from '../fakes/transcription.js'
-import { FAKE_MICROPHONE, launchChromium } from '../helpers/chromium.js'
-import { fitsThePhone, PHONE, signedInPage } from '../helpers/dashboard-page.js'
+import { FAKE_MICROPHONE } from '../helpers/chromium.js'
+import { dashboardPages, fitsThePhone, PHONE, SHOTS } from '../helpers/dashboard-page.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 
-const SHOTS = resolve(import.meta.dirname, '../../test-results/screenshots')
 const world = e2eWorld()
-let browser: Browser
+const pages = dashboardPages(world, FAKE_MICROPHONE)
 let speech: FakeTranscription
 
 beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  browser = await launchChromium(FAKE_MICROPHONE)
   speech = await new FakeTranscription().start()
 })
 afterAll(async () => {
-  await browser?.close()
   await speech?.close()
 })
 beforeEach(async () => {
@@ -36,7 +32,7 @@ async function sessionOnPhone(): Promise<Page> {
     prompt: 'wait for words',
     options: { cwd: world.claude.cwd },
   })
-  const { page } = await signedInPage(browser, world, { viewport: PHONE })
+  const { page } = await pages.signedIn({ viewport: PHONE })
   await page.goto(`${world.home.url}/#/sessions/${created.json.id}`)
   await page
     .getByText(/Turn finished/)

@@ -2,28 +2,18 @@
 // Code CLI on the fake Messages API: sign in with `switchboard open --print`, start a session from the
 // page, answer its prompts in the inbox, and see an answer given elsewhere. Screenshots of each page,
 // on the desktop and at a phone's size, go to test-results/screenshots.
-import { existsSync, mkdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
-import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import type { BrowserContext, Locator, Page } from 'playwright-core'
+import { beforeEach, expect, it } from 'vitest'
 import { COLOUR_QUESTION, latestTurn, textOf, toolResults } from '../fakes/anthropic.js'
 import { ChannelClient } from '../helpers/channel-client.js'
-import { launchChromium } from '../helpers/chromium.js'
-import { DESKTOP, PHONE, signedInPage } from '../helpers/dashboard-page.js'
+import { DESKTOP, dashboardPages, PHONE, SHOTS } from '../helpers/dashboard-page.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 
-const SHOTS = resolve(import.meta.dirname, '../../test-results/screenshots')
 const world = e2eWorld()
-let browser: Browser
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  browser = await launchChromium()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const pages = dashboardPages(world)
 beforeEach(async () => {
   await startDrivingHub(world)
 })
@@ -33,7 +23,7 @@ async function signedIn(
   viewport = DESKTOP,
   prepare?: (context: BrowserContext) => Promise<void>,
 ): Promise<Page> {
-  return (await signedInPage(browser, world, { viewport }, prepare)).page
+  return (await pages.signedIn({ viewport }, prepare)).page
 }
 
 /** The whole page; `window`: only what the window shows (a long transcript is windowed: the rest is blank). */

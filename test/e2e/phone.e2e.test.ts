@@ -4,27 +4,17 @@
 // path broken only after a separator; and the installed app's service worker, which shows a push
 // the DevTools protocol delivers to it and answers the prompt from the notification.
 import { existsSync, mkdirSync } from 'node:fs'
-import { basename, join, resolve } from 'node:path'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest'
+import { basename, join } from 'node:path'
+import type { BrowserContext, Page } from 'playwright-core'
+import { beforeEach, expect, it } from 'vitest'
 import type { DecisionRow, PushPayload } from '../../src/core/api/rows.js'
 import { toolResults } from '../fakes/anthropic.js'
-import { launchChromium } from '../helpers/chromium.js'
-import { PHONE, signedInPage } from '../helpers/dashboard-page.js'
+import { dashboardPages, PHONE, SHOTS } from '../helpers/dashboard-page.js'
 import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { waitFor } from '../helpers/home.js'
 
-const SHOTS = resolve(import.meta.dirname, '../../test-results/screenshots')
 const world = e2eWorld()
-let browser: Browser
-
-beforeAll(async () => {
-  mkdirSync(SHOTS, { recursive: true })
-  browser = await launchChromium()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const pages = dashboardPages(world)
 beforeEach(async () => {
   await startDrivingHub(world)
 })
@@ -43,7 +33,7 @@ interface Browserish {
 
 /** A phone signed in with the link `switchboard open --print` prints, notifications allowed. */
 async function phone(): Promise<{ page: Page; context: BrowserContext }> {
-  return signedInPage(browser, world, { viewport: PHONE, isMobile: true, hasTouch: true }, (context) =>
+  return pages.signedIn({ viewport: PHONE, isMobile: true, hasTouch: true }, (context) =>
     context.grantPermissions(['notifications'], { origin: world.home.url }),
   )
 }

@@ -5,23 +5,14 @@
 
 import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { expect, it } from 'vitest'
 import type { RoutineRun, RoutineView } from '../../src/core/routines.js'
-import { launchChromium } from '../helpers/chromium.js'
-import { PHONE, signedInPage } from '../helpers/dashboard-page.js'
+import { dashboardPages, PHONE } from '../helpers/dashboard-page.js'
 import { addRoutine, adminCall, drivingEnv, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 import { runCli, waitFor } from '../helpers/home.js'
 
 const world = e2eWorld()
-let browser: Browser
-
-beforeAll(async () => {
-  browser = await launchChromium()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const pages = dashboardPages(world)
 
 const runsOf = async (name: string) =>
   (await adminCall<{ runs: RoutineRun[] }>(world, 'GET', `/api/routines/${name}/runs`)).json.runs
@@ -42,7 +33,7 @@ it('shows a routine added at the terminal and its run, and pauses and fires it f
   ).toBe(0)
   world.fake.respond(() => ({ text: 'nothing new today' }))
 
-  const page = (await signedInPage(browser, world)).page
+  const page = (await pages.signedIn()).page
   await page.getByRole('link', { name: 'Routines' }).click()
   const card = page.getByRole('article', { name: 'triage' })
   await card.getByText('by hand').waitFor()
@@ -106,7 +97,7 @@ it('fits a phone: the Routines page with a run is no wider than a 390 px screen'
     'the run to be done',
   )
 
-  const page = (await signedInPage(browser, world, { viewport: PHONE })).page
+  const page = (await pages.signedIn({ viewport: PHONE })).page
   await page.getByRole('link', { name: 'Routines' }).click()
   const card = page.getByRole('article', { name: 'nightly-dependency-triage-for-the-webshop' })
   await card.getByText('hold back react-router', { exact: false }).waitFor({ timeout: 15_000 })
@@ -147,7 +138,7 @@ it('fits a laptop: at 1366 px every run’s row stays inside its routine’s car
   await waitFor(async () => (await runsOf(name))[0]?.state === 'done', 60_000, 'the run to be done')
 
   const width = 1366
-  const page = (await signedInPage(browser, world, { viewport: { width, height: 768 } })).page
+  const page = (await pages.signedIn({ viewport: { width, height: 768 } })).page
   await page.getByRole('link', { name: 'Routines' }).click()
   const card = page.getByRole('article', { name })
   await card.getByText('merged:', { exact: false }).waitFor({ timeout: 15_000 })

@@ -1,27 +1,15 @@
 // The Usage page in real headless Chromium: today's costs by project as a chart a screen reader can
 // read (and as a table), fitting a phone at 390 px without sideways scrolling, and a desktop;
 // screenshots of both go to test-results/screenshots.
-import { join, resolve } from 'node:path'
-import type { Browser } from 'playwright-core'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { join } from 'node:path'
+import { expect, it } from 'vitest'
 import type { UsageEntry } from '../../src/core/usage.js'
 import { openSqliteStore } from '../../src/store/sqlite/index.js'
-import { launchChromium } from '../helpers/chromium.js'
-import { signedInPage } from '../helpers/dashboard-page.js'
+import { dashboardPages, SHOTS } from '../helpers/dashboard-page.js'
 import { e2eWorld, startDrivingHub } from '../helpers/e2e.js'
 
-/** Where the page's screenshots go, as the other dashboard tests leave theirs. */
-const SHOTS = resolve(import.meta.dirname, '../../test-results/screenshots')
-
 const world = e2eWorld()
-let browser: Browser
-
-beforeAll(async () => {
-  browser = await launchChromium()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const pages = dashboardPages(world)
 
 const turn = (extra: Partial<UsageEntry>): UsageEntry => ({
   sessionId: 'ses_a',
@@ -55,7 +43,7 @@ it('shows today’s costs by project as a chart that reads at 390 px and on a de
     { width: 390, height: 844 },
     { width: 1280, height: 800 },
   ]) {
-    const page = (await signedInPage(browser, world, { viewport })).page
+    const page = (await pages.signedIn({ viewport })).page
     await page.getByRole('link', { name: 'Usage' }).click()
     const chart = page.getByRole('img', { name: /Today’s cost by project/ })
     await chart.waitFor()

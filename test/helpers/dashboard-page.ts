@@ -1,9 +1,15 @@
 // The dashboard as a person opens it in the tests' Chromium: signed in with the link
 // `switchboard open --print` prints, opened once in a browser context of its own that the world closes;
 // and the phone-width checks the message box's tests share.
+import { mkdirSync } from 'node:fs'
+import { resolve } from 'node:path'
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core'
-import { expect } from 'vitest'
+import { afterAll, beforeAll, expect } from 'vitest'
+import { launchChromium } from './chromium.js'
 import type { World } from './e2e.js'
+
+/** Where the dashboard tests' screenshots go (test-results/, which CI keeps). */
+export const SHOTS = resolve(import.meta.dirname, '../../test-results/screenshots')
 
 export const DESKTOP = { width: 1280, height: 800 }
 export const PHONE = { width: 390, height: 844 }
@@ -12,7 +18,7 @@ export const PHONE = { width: 390, height: 844 }
  * A signed-in page in a new context (`options`: its viewport and the rest); `prepare` runs on the
  * context before the page opens (permissions, routes).
  */
-export async function signedInPage(
+async function signedInPage(
   browser: Browser,
   world: Pick<World, 'home' | 'closers'>,
   options: BrowserContextOptions = { viewport: DESKTOP },
@@ -28,6 +34,27 @@ export async function signedInPage(
   await page.goto(url as string)
   await page.getByRole('link', { name: /Sessions/ }).waitFor()
   return { page, context }
+}
+
+/**
+ * The test file's Chromium, launched before its tests (`args`: more of its flags) and closed after
+ * them, and the signed-in pages it opens for the world's hub.
+ */
+export function dashboardPages(world: Pick<World, 'home' | 'closers'>, args: string[] = []) {
+  let browser: Browser | undefined
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true })
+    browser = await launchChromium(args)
+  })
+  afterAll(async () => {
+    await browser?.close()
+  })
+  return {
+    signedIn(options?: BrowserContextOptions, prepare?: (context: BrowserContext) => Promise<void>) {
+      if (!browser) throw new Error('Chromium is launched before the file’s tests, not before it loads')
+      return signedInPage(browser, world, options, prepare)
+    },
+  }
 }
 
 /** Nothing scrolls sideways at 390 px, and each named button is on the screen, its word on one line. */
