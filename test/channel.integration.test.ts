@@ -339,20 +339,27 @@ describe('durability and process lifetime', () => {
         ids.push(((await res.json()) as { id: string }).id)
       }
       await world.home.stopHub('SIGKILL')
-      const hub = spawn(
-        process.execPath,
-        [CLI, 'serve', '--home', world.home.dir, '--port', String(world.home.port)],
-        {
-          detached: true,
-          stdio: 'ignore',
-        },
-      )
+      // The same hub again: its home's settings too (the tests' routing takes every event; started
+      // without them, an event of the unbound source would wait for a project, as it should).
+      const hub = spawn(process.execPath, [CLI, 'serve'], {
+        env: world.home.env,
+        detached: true,
+        stdio: 'ignore',
+      })
       hub.unref()
       await world.home.waitForHub(10_000)
     } finally {
       process.kill(channelPid, 'SIGCONT')
     }
     await c.waitForEvents(21, 15_000)
+    // Posted once the channel is back on the new hub (the 21 may have come from the old one's
+    // connection, read after SIGCONT), so the event goes the way every later one will.
+    await waitFor(
+      async () =>
+        (await world.home.api('channels')).channels.some((ch) => ch.name === 'durable' && ch.connected),
+      15_000,
+      'the channel connected to the new hub',
+    )
     expect((await post('/hooks/ci', 'after restart', { authorization: `Bearer ${secret}` })).status).toBe(202)
     await c.waitForEvents(22, 15_000)
     await new Promise((r) => setTimeout(r, 300))
