@@ -303,7 +303,8 @@ class HarnessError extends Error {}
 
 const content = (index: number) => `chaos ${String(index).padStart(5, '0')}`
 
-function count(accepted: Map<number, Accepted>, shown: Shown[], findings: string[]) {
+/** Lost, shown twice and out of order, from what was accepted (by index) and shown (in order). */
+export function count(accepted: Map<number, unknown>, shown: { index: number }[], findings: string[]) {
   const seen = new Set<number>()
   let shownTwice = 0
   let outOfOrder = 0

@@ -1,10 +1,56 @@
 // `npm run chaos`: the long run. CHAOS_EVENTS, CHAOS_HUB_KILLS, CHAOS_CHANNEL_KILLS and CHAOS_SEED
 // override the defaults; the seed is printed, so a failing run can be repeated. CHAOS_CLI runs
 // another build's dist/cli/main.js.
+//
+// `npm run chaos -- --partitions`: links between network namespaces cut instead of processes killed
+// (partitions.ts; root and iproute2). CHAOS_FLAP_SECONDS sets how long the links flap (180).
 import { runChaos } from './chaos.js'
+import { netnsUnavailable } from './netns.js'
+import { missed, runPartitions } from './partitions.js'
 
 const env = (name: string, fallback?: number) =>
   process.env[name] === undefined ? fallback : Number(process.env[name])
+
+const print = (rows: [string, number | string][]) => {
+  for (const [name, value] of rows) console.log(`${name.padEnd(18)}${String(value).padStart(10)}`)
+}
+
+if (process.argv.includes('--partitions')) {
+  const unavailable = netnsUnavailable()
+  if (unavailable) {
+    console.error(unavailable)
+    process.exit(2)
+  }
+  const result = await runPartitions({
+    flapMs: (env('CHAOS_FLAP_SECONDS', 180) as number) * 1000,
+    calmMs: 5_000,
+    seed: env('CHAOS_SEED'),
+    log: (line) => console.error(line),
+    keepOnFailure: true,
+    cli: process.env.CHAOS_CLI,
+  })
+  console.log(`seed ${result.seed}`)
+  for (const s of result.scenarios) {
+    console.log(`\n${s.name}${missed(s) ? '  — TARGET MISSED' : ''}`)
+    print([
+      ['sent', s.sent],
+      ['accepted', s.accepted],
+      ['seen', s.seen],
+      ['lost', s.lost],
+      ['shown twice', s.shownTwice],
+      ['out of order', s.outOfOrder],
+      ['stalls', s.stalls],
+      ['two holders', s.overlaps],
+      ...(s.rejoined === undefined ? [] : ([['rejoined', s.rejoined ? 'yes' : 'no']] as [string, string][])),
+      ['duration', `${(s.durationMs / 1000).toFixed(1)} s`],
+    ])
+    console.log('fencing order:')
+    for (const line of s.fencing) console.log(`  ${line}`)
+    for (const line of s.findings.slice(0, 50)) console.log(line)
+  }
+  if (result.homes) console.log(`homes kept for a look: ${result.homes.join(' ')}`)
+  process.exit(result.scenarios.some(missed) ? 1 : 0)
+}
 
 const result = await runChaos({
   events: env('CHAOS_EVENTS', 10_000) as number,
@@ -16,7 +62,7 @@ const result = await runChaos({
   cli: process.env.CHAOS_CLI,
 })
 
-const rows: [string, number | string][] = [
+print([
   ['seed', result.seed],
   ['sent', result.sent],
   ['accepted', result.accepted],
@@ -29,8 +75,7 @@ const rows: [string, number | string][] = [
   ['hub kills', result.hubKills],
   ['channel kills', result.channelKills],
   ['duration', `${(result.durationMs / 1000).toFixed(1)} s`],
-]
-for (const [name, value] of rows) console.log(`${name.padEnd(18)}${String(value).padStart(10)}`)
+])
 for (const line of result.findings.slice(0, 100)) console.log(line)
 if (result.findings.length > 100) console.log(`… and ${result.findings.length - 100} more`)
 if (result.home) console.log(`home kept for a look: ${result.home}`)

@@ -2,7 +2,15 @@
 // folder, on a free loopback port, for one test file or one bench run. Each store under test gets a
 // database of its own (`database()`), so tests never see each other's rows.
 import { execFile } from 'node:child_process'
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -38,13 +46,26 @@ export interface PostgresServer {
   readonly port: number
   /** A new, empty database on this server, and its URL. */
   database(): Promise<string>
+  /** A new, empty database on this server, and its name (see `url`). */
+  newDatabase(): Promise<string>
+  /** The URL of database `name` at `host` (one of the addresses the server listens on). */
+  url(name: string, host: string): string
   /** Stops the server and removes its folder. */
   stop(): Promise<void>
 }
 
 let databases = 0
 
-export async function startPostgres(options: { durable?: boolean } = {}): Promise<PostgresServer> {
+export interface PostgresOptions {
+  durable?: boolean
+  /**
+   * Run inside this network namespace (`ip netns exec`), listening on `listen` and letting in whoever
+   * comes from `trust` (a CIDR): the partition test's own. This process reaches it on its Unix socket.
+   */
+  netns?: { name: string; listen: string[]; trust: string }
+}
+
+export async function startPostgres(options: PostgresOptions = {}): Promise<PostgresServer> {
   startsProcesses('a Postgres server')
   const bin = binDir()
   const dir = mkdtempSync(join(tmpdir(), 'switchboard-pg-'))
@@ -57,31 +78,38 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
   const speed = options.durable ? '' : ' -c fsync=off -c synchronous_commit=off -c full_page_writes=off'
   writeFileSync(join(dir, 'server.log'), '')
   if (process.getuid?.() === 0) await run('chown', ['postgres:postgres', join(dir, 'server.log')])
-  await run(
-    ...asServerUser(join(bin, 'pg_ctl'), [
-      '-D',
-      data,
-      '-l',
-      join(dir, 'server.log'),
-      '-w',
-      '-o',
-      `-p ${port} -c listen_addresses=127.0.0.1 -k ${dir} -c max_connections=300${speed}`,
-      'start',
-    ]),
-  )
-  const admin = `postgresql://postgres@127.0.0.1:${port}`
-  return {
+  const { netns } = options
+  if (netns) appendFileSync(join(data, 'pg_hba.conf'), `host all all ${netns.trust} trust\n`)
+  const listen = netns ? netns.listen.join(',') : '127.0.0.1'
+  const [command, args] = asServerUser(join(bin, 'pg_ctl'), [
+    '-D',
+    data,
+    '-l',
+    join(dir, 'server.log'),
+    '-w',
+    '-o',
+    `-p ${port} -c listen_addresses=${listen} -k ${dir} -c max_connections=300${speed}`,
+    'start',
+  ])
+  await (netns ? run('ip', ['netns', 'exec', netns.name, command, ...args]) : run(command, args))
+  const url = (name: string, host: string) => `postgresql://postgres@${host}:${port}/${name}`
+  const server: PostgresServer = {
     port,
+    url,
     async database() {
+      return url(await server.newDatabase(), '127.0.0.1')
+    },
+    async newDatabase() {
       const name = `sb_${process.pid}_${++databases}`
-      const client = new pg.Client({ connectionString: `${admin}/postgres` })
+      // On the Unix socket: the server may listen on no address this process can reach.
+      const client = new pg.Client({ host: dir, port, user: 'postgres', database: 'postgres' })
       await client.connect()
       try {
         await client.query(`CREATE DATABASE ${name}`)
       } finally {
         await client.end()
       }
-      return `${admin}/${name}`
+      return name
     },
     async stop() {
       await run(...asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'])).catch(
@@ -90,4 +118,5 @@ export async function startPostgres(options: { durable?: boolean } = {}): Promis
       rmSync(dir, { recursive: true, force: true })
     },
   }
+  return server
 }

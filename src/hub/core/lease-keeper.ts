@@ -256,6 +256,8 @@ export class LeaseKeeper {
       const lease = await this.store.acquireLease(name, this.hubId, this.leaseMs, now)
       if (!lease || !current()) continue
       this.running.set(name, { work, epoch: lease.epoch })
+      // Said before the work starts: with the fence's line, the order in which hubs held a lease.
+      this.log.info({ lease: name, epoch: lease.epoch }, 'lease taken; its work starts here')
       try {
         await work.start(lease)
       } catch (err) {

@@ -1,0 +1,560 @@
+// The delivery promise when the network splits and every process lives. Two hubs, Postgres and a
+// channel each in a network namespace of their own (netns.ts), one veth pair per link:
+//
+//        pg ─── hubA ─── chan          hubA ─── hubB (forwarding between hubs)
+//        pg ─── hubB ─── chan
+//
+// One sender (this process, on each hub's Unix socket, which no cut touches) posts numbered webhooks
+// with idempotency keys, to the hub that last answered, the other one when it does not. The channel's
+// MCP client counts what it is shown. Each scenario cuts links (`ip link set down` on the far end:
+// silent drops), heals them, waits for the client to have everything, and counts: lost, shown twice,
+// out of order; the hubs' logs give the order in which they held each lease (the fencing).
+//
+// A hub cut off from a chat platform is another scenario (issue 37): it adds a `platform` namespace
+// linked to each hub, its fake platform started there with `netns.spawn('platform', …)`, and the
+// hubs' bridges pointed at its addresses; see PLATFORM below.
+import { type ChildProcess, execFileSync } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { closeSync, openSync, readFileSync, rmSync } from 'node:fs'
+import { join } from 'node:path'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { paths } from '../../src/core/config.js'
+import { hubRequest } from '../../src/core/hub-dial.js'
+import { ChannelNotification } from '../helpers/channel-client.js'
+import { alive, CLI, TestHome, waitFor } from '../helpers/home.js'
+import { type PostgresServer, startPostgres } from '../helpers/postgres.js'
+import { count } from './chaos.js'
+import { Netns } from './netns.js'
+
+export interface PartitionOptions {
+  /** How long the flapping link flaps (scenario 3). */
+  flapMs: number
+  /** How long each calm stretch around a cut lasts, events flowing. */
+  calmMs: number
+  seed?: number
+  log?: (line: string) => void
+  /** The `switchboard` entry to run: this tree's dist/cli/main.js unless another build is to be tried. */
+  cli?: string
+  /** Keeps the homes (hub and channel logs) when a target was missed. */
+  keepOnFailure?: boolean
+}
+
+export interface ScenarioResult {
+  name: string
+  sent: number
+  accepted: number
+  seen: number
+  lost: number
+  shownTwice: number
+  outOfOrder: number
+  /** Moments a hub was reachable and the channel had not caught up within CATCH_UP_MS. */
+  stalls: number
+  /** Who held which lease when, as the hubs' logs say, in order. */
+  fencing: string[]
+  /** Two hubs running one lease's work at once, from the same logs. */
+  overlaps: number
+  /** Scenario 1: the cut-off hub live again, holding nothing another hub took. */
+  rejoined?: boolean
+  findings: string[]
+  durationMs: number
+}
+
+export interface PartitionResult {
+  seed: number
+  scenarios: ScenarioResult[]
+  homes: string[] | null
+}
+
+/** Leases last this long here: a cut-off hub fences itself and the other takes over within it. */
+const LEASE_MS = 2_000
+/** The hub and the channel look at their link this often (the heartbeat setting). */
+const HEARTBEAT_MS = 1_000
+/** The channel has what was accepted within this long of a hub being reachable to it. */
+const CATCH_UP_MS = 20_000
+/** After the last cut heals, whatever is missing by then is not coming. */
+const DRAIN_MS = 30_000
+/** One webhook every this many ms: a steady stream, light enough for two shared cores. */
+const PACE_MS = 25
+/** A hub that does not answer a webhook within this long is passed over for the other. */
+const SEND_TIMEOUT_MS = 2_000
+/** Where a fake chat platform would live (branch bridgecut); not made by these scenarios. */
+export const PLATFORM = 'platform'
+
+type HubName = 'hubA' | 'hubB'
+const HUBS: HubName[] = ['hubA', 'hubB']
+const other = (hub: HubName): HubName => (hub === 'hubA' ? 'hubB' : 'hubA')
+
+interface Shown {
+  index: number
+  id: string
+  at: number
+}
+
+interface LogLine {
+  hub: HubName
+  time: number
+  msg: string
+  lease?: string
+  leases?: string[]
+  subscriber?: string
+}
+
+/** A hub in its namespace, its log in its home, reached by this process on its Unix socket. */
+class NsHub {
+  process: ChildProcess | null = null
+  fingerprint = ''
+  id = ''
+
+  constructor(
+    readonly name: HubName,
+    readonly home: TestHome,
+    private readonly netns: Netns,
+    private readonly cli: string,
+  ) {}
+
+  get socket(): string {
+    return paths.hubSocket(this.home.dir, this.home.port)
+  }
+
+  get logFile(): string {
+    return join(this.home.dir, `${this.name}.log`)
+  }
+
+  /** host:port#sha256:… as the channel (in `chan`) names it. */
+  forChannel(): string {
+    return `${this.netns.address('chan', this.name)}:${this.home.port}#sha256:${this.fingerprint}`
+  }
+
+  async start(): Promise<void> {
+    const out = openSync(this.logFile, 'a')
+    // Advertised on the hubs' own link: where the other hub forwards a request about a session here.
+    const advertise = `${this.netns.address(other(this.name), this.name)}:${this.home.port}`
+    this.process = this.netns.spawn(
+      this.name,
+      process.execPath,
+      [this.cli, 'serve', '--host', '0.0.0.0', '--advertise', advertise],
+      { env: this.home.env, stdio: ['ignore', 'ignore', out] },
+    )
+    closeSync(out)
+    await waitFor(async () => (await this.get('/health', 1_000))?.status === 200, 30_000, `${this.name}`)
+    const info = JSON.parse(readFileSync(paths.hubInfo(this.home.dir), 'utf8')) as { fingerprint: string }
+    this.fingerprint = info.fingerprint
+    this.id = readFileSync(paths.hubId(this.home.dir), 'utf8').trim()
+  }
+
+  async get(path: string, timeoutMs = 2_000): Promise<{ status: number; body: string } | null> {
+    const token = this.home.extraEnv.SWITCHBOARD_ADMIN_TOKEN as string
+    return hubRequest(
+      { socketPath: this.socket },
+      'GET',
+      path,
+      { authorization: `Bearer ${token}` },
+      undefined,
+      timeoutMs,
+    ).catch(() => null)
+  }
+
+  /** The hub's view of the cluster and its channels; null while it cannot say (its store is away). */
+  async status(): Promise<{
+    connected: { name: string }[]
+    hubs: { id: string; holds: string[] }[]
+  } | null> {
+    const answer = await this.get('/api/status')
+    return answer?.status === 200 ? JSON.parse(answer.body) : null
+  }
+
+  async stop(): Promise<void> {
+    const pid = this.process?.pid
+    if (!pid || !alive(pid)) return
+    process.kill(pid, 'SIGTERM')
+    await waitFor(() => !alive(pid), 10_000, `${this.name} to stop`).catch(() => process.kill(pid, 'SIGKILL'))
+  }
+
+  logLines(): LogLine[] {
+    let text = ''
+    try {
+      text = readFileSync(this.logFile, 'utf8')
+    } catch {
+      return []
+    }
+    const lines: LogLine[] = []
+    for (const line of text.split('\n'))
+      try {
+        const json = JSON.parse(line) as Omit<LogLine, 'hub'>
+        if (typeof json.time === 'number') lines.push({ ...json, hub: this.name })
+      } catch {}
+    return lines
+  }
+}
+
+export async function runPartitions(options: PartitionOptions): Promise<PartitionResult> {
+  const seed = options.seed ?? Date.now() % 2 ** 31
+  const random = mulberry32(seed)
+  const log = options.log ?? (() => {})
+  const cli = options.cli ?? CLI
+  const t0 = Date.now()
+  const now = () => Date.now() - t0
+
+  const netns = Netns.create(['pg', 'hubA', 'hubB', 'chan'])
+  let pg: PostgresServer | null = null
+  const homes: TestHome[] = []
+  let client: Client | null = null
+  const hubs = new Map<HubName, NsHub>()
+  const hub = (name: HubName) => hubs.get(name) as NsHub
+  const scenarios: ScenarioResult[] = []
+  let failed = true
+  try {
+    netns.link('hubA', 'pg')
+    netns.link('hubB', 'pg')
+    netns.link('chan', 'hubA')
+    netns.link('chan', 'hubB')
+    netns.link('hubA', 'hubB')
+    pg = await startPostgres({
+      netns: {
+        name: netns.ns('pg'),
+        listen: HUBS.map((h) => netns.address(h, 'pg')),
+        trust: netns.range,
+      },
+    })
+    const database = await pg.newDatabase()
+    const adminToken = `sba_${randomBytes(24).toString('hex')}`
+    for (const name of HUBS) {
+      const home = await TestHome.create()
+      homes.push(home)
+      Object.assign(home.extraEnv, {
+        SWITCHBOARD_DATABASE_URL: pg.url(database, netns.address(name, 'pg')),
+        SWITCHBOARD_ADMIN_TOKEN: adminToken,
+        SWITCHBOARD_LEASE_MS: String(LEASE_MS),
+        SWITCHBOARD_HEARTBEAT_MS: String(HEARTBEAT_MS),
+      })
+      hubs.set(name, new NsHub(name, home, netns, cli))
+    }
+    // hubA first: it takes the exclusive leases (bridges, retention), and the channel dials it first.
+    await hub('hubA').start()
+    await hub('hubB').start()
+    const [command, args] = netns.argv('hubA', process.execPath, [cli, 'source', 'add', 'chaos'])
+    const added = execFileSync(command, args, { env: hub('hubA').home.env })
+    const secret = /secret: (\S+)/.exec(String(added))?.[1] ?? ''
+    log(`t=${now()} ms  hubs up: ${HUBS.map((h) => `${h} ${hub(h).id}`).join(', ')}`)
+
+    // --- the channel and its client --------------------------------------------------------------
+    const channelHome = await TestHome.create()
+    homes.push(channelHome)
+    Object.assign(channelHome.extraEnv, {
+      SWITCHBOARD_ADMIN_TOKEN: adminToken,
+      SWITCHBOARD_HUBS: HUBS.map((h) => hub(h).forChannel()).join(','),
+      SWITCHBOARD_HEARTBEAT_MS: String(HEARTBEAT_MS),
+    })
+    const shown: Shown[] = []
+    const [chanCommand, chanArgs] = netns.argv('chan', process.execPath, [cli, 'channel', '--name', 'chaos'])
+    const transport = new StdioClientTransport({
+      command: chanCommand,
+      args: chanArgs,
+      env: channelHome.env as Record<string, string>,
+      stderr: 'pipe',
+    })
+    const channelLog: string[] = []
+    transport.stderr?.on('data', (chunk) => channelLog.push(String(chunk)))
+    client = new Client({ name: 'claude-code', version: '0.0.0' })
+    client.setNotificationHandler(ChannelNotification, ({ params }) => {
+      const index = Number(/^part (\d+)$/.exec(params.content)?.[1] ?? Number.NaN)
+      shown.push({ index, id: params.meta?.event_id ?? '?', at: now() })
+    })
+    await client.connect(transport)
+
+    // --- the sender ---------------------------------------------------------------------------
+    const accepted = new Map<number, { at: number; hub: HubName }>()
+    let next = 0
+    let preferred: HubName = 'hubA'
+    let sending: Promise<void> | null = null
+    let sendingStops = false
+    const sendOne = async (index: number) => {
+      for (let attempt = 0; ; attempt++) {
+        const answer = await hubRequest(
+          { socketPath: hub(preferred).socket },
+          'POST',
+          '/hooks/chaos',
+          {
+            authorization: `Bearer ${secret}`,
+            'content-type': 'text/plain',
+            'idempotency-key': `k${index}`,
+          },
+          `part ${index}`,
+          SEND_TIMEOUT_MS,
+        ).catch(() => null)
+        if (answer?.status === 202 || answer?.status === 200) {
+          accepted.set(index, { at: now(), hub: preferred })
+          return
+        }
+        if (answer && answer.status < 500 && answer.status !== 429)
+          throw new Error(`event ${index}: HTTP ${answer.status} ${answer.body}`)
+        preferred = other(preferred)
+        if (attempt > 60) throw new Error(`event ${index}: refused by both hubs for a minute`)
+        await sleep(50)
+      }
+    }
+    const startSending = () => {
+      sendingStops = false
+      sending = (async () => {
+        while (!sendingStops) {
+          await sendOne(next++)
+          await sleep(PACE_MS)
+        }
+      })()
+    }
+    const stopSending = async () => {
+      sendingStops = true
+      await sending
+    }
+    /** Everything accepted over half a second ago has been shown. */
+    const caughtUp = () => {
+      const seen = new Set(shown.map((s) => s.index))
+      const before = now() - 500
+      for (const [i, a] of accepted) if (a.at <= before && !seen.has(i)) return false
+      return true
+    }
+    const connectedTo = async (name: HubName) =>
+      (await hub(name).status())?.connected.some((c) => c.name === 'chaos') ?? false
+    const channelHub = async (): Promise<HubName | null> => {
+      for (const name of HUBS) if (await connectedTo(name)) return name
+      return null
+    }
+    await waitFor(async () => (await channelHub()) !== null, 15_000, 'the channel on a hub')
+
+    /** Runs one scenario between events `from` and the sender's next, and counts it. */
+    const scenario = async (
+      name: string,
+      body: (r: ScenarioResult) => Promise<void>,
+    ): Promise<ScenarioResult> => {
+      const started = now()
+      const startTime = Date.now()
+      const from = next
+      const r: ScenarioResult = {
+        name,
+        sent: 0,
+        accepted: 0,
+        seen: 0,
+        lost: 0,
+        shownTwice: 0,
+        outOfOrder: 0,
+        stalls: 0,
+        fencing: [],
+        overlaps: 0,
+        findings: [],
+        durationMs: 0,
+      }
+      log(`t=${now()} ms  scenario: ${name}`)
+      startSending()
+      try {
+        await body(r)
+      } finally {
+        await stopSending()
+      }
+      for (const [a, b] of [
+        ['hubA', 'pg'],
+        ['hubB', 'pg'],
+        ['chan', 'hubA'],
+        ['chan', 'hubB'],
+      ] as const)
+        netns.heal(a, b)
+      const to = next
+      await waitFor(
+        () => {
+          const seen = new Set(shown.map((s) => s.index))
+          for (const i of accepted.keys()) if (i >= from && i < to && !seen.has(i)) return false
+          return true
+        },
+        DRAIN_MS,
+        'every accepted event at the client',
+      ).catch(() => {})
+      await sleep(1_000) // a late repeat still gets its chance to show
+      const mine = new Map([...accepted].filter(([i]) => i >= from && i < to))
+      const figures = count(
+        mine,
+        shown.filter((s) => s.index >= from && s.index < to),
+        r.findings,
+      )
+      const missing = [...mine.keys()].filter((i) => !shown.some((s) => s.index === i))
+      if (missing.length) r.findings.push(`never shown: ${missing.slice(0, 20).join(' ')}`)
+      const order = fencingOrder(
+        HUBS.flatMap((h) => hub(h).logLines()).filter((l) => l.time >= startTime),
+        t0,
+      )
+      Object.assign(r, figures, {
+        sent: to - from,
+        accepted: mine.size,
+        fencing: order.lines,
+        overlaps: order.overlaps.length,
+        durationMs: now() - started,
+      })
+      r.findings.push(...order.overlaps)
+      log(`t=${now()} ms  ${name}: ${JSON.stringify({ ...figures, stalls: r.stalls, overlaps: r.overlaps })}`)
+      return r
+    }
+
+    /** Waits until the channel is on `where` (any hub when null) and has caught up; a stall if not. */
+    const catchUp = async (r: ScenarioResult, what: string, where: HubName | null) => {
+      const since = now()
+      try {
+        await waitFor(
+          async () => caughtUp() && (where ? await connectedTo(where) : (await channelHub()) !== null),
+          CATCH_UP_MS,
+          what,
+        )
+        log(`t=${now()} ms  ${what}: caught up in ${now() - since} ms`)
+      } catch {
+        r.stalls++
+        r.findings.push(
+          `STALL ${what}: after ${CATCH_UP_MS} ms the channel ${caughtUp() ? 'had everything' : 'had not caught up'}, on ${(await channelHub()) ?? 'no hub'}`,
+        )
+      }
+    }
+
+    // --- 1. a hub cut off from Postgres, its channel still connected to it ----------------------------
+    scenarios.push(
+      await scenario('hub cut off from Postgres', async (r) => {
+        const victim = (await channelHub()) ?? 'hubA'
+        const survivor = other(victim)
+        await sleep(options.calmMs)
+        netns.cut(victim, 'pg')
+        log(`t=${now()} ms  cut ${victim} from pg`)
+        await catchUp(r, `${victim} cut off from Postgres`, survivor)
+        await waitFor(
+          async () => {
+            const holds = (await hub(survivor).status())?.hubs.find((h) => h.id === hub(survivor).id)?.holds
+            return holds?.includes('bridges') === true && holds.includes('retention')
+          },
+          CATCH_UP_MS,
+          `${survivor} to hold the exclusive leases`,
+        ).catch(() => r.findings.push(`${survivor} did not take bridges and retention`))
+        await sleep(options.calmMs)
+        netns.heal(victim, 'pg')
+        log(`t=${now()} ms  healed ${victim}–pg`)
+        r.rejoined = await waitFor(
+          async () => {
+            const view = await hub(victim).status()
+            const self = view?.hubs.find((h) => h.id === hub(victim).id)
+            return self !== undefined && self.holds.length === 0
+          },
+          CATCH_UP_MS,
+          `${victim} to rejoin as a follower`,
+        ).then(
+          () => true,
+          () => false,
+        )
+        if (!r.rejoined) r.findings.push(`${victim} did not rejoin as a follower holding nothing`)
+        await sleep(options.calmMs)
+      }),
+    )
+
+    // --- 2. the channel cut off from its hub, then from both, then one back ----------------------
+    scenarios.push(
+      await scenario('channel cut off from its hubs', async (r) => {
+        const first = (await channelHub()) ?? 'hubA'
+        const second = other(first)
+        await sleep(options.calmMs)
+        netns.cut('chan', first)
+        log(`t=${now()} ms  cut chan from ${first}`)
+        await catchUp(r, `channel cut off from ${first}`, second)
+        netns.cut('chan', second)
+        log(`t=${now()} ms  cut chan from ${second} too`)
+        await sleep(options.calmMs)
+        netns.heal('chan', first)
+        log(`t=${now()} ms  healed chan–${first}`)
+        await catchUp(r, `${first} back after both were cut`, first)
+        netns.heal('chan', second)
+        await sleep(options.calmMs)
+      }),
+    )
+
+    // --- 3. links that flap while events flow ------------------------------------------------------
+    scenarios.push(
+      await scenario('links flapping', async (r) => {
+        const links = [
+          ['chan', 'hubA'],
+          ['hubA', 'pg'],
+          ['chan', 'hubB'],
+          ['hubB', 'pg'],
+        ] as const
+        const end = now() + options.flapMs
+        let flaps = 0
+        while (now() < end) {
+          const [near, far] = links[Math.floor(random() * links.length)] as (typeof links)[number]
+          netns.cut(near, far)
+          await sleep(1_000 + random() * 2_000)
+          netns.heal(near, far)
+          flaps++
+          await sleep(1_000 + random() * 2_000)
+        }
+        log(`t=${now()} ms  ${flaps} flaps`)
+        await catchUp(r, 'after the flapping', null)
+      }),
+    )
+    failed = scenarios.some(missed)
+    if (failed) log(`channel log:\n${channelLog.join('').slice(-20_000)}`)
+  } finally {
+    await client?.close().catch(() => {})
+    for (const h of hubs.values()) await h.stop().catch(() => {})
+    await pg?.stop().catch(() => {})
+    netns.destroy()
+    if (!(failed && options.keepOnFailure))
+      for (const home of homes) rmSync(home.dir, { recursive: true, force: true })
+  }
+  return { seed, scenarios, homes: failed && options.keepOnFailure ? homes.map((h) => h.dir) : null }
+}
+
+/** Whether a scenario missed a target. */
+export function missed(r: ScenarioResult): boolean {
+  return (
+    r.lost + r.shownTwice + r.outOfOrder + r.stalls + r.overlaps > 0 ||
+    r.seen !== r.accepted ||
+    r.rejoined === false
+  )
+}
+
+/**
+ * From the hubs' logs: each time a hub stopped work under a lease (fenced, or told it lost it) and
+ * each time one took a lease and started its work, in order; and any moment two ran one lease's work.
+ */
+function fencingOrder(lines: LogLine[], t0: number): { lines: string[]; overlaps: string[] } {
+  const out: string[] = []
+  const overlaps: string[] = []
+  const running = new Map<string, HubName>()
+  const at = (l: LogLine) => `+${l.time - t0} ms`
+  for (const l of [...lines].sort((a, b) => a.time - b.time)) {
+    if (l.msg.startsWith('no lease renewal reached the store in time')) {
+      const leases = (l.leases ?? []).filter((n) => !n.startsWith('subscriber:'))
+      const channels = (l.leases ?? []).length - leases.length
+      out.push(
+        `${at(l)} ${l.hub} fenced: stops ${leases.join(', ') || 'no work'}, ends ${channels} channel(s)`,
+      )
+      for (const n of leases) if (running.get(n) === l.hub) running.delete(n)
+    } else if (l.msg.startsWith('lease lost; its work stops here') && l.lease) {
+      out.push(`${at(l)} ${l.hub} lost ${l.lease}: stops it`)
+      if (running.get(l.lease) === l.hub) running.delete(l.lease)
+    } else if (l.msg.startsWith('lease taken; its work starts here') && l.lease) {
+      const holder = running.get(l.lease)
+      if (holder && holder !== l.hub)
+        overlaps.push(`TWO HOLDERS ${l.lease}: ${l.hub} started it ${at(l)} while ${holder} still ran it`)
+      running.set(l.lease, l.hub)
+      out.push(`${at(l)} ${l.hub} takes ${l.lease}`)
+    } else if (l.msg === 'channel connected' || l.msg === 'channel disconnected') {
+      out.push(`${at(l)} ${l.hub} ${l.msg === 'channel connected' ? 'gets' : 'drops'} the channel`)
+    }
+  }
+  return { lines: out, overlaps }
+}
+
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
