@@ -83,6 +83,7 @@ const SAMPLES: Record<SettingName, { text: string; json?: unknown; shown: unknow
     shown: ['127.0.0.1:7421', '[::1]:7422'],
   },
   leaseMs: { text: '1500', json: 1500, shown: 1500 },
+  heartbeatMs: { text: '2500', json: 2500, shown: 2500 },
   routineRuns: { text: '2', json: 2, shown: 2 },
   githubToken: { text: 'ghp_settingstest0123456789', json: 'ghp_settingstest0123456789', shown: '(hidden)' },
   githubApiUrl: {

@@ -63,6 +63,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     socketPath: localSocket(config),
     hubs: config.hubs,
     token: readAdminToken(config),
+    heartbeatMs: config.heartbeatMs,
     subscriber,
     topics: options.topics?.length ? options.topics : ['*'],
     rung: () => delivery.rung,

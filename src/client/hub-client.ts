@@ -6,6 +6,7 @@ import type WebSocket from 'ws'
 import type { HubAddress } from '../core/config.js'
 import { invalid } from '../core/errors.js'
 import type { StoredEvent } from '../core/event.js'
+import { DEFAULT_HEARTBEAT_MS, heartbeat, MISSES } from '../core/heartbeat.js'
 import { connector, describeTarget, hubTarget, inClear, reach, type TcpHub } from '../core/hub-dial.js'
 import {
   type Behavior,
@@ -41,6 +42,8 @@ export interface HubClientOptions {
    */
   hubs?: HubAddress[]
   token: string
+  /** How often the hub is pinged; silent for three of these, it is left for the next (heartbeatMs). */
+  heartbeatMs?: number
   subscriber: string
   topics: string[]
   aliases?: string[]
@@ -92,6 +95,10 @@ export class HubClient {
   /** The hub dialled now. */
   get hub(): TcpHub {
     return this.hubs[this.current] as TcpHub
+  }
+
+  private get heartbeatMs(): number {
+    return this.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS
   }
 
   private get failover(): boolean {
@@ -263,10 +270,16 @@ export class HubClient {
     const { token } = this.options
     const ws = new WS(url, {
       headers: { authorization: `Bearer ${token}` },
+      // A handshake into a silent network would wait as long as TCP does: as long as the heartbeat.
+      handshakeTimeout: MISSES * this.heartbeatMs,
       // The certificate the hub proved itself with, checked again before the token goes out.
       ...(target ? { createConnection: connector(target) as never } : {}),
     })
     this.ws = ws
+    // A hub behind a network that went silent: ended here, so the close below dials the next one.
+    heartbeat(ws, this.heartbeatMs, () =>
+      this.options.log.warn({ hub: url }, 'the hub was silent for three heartbeats; dialling again'),
+    )
     const reconnect = this.welcome !== null
     ws.on('open', () => {
       const rung = this.options.rung?.()

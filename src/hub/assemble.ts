@@ -244,6 +244,7 @@ export function assemble(
     log,
     home: config.home,
     maxBodyBytes: config.maxBodyBytes,
+    heartbeatMs: config.heartbeatMs,
     hostRules: () => hostRules,
     status,
     async signinLink() {

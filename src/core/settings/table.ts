@@ -5,6 +5,7 @@ import { homedir } from 'node:os'
 import { join } from 'node:path'
 import * as z from 'zod'
 import { TIMEOUT_OUTCOMES, type TimeoutOutcome } from '../decision-timeout.js'
+import { DEFAULT_HEARTBEAT_MS } from '../heartbeat.js'
 import { isLoopback } from '../network.js'
 import { SCOPES } from '../scope.js'
 import { subscriberNameSchema } from '../subscriber-name-schema.js'
@@ -264,6 +265,17 @@ export const SETTINGS = {
       numberIn('a whole number of milliseconds from 400 to 600000', 400, 600_000, { whole: true }),
     default: 10_000,
     description: 'how soon another hub on the database takes over the work of one that died',
+  }),
+  heartbeatMs: setting({
+    variable: 'SWITCHBOARD_HEARTBEAT_MS',
+    flag: { spec: '--heartbeat-ms <ms>', on: ['serve', 'channel'] },
+    inFile: true,
+    text: text.number,
+    schema: () =>
+      numberIn('a whole number of milliseconds from 100 to 600000', 100, 600_000, { whole: true }),
+    default: DEFAULT_HEARTBEAT_MS,
+    description:
+      'how often a hub and each channel on it ping each other: one that hears nothing from the other for three of these ends the link, and the channel dials the next hub (a network that drops what passes says nothing)',
   }),
   advertise: setting({
     variable: 'SWITCHBOARD_ADVERTISE',

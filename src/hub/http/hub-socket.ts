@@ -1,7 +1,7 @@
 // The hub end of the hub protocol: channels connect here over WebSocket with the admin token.
-import type { IncomingMessage } from 'node:http'
 import type { WebSocket } from 'ws'
 import { describeZod } from '../../core/errors.js'
+import { heartbeat } from '../../core/heartbeat.js'
 import { type ClientMessage, clientMessageSchema, type ServerMessage } from '../../core/hub-protocol.js'
 import { VERSION } from '../../core/version.js'
 import type { Hub } from '../core/hub.js'
@@ -11,7 +11,7 @@ function say(ws: WebSocket, message: ServerMessage): void {
   ws.send(JSON.stringify(message))
 }
 
-export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage): void {
+export function handleHubSocket(hub: Hub, ws: WebSocket, heartbeatMs: number): void {
   let connection: SubscriberConnection | null = null
   /** The session's working folder, as its channel said. */
   let folder: string | undefined
@@ -21,6 +21,10 @@ export function handleHubSocket(hub: Hub, ws: WebSocket, _req: IncomingMessage):
 
   // A broken frame or a reset is this connection's end, never the hub's.
   ws.on('error', (err) => hub.log.debug({ err: err.message }, 'hub socket error'))
+  // A channel behind a network that went silent: its connection ends here, and its lease with it.
+  heartbeat(ws, heartbeatMs, () =>
+    hub.log.warn({ subscriber: connection?.name }, 'channel silent for three heartbeats: connection ended'),
+  )
 
   ws.on('message', (data) => {
     queue = queue

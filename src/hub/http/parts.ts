@@ -39,6 +39,8 @@ export interface HubParts {
   /** The hub's home: where the inbox and config.json (read again for live settings) are. */
   home: string
   maxBodyBytes: number
+  /** How often the hub pings each channel's socket; three silent ones end it (core/heartbeat.ts). */
+  heartbeatMs: number
   /** What a TCP request's Host and Origin must name (the socket skips the check). */
   hostRules(): HostRules
   status(): Promise<HubStatus>

@@ -33,7 +33,7 @@ export function systemRoutes(parts: HubParts): Hono<HubEnv> {
     const upgrade = c.env.upgrade
     if (!upgrade) throw invalid('the hub socket is a WebSocket: ask for an upgrade')
     parts.wss.handleUpgrade(c.env.incoming, upgrade.socket, upgrade.head, (ws) =>
-      handleHubSocket(parts.hub, ws, c.env.incoming),
+      handleHubSocket(parts.hub, ws, parts.heartbeatMs),
     )
     return upgraded()
   })
