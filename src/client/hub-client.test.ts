@@ -34,10 +34,11 @@ class FakeHub {
     })
   }
 
-  static async start(): Promise<FakeHub> {
+  /** `autoPong: false`: a hub behind a network that went silent, whose pongs never come. */
+  static async start(options: { autoPong?: boolean } = {}): Promise<FakeHub> {
     const socketPath = join(mkdtempSync(join(tmpdir(), 'sb-fake-hub-')), 'hub.sock')
     const server = createServer()
-    const wss = new WebSocketServer({ server, path: HUB_PATH })
+    const wss = new WebSocketServer({ server, path: HUB_PATH, autoPong: options.autoPong ?? true })
     await new Promise<void>((resolve) => server.listen(socketPath, resolve))
     return new FakeHub(socketPath, server, wss)
   }
@@ -272,5 +273,60 @@ describe('the rung', () => {
     hub.send(0, welcome)
     await welcomed
     expect(await hub.next(0, 'rung')).toEqual({ type: 'rung', rung: 'message' })
+  })
+})
+
+describe('a hub that goes silent', () => {
+  /** A client on `on` that pings every `heartbeatMs`; the clock is the real one (the heartbeat's interval). */
+  const heartbeatClient = (on: FakeHub, heartbeatMs: number) =>
+    new HubClient({
+      target: { host: '127.0.0.1', port: 1 },
+      socketPath: on.socketPath,
+      token: 'token',
+      heartbeatMs,
+      subscriber: 'ann',
+      topics: ['*'],
+      log: pino({ level: 'silent' }),
+      onDeliver: async () => {},
+      onVerdict: async () => {},
+    })
+
+  it('is left after three heartbeats without a pong, and dialled again as a reconnect', async () => {
+    vi.useRealTimers()
+    const silent = await FakeHub.start({ autoPong: false })
+    const beating = heartbeatClient(silent, 100)
+    try {
+      const welcomed = beating.connect(5_000)
+      await silent.next(0, 'hello')
+      silent.send(0, welcome)
+      await welcomed
+      expect(await silent.next(1, 'hello')).toMatchObject({
+        type: 'hello',
+        subscriber: 'ann',
+        reconnect: true,
+      })
+    } finally {
+      await beating.close()
+      await silent.close()
+    }
+  })
+
+  it('is not left while it answers the pings', async () => {
+    vi.useRealTimers()
+    const answering = await FakeHub.start()
+    // Four heartbeats of 300 ms: time enough to be left were the pongs not heard, and a slow worker's
+    // pause of a few hundred ms is not taken for silence.
+    const beating = heartbeatClient(answering, 300)
+    try {
+      const welcomed = beating.connect(5_000)
+      await answering.next(0, 'hello')
+      answering.send(0, welcome)
+      await welcomed
+      await new Promise((resolve) => setTimeout(resolve, 1_200))
+      expect(answering.connections).toHaveLength(1)
+    } finally {
+      await beating.close()
+      await answering.close()
+    }
   })
 })
