@@ -135,7 +135,11 @@ export function assemble(
   })
   // Secrets of the hub not kept in its home or store: an admin token or a GitHub token given by a setting.
   const secrets = new HubSecrets(config.home, store, [adminToken, config.githubToken ?? ''])
-  const bridges = new BridgeManager(hub, sessions, routines, config.home, log, secrets)
+  const bridges = new BridgeManager(hub, sessions, routines, config.home, log, secrets, {
+    platformLostMs: config.platformLostMs,
+    // Alone on its store, a hub has no one to hand a bridge to: it keeps trying the platform itself.
+    handOver: config.databaseUrl ? (lease) => leases.handOver(lease) : null,
+  })
   const outbound = new OutboundWebhooks(hub, log)
   const signin = new WebSignin(store)
   // Prompts and turn ends are pushed by the hub where they happen: once, whichever hubs share the store.
@@ -185,7 +189,7 @@ export function assemble(
       apiUrl: config.githubApiUrl,
     })).work(),
   )
-  leases.exclusive('bridges', { start: () => bridges.start(), stop: () => bridges.stop() })
+  leases.source(bridges.work())
   let retention: { stop(): void } | null = null
   leases.exclusive('retention', {
     start: async () => {

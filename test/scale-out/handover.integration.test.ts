@@ -60,7 +60,7 @@ it('moves the chat bridge and the outbound webhooks to a surviving hub when thei
 
   // The first hub up took both; the second waits.
   const webhook = await listWebhook(first)
-  expect(await eventually(() => holderOf('bridges'))).toBe(first)
+  expect(await eventually(() => holderOf('bridge:telegram'))).toBe(first)
   expect(await holderOf(`subscriber:${webhook}`)).toBe(first)
   const stranger = person('telegram', 1, 'Mallory')
   await telegram.dm(stranger, 'hi')
@@ -83,7 +83,7 @@ it('moves the chat bridge and the outbound webhooks to a surviving hub when thei
     'a pairing code from the surviving hub',
     15_000,
   )
-  expect(await holderOf('bridges')).toBe(second)
+  expect(await holderOf('bridge:telegram')).toBe(second)
   await post(second.url, secret, 'deploy 2')
   await waitFor(() => received.includes('deploy 2'), 15_000, 'the POST after the handover')
   expect(await holderOf(`subscriber:${webhook}`)).toBe(second)
@@ -129,7 +129,7 @@ it('carries what the bridge remembers to the hub that takes it over', async () =
   for (const h of world.cluster.hubs) await h.home.cli(...bridgeAddArgs(telegram))
   await first.start()
   await second.start()
-  expect(await eventually(() => holderOf('bridges'))).toBe(first)
+  expect(await eventually(() => holderOf('bridge:telegram'))).toBe(first)
   const stranger = person('telegram', 1, 'Mallory')
   const chat = telegram.dmChatOf(stranger.id)
   await telegram.dm(stranger, 'hi')
@@ -147,6 +147,6 @@ it('carries what the bridge remembers to the hub that takes it over', async () =
     'a pairing code from the surviving hub',
     15_000,
   )
-  expect(await holderOf('bridges')).toBe(second)
+  expect(await holderOf('bridge:telegram')).toBe(second)
   expect(botMessages(telegram, chat)).toHaveLength(2) // the code and one reminder, across both hubs
 })

@@ -277,6 +277,19 @@ export const SETTINGS = {
     description:
       'how often a hub and each channel on it ping each other: one that hears nothing from the other for three of these ends the link, and the channel dials the next hub (a network that drops what passes says nothing)',
   }),
+  platformLostMs: setting({
+    variable: 'SWITCHBOARD_PLATFORM_LOST_MS',
+    flag: { spec: '--platform-lost-ms <ms>', on: ON_SERVE },
+    inFile: true,
+    text: text.number,
+    schema: () =>
+      numberIn('a whole number of milliseconds from 1000 to 3600000', 1000, 3_600_000, { whole: true }),
+    // A minute: Telegram's long poll answers at least every half minute when all is well, and a
+    // blip of a few seconds is not worth a restart of the bridge elsewhere.
+    default: 60_000,
+    description:
+      "how long a chat bridge's platform may go unanswered before its hub hands the bridge to another hub on the database",
+  }),
   advertise: setting({
     variable: 'SWITCHBOARD_ADVERTISE',
     flag: { spec: '--advertise <host:port>', on: ON_SERVE },

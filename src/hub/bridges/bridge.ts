@@ -48,6 +48,13 @@ export interface BridgeDeps {
   /** The hub's own secrets: nothing the bridge sends carries them (redacting-adapter.ts). */
   secrets: HubSecrets
   createAdapter(platform: BridgePlatform, config: BridgeConfig, log: Logger): Promise<PlatformAdapter>
+  /** How long the platform may go unanswered before `unreachable` is called (platformLostMs). */
+  platformLostMs: number
+  /**
+   * The platform has not answered this hub for platformLostMs: the bridge should run on another hub
+   * (manager.ts hands its lease over, which stops this one). Null: no other hub could take it.
+   */
+  unreachable: (() => unknown) | null
 }
 
 export class Bridge {
@@ -59,6 +66,8 @@ export class Bridge {
   private stopped = false
   private release: (() => void) | null = null
   private reconnect: NodeJS.Timeout | null = null
+  /** Set while the platform is not answering: calls `unreachable` once it has not for platformLostMs. */
+  private lostTimer: NodeJS.Timeout | null = null
   private inboundQueue = Promise.resolve()
   private readonly context: BridgeContext
   private readonly delivery: Delivery
@@ -91,6 +100,8 @@ export class Bridge {
 
   /** Connects in the background, retrying with backoff; never throws. */
   start(): void {
+    // Not heard from yet: a platform this hub cannot reach from the start counts as one it lost.
+    this.unanswered()
     void this.connect(FIRST_RECONNECT_MS)
   }
 
@@ -113,6 +124,7 @@ export class Bridge {
     this.connected = false
     this.state = 'stopped'
     if (this.reconnect) clearTimeout(this.reconnect)
+    if (this.lostTimer) clearTimeout(this.lostTimer)
     this.delivery.stop()
     this.progress.stop()
     // The adapter first: a message being taken may be waiting on the platform, which stopping ends.
@@ -156,6 +168,7 @@ export class Bridge {
           void this.pressed(p).catch((err) => this.log.error({ err }, 'button press not handled')),
         connected: () => this.up(),
         failed: (err, gaveUp) => {
+          this.unanswered()
           this.connected = false
           this.state = this.stopped ? 'stopped' : 'reconnecting'
           this.lastError = err.message
@@ -184,8 +197,28 @@ export class Bridge {
     this.failed(err, 10_000)
   }
 
+  /**
+   * The platform stopped answering (or has not yet): unless it answers within platformLostMs, the
+   * bridge is handed to another hub. Counted from the first failure, not reset by the retries.
+   */
+  private unanswered(): void {
+    if (this.stopped || this.lostTimer || !this.deps.unreachable) return
+    this.lostTimer = setTimeout(() => {
+      this.lostTimer = null
+      if (this.stopped || this.connected) return
+      this.log.warn(
+        { err: this.lastError, forMs: this.deps.platformLostMs },
+        `${this.platform} has not answered this hub in time: the bridge goes to another hub`,
+      )
+      void this.deps.unreachable?.()
+    }, this.deps.platformLostMs)
+    this.lostTimer.unref()
+  }
+
   private up(): void {
     if (this.stopped) return
+    if (this.lostTimer) clearTimeout(this.lostTimer)
+    this.lostTimer = null
     this.connected = true
     this.state = 'connected'
     this.lastError = null
@@ -195,6 +228,7 @@ export class Bridge {
 
   private failed(err: Error, delayMs: number): void {
     if (this.stopped) return
+    this.unanswered()
     this.state = 'error'
     this.lastError = err.message
     this.log.warn({ err: err.message, retryInMs: delayMs }, 'bridge not connected')

@@ -1,5 +1,7 @@
 // The bridges a hub runs: those in `<home>/bridges.json`, read again whenever the file changes, so
-// `switchboard bridge add` and `remove` take effect within a second or two without a restart.
+// `switchboard bridge add` and `remove` take effect within a lease tick (2.5 s) without a restart. Each
+// platform's bridge runs under a lease of its own (`bridge:<platform>`), on one hub of a database at
+// a time, so that a hub that cannot reach one platform hands that bridge alone to another hub.
 import {
   BRIDGE_PLATFORMS,
   type BridgeConfig,
@@ -14,6 +16,7 @@ import type { OutboxItem } from '../../store/store.js'
 import type { ChatSurface } from '../core/chat-surface.js'
 import type { Hub } from '../core/hub.js'
 import type { HubSecrets } from '../core/hub-secrets.js'
+import type { ExclusiveWork, WorkSource } from '../core/lease-keeper.js'
 import type { ShownOutcome } from '../people/sender-outbox.js'
 import type { Bridge } from './bridge.js'
 import { groupSenderNameOf, type RoutineControl, type SessionControl, THREAD_END } from './context.js'
@@ -26,16 +29,31 @@ const WATCH_MS = 1000
  */
 const SWEEP_MS = 2000
 
+/** The lease a platform's bridge runs under. */
+export const bridgeLease = (platform: BridgePlatform) => `bridge:${platform}`
+
+export interface BridgeHandover {
+  /** How long a bridge's platform may go unanswered before its lease is handed over (platformLostMs). */
+  platformLostMs: number
+  /** Gives the lease up to another hub (LeaseKeeper.handOver); null with no other hub to take it. */
+  handOver: ((lease: string) => Promise<unknown>) | null
+}
+
 /** The platform's adapter, loaded only when a bridge for it is configured: the libraries are big. */
 async function createAdapter(
   platform: BridgePlatform,
   config: BridgeConfig,
   log: Logger,
+  platformLostMs: number,
 ): Promise<PlatformAdapter> {
   const credentials = { token: config.token, appToken: config.appToken, apiUrl: config.apiUrl }
   switch (platform) {
     case 'telegram':
-      return (await import('../../sources/telegram/adapter.js')).createTelegramAdapter(credentials, log)
+      return (await import('../../sources/telegram/adapter.js')).createTelegramAdapter(
+        credentials,
+        log,
+        platformLostMs,
+      )
     case 'discord':
       return (await import('../../sources/discord/adapter.js')).createDiscordAdapter(credentials, log)
     case 'slack':
@@ -45,6 +63,10 @@ async function createAdapter(
 
 export class BridgeManager {
   private readonly bridges = new Map<BridgePlatform, Bridge>()
+  /** The platforms whose lease this hub holds: their bridges run here while configured. */
+  private readonly held = new Set<BridgePlatform>()
+  /** The bridges in the file, as last read. */
+  private configured: Partial<Record<BridgePlatform, BridgeConfig>> = {}
   private stamp = ''
   private watch: NodeJS.Timeout | null = null
   private sweep: NodeJS.Timeout | null = null
@@ -58,6 +80,7 @@ export class BridgeManager {
     private readonly log: Logger,
     /** What every bridge redacts from what it sends. */
     private readonly secrets: HubSecrets,
+    private readonly handover: BridgeHandover = { platformLostMs: 60_000, handOver: null },
   ) {
     // On every hub, not only the bridges' own: a session runs on whichever hub holds its lease, and
     // its answer, stored for the chat, reaches the bridge wherever that runs.
@@ -91,30 +114,61 @@ export class BridgeManager {
       : undefined
   }
 
-  async start(): Promise<void> {
-    await this.check()
-    this.watch = setInterval(() => {
-      this.checking = this.checking.then(() => this.check())
-    }, WATCH_MS)
-    this.watch.unref()
-    this.sweep = setInterval(() => {
-      void this.secrets.refresh()
-      void this.sweepBridges()
-    }, SWEEP_MS)
-    this.sweep.unref()
+  /** For the hub's leases: a lease for each bridge in the file, whose work is to run that bridge here. */
+  work(): WorkSource {
+    return {
+      wanted: async () => {
+        await this.reread()
+        const wanted = new Map<string, ExclusiveWork>()
+        for (const platform of BRIDGE_PLATFORMS)
+          if (this.configured[platform])
+            wanted.set(bridgeLease(platform), {
+              start: () => this.run(platform),
+              stop: () => this.halt(platform),
+            })
+        return wanted
+      },
+    }
+  }
+
+  /** This hub took the platform's lease: its bridge runs here (and the file is watched) until halt. */
+  private async run(platform: BridgePlatform): Promise<void> {
+    this.held.add(platform)
+    if (!this.watch) {
+      this.watch = setInterval(() => void this.reread(), WATCH_MS)
+      this.watch.unref()
+      this.sweep = setInterval(() => {
+        void this.secrets.refresh()
+        void this.sweepBridges()
+      }, SWEEP_MS)
+      this.sweep.unref()
+    }
+    this.stamp = '' // read anew: what runs follows the file as it is now
+    await this.reread()
+  }
+
+  /** The platform's lease is gone from this hub (lost, handed over, or the hub stops): its bridge stops. */
+  private async halt(platform: BridgePlatform): Promise<void> {
+    this.held.delete(platform)
+    await this.checking
+    const bridge = this.bridges.get(platform)
+    this.bridges.delete(platform)
+    await bridge?.stop()
+    if (this.held.size > 0) return
+    if (this.watch) clearInterval(this.watch)
+    if (this.sweep) clearInterval(this.sweep)
+    this.watch = null
+    this.sweep = null
+  }
+
+  /** Reads the file again if it changed, after any reading under way. */
+  private reread(): Promise<void> {
+    this.checking = this.checking.then(() => this.check())
+    return this.checking
   }
 
   status(): BridgeStatus[] {
     return [...this.bridges.values()].map((b) => b.status())
-  }
-
-  async stop(): Promise<void> {
-    if (this.watch) clearInterval(this.watch)
-    if (this.sweep) clearInterval(this.sweep)
-    await this.checking
-    await Promise.all([...this.bridges.values()].map((b) => b.stop()))
-    this.bridges.clear()
-    this.stamp = '' // started again (this hub took the bridges' lease back): the file is read anew
   }
 
   /** Each running bridge shows what is stored for its people and not shown yet (HubEvents.missed too). */
@@ -169,7 +223,11 @@ export class BridgeManager {
     return [...this.bridges.values()].find((b) => chatSource.startsWith(`${b.platform}:`))
   }
 
-  /** Reads the file if it changed, and starts, restarts, reconfigures or stops bridges to match. */
+  /**
+   * Reads the file if it changed, and starts, restarts, reconfigures or stops bridges to match: a
+   * bridge starts only where its lease is held (a bridge removed from the file frees its lease at the
+   * next tick, as work no longer wanted).
+   */
   private async check(): Promise<void> {
     const stamp = bridgesStamp(this.home)
     if (stamp === this.stamp) return
@@ -181,8 +239,9 @@ export class BridgeManager {
       this.log.error({ err: (err as Error).message }, 'bridges.json not read; the running bridges go on')
       return
     }
+    this.configured = wanted
     for (const [platform, bridge] of this.bridges) {
-      const config = wanted[platform]
+      const config = this.held.has(platform) ? wanted[platform] : undefined
       if (config && !bridge.needsRestart(config)) {
         bridge.reconfigure(config)
         continue
@@ -192,7 +251,7 @@ export class BridgeManager {
       this.log.info({ platform }, config ? 'bridge restarting with new credentials' : 'bridge removed')
     }
     const starting = (Object.entries(wanted) as [BridgePlatform, BridgeConfig][]).filter(
-      ([platform, config]) => config && !this.bridges.has(platform),
+      ([platform, config]) => config && this.held.has(platform) && !this.bridges.has(platform),
     )
     if (!starting.length) return
     // A bridge's machinery (delivery, prompts, progress, threads …) is loaded by the first bridge
@@ -206,7 +265,10 @@ export class BridgeManager {
         log: this.log,
         home: this.home,
         secrets: this.secrets,
-        createAdapter,
+        createAdapter: (p, c, l) => createAdapter(p, c, l, this.handover.platformLostMs),
+        platformLostMs: this.handover.platformLostMs,
+        // Its platform out of reach from here: the bridge goes to a hub that may reach it.
+        unreachable: this.handover.handOver ? () => this.handover.handOver?.(bridgeLease(platform)) : null,
       })
       this.bridges.set(platform, bridge)
       bridge.start()

@@ -106,3 +106,37 @@ describe('a hub cut off from the shared store', () => {
     expect(happened).toEqual(['hub_a starts the bridge (epoch 1)'])
   })
 })
+
+// A bridge whose hub cannot reach its platform hands its lease over (src/hub/bridges/manager.ts).
+describe('work handed over because this hub cannot do it', () => {
+  it('goes to another hub, and the hub that gave it up does not take it straight back', async () => {
+    const a = new LeaseKeeper(store, 'hub_a', log, () => null, LEASE_MS, true)
+    const b = new LeaseKeeper(store, 'hub_b', log, () => null, LEASE_MS, true)
+    a.exclusive('bridge:telegram', bridgeOn('hub_a'))
+    b.exclusive('bridge:telegram', bridgeOn('hub_b'))
+    await a.start()
+    await b.start()
+    expect(await a.handOver('bridge:telegram')).toBe(true)
+    await vi.advanceTimersByTimeAsync(3 * LEASE_MS)
+    expect(happened).toEqual([
+      'hub_a starts the bridge (epoch 1)',
+      'hub_a stops the bridge',
+      'hub_b starts the bridge (epoch 2)',
+    ])
+    expect(await a.handOver('bridge:telegram')).toBe(false) // nothing of it runs on hub_a
+    await a.stop()
+    await b.stop()
+  })
+
+  it('comes back to the hub that gave it up when no other hub takes it', async () => {
+    const a = new LeaseKeeper(store, 'hub_a', log, () => null, LEASE_MS, true)
+    a.exclusive('bridge:telegram', bridgeOn('hub_a'))
+    await a.start()
+    await a.handOver('bridge:telegram')
+    await vi.advanceTimersByTimeAsync(LEASE_MS / 2)
+    expect(happened).toEqual(['hub_a starts the bridge (epoch 1)', 'hub_a stops the bridge'])
+    await vi.advanceTimersByTimeAsync(LEASE_MS)
+    expect(happened.slice(2)).toEqual(['hub_a starts the bridge (epoch 2)'])
+    await a.stop()
+  })
+})

@@ -9,6 +9,10 @@
 // stops all its work and ends its subscribers' connections a tick before that, which is before any
 // other hub may take them. Once renewals reach the store again it takes back only what no other hub
 // took meanwhile: it rejoins as one hub among the others.
+//
+// Handing over: work that holds its lease but cannot do its job from here (a chat bridge whose hub
+// cannot reach the platform) gives the lease up, and this hub stands aside from it for a lease, so
+// that another hub's tick takes it first; afterwards it takes it only if no other hub did.
 
 import type { ClusterHub } from '../../core/hub-protocol.js'
 import type { Logger } from '../../core/log.js'
@@ -42,6 +46,8 @@ export class LeaseKeeper {
   private readonly running = new Map<string, { work: ExclusiveWork; epoch: number }>()
   /** Leases seized for connections (subscribers connected here), by name: the epoch, what to do on loss. */
   private readonly seized = new Map<string, Seized>()
+  /** Leases handed over (see handOver), by name: not taken again here before this time. */
+  private readonly standingAside = new Map<string, number>()
   private timer: NodeJS.Timeout | null = null
   /** Stops everything here when no renewal has reached the store for almost a lease (see the top). */
   private fenceTimer: NodeJS.Timeout | null = null
@@ -112,6 +118,35 @@ export class LeaseKeeper {
       () => {},
     )
     return taking
+  }
+
+  /**
+   * The work under `name` cannot do its job from this hub (a bridge whose platform is out of reach):
+   * it stops, the lease is given up once it has (so no other hub starts it while it still runs
+   * here), and this hub does not take it again for a lease: long enough for every other live hub to
+   * tick about four times and take it, after which this hub takes it only if none did (it may be the
+   * only hub, or the others may fare no better). False when the work did not run here.
+   */
+  handOver(name: string): Promise<boolean> {
+    const handing = this.ticking.then(async () => {
+      const running = this.running.get(name)
+      if (!running) return false
+      this.running.delete(name)
+      this.standingAside.set(name, Date.now() + this.leaseMs)
+      await running.work
+        .stop()
+        .catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
+      await this.store
+        .releaseLease(name, this.hubId)
+        .catch((err) => this.log.warn({ err, lease: name }, 'lease not released; it lapses instead'))
+      this.log.warn({ lease: name }, 'handed over: another hub on the database may take it now')
+      return true
+    })
+    this.ticking = handing.then(
+      () => {},
+      () => {},
+    )
+    return handing
   }
 
   /** The subscriber's connection here ended: its lease is free for whichever hub it connects to next. */
@@ -253,6 +288,8 @@ export class LeaseKeeper {
     for (const [name, work] of wanted) {
       if (!current()) return 'done'
       if (this.running.has(name)) continue
+      if ((this.standingAside.get(name) ?? 0) > now) continue
+      this.standingAside.delete(name)
       const lease = await this.store.acquireLease(name, this.hubId, this.leaseMs, now)
       if (!lease || !current()) continue
       this.running.set(name, { work, epoch: lease.epoch })

@@ -1,6 +1,8 @@
 // The Telegram bridge's PlatformAdapter: grammy's Bot with long polling. start() resolves once a
 // getUpdates has come back (so a refused token or a second poller rejects it), polling failures
-// later are reported and left to grammy's retries, and stop() leaves no socket behind.
+// later are reported and left to grammy's retries, and stop() leaves no socket behind. A poll is
+// given a deadline of its own: on a link that hangs rather than refuses (a network split), nothing
+// else would say Telegram is out of reach before the client's minute-long timeout.
 import { Agent as HttpAgent } from 'node:http'
 import { Agent as HttpsAgent } from 'node:https'
 import { Bot } from 'grammy'
@@ -27,13 +29,29 @@ const POLLING_METHODS = new Set(['getMe', 'deleteWebhook', 'getUpdates'])
 /** bot.stop() sends one last getUpdates to save the offset; a dead server must not hold stop() up. */
 const STOP_GRACE_MS = 5_000
 
+/**
+ * How long a poll waits for updates, and how long past that its answer may take before the poll is
+ * given up as failed, for a bridge that hands itself over after `platformLostMs` unanswered (the
+ * setting): a quarter of it each, so that a link that hangs is reported well within it. Telegram's
+ * own wait is at most 30 s; at least a second, or an idle bot would poll without pause.
+ */
+export function pollTimes(platformLostMs: number): { waitSeconds: number; deadlineMs: number } {
+  const waitSeconds = Math.min(30, Math.max(1, Math.floor(platformLostMs / 4000)))
+  return { waitSeconds, deadlineMs: waitSeconds * 1000 + Math.floor(platformLostMs / 4) }
+}
+
 /** grammy retries these by itself; anything else ends start() or polling and is reported there. */
 function retried(method: string, code: number): boolean {
   if (method === 'getUpdates') return code !== 401 && code !== 409
   return code >= 500 || code === 429
 }
 
-export function createTelegramAdapter(credentials: PlatformCredentials, log: Logger): PlatformAdapter {
+export function createTelegramAdapter(
+  credentials: PlatformCredentials,
+  log: Logger,
+  platformLostMs = 60_000,
+): PlatformAdapter {
+  const poll = pollTimes(platformLostMs)
   /** grammy's errors carry the request URL, which holds the token: logs get the message without it. */
   const redact = (error: unknown): string =>
     String(error instanceof Error ? error.message : error).replaceAll(credentials.token, '<token>')
@@ -101,8 +119,14 @@ export function createTelegramAdapter(credentials: PlatformCredentials, log: Log
   bot.api.config.use(async (prev, method, payload, signal) => {
     if (!POLLING_METHODS.has(method)) return prev(method, payload, signal)
     const sent = method === 'getUpdates' && quickPoll ? { ...payload, timeout: 0 } : payload
+    // A poll not answered by its deadline is aborted, and fails as a refused one does.
+    const deadline = new AbortController()
+    const timer = setTimeout(() => deadline.abort(), poll.deadlineMs)
+    const stop = () => deadline.abort()
+    if (signal?.aborted) stop()
+    else signal?.addEventListener('abort', stop)
     try {
-      const response = await prev(method, sent, signal)
+      const response = await prev(method, sent, deadline.signal as typeof signal)
       if (response.ok) {
         if (method === 'getUpdates' && !stopping) polled()
       } else if (!stopping && retried(method, response.error_code)) {
@@ -115,6 +139,9 @@ export function createTelegramAdapter(credentials: PlatformCredentials, log: Log
     } catch (error) {
       if (!stopping) pollFailed(method, toPlatformError(error, method))
       throw error
+    } finally {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', stop)
     }
   })
 
@@ -148,7 +175,7 @@ export function createTelegramAdapter(credentials: PlatformCredentials, log: Log
       const me = await new Promise<UserFromGetMe>((resolve, reject) => {
         started = resolve
         bot
-          .start({ allowed_updates: ['message', 'callback_query'] })
+          .start({ allowed_updates: ['message', 'callback_query'], timeout: poll.waitSeconds })
           .then(() => {
             if (started) reject(new PlatformError('stopped before Telegram polling worked'))
             log.info('Telegram polling stopped')
