@@ -3,8 +3,6 @@
 // later are reported and left to grammy's retries, and stop() leaves no socket behind. A poll is
 // given a deadline of its own: on a link that hangs rather than refuses (a network split), nothing
 // else would say Telegram is out of reach before the client's minute-long timeout.
-import { Agent as HttpAgent } from 'node:http'
-import { Agent as HttpsAgent } from 'node:https'
 import { Bot } from 'grammy'
 import type { UserFromGetMe } from 'grammy/types'
 import { TEXT_LIMITS } from '../../core/bridges.js'
@@ -21,6 +19,7 @@ import { toPlatformError } from './errors.js'
 import { formatForTelegram } from './format.js'
 import { toInbound, toPress } from './inbound.js'
 import { answerPress, call, editMessage, messageIdOf, react, sendMessage } from './outbound.js'
+import { resettableAgent } from './resettable-agent.js'
 import { telegramThreads } from './threads.js'
 
 const DEFAULT_API_ROOT = 'https://api.telegram.org'
@@ -57,10 +56,9 @@ export function createTelegramAdapter(
     String(error instanceof Error ? error.message : error).replaceAll(credentials.token, '<token>')
 
   const apiRoot = (credentials.apiUrl ?? DEFAULT_API_ROOT).replace(/\/+$/, '')
-  // An agent of our own (grammy shares one per API root): stop() can then close every socket it opened.
-  const agent = apiRoot.startsWith('https:')
-    ? new HttpsAgent({ keepAlive: true })
-    : new HttpAgent({ keepAlive: true })
+  // An agent of our own (grammy shares one per API root): stop() can then reset every socket it opened.
+  const connections = resettableAgent(apiRoot.startsWith('https:'))
+  const agent = connections.agent
   const bot = new Bot(credentials.token, {
     // Long polls wait 30 s; any call hanging past a minute is given up, so stop() and sends never hang.
     client: { apiRoot, baseFetchConfig: { agent }, timeoutSeconds: 60 },
@@ -113,7 +111,7 @@ export function createTelegramAdapter(
     })
     await Promise.race([lastPoll, grace])
     clearTimeout(timer)
-    agent.destroy()
+    connections.reset()
   }
 
   bot.api.config.use(async (prev, method, payload, signal) => {
