@@ -128,6 +128,28 @@ describe('work handed over because this hub cannot do it', () => {
     await b.stop()
   })
 
+  it('keeps renewing the rest while the work it hands over takes its time to stop', async () => {
+    const a = new LeaseKeeper(store, 'hub_a', log, () => null, LEASE_MS, true)
+    a.exclusive('bridge:telegram', {
+      start: async () => void happened.push('hub_a starts the bridge'),
+      // A bridge whose last poll waits on a link that hangs.
+      stop: () => new Promise((resolve) => setTimeout(resolve, 2 * LEASE_MS)),
+    })
+    await a.start()
+    await a.seize('ch_1', () => happened.push('hub_a ends ch_1’s connection'))
+    const handing = a.handOver('bridge:telegram')
+    // Stopping takes two leases, and it stands aside a lease after that: no restart meanwhile.
+    await vi.advanceTimersByTimeAsync(2.5 * LEASE_MS)
+    expect(await handing).toBe(true)
+    expect(happened).toEqual(['hub_a starts the bridge'])
+    expect(await store.getLease('bridge:telegram')).toMatchObject({ expiresAt: 0 }) // released
+    expect((await store.getLease(subscriberLease('ch_1')))?.holder).toBe('hub_a')
+    // No other hub took it: hub_a runs it again, and stops it (taking its time) as it stops.
+    const stopping = a.stop()
+    await vi.advanceTimersByTimeAsync(2 * LEASE_MS)
+    await stopping
+  })
+
   it('comes back to the hub that gave it up when no other hub takes it', async () => {
     const a = new LeaseKeeper(store, 'hub_a', log, () => null, LEASE_MS, true)
     a.exclusive('bridge:telegram', bridgeOn('hub_a'))

@@ -48,6 +48,8 @@ export class LeaseKeeper {
   private readonly seized = new Map<string, Seized>()
   /** Leases handed over (see handOver), by name: not taken again here before this time. */
   private readonly standingAside = new Map<string, number>()
+  /** Work being handed over (handOver): stop() waits for it. */
+  private readonly handing = new Set<Promise<void>>()
   private timer: NodeJS.Timeout | null = null
   /** Stops everything here when no renewal has reached the store for almost a lease (see the top). */
   private fenceTimer: NodeJS.Timeout | null = null
@@ -127,26 +129,28 @@ export class LeaseKeeper {
    * tick about four times and take it, after which this hub takes it only if none did (it may be the
    * only hub, or the others may fare no better). False when the work did not run here.
    */
-  handOver(name: string): Promise<boolean> {
-    const handing = this.ticking.then(async () => {
-      const running = this.running.get(name)
-      if (!running) return false
-      this.running.delete(name)
-      this.standingAside.set(name, Date.now() + this.leaseMs)
+  async handOver(name: string): Promise<boolean> {
+    const running = this.running.get(name)
+    if (!running) return false
+    // Out of the ticks' hands at once, but stopped beside them rather than in their queue: a bridge
+    // may take seconds to stop, and renewals held up that long would let this hub's leases lapse.
+    this.running.delete(name)
+    this.standingAside.set(name, Number.POSITIVE_INFINITY) // until it has stopped, and a lease more
+    const handing = (async () => {
       await running.work
         .stop()
         .catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
+      // Held, and renewed with the rest, until the work has stopped: no other hub starts it before.
       await this.store
         .releaseLease(name, this.hubId)
         .catch((err) => this.log.warn({ err, lease: name }, 'lease not released; it lapses instead'))
+      this.standingAside.set(name, Date.now() + this.leaseMs)
       this.log.warn({ lease: name }, 'handed over: another hub on the database may take it now')
-      return true
-    })
-    this.ticking = handing.then(
-      () => {},
-      () => {},
-    )
-    return handing
+    })()
+    this.handing.add(handing)
+    await handing
+    this.handing.delete(handing)
+    return true
   }
 
   /** The subscriber's connection here ended: its lease is free for whichever hub it connects to next. */
@@ -194,6 +198,7 @@ export class LeaseKeeper {
     if (this.timer) clearInterval(this.timer)
     if (this.fenceTimer) clearTimeout(this.fenceTimer)
     await this.ticking
+    await Promise.all(this.handing)
     for (const [name, { work }] of this.running) {
       await work.stop().catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
       await this.store.releaseLease(name, this.hubId).catch(() => {})
