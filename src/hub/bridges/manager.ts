@@ -161,9 +161,11 @@ export class BridgeManager {
     this.sweep = null
   }
 
-  /** Reads the file again if it changed, after any reading under way. */
+  /** Reads the file again if it changed, after any reading under way; a failure stops no later one. */
   private reread(): Promise<void> {
-    this.checking = this.checking.then(() => this.check())
+    this.checking = this.checking
+      .then(() => this.check())
+      .catch((err) => this.log.error({ err }, 'bridges not matched to bridges.json; trying again'))
     return this.checking
   }
 
