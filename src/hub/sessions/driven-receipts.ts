@@ -2,7 +2,9 @@
 // and the CLI tells that uuid's fate on stdout as `command_lifecycle` lines (docs/transcript-receipts.md):
 // `queued`, then `started` (in Claude's context) and `completed`; or `cancelled`, `discarded`,
 // `refused` in newer CLIs, which leave it unconfirmed. An agent driven over ACP (agents/acp/) says
-// the same from its own record, and `unconfirmed` with its reason where it cannot tell.
+// the same from its own record, and `unconfirmed` with its reason where it cannot tell. A CLI that
+// ends (killed mid-turn, stopped) before a line entered the conversation says nothing more of it: the
+// line is `unconfirmed` with why, and goes in again with the session's next line (session-manager.ts).
 import { randomUUID } from 'node:crypto'
 import type { CliLine } from '../../claude/messages.js'
 import type { StoredEvent } from '../../core/event.js'
@@ -12,17 +14,43 @@ import type { Hub } from '../core/hub.js'
 const IN_CONTEXT = new Set(['started', 'completed'])
 const REFUSED = new Set(['cancelled', 'discarded', 'refused'])
 
+/** What operators are told becomes of a driven session's unconfirmed event. */
+export const NEXT_LINE = "it goes in with the session's next line"
+
+interface Waiting {
+  eventId: string
+  subscriber: string
+  written: boolean
+  /** This line's try: the first, or the one after those it was unconfirmed with before. */
+  tries: number
+}
+
 export class DrivenReceipts {
   /** By the uuid its line was sent with: the event and the subscriber it was delivered to. */
-  private readonly waiting = new Map<string, { eventId: string; subscriber: string; written: boolean }>()
+  private readonly waiting = new Map<string, Waiting>()
 
   constructor(private readonly hub: Hub) {}
 
   /** A uuid for the line that carries `event` to `subscriber`, remembered until the CLI says its fate. */
-  sending(event: StoredEvent, subscriber: string): string {
+  sending(event: StoredEvent, subscriber: string, tries = 1): string {
     const uuid = randomUUID()
-    this.waiting.set(uuid, { eventId: event.id, subscriber, written: false })
+    this.waiting.set(uuid, { eventId: event.id, subscriber, written: false, tries })
     return uuid
+  }
+
+  /**
+   * The subscriber's CLI ended: the lines it was sent and had not taken into the conversation never
+   * will be (the CLI's queue dies with it). Each is unconfirmed, with `why` it ended.
+   */
+  async ended(subscriber: string, why: string): Promise<void> {
+    for (const [uuid, entry] of this.waiting)
+      if (entry.subscriber === subscriber)
+        await this.report(
+          uuid,
+          'unconfirmed',
+          true,
+          `the CLI ended before the line carrying it entered the conversation (${why})`,
+        )
   }
 
   async written(uuid: string): Promise<void> {
@@ -55,12 +83,16 @@ export class DrivenReceipts {
     const stages: ReceiptStage[] = stage === 'written' || entry.written ? [stage] : ['written', stage]
     entry.written = true
     for (const each of stages)
-      await this.hub.receipt(entry.subscriber, {
-        type: 'receipt',
-        event_id: entry.eventId,
-        stage: each,
-        tries: 1,
-        ...(each === stage && reason ? { reason } : {}),
-      })
+      await this.hub.receipt(
+        entry.subscriber,
+        {
+          type: 'receipt',
+          event_id: entry.eventId,
+          stage: each,
+          tries: entry.tries,
+          ...(each === stage && reason ? { reason } : {}),
+        },
+        NEXT_LINE,
+      )
   }
 }

@@ -188,6 +188,7 @@ export class SessionManager {
     const record = await this.require(id)
     await this.refuseOverBudget(record.project)
     await this.revive(record, options.fork)
+    await this.carryUnconfirmed(record.id)
     await this.sendToLive(record.id, text, options.uuid)
     return this.view(record.id)
   }
@@ -478,6 +479,26 @@ export class SessionManager {
     })
   }
 
+  /**
+   * The driven rung's way down the ladder: what the session's CLI never took into the conversation
+   * (it ended first, or refused the line) goes in before the session's next line, each event on a
+   * line of its own with a uuid, so its receipt says again how far it got. Taken once.
+   */
+  private async carryUnconfirmed(id: string): Promise<void> {
+    const subscriber = subscriberOf(id)
+    for (const event of await this.store.takeUnconfirmed(subscriber, 100, Date.now())) {
+      const before = (await this.store.eventReceipts(event.id)).find((r) => r.subscriber === subscriber)
+      const uuid = this.receipts.sending(event, subscriber, (before?.tries ?? 0) + 1)
+      try {
+        await this.sendToLive(id, channelMessage([event]), uuid)
+      } catch (err) {
+        this.receipts.forget(uuid)
+        throw err
+      }
+      await this.receipts.written(uuid)
+    }
+  }
+
   /** The CLI's turn ended: the idle policy's clock starts. */
   private idleFrom(live: LiveSession): void {
     this.idle.idle(live, (reason) => {
@@ -528,6 +549,9 @@ export class SessionManager {
     })
     this.log.info({ session: id, code, signal, status: outcome.status }, 'CLI exited')
     await this.recorder.setStatus(id, outcome.status, { reason: outcome.reason })
+    await this.receipts
+      .ended(subscriberOf(id), outcome.reason ?? 'it completed')
+      .catch((err) => this.log.error({ err, session: id }, 'the receipts of an ended CLI not recorded'))
   }
 }
 
