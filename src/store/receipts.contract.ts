@@ -155,5 +155,44 @@ export function describeReceiptStoreContract(open: OpenStore): void {
         reason: 'channels are not enabled for this server',
       })
     })
+
+    it('hands back what a hook took and never handed over: pending again, or unconfirmed for the hook again', async ({
+      store,
+    }) => {
+      await store.registerSubscriber('alpha', ['*'])
+      const staged = await publish(store, [event('ci', 'one'), event('ci', 'two'), event('ci', 'three')])
+      const [one, two, three] = staged.map((s) => s.event)
+      if (!one || !two || !three) throw new Error('nothing staged')
+      await store.recordReceipt({
+        eventId: three.id,
+        subscriber: 'alpha',
+        state: 'unconfirmed',
+        at: 500,
+        tries: 5,
+      })
+      await store.ack('alpha', [three.seq], 500)
+      // The hook's take: what is pending, acknowledged as written; and the unconfirmed one.
+      const taken = await store.pendingDeliveries('alpha', 0, 10)
+      expect(taken.map((e) => e.content)).toEqual(['one', 'two'])
+      await store.ack(
+        'alpha',
+        taken.map((e) => e.seq),
+        1_000,
+      )
+      expect((await store.takeUnconfirmed('alpha', 10, 1_000)).map((e) => e.content)).toEqual(['three'])
+
+      await store.handBack('alpha', [one, two, three], 'the hook gave up', 2_000)
+      expect((await store.pendingDeliveries('alpha', 0, 10)).map((e) => e.content)).toEqual(['one', 'two'])
+      expect((await store.eventReceipts(one.id))[0]).toMatchObject({
+        state: 'stored',
+        written: null,
+        reason: 'the hook gave up',
+      })
+      expect((await store.eventReceipts(three.id))[0]).toMatchObject({ state: 'unconfirmed', tries: 5 })
+      expect((await store.takeUnconfirmed('alpha', 10, 3_000)).map((e) => e.content)).toEqual(['three'])
+      // Taken again, it is written again.
+      await store.ack('alpha', [one.seq], 4_000)
+      expect((await store.eventReceipts(one.id))[0]).toMatchObject({ state: 'written', written: 4_000 })
+    })
   })
 }

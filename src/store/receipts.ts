@@ -41,4 +41,10 @@ export interface ReceiptStore {
   eventReceipts(eventId: string): Promise<DeliveryReceipt[]>
   /** A subscriber's unconfirmed events not handed to its hook yet, oldest first; marks them handed. */
   takeUnconfirmed(subscriber: string, limit: number, at: number): Promise<StoredEvent[]>
+  /**
+   * Undoes a hook's take of `events` (a pendingDeliveries + ack, or takeUnconfirmed) whose answer
+   * never reached the session: an unconfirmed one waits for the hook again, an acknowledged one is
+   * pending again, its receipt back at `stored` with `reason`. In one transaction.
+   */
+  handBack(subscriber: string, events: readonly StoredEvent[], reason: string, at: number): Promise<void>
 }

@@ -2,12 +2,15 @@
 // a CLI killed mid-turn, a transcript that stops being written (a full disk), a hook that answers too
 // late, a channel Claude Code takes in late. Each event ends in context or `unconfirmed` with why,
 // operators hear of it, it goes down the ladder, and nothing waits without a bound.
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { textOf } from '../fakes/anthropic.js'
-import { adminCall, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
-import { waitFor } from '../helpers/home.js'
-import { postWebhook, waitForState } from '../helpers/receipts.js'
+import { PrintSession } from '../helpers/claude.js'
+import { adminCall, drivingEnv, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
+import { CLI, waitFor } from '../helpers/home.js'
+import { deliveriesOf, postWebhook, waitForState } from '../helpers/receipts.js'
 import { SseReader } from '../helpers/sse.js'
 
 const world = e2eWorld()
@@ -98,4 +101,66 @@ it("marks unconfirmed, tells operators and sends with the session's next line th
   )
   const last = world.fake.requests.at(-1)
   expect(textOf(last?.messages ?? []).split('in flight when the CLI died').length - 1).toBe(1)
+})
+
+it("hands back what a hook that gave up never carried: pending, said, and taken by the session's next hook", {
+  timeout: 120_000,
+}, async () => {
+  const env = drivingEnv(world)
+  writeFileSync(join(world.claude.cwd, '.switchboard.json'), JSON.stringify({ topics: ['ci'] }))
+  const hub = await startDrivingHub(world)
+  // Whatever happens, the hub runs again before it is stopped.
+  world.closers.push(() => hub.kill('SIGCONT'))
+  execFileSync(process.execPath, [CLI, 'install', 'claude', '--hooks'], { env })
+  // Each hook waits 2 s for the hub, not 10: the test's hub is stopped longer than that.
+  const settings = join(world.claude.home, '.claude', 'settings.json')
+  writeFileSync(
+    settings,
+    readFileSync(settings, 'utf8')
+      .replace(/--max-time \d+/g, '--max-time 2')
+      .replace(/(x-switchboard-timeout: )\d+/g, '$12'),
+  )
+  const secret = await world.home.addSource('ci')
+  const operator = await world.home.addSender('ops', true)
+  const ops = await SseReader.open(world.home.url, operator)
+  world.closers.push(() => ops.close())
+  world.fake.respond(() => ({ text: 'ok' }))
+  const { SWITCHBOARD_DRIVEN: _, ...person } = env
+  const session = new PrintSession([], {
+    cwd: world.claude.cwd,
+    env: { ...person, SWITCHBOARD_CHANNEL_NAME: 'by-hooks' },
+  })
+  world.closers.push(() => session.close())
+  session.send('first prompt')
+  await session.waitForResults(1)
+
+  const id = await postWebhook(world, 'ci', secret, 'waits for the hook')
+  // The hub stops answering (a machine out of breath): the prompt's hook gives up, Claude goes on.
+  hub.kill('SIGSTOP')
+  session.send('second prompt')
+  await session.waitForResults(2)
+  hub.kill('SIGCONT')
+  const asked = (text: string) => world.fake.requests.find((r) => textOf(r.messages).includes(text))
+  expect(textOf(asked('second prompt')?.messages)).not.toContain('waits for the hook')
+  // The hub, running again, finds the hook gone: what it took for it is pending again, and said.
+  await waitFor(
+    async () => (await deliveriesOf(world, id))[0]?.reason?.includes('hook gave up') ?? false,
+    20_000,
+    'the event handed back',
+  )
+  expect((await deliveriesOf(world, id))[0]).toMatchObject({
+    subscriber: 'by-hooks',
+    state: 'stored',
+    written: null,
+  })
+  const notice = await ops.waitFor('notice', 10_000)
+  expect(String((notice.data as { text: string }).text)).toMatch(
+    /: event ev_\w+ not handed over: the session's hook gave up before the hub answered \(its 2 s timeout ran out/,
+  )
+
+  // The session's next hook takes it into the conversation.
+  session.send('third prompt')
+  await session.waitForResults(3)
+  expect(textOf(asked('third prompt')?.messages)).toContain('waits for the hook')
+  await waitForState(world, [id], 'in_context', 30_000)
 })

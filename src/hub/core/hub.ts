@@ -298,6 +298,27 @@ export class Hub {
   }
 
   /**
+   * What a hook took and never handed over (it gave up before the answer left): pending for the
+   * session's next hook again (an unconfirmed one, for its hook again), and operators are told.
+   */
+  async handBack(subscriber: string, events: readonly StoredEvent[], reason: string): Promise<void> {
+    await this.store.handBack(subscriber, events, reason, Date.now())
+    this.log.warn({ subscriber, events: events.map((e) => e.id), reason }, 'events handed back')
+    const session = await this.directory.describe(subscriber)
+    const ids = events.map((e) => e.id).join(', ')
+    await this.decisions.toOperators({
+      kind: 'notice',
+      body: {
+        session: session.key,
+        session_name: session.name,
+        event: events[0]?.id,
+        reason,
+        text: `${session.name}: event${events.length === 1 ? '' : 's'} ${ids} not handed over: ${reason}`,
+      },
+    })
+  }
+
+  /**
    * A subscriber's receipt for an event it was delivered (core/receipts.ts). One it could not get
    * into Claude's context after its tries is told to operators, naming the session and why; the
    * hook (takeForHook) and the channel's inbox take it from there.

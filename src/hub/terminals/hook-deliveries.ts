@@ -4,7 +4,9 @@
 // attachment hook_additional_context: docs/transcript-receipts.md). The hook cannot write an event
 // again as a channel does, so the hub waits as long as a channel's tries would take, all of them
 // (config.confirmMs, doubling, confirmTries times); then the receipt says `unconfirmed`, with why, and
-// operators are told (Hub.receipt).
+// operators are told (Hub.receipt). A hook that gave up before the hub answered (its timeout ran out
+// while the hub was slow or stopped) carries nothing: what the hub took for it is handed back, pending
+// for the session's next hook, its receipt saying why, and operators are told (Hub.handBack).
 
 import { POLL_MS } from '../../claude/transcript-watch.js'
 import type { HookInput } from '../../core/claude-hooks.js'
@@ -17,6 +19,14 @@ import { HookTranscript, hubTranscriptPlace, type TranscriptPlace } from './hook
 export interface ConfirmTimes {
   confirmMs: number
   confirmTries: number
+}
+
+/** The hook's request, as far as a hand-over needs it (terminal-hooks.ts HookCall). */
+export interface HookRequest {
+  /** Aborted when the hook stopped waiting for the answer. */
+  signal?: AbortSignal
+  /** The hook's own timeout as installed, in seconds. */
+  timeoutSeconds?: number | null
 }
 
 /** What operators are told becomes of a hook's event that never showed: nothing hands it over again. */
@@ -57,17 +67,40 @@ export class HookDeliveries {
    * What waits for `subscriber`, taken for the answer of the hook whose input this is: each event
    * recorded as written, and looked for in the session's transcript from here on.
    */
-  async take(subscriber: string, input: HookInput): Promise<StoredEvent[]> {
+  async take(subscriber: string, input: HookInput, call: HookRequest = {}): Promise<StoredEvent[]> {
     const events = await this.hub.takeForHook(subscriber, input.cwd)
     if (!events.length) return events
+    if (call.signal?.aborted) return this.handBack(subscriber, events, call)
     // Taken: whatever goes wrong below, the hook still hands them over.
+    let watched: Watched | null = null
     try {
-      const watched = await this.watch(subscriber, input.transcript_path)
+      watched = await this.watch(subscriber, input.transcript_path)
       for (const event of events) await this.handed(watched, event)
     } catch (err) {
       this.log.error({ err, subscriber }, 'hook delivery receipts not recorded')
     }
-    return events
+    if (!call.signal?.aborted) return events
+    if (watched) for (const event of events) this.unwatch(watched, event.id)
+    return this.handBack(subscriber, events, call)
+  }
+
+  /** The hook's request ended before its answer could leave: nothing reaches the session. */
+  private async handBack(
+    subscriber: string,
+    events: StoredEvent[],
+    call: HookRequest,
+  ): Promise<StoredEvent[]> {
+    const timeout = call.timeoutSeconds ? `${call.timeoutSeconds} s ` : ''
+    const reason = `the session's hook gave up before the hub answered (its ${timeout}timeout ran out, or the session went on): it waits for the session's next hook`
+    await this.hub
+      .handBack(subscriber, events, reason)
+      .catch((err) => this.log.error({ err, subscriber }, 'events a hook never carried not handed back'))
+    return []
+  }
+
+  private unwatch(watched: Watched, id: string): void {
+    const entry = watched.waiting.get(id)
+    if (entry) this.settle(watched, entry)
   }
 
   /** The hub stops: nothing more is read or said. */

@@ -165,7 +165,7 @@ export class TerminalHooks {
         if (typed) this.active(input.session_id)
         else this.wentOn(input.session_id)
         this.settleAll(input.session_id, ANSWERED_AT_TERMINAL, typed)
-        return this.context(event, name, input)
+        return this.context(event, name, input, call)
       }
       case 'PostToolUse':
         if (typeof input.tool_name === 'string')
@@ -178,7 +178,7 @@ export class TerminalHooks {
         this.settleCall(input)
         // A subagent's tool may run while the session's own dialog still waits.
         if (input.agent_id === undefined) this.wentOn(input.session_id)
-        return this.context(event, name, input)
+        return this.context(event, name, input, call)
       default:
         return NOTHING
     }
@@ -258,8 +258,8 @@ export class TerminalHooks {
   }
 
   /** The events waiting for the session, as text the model is given; none: nothing to say. */
-  private async context(event: string, name: string, input: HookInput): Promise<HookOutput> {
-    const events = await this.deliveries.take(name, input)
+  private async context(event: string, name: string, input: HookInput, call: HookCall): Promise<HookOutput> {
+    const events = await this.deliveries.take(name, input, call)
     if (!events.length) return NOTHING
     const text = [
       `Switchboard delivered ${events.length} event${events.length === 1 ? '' : 's'} while you worked.`,

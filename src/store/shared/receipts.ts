@@ -141,5 +141,31 @@ export function receiptStore(sql: Sql): ReceiptStore {
       )
       return events.map(toEvent)
     },
+
+    async handBack(subscriber, events, reason, at) {
+      if (events.length === 0) return
+      const list = (from: number) => events.map((_, i) => `$${i + from}`).join(', ')
+      const ids = events.map((e) => e.id)
+      await sql.batch([
+        [
+          `UPDATE receipts SET hook_taken = false, updated_at = $2
+           WHERE subscriber = $1 AND state = 'unconfirmed' AND event_id IN (${list(3)})`,
+          [subscriber, at, ...ids],
+        ],
+        [
+          `INSERT INTO deliveries (subscriber, seq)
+           SELECT $1, e.seq FROM events e WHERE e.id IN (${list(2)})
+             AND NOT EXISTS (SELECT 1 FROM receipts r WHERE r.event_id = e.id AND r.subscriber = $1
+               AND r.state <> 'written')
+           ON CONFLICT DO NOTHING`,
+          [subscriber, ...ids],
+        ],
+        [
+          `UPDATE receipts SET state = 'stored', written_at = NULL, reason = $2, updated_at = $3
+           WHERE subscriber = $1 AND state = 'written' AND event_id IN (${list(4)})`,
+          [subscriber, reason, at, ...ids],
+        ],
+      ])
+    },
   }
 }
