@@ -22,7 +22,12 @@ const event = (id: string): StoredEvent => ({
  * `transcript`: `moving`, a session writing lines all the time (its newest line is always now), or
  * `silent`, one that writes none.
  */
-function setup(tries = 3, read: () => Promise<void> = async () => {}, lines: 'moving' | 'silent' = 'moving') {
+function setup(
+  tries = 3,
+  read: () => Promise<void> = async () => {},
+  lines: 'moving' | 'silent' = 'moving',
+  unwritable: () => string | null = () => null,
+) {
   const transcript = new Map<string, 'queued' | 'in_context'>()
   const log: string[] = []
   const confirmer = new Confirmer(
@@ -34,6 +39,7 @@ function setup(tries = 3, read: () => Promise<void> = async () => {}, lines: 'mo
       confirmed: (e) => log.push(`ack ${e.id}`),
       unconfirmed: (e) => log.push(`down ${e.id}`),
       why: () => 'because',
+      unwritable,
       read,
     },
     {
@@ -141,6 +147,21 @@ describe('the confirmer', () => {
     await vi.advanceTimersByTimeAsync(1_000 + 2_000 + 4_000)
     expect(log.filter((l) => l === 'write a')).toHaveLength(3)
     expect(log.slice(-2)).toEqual(['unconfirmed a 3 because', 'down a'])
+    expect(confirmer.waiting).toBe(0)
+  })
+  it('does not write again an event a transcript that cannot be written lacks (a full disk): unconfirmed with that why', async () => {
+    let full: string | null = null
+    const { log, confirmer } = setup(
+      3,
+      async () => {},
+      'silent',
+      () => full,
+    )
+    await confirmer.deliver(event('a'))
+    full = 'the disk is full'
+    await vi.advanceTimersByTimeAsync(1_000 * SILENT_PATIENCE)
+    expect(log.filter((l) => l === 'write a')).toHaveLength(1)
+    expect(log.slice(-2)).toEqual(['unconfirmed a 1 the disk is full', 'down a'])
     expect(confirmer.waiting).toBe(0)
   })
 })

@@ -5,7 +5,8 @@
 // wired yet) and is written again with the same id. A silent transcript may only be slow to write
 // (a loaded machine took seconds): the event is given SILENT_PATIENCE deadlines before it is written
 // again. Seen queued: it waits, and is never written again, so Claude sees it once. After the last
-// try it is unconfirmed, and goes down the ladder.
+// try it is unconfirmed, and goes down the ladder; at once when the transcript cannot be written (a
+// full disk): Claude Code took the event, it only could not write it down.
 
 import type { TranscriptMark } from '../claude/transcript-marks.js'
 import type { StoredEvent } from '../core/event.js'
@@ -22,6 +23,11 @@ export interface ConfirmHooks {
   unconfirmed(event: StoredEvent, reason: string): void
   /** Why an event would not reach the context, as far as the channel can tell. */
   why(): string
+  /**
+   * Why the transcript cannot show anything now (a full disk, a file Claude Code may not write), if
+   * so: an event it lacks was not dropped, and is not written again (Claude would see it twice).
+   */
+  unwritable(): string | null
   /**
    * Resolves once Claude Code has read from its pipe what was written so far (it answered a ping
    * written after it); rejects when it cannot say.
@@ -159,9 +165,10 @@ export class Confirmer {
     this.options.refresh() // checked once more before writing again
     if (this.settle(entry)) return
     if (!this.dropped(entry)) return this.arm(entry)
-    if (entry.tries < this.options.tries) return this.writeAgain(entry)
+    const unwritable = this.hooks.unwritable()
+    if (entry.tries < this.options.tries && !unwritable) return this.writeAgain(entry)
     this.finish(entry)
-    const reason = this.hooks.why()
+    const reason = unwritable ?? this.hooks.why()
     this.hooks.receipt(entry.event, 'unconfirmed', entry.tries, reason)
     this.hooks.unconfirmed(entry.event, reason)
   }

@@ -37,6 +37,7 @@ function fakeTranscript() {
     state: (id) => marks.get(id) ?? 'absent',
     refresh: () => {},
     newestLineAt: () => Date.now(),
+    unwritable: () => null,
     found: true,
     start: () => {
       watching = true

@@ -28,6 +28,8 @@ export interface Transcript {
   state(id: string): TranscriptMark | 'absent'
   refresh(): void
   newestLineAt(): number | null
+  /** Why Claude Code cannot write the transcript now, if so (claude/transcript-disk.ts). */
+  unwritable(): string | null
   readonly found: boolean
   start(): void
   stop(): void
@@ -94,6 +96,7 @@ export class Delivery extends EventEmitter<DeliveryEvents> {
           this.emit('handled', event.id)
         },
         why: () => options.why(this.transcript.found),
+        unwritable: () => this.transcript.unwritable(),
         // Claude Code reads its pipe in order: a ping answered was read after every line before it.
         read: () => options.claude.read(),
       },

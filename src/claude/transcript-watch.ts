@@ -3,8 +3,10 @@
 // are read; TranscriptWatch reads them the channel's way: polled, because Claude Code appends in small
 // writes and inotify is not everywhere (network homes, containers), and a look every POLL_MS costs one
 // stat. The hub reads the same lines its own way, asynchronously (hub/terminals/hook-transcript.ts).
+
 import { closeSync, openSync, readSync, statSync } from 'node:fs'
 import { StringDecoder } from 'node:string_decoder'
+import { transcriptUnwritable } from './transcript-disk.js'
 import { type TranscriptMark, TranscriptMarks } from './transcript-marks.js'
 
 export const POLL_MS = 150
@@ -140,6 +142,15 @@ export class TranscriptWatch extends TranscriptReading {
   stop(): void {
     if (this.timer) clearInterval(this.timer)
     this.timer = null
+  }
+
+  /** Why Claude Code cannot write the files read here now (a full disk, a file it may not write), if so. */
+  unwritable(): string | null {
+    for (const file of this.find()) {
+      const why = transcriptUnwritable(file)
+      if (why) return why
+    }
+    return null
   }
 
   /** Reads what was appended since the last look, and tells the listener what changed. */

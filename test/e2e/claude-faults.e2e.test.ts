@@ -2,18 +2,28 @@
 // a CLI killed mid-turn, a transcript that stops being written (a full disk), a hook that answers too
 // late, a channel Claude Code takes in late. Each event ends in context or `unconfirmed` with why,
 // operators hear of it, it goes down the ladder, and nothing waits without a bound.
-import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync, readlinkSync, writeFileSync } from 'node:fs'
+import { execFileSync, spawnSync } from 'node:child_process'
+import {
+  copyFileSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { textOf } from '../fakes/anthropic.js'
 import { PrintSession } from '../helpers/claude.js'
-import { adminCall, drivingEnv, e2eWorld, startDrivingHub } from '../helpers/e2e.js'
+import { adminCall, drivingEnv, e2eWorld, startDrivingHub, startedSession } from '../helpers/e2e.js'
 import { CLI, waitFor } from '../helpers/home.js'
+import { PLUGIN_CHANNEL } from '../helpers/plugin.js'
 import { deliveriesOf, postWebhook, waitForState } from '../helpers/receipts.js'
 import { SseReader } from '../helpers/sse.js'
 
-const world = e2eWorld()
+const world = e2eWorld({ channelPlugin: 'switchboard' })
 
 /** The Claude Code processes running in `cwd`, by pid. */
 function claudeProcessesIn(cwd: string): number[] {
@@ -164,3 +174,71 @@ it("hands back what a hook that gave up never carried: pending, said, and taken 
   expect(textOf(asked('third prompt')?.messages)).toContain('waits for the hook')
   await waitForState(world, [id], 'in_context', 30_000)
 })
+
+/** A folder on a tmpfs of its own, `size` big (mounting needs root), unmounted after the test. */
+function smallDisk(size: string): string | null {
+  const dir = mkdtempSync(join(tmpdir(), 'claude-small-disk-'))
+  if (spawnSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir]).status !== 0) {
+    rmSync(dir, { recursive: true })
+    return null
+  }
+  world.closers.unshift(() => {
+    spawnSync('umount', ['-l', dir])
+    rmSync(dir, { recursive: true, force: true })
+  })
+  return dir
+}
+
+/** Writes into `dir` until its disk is full. */
+function fill(dir: string): void {
+  spawnSync('sh', ['-c', `cat /dev/zero > '${join(dir, 'filler')}'`])
+}
+
+const canMount = process.getuid?.() === 0
+
+it.skipIf(!canMount)(
+  "says an event is unconfirmed because the transcript's disk is full, tells operators, and the hook takes it (needs root to mount a tmpfs)",
+  {
+    timeout: 90_000,
+  },
+  async () => {
+    const config = smallDisk('2m')
+    expect(config).not.toBeNull()
+    copyFileSync(join(world.claude.home, '.claude.json'), join(config as string, '.claude.json'))
+    const secret = await world.home.addSource('ci')
+    const operator = await world.home.addSender('ops', true)
+    const session = await startedSession(world, PLUGIN_CHANNEL, {
+      CLAUDE_CONFIG_DIR: config as string,
+      SWITCHBOARD_CONFIRM_MS: '300',
+      SWITCHBOARD_CONFIRM_TRIES: '2',
+    })
+    const ops = await SseReader.open(world.home.url, operator)
+    world.closers.push(() => ops.close())
+    world.fake.respond(() => ({ text: 'noted' }))
+    const before = await postWebhook(world, 'ci', secret, 'while the disk had room')
+    await waitForState(world, [before], 'in_context', 30_000)
+
+    fill(config as string)
+    // The transcript's last page may still have room: a long line uses it up.
+    session.send(`a long line ${'x'.repeat(16_384)}`)
+    await session.waitForTurns(2)
+    const id = await postWebhook(world, 'ci', secret, 'after the disk filled up')
+    const [receipt] = await waitForState(world, [id], 'unconfirmed', 30_000)
+    // Claude Code took it and went on answering; only its transcript could not say so.
+    expect(receipt).toMatchObject({ tries: 1, in_context: null })
+    expect(receipt?.reason).toMatch(
+      /^the disk holding the session's transcript is full \(\d+ bytes free in .*\): Claude Code answers, but writes down nothing it was shown$/,
+    )
+    // Not written again: the model was shown it once.
+    const shown = world.fake.requests.at(-1)
+    expect(textOf(shown?.messages).split('after the disk filled up').length - 1).toBe(1)
+    const notice = await ops.waitFor('notice', 10_000)
+    expect(notice.data).toMatchObject({ event: id })
+    // Down the ladder: the session's hook takes it, once.
+    const subscriber = receipt?.subscriber as string
+    const take = () =>
+      adminCall<{ events: { id: string }[] }>(world, 'POST', '/api/hook/take', { subscriber })
+    expect((await take()).json.events.map((e) => e.id)).toEqual([id])
+    expect((await take()).json.events).toEqual([])
+  },
+)

@@ -178,8 +178,11 @@ export class HookDeliveries {
   private async expired(watched: Watched, entry: Handed): Promise<void> {
     await this.look(watched)
     if (watched.waiting.get(entry.event.id) !== entry) return
+    const unwritable = await watched.transcript.unwritable()
+    if (watched.waiting.get(entry.event.id) !== entry) return
     this.settle(watched, entry)
-    await this.report(watched, entry, 'unconfirmed', { reason: watched.transcript.why(entry.at) })
+    const reason = unwritable ?? watched.transcript.why(entry.at)
+    await this.report(watched, entry, 'unconfirmed', { reason })
   }
 
   private settle(watched: Watched, entry: Handed): void {

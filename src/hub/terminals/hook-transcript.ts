@@ -7,6 +7,7 @@
 import { constants } from 'node:fs'
 import { type FileHandle, open, realpath } from 'node:fs/promises'
 import { isAbsolute, join, sep } from 'node:path'
+import { transcriptUnwritableAsync } from '../../claude/transcript-disk.js'
 import { configDir } from '../../claude/transcript-file.js'
 import { CHUNK, type MarkListener, TranscriptReading } from '../../claude/transcript-watch.js'
 
@@ -97,6 +98,11 @@ export class HookTranscript {
     if (newest !== null && newest > handedAt)
       return "Claude Code's transcript went on without it: the hook's answer did not reach the conversation (too late for the hook's timeout, or the session stopped)"
     return "Claude Code's transcript has said nothing since the hook answered: the session may have stopped"
+  }
+
+  /** Why Claude Code cannot write the transcript now (a full disk, a file it may not write), if so. */
+  async unwritable(): Promise<string | null> {
+    return this.refused || !this.path || !this.seen ? null : transcriptUnwritableAsync(this.path)
   }
 
   /** The file, if the hub may read it: a regular file, no link, where transcripts are or its user's own. */
