@@ -242,3 +242,50 @@ it.skipIf(!canMount)(
     expect((await take()).json.events).toEqual([])
   },
 )
+
+it.skipIf(!canMount)(
+  "tells operators when a driven session's CLI reports its transcript writes lost (session_writes_lost; needs root to mount a tmpfs)",
+  {
+    timeout: 90_000,
+  },
+  async () => {
+    const config = smallDisk('2m') as string
+    copyFileSync(join(world.claude.home, '.claude.json'), join(config, '.claude.json'))
+    // The hub first: one a command starts would run its sessions without the small disk.
+    await startDrivingHub(world, { CLAUDE_CONFIG_DIR: config })
+    const operator = await world.home.addSender('ops', true)
+    const ops = await SseReader.open(world.home.url, operator)
+    world.closers.push(() => ops.close())
+    world.fake.respond(() => ({ text: 'ok' }))
+    const { json: session } = await adminCall<{ id: string }>(world, 'POST', '/api/sessions', {
+      prompt: 'first',
+      options: { cwd: world.claude.cwd },
+    })
+    const turns = async (n: number) =>
+      waitFor(
+        async () =>
+          (
+            await adminCall<{ lines: { line: { type: string } }[] }>(
+              world,
+              'GET',
+              `/api/sessions/${session.id}/lines`,
+            )
+          ).json.lines.filter((l) => l.line.type === 'result').length >= n,
+        30_000,
+        `${n} turns`,
+      )
+    await turns(1)
+    fill(config)
+    await adminCall(world, 'POST', `/api/sessions/${session.id}/messages`, {
+      text: `long ${'x'.repeat(16_384)}`,
+    })
+    await turns(2)
+    // Stopped, the CLI exits 0 and says, last, what it could not save.
+    await adminCall(world, 'POST', `/api/sessions/${session.id}/stop`)
+    const notice = await ops.waitFor('notice', 10_000)
+    expect(notice.data).toMatchObject({ session: `session:${session.id}` })
+    expect(String((notice.data as { text: string }).text)).toMatch(
+      /: Claude Code could not save lines of the session's transcript \(ENOSPC: the disk is full\); what it was shown this run, events included, may be missing when it is resumed$/,
+    )
+  },
+)

@@ -304,16 +304,26 @@ export class Hub {
   async handBack(subscriber: string, events: readonly StoredEvent[], reason: string): Promise<void> {
     await this.store.handBack(subscriber, events, reason, Date.now())
     this.log.warn({ subscriber, events: events.map((e) => e.id), reason }, 'events handed back')
-    const session = await this.directory.describe(subscriber)
     const ids = events.map((e) => e.id).join(', ')
+    await this.tellOperators(
+      subscriber,
+      reason,
+      `event${events.length === 1 ? '' : 's'} ${ids} not handed over: ${reason}`,
+      events[0]?.id,
+    )
+  }
+
+  /** A notice every operator gets about a session's deliveries: `text` after the session's name. */
+  async tellOperators(subscriber: string, reason: string, text: string, event?: string): Promise<void> {
+    const session = await this.directory.describe(subscriber)
     await this.decisions.toOperators({
       kind: 'notice',
       body: {
         session: session.key,
         session_name: session.name,
-        event: events[0]?.id,
+        ...(event ? { event } : {}),
         reason,
-        text: `${session.name}: event${events.length === 1 ? '' : 's'} ${ids} not handed over: ${reason}`,
+        text: `${session.name}: ${text}`,
       },
     })
   }
@@ -342,17 +352,12 @@ export class Hub {
     if (r.stage !== 'unconfirmed') return
     const why = r.reason ?? 'Claude Code did not take it into the conversation'
     this.log.warn({ subscriber, event: r.event_id, tries: r.tries, reason: why }, 'event unconfirmed')
-    const session = await this.directory.describe(subscriber)
-    await this.decisions.toOperators({
-      kind: 'notice',
-      body: {
-        session: session.key,
-        session_name: session.name,
-        event: r.event_id,
-        reason: why,
-        text: `${session.name}: event ${r.event_id} is not in Claude's context after ${r.tries} tr${r.tries === 1 ? 'y' : 'ies'} (${why}); ${after}`,
-      },
-    })
+    await this.tellOperators(
+      subscriber,
+      why,
+      `event ${r.event_id} is not in Claude's context after ${r.tries} tr${r.tries === 1 ? 'y' : 'ies'} (${why}); ${after}`,
+      r.event_id,
+    )
   }
 
   /** Claude's reply to a chat goes to whoever started that chat, stored first. */

@@ -5,6 +5,8 @@
 // the same from its own record, and `unconfirmed` with its reason where it cannot tell. A CLI that
 // ends (killed mid-turn, stopped) before a line entered the conversation says nothing more of it: the
 // line is `unconfirmed` with why, and goes in again with the session's next line (session-manager.ts).
+// A CLI that lost transcript lines to a full disk says so as it exits (`session_writes_lost`):
+// operators are told that a resume may miss what it was shown.
 import { randomUUID } from 'node:crypto'
 import type { CliLine } from '../../claude/messages.js'
 import type { StoredEvent } from '../../core/event.js'
@@ -62,7 +64,10 @@ export class DrivenReceipts {
     this.waiting.delete(uuid)
   }
 
-  async heard(line: CliLine): Promise<void> {
+  /** A line the subscriber's CLI printed. */
+  async heard(line: CliLine, subscriber: string): Promise<void> {
+    if (line.type === 'system' && line.subtype === 'session_writes_lost')
+      return this.writesLost(line, subscriber)
     if (line.type !== 'command_lifecycle') return
     const uuid = typeof line.command_uuid === 'string' ? line.command_uuid : ''
     const state = String(line.state)
@@ -72,6 +77,23 @@ export class DrivenReceipts {
     if (REFUSED.has(state)) return this.report(uuid, 'unconfirmed', true, `Claude Code ${state} it`)
     if (state === 'unconfirmed')
       return this.report(uuid, 'unconfirmed', true, typeof line.reason === 'string' ? line.reason : undefined)
+  }
+
+  /**
+   * The CLI could not save lines of its transcript (a full disk: ENOSPC, EDQUOT), said once as it
+   * exits. What it took into the conversation stands for this run, but a resume reads the transcript
+   * and misses those lines, events among them: operators are told.
+   */
+  private async writesLost(line: CliLine, subscriber: string): Promise<void> {
+    const lost = Array.isArray(line.lost) ? line.lost.map(String) : []
+    if (!lost.includes('transcript')) return
+    const code = typeof line.error_code === 'string' ? line.error_code : 'a write error'
+    const reason = `Claude Code could not save lines of the session's transcript (${code}${code === 'ENOSPC' ? ': the disk is full' : code === 'EDQUOT' ? ': the disk quota is used up' : ''})`
+    await this.hub.tellOperators(
+      subscriber,
+      reason,
+      `${reason}; what it was shown this run, events included, may be missing when it is resumed`,
+    )
   }
 
   private async report(uuid: string, stage: ReceiptStage, last = false, reason?: string): Promise<void> {

@@ -516,7 +516,7 @@ export class SessionManager {
 
   private async heard(live: LiveSession, line: CliLine): Promise<void> {
     if (line.type === 'stream_event') return this.recorder.streamed(live, line)
-    await this.receipts.heard(line)
+    await this.receipts.heard(line, subscriberOf(live.id))
     const turnEnded = await this.recorder.record(live.id, line, live)
     if (turnEnded && this.supervisor.get(live.id) === live) this.idleFrom(live)
     // Not awaited: at the budget's limit the meter stops this CLI, whose lines this handler reads.
