@@ -38,6 +38,7 @@ function fakeTranscript() {
     refresh: () => {},
     newestLineAt: () => Date.now(),
     unwritable: () => null,
+    firstLineAt: () => null,
     found: true,
     start: () => {
       watching = true

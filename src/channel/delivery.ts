@@ -12,6 +12,7 @@ import { Confirmer } from './confirm.js'
 import { Inbox } from './inbox.js'
 import type { Rung } from './rung.js'
 import type { ShownLog } from './shown.js'
+import type { SessionStart } from './why.js'
 
 /** What the channel says to Claude Code (claude-code.ts). */
 export interface ClaudeSide {
@@ -28,6 +29,8 @@ export interface Transcript {
   state(id: string): TranscriptMark | 'absent'
   refresh(): void
   newestLineAt(): number | null
+  /** When this Claude Code process made its first line (claude/transcript-watch.ts). */
+  firstLineAt(): number | null
   /** Why Claude Code cannot write the transcript now, if so (claude/transcript-disk.ts). */
   unwritable(): string | null
   readonly found: boolean
@@ -46,8 +49,11 @@ export interface DeliveryOptions {
   /** The confirmer's first deadline and its tries (confirmMs, confirmTries). */
   deadlineMs: number
   tries: number
-  /** Why an event would not reach the context, given whether a transcript was found (why.ts). */
-  why(transcriptFound: boolean): string
+  /**
+   * Why an event would not reach the context, given whether a transcript was found and how the
+   * session started (why.ts).
+   */
+  why(transcriptFound: boolean, start: SessionStart): string
 }
 
 export type Receipt = Omit<Extract<ClientMessage, { type: 'receipt' }>, 'type'>
@@ -65,6 +71,8 @@ export class Delivery extends EventEmitter<DeliveryEvents> {
   private readonly confirmer: Confirmer
   /** Chosen once the MCP client initialized the channel: until then the hub lists it without one. */
   private chosen: Rung | null = null
+  /** When Claude Code initialized the channel. */
+  private setUpAt: number | null = null
   private shown: ShownLog | null = null
   private readonly listened = deferred<void>()
   private readonly opened = deferred<ShownLog>()
@@ -95,7 +103,11 @@ export class Delivery extends EventEmitter<DeliveryEvents> {
           )
           this.emit('handled', event.id)
         },
-        why: () => options.why(this.transcript.found),
+        why: () =>
+          options.why(this.transcript.found, {
+            firstLineAt: this.transcript.firstLineAt(),
+            setUpAt: this.setUpAt,
+          }),
         unwritable: () => this.transcript.unwritable(),
         // Claude Code reads its pipe in order: a ping answered was read after every line before it.
         read: () => options.claude.read(),
@@ -128,6 +140,7 @@ export class Delivery extends EventEmitter<DeliveryEvents> {
   /** Claude Code initialized the channel: deliveries take `rung`, once the grace has passed. */
   begin(rung: Rung): void {
     this.chosen = rung
+    this.setUpAt = Date.now()
     setTimeout(() => this.listened.resolve(), this.options.graceMs)
   }
 

@@ -53,7 +53,7 @@ export async function runChannel(config: HubConfig, options: ChannelOptions, log
     graceMs: config.listenGraceMs,
     deadlineMs: config.confirmMs,
     tries: config.confirmTries,
-    why: (found) => unconfirmedReason(SERVER_NAME, found),
+    why: (found, start) => unconfirmedReason(SERVER_NAME, found, undefined, start),
   })
   log.debug({ confirming, transcripts: transcriptFiles(folder, session, Date.now()) }, 'transcript watch')
 

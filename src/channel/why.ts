@@ -29,10 +29,19 @@ export function channelFlagValues(argv: string[]): string[] | null {
   return found ? values : null
 }
 
+/** What the transcript tells of the session's start: when its first turn began, and when the channel was set up. */
+export interface SessionStart {
+  /** When this Claude Code process made its first transcript line (a turn beginning), if any. */
+  firstLineAt: number | null
+  /** When Claude Code finished setting the channel up (`initialized`), if it did. */
+  setUpAt: number | null
+}
+
 export function unconfirmedReason(
   serverName: string,
   transcriptFound: boolean,
   argv: string[] | null = parentArgv(),
+  start: SessionStart = { firstLineAt: null, setUpAt: null },
 ): string {
   const isClaude = argv !== null && /(^|\/)claude(\.exe)?$/.test(argv[0] ?? '')
   if (isClaude) {
@@ -43,5 +52,7 @@ export function unconfirmedReason(
       return `channels are not enabled for this server: Claude Code's channel flags name ${values.join(', ') || 'nothing'}`
   }
   if (!transcriptFound) return "the session's transcript was not found, so nothing shows the event arrived"
+  if (start.firstLineAt !== null && start.setUpAt !== null && start.firstLineAt < start.setUpAt)
+    return `Claude Code set the channel up late, after the session's turn had begun (${new Date(start.firstLineAt).toISOString()}, set up ${new Date(start.setUpAt).toISOString()}): it wires a channel's notifications as a turn begins, so none reach Claude before the session's next turn`
   return 'Claude Code did not take it into the conversation (dropped while starting, or refused)'
 }

@@ -44,6 +44,7 @@ export class TranscriptReading {
   private readonly marks: TranscriptMarks
   private readonly files = new Map<string, Tail>()
   private newest: number | null = null
+  private firstSince: number | null = null
 
   constructor(
     private readonly onMark: MarkListener,
@@ -105,6 +106,14 @@ export class TranscriptReading {
     return this.newest
   }
 
+  /**
+   * When this Claude Code process made its first line read so far (the oldest line no older than its
+   * start): a turn it began then, before it set a channel up, had no channel wired (channel/why.ts).
+   */
+  firstLineAt(): number | null {
+    return this.firstSince
+  }
+
   /** Whether anything of a transcript was read yet. */
   get found(): boolean {
     return [...this.files.values()].some((f) => f.offset > 0)
@@ -113,6 +122,8 @@ export class TranscriptReading {
   private line(line: string): void {
     const at = lineTime(line)
     if (at !== null && (this.newest === null || at > this.newest)) this.newest = at
+    if (at !== null && at >= this.since && (this.firstSince === null || at < this.firstSince))
+      this.firstSince = at
     // Most lines carry no channel tag: skip them before parsing any JSON.
     if (!line.includes('event_id=')) return
     for (const { id, mark, at } of this.marks.addLine(line))

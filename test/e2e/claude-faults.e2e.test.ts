@@ -17,7 +17,14 @@ import { join } from 'node:path'
 import { expect, it } from 'vitest'
 import { textOf } from '../fakes/anthropic.js'
 import { PrintSession } from '../helpers/claude.js'
-import { adminCall, drivingEnv, e2eWorld, startDrivingHub, startedSession } from '../helpers/e2e.js'
+import {
+  adminCall,
+  drivingEnv,
+  e2eWorld,
+  printSession,
+  startDrivingHub,
+  startedSession,
+} from '../helpers/e2e.js'
 import { CLI, waitFor } from '../helpers/home.js'
 import { PLUGIN_CHANNEL } from '../helpers/plugin.js'
 import { deliveriesOf, postWebhook, waitForState } from '../helpers/receipts.js'
@@ -289,3 +296,69 @@ it.skipIf(!canMount)(
     )
   },
 )
+
+/**
+ * Makes the world's `switchboard` (what the plugin's launcher starts) a channel whose answers to
+ * Claude Code, its initialize answer first, are held `ms` after it starts: a server Claude Code takes
+ * in late, as under load.
+ */
+function slowChannel(ms: number): void {
+  const shim = join(world.claude.bin, 'switchboard')
+  const main = join(import.meta.dirname, '../../dist/cli/main.js')
+  writeFileSync(
+    shim,
+    `#!${process.execPath}
+const { spawn } = require('node:child_process')
+const child = spawn(process.execPath, [${JSON.stringify(main)}, ...process.argv.slice(2)], { stdio: ['inherit', 'pipe', 'inherit'] })
+const held = []
+let open = false
+setTimeout(() => { open = true; for (const c of held.splice(0)) process.stdout.write(c) }, ${ms})
+child.stdout.on('data', (c) => (open ? process.stdout.write(c) : held.push(c)))
+child.on('exit', (code) => process.exit(code ?? 1))
+process.on('SIGTERM', () => child.kill('SIGTERM'))
+`,
+    { mode: 0o755 },
+  )
+}
+
+it('says unconfirmed, with why, the events of a channel Claude Code set up after the first turn began, tells operators, and the hook takes them', {
+  timeout: 90_000,
+}, async () => {
+  slowChannel(6_000)
+  const secret = await world.home.addSource('ci')
+  const operator = await world.home.addSender('ops', true)
+  const ops = await SseReader.open(world.home.url, operator)
+  world.closers.push(() => ops.close())
+  const session = printSession(world, PLUGIN_CHANNEL, {
+    SWITCHBOARD_CONFIRM_MS: '500',
+    SWITCHBOARD_CONFIRM_TRIES: '2',
+  })
+  world.fake.respond(() => ({ text: 'noted' }))
+  await waitFor(
+    async () => (await world.home.subscribers()).length > 0,
+    30_000,
+    'the channel to reach the hub',
+  )
+  // The first line comes while Claude Code still waits for the channel's answer: its turn begins
+  // with the server pending, and the channel is never wired in it.
+  session.send('first line')
+  const id = await postWebhook(world, 'ci', secret, 'for a channel set up late')
+  await session.waitForResults(1)
+  const init = session.lines.find((l) => l.type === 'system' && l.subtype === 'init')
+  expect(init?.mcp_servers).toEqual([expect.objectContaining({ status: 'pending' })])
+
+  const [receipt] = await waitForState(world, [id], 'unconfirmed', 30_000)
+  expect(receipt).toMatchObject({ tries: 2, in_context: null })
+  expect(receipt?.reason).toMatch(
+    /^Claude Code set the channel up late, after the session's turn had begun \(.*\): it wires a channel's notifications as a turn begins, so none reach Claude before the session's next turn$/,
+  )
+  const notice = await ops.waitFor('notice', 10_000)
+  expect(notice.data).toMatchObject({ event: id })
+  expect(world.fake.requests.some((r) => textOf(r.messages).includes('for a channel set up late'))).toBe(
+    false,
+  )
+  const subscriber = receipt?.subscriber as string
+  const take = () => adminCall<{ events: { id: string }[] }>(world, 'POST', '/api/hook/take', { subscriber })
+  expect((await take()).json.events.map((e) => e.id)).toEqual([id])
+  expect((await take()).json.events).toEqual([])
+})
