@@ -24,10 +24,18 @@ import {
   printSession,
   startDrivingHub,
   startedSession,
+  waitForChannel,
 } from '../helpers/e2e.js'
 import { CLI, waitFor } from '../helpers/home.js'
 import { PLUGIN_CHANNEL } from '../helpers/plugin.js'
-import { deliveriesOf, postWebhook, waitForState } from '../helpers/receipts.js'
+import {
+  channelProcesses,
+  deliveriesOf,
+  inContextCounts,
+  postWebhook,
+  sendDuringLongTurn,
+  waitForState,
+} from '../helpers/receipts.js'
 import { SseReader } from '../helpers/sse.js'
 
 const world = e2eWorld({ channelPlugin: 'switchboard' })
@@ -361,4 +369,45 @@ it('says unconfirmed, with why, the events of a channel Claude Code set up after
   const take = () => adminCall<{ events: { id: string }[] }>(world, 'POST', '/api/hook/take', { subscriber })
   expect((await take()).json.events.map((e) => e.id)).toEqual([id])
   expect((await take()).json.events).toEqual([])
+})
+
+it("keeps at the hub, unacknowledged, the event a channel session's CLI SIGKILLed mid-turn had queued, and ends it in context once the session is resumed", {
+  timeout: 120_000,
+}, async () => {
+  const secret = await world.home.addSource('ci')
+  const first = await startedSession(world, PLUGIN_CHANNEL, { SWITCHBOARD_CONFIRM_MS: '2000' })
+  const sessionId = String(first.lines.find((l) => l.type === 'system')?.session_id)
+  const held = gate()
+  world.closers.push(held.open)
+  world.fake.respond((request) =>
+    textOf(request.messages).includes('start the long turn') &&
+    !textOf(request.messages).includes('queued when the CLI died')
+      ? { text: 'working on it for a long while', pause: { at: 4, until: held.opened } }
+      : { text: 'noted' },
+  )
+  const [queued] = await sendDuringLongTurn(world, secret, 1, 'queued when the CLI died')
+  const [receipt] = await waitForState(world, [queued as string], 'queued', 30_000)
+  const subscriber = receipt?.subscriber as string
+  const [pid] = claudeProcessesIn(world.claude.cwd)
+  expect(pid).toBeDefined()
+  process.kill(pid as number, 'SIGKILL')
+  await first.close()
+  // The channel ended with its CLI, acknowledging nothing: the hub holds the event for the session.
+  await waitFor(async () => channelProcesses(world).length === 0, 10_000, 'the channel to end')
+  expect(await world.home.pending(subscriber)).toBeGreaterThanOrEqual(1)
+  expect(inContextCounts(world).get(queued as string)).toBeUndefined()
+
+  held.open()
+  // The new channel tells the dead process's queue records from a live queue by Claude Code's start,
+  // known to a second (the kernel's boot time is in whole seconds): a resume within that second would
+  // take the dead queue for a live one and wait (left as it is; see the design notes).
+  await new Promise((resolve) => setTimeout(resolve, 2_000))
+  const resumed = printSession(world, [...PLUGIN_CHANNEL, '--resume', sessionId], {
+    SWITCHBOARD_CONFIRM_MS: '2000',
+  })
+  await waitForChannel(world, 60_000)
+  await resumed.waitForMcpServer()
+  await resumed.sendUntilChannelWired('back again')
+  await waitForState(world, [queued as string], 'in_context', 60_000)
+  expect(inContextCounts(world).get(queued as string)).toBe(1)
 })
