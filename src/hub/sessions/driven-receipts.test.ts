@@ -4,7 +4,7 @@
 import { expect, it } from 'vitest'
 import type { StoredEvent } from '../../core/event.js'
 import type { Hub } from '../core/hub.js'
-import { DrivenReceipts } from './driven-receipts.js'
+import { DrivenReceipts, neverEntered } from './driven-receipts.js'
 
 function receiptsOf() {
   const said: string[] = []
@@ -80,4 +80,15 @@ it('tells operators when the CLI lost transcript lines to a full disk, and nothi
   expect(said).toEqual([
     "session:ses_1 notice: Claude Code could not save lines of the session's transcript (ENOSPC: the disk is full); what it was shown this run, events included, may be missing when it is resumed",
   ])
+})
+
+it('sends again with the next line only what never entered the conversation, not what an agent could not tell of', () => {
+  expect(
+    neverEntered(
+      'the CLI ended before the line carrying it entered the conversation (the CLI exited with signal SIGKILL)',
+    ),
+  ).toBe(true)
+  expect(neverEntered('Claude Code cancelled it')).toBe(true)
+  expect(neverEntered("OpenCode's record of the session never showed it")).toBe(false)
+  expect(neverEntered(null)).toBe(false)
 })

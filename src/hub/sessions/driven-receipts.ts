@@ -19,6 +19,20 @@ const REFUSED = new Set(['cancelled', 'discarded', 'refused'])
 /** What operators are told becomes of a driven session's unconfirmed event. */
 export const NEXT_LINE = "it goes in with the session's next line"
 
+const ENDED_BEFORE = 'the CLI ended before the line carrying it entered the conversation'
+const refusedReason = (state: string) => `Claude Code ${state} it`
+
+/**
+ * Whether an unconfirmed receipt's reason says the line never entered the conversation (the CLI ended
+ * first, or refused it): such an event goes in with the session's next line. An agent that only could
+ * not tell (ACP, without a record it reads) may have shown it: that one is not sent again.
+ */
+export function neverEntered(reason: string | null): boolean {
+  return (
+    !!reason && (reason.startsWith(ENDED_BEFORE) || [...REFUSED].some((s) => reason === refusedReason(s)))
+  )
+}
+
 interface Waiting {
   eventId: string
   subscriber: string
@@ -47,12 +61,7 @@ export class DrivenReceipts {
   async ended(subscriber: string, why: string): Promise<void> {
     for (const [uuid, entry] of this.waiting)
       if (entry.subscriber === subscriber)
-        await this.report(
-          uuid,
-          'unconfirmed',
-          true,
-          `the CLI ended before the line carrying it entered the conversation (${why})`,
-        )
+        await this.report(uuid, 'unconfirmed', true, `${ENDED_BEFORE} (${why})`)
   }
 
   async written(uuid: string): Promise<void> {
@@ -74,7 +83,7 @@ export class DrivenReceipts {
     if (!this.waiting.has(uuid)) return
     if (state === 'queued') return this.report(uuid, 'queued')
     if (IN_CONTEXT.has(state)) return this.report(uuid, 'in_context', true)
-    if (REFUSED.has(state)) return this.report(uuid, 'unconfirmed', true, `Claude Code ${state} it`)
+    if (REFUSED.has(state)) return this.report(uuid, 'unconfirmed', true, refusedReason(state))
     if (state === 'unconfirmed')
       return this.report(uuid, 'unconfirmed', true, typeof line.reason === 'string' ? line.reason : undefined)
   }

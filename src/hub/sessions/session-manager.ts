@@ -33,7 +33,7 @@ import type { SessionRecord, SessionStatus, Store } from '../../store/store.js'
 import type { Hub } from '../core/hub.js'
 import type { WorkSource } from '../core/lease-keeper.js'
 import { type Projects, projectName } from '../projects/projects.js'
-import { DrivenReceipts } from './driven-receipts.js'
+import { DrivenReceipts, neverEntered } from './driven-receipts.js'
 import { linesPage, listAll } from './history.js'
 import { bindIde } from './ide-binding.js'
 import { IdlePolicy } from './idle-policy.js'
@@ -481,13 +481,15 @@ export class SessionManager {
 
   /**
    * The driven rung's way down the ladder: what the session's CLI never took into the conversation
-   * (it ended first, or refused the line) goes in before the session's next line, each event on a
+   * (it ended first, or refused the line; not what an agent only could not tell of) goes in before
+   * the session's next line, each event on a
    * line of its own with a uuid, so its receipt says again how far it got. Taken once.
    */
   private async carryUnconfirmed(id: string): Promise<void> {
     const subscriber = subscriberOf(id)
     for (const event of await this.store.takeUnconfirmed(subscriber, 100, Date.now())) {
       const before = (await this.store.eventReceipts(event.id)).find((r) => r.subscriber === subscriber)
+      if (!neverEntered(before?.reason ?? null)) continue
       const uuid = this.receipts.sending(event, subscriber, (before?.tries ?? 0) + 1)
       try {
         await this.sendToLive(id, channelMessage([event]), uuid)
