@@ -13,7 +13,8 @@ export const ChannelNotification = z.object({
   method: z.literal('notifications/claude/channel'),
   params: z.object({ content: z.string(), meta: z.record(z.string(), z.string()).optional() }),
 })
-const PermissionVerdict = z.object({
+/** `notifications/claude/channel/permission`: the verdict on a prompt the channel relayed. */
+export const PermissionVerdict = z.object({
   method: z.literal('notifications/claude/channel/permission'),
   params: z.object({ request_id: z.string(), behavior: z.enum(['allow', 'deny']) }),
 })
