@@ -89,7 +89,10 @@ export function soakFigures(run: {
   }
   if (ledger.strays) missed.push(`${ledger.strays} notifications or verdicts nothing was sent for`)
   if (ledger.unmatched) missed.push(`${ledger.unmatched} notifications of events never answered 202`)
-  if (decisions.unanswered) missed.push(`decisions: ${decisions.unanswered} raised, never answered`)
+  if (decisions.unanswered)
+    missed.push(
+      `decisions: ${decisions.unanswered} raised, never answered (${ledger.unansweredPrompts().join(', ')})`,
+    )
   if (decisions.answeredTwice) missed.push(`decisions: ${decisions.answeredTwice} answered twice`)
   if (decisions.answers200 !== decisions.raised)
     missed.push(`decisions: the hub took ${decisions.answers200} answers to ${decisions.raised} prompts`)

@@ -18,6 +18,8 @@ export interface SoakHubs {
   channelEnv(i: number): Record<string, string>
   /** `switchboard source add <args>` through the first hub; the secret it printed. */
   addSource(...args: string[]): Promise<string>
+  /** Each hub's log file (in its home, gone after stop()). */
+  logs(): string[]
   stop(): Promise<void>
 }
 
@@ -25,10 +27,15 @@ export async function startHubs(count: number): Promise<SoakHubs> {
   return count === 1 ? oneOnSqlite() : onPostgres(count)
 }
 
-/** The hub's log goes to a file in its home, kept for as long as the home is. */
+/**
+ * The hub's log goes to a file in its home, kept for as long as the home is. SOAK_HUB_NODE_ARGS
+ * gives the hubs' node flags of its own (`--cpu-prof --cpu-prof-dir=/tmp/prof`, to see where a slow
+ * hub spends its time).
+ */
 function serve(home: TestHome): ChildProcess {
   const out = openSync(join(home.dir, 'hub.log'), 'a')
-  return spawn(process.execPath, [CLI, 'serve'], { env: home.env, stdio: ['ignore', out, out] })
+  const flags = (process.env.SOAK_HUB_NODE_ARGS ?? '').split(' ').filter(Boolean)
+  return spawn(process.execPath, [...flags, CLI, 'serve'], { env: home.env, stdio: ['ignore', out, out] })
 }
 
 async function oneOnSqlite(): Promise<SoakHubs> {
@@ -42,6 +49,7 @@ async function oneOnSqlite(): Promise<SoakHubs> {
     pids: () => (hub.pid ? [hub.pid] : []),
     channelEnv: () => home.env as Record<string, string>,
     addSource: (...args) => home.cli('source', 'add', ...args).then(secretOf),
+    logs: () => [join(home.dir, 'hub.log')],
     async stop() {
       await home.cleanup()
     },
@@ -91,6 +99,7 @@ async function onPostgres(count: number): Promise<SoakHubs> {
         }
       },
       addSource: (...args) => first.cli('source', 'add', ...args).then(secretOf),
+      logs: () => c.hubs.map((h) => join(h.home.dir, 'hub.log')),
       stop,
     }
   } catch (err) {

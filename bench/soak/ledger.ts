@@ -149,6 +149,11 @@ export class Ledger {
     }
   }
 
+  /** Prompts raised with no verdict yet, as `<channel>:<request_id>`: the first few, to look them up. */
+  unansweredPrompts(n = 5): string[] {
+    return [...this.raised.keys()].filter((k) => !this.verdicts.has(k)).slice(0, n)
+  }
+
   /** Notifications whose event was never answered 202 by the end. */
   get unmatched(): number {
     return [...this.early.values()].reduce((sum, list) => sum + list.length, 0)

@@ -16,12 +16,18 @@ class Stream {
   private readonly controller = new AbortController()
   /** The hub ended it (not close()). */
   ended = false
+  /** Resolves once the hub answered 200: from then on it tells this stream of each change. */
+  readonly opened: Promise<void>
+  private open: () => void = () => {}
 
   constructor(
     url: string,
     headers: Record<string, string>,
     onMessage: (event: string, data: string) => void,
   ) {
+    this.opened = new Promise((resolve) => {
+      this.open = resolve
+    })
     void this.read(url, headers, onMessage)
   }
 
@@ -33,6 +39,7 @@ class Stream {
     try {
       const res = await fetch(url, { headers, signal: this.controller.signal })
       if (res.status !== 200 || !res.body) throw new Error(`GET ${url} answered ${res.status}`)
+      this.open()
       const decoder = new TextDecoder()
       let buffer = ''
       for await (const chunk of res.body) {
@@ -53,6 +60,8 @@ class Stream {
       this.ended = true
     } catch {
       if (!this.controller.signal.aborted) this.ended = true
+      // A stream that never opened is counted as ended, not waited for.
+      this.open()
     }
   }
 
@@ -83,8 +92,12 @@ export class Operator {
     return new Operator(index, url, { ...key, [API_HEADER]: '1', 'content-type': 'application/json' })
   }
 
-  /** Opens the decision feed and the chat replies; `onRow` gets each decision the feed tells of. */
-  follow(onRow: (row: FeedRow) => void): void {
+  /**
+   * Opens the decision feed and the chat replies; `onRow` gets each decision the feed tells of.
+   * Resolves once the hub answered both: a prompt opened before that is told to nobody on the feed
+   * (the page reads GET /api/decisions as it loads, which these operators need not).
+   */
+  async follow(onRow: (row: FeedRow) => void): Promise<void> {
     const { authorization } = this.headers as { authorization: string }
     this.streams.push(
       new Stream(`${this.url}/api/feed`, { authorization }, (event, data) => {
@@ -92,6 +105,7 @@ export class Operator {
       }),
       new Stream(`${this.url}/api/chat/stream`, { authorization }, () => {}),
     )
+    await Promise.all(this.streams.map((s) => s.opened))
   }
 
   /** Streams the hub ended while they were meant to stay open. */

@@ -1,6 +1,8 @@
 // One soak: hubs, channel sessions with their MCP clients, operators on the hub's streams, and mixed
 // traffic at a steady rate for a while; then a drain, and the figures (figures.ts judges them).
-import { availableParallelism, loadavg } from 'node:os'
+import { copyFileSync, mkdtempSync } from 'node:fs'
+import { availableParallelism, loadavg, tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { SoakChannel } from './channel.js'
 import { type SoakFigures, soakFigures } from './figures.js'
 import { startHubs } from './hubs.js'
@@ -66,7 +68,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakFigures> {
       const event = (c.topics[0] as string).slice('github.'.length)
       followers.set(event, [...(followers.get(event) ?? []), c.index])
     }
-    answerDecisions(operators, ledger)
+    await answerDecisions(operators, ledger)
 
     const channelPids = channels.flatMap((c) => (c.pid ? [c.pid] : []))
     const start = now()
@@ -113,7 +115,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakFigures> {
     while (!ledger.complete && now() - ledger.lastNews < QUIET_MS) await sleep(100)
     // Late repeats (a batch sent again) still get the chance to show.
     await sleep(1_000)
-    return soakFigures({
+    const figures = soakFigures({
       options: { ...o, seed },
       ledger,
       memory,
@@ -122,6 +124,13 @@ export async function runSoak(o: SoakOptions): Promise<SoakFigures> {
       streamsEnded: operators.reduce((sum, op) => sum + op.streamsEnded, 0),
       load: { before: loadBefore, after: loadavg()[0] ?? 0, cores: availableParallelism() },
     })
+    // A missed target is to be explained: the hubs' logs outlive their homes.
+    if (figures.missed.length) {
+      const kept = mkdtempSync(join(tmpdir(), 'soak-logs-'))
+      for (const [i, file] of hubs.logs().entries()) copyFileSync(file, join(kept, `hub-${i}.log`))
+      figures.missed.push(`the hubs' logs: ${kept}`)
+    }
+    return figures
   } finally {
     clearInterval(sampler)
     for (const op of operators) op.close()

@@ -164,10 +164,10 @@ export function decisionTraffic(
  * id, race to Allow each one, as two people at two screens would; the hub takes one (200) and
  * refuses the other (409), and the channel must hear one verdict.
  */
-export function answerDecisions(operators: Operator[], ledger: Ledger): void {
-  for (const op of operators) {
+export async function answerDecisions(operators: Operator[], ledger: Ledger): Promise<void> {
+  const following = operators.map((op) => {
     const answering = new Set<string>()
-    op.follow((row) => {
+    return op.follow((row) => {
       if (row.kind !== 'permission') return
       if (row.status !== 'open') {
         answering.delete(row.id)
@@ -182,7 +182,8 @@ export function answerDecisions(operators: Operator[], ledger: Ledger): void {
         () => ledger.answered(0),
       )
     })
-  }
+  })
+  await Promise.all(following)
 }
 
 function hash(text: string): number {
