@@ -43,6 +43,8 @@ export interface SoakFigures {
     samples: number
   }
   load: { before: number; after: number; cores: number }
+  /** How long the publishers sent for (a late one finishes its last send after the end). */
+  trafficSeconds: number
   /** Each target missed, in a line. */
   missed: string[]
 }
@@ -121,6 +123,7 @@ export function soakFigures(run: {
     drift,
     memory,
     load: run.load,
+    trafficSeconds: run.end / 1000,
     missed,
   }
 }
@@ -165,7 +168,9 @@ export function soakTable(f: SoakFigures): string {
       `  ${k.padEnd(10)} ${[v.sent, v.accepted, v.owed, v.seen, v.lost, v.shownTwice, v.outOfOrder].map((n) => String(n).padStart(13)).join('')}`,
     )
   const d = f.decisions
+  const sent = f.kinds.webhook.sent + f.kinds.chat.sent + d.raised
   lines.push(
+    `  in all ${sent} events sent, ${fmt(sent / f.trafficSeconds, 1)}/s over ${fmt(f.trafficSeconds, 0)} s of traffic`,
     `  decisions  raised ${d.raised}, answered ${d.answered}, answered twice ${d.answeredTwice}, unanswered ${d.unanswered} ` +
       `(operators' answers: ${d.answers200} taken, ${d.answers409} already answered, ${d.answersOther} other)`,
     `  strays ${f.strays}, unmatched ${f.unmatched}, operator streams ended ${f.streamsEnded}`,

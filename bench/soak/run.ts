@@ -27,8 +27,11 @@ export interface SoakOptions {
 
 /** Shares of the traffic: most of it webhooks, then chat, and prompts for people. */
 const MIX = { webhook: 0.6, chat: 0.3, decision: 0.1 }
-/** Webhook publishers (each a GitHub organisation sending one delivery after another). */
-const WEBHOOK_PUBLISHERS = 4
+/**
+ * Webhook publishers (each a GitHub organisation sending one delivery after another): enough that
+ * the rate holds while a loaded machine takes a few hundred ms to answer each.
+ */
+const WEBHOOK_PUBLISHERS = 10
 const SAMPLE_EVERY_MS = 3_000
 /** After the traffic: the drain ends when nothing new arrived for this long. */
 const QUIET_MS = 15_000

@@ -47,7 +47,8 @@ async function paced(pace: Pace, perSecond: number, send: (i: number) => Promise
   const start = pace.now()
   for (let i = 0; ; i++) {
     const due = start + (i * 1000) / perSecond
-    if (due >= pace.until) return
+    // A late publisher catches up, but only until the end: after it, the run is over for everyone.
+    if (due >= pace.until || pace.now() >= pace.until) return
     const wait = due - pace.now()
     if (wait > 0) await sleep(wait)
     await send(i)
