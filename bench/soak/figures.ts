@@ -97,8 +97,11 @@ export function soakFigures(run: {
     )
   if (decisions.answeredTwice) missed.push(`decisions: ${decisions.answeredTwice} answered twice`)
   if (decisions.answers200 !== decisions.raised)
-    missed.push(`decisions: the hub took ${decisions.answers200} answers to ${decisions.raised} prompts`)
-  if (decisions.answersOther) missed.push(`decisions: ${decisions.answersOther} answers neither 200 nor 409`)
+    missed.push(
+      `decisions: the hub said 200 to ${decisions.answers200} answers for ${decisions.raised} prompts`,
+    )
+  if (decisions.answersOther)
+    missed.push(`decisions: ${decisions.answersOther} answers met neither 200 nor 409 within 60 s`)
   if (run.streamsEnded) missed.push(`${run.streamsEnded} operator streams ended by the hub`)
   if (!(drift <= TARGETS.drift))
     missed.push(

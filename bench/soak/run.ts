@@ -87,9 +87,12 @@ export async function runSoak(o: SoakOptions): Promise<SoakFigures> {
     const pace = { until: start + o.minutes * 60_000, now, random }
     const progress = setInterval(() => {
       const k = ledger.kinds()
+      const m = memory.at(-1)
+      const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`
       log(
         `t=${(at() / 1000).toFixed(0)} s  webhooks ${k.webhook.accepted}, chat ${k.chat.accepted}, ` +
-          `${k.webhook.seen + k.chat.seen} notifications; load ${loadavg()[0]?.toFixed(2)}`,
+          `${k.webhook.seen + k.chat.seen} notifications; hubs ${m?.hubs.map(mb).join(' ')}, channels ` +
+          `${mb(m?.channelsSum ?? 0)}; load ${loadavg()[0]?.toFixed(2)}`,
       )
     }, 60_000)
     try {
