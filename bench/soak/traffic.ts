@@ -55,8 +55,14 @@ async function paced(pace: Pace, perSecond: number, send: (i: number) => Promise
   }
 }
 
-/** Retries a POST the hub did not answer with 2xx or 4xx, with the same key, until GIVE_UP_MS. */
-async function withRetries<T>(what: string, post: () => Promise<{ status: number; value: T }>): Promise<T> {
+/**
+ * Retries a POST the hub did not answer with 2xx or 4xx, with the same key, until GIVE_UP_MS; then
+ * null: the event counts as sent and never accepted (a missed target), and the publisher goes on.
+ */
+async function withRetries<T>(
+  what: string,
+  post: () => Promise<{ status: number; value: T }>,
+): Promise<T | null> {
   const first = Date.now()
   for (;;) {
     try {
@@ -66,7 +72,10 @@ async function withRetries<T>(what: string, post: () => Promise<{ status: number
     } catch (err) {
       if (err instanceof Refused) throw err
     }
-    if (Date.now() - first > GIVE_UP_MS) throw new Refused(`${what}: not taken for ${GIVE_UP_MS} ms`)
+    if (Date.now() - first > GIVE_UP_MS) {
+      console.error(`${what}: not taken for ${GIVE_UP_MS} ms`)
+      return null
+    }
     await sleep(100)
   }
 }
@@ -111,7 +120,8 @@ export function webhookTraffic(w: Webhooks, ledger: Ledger, pace: Pace): Promise
         return { status: res.status, value: body.id ?? body.events?.[0]?.id ?? '?' }
       })
       // An ignored delivery (none of these examples is one) answers 200 with no event: nothing owed.
-      if (id !== '?') ledger.accepted('webhook', id, p, i, postedAt, w.followers.get(example.event) ?? [])
+      if (id !== null && id !== '?')
+        ledger.accepted('webhook', id, p, i, postedAt, w.followers.get(example.event) ?? [])
     }),
   )
 }
@@ -133,7 +143,7 @@ export function chatTraffic(
         const { status, id } = await op.chat(to.name, `soak line ${i} from operator ${op.index}`, key)
         return { status, value: id ?? '?' }
       })
-      ledger.accepted('chat', id, op.index, i, postedAt, [to.index])
+      if (id !== null) ledger.accepted('chat', id, op.index, i, postedAt, [to.index])
     }),
   )
 }
