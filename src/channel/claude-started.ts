@@ -16,10 +16,11 @@ function parentOf(pid: number): { ppid: number; startTicks: number } | null {
   }
 }
 
-function bootTime(): number | null {
+/** Seconds since boot, to the hundredth (/proc/uptime), the clock a process's start is counted on. */
+function uptimeSeconds(): number | null {
   try {
-    const m = /^btime (\d+)$/m.exec(readFileSync('/proc/stat', 'utf8'))
-    return m ? Number(m[1]) * 1000 : null
+    const up = Number.parseFloat(readFileSync('/proc/uptime', 'utf8'))
+    return Number.isFinite(up) ? up : null
   } catch {
     return null
   }
@@ -34,16 +35,22 @@ function isClaude(pid: number): boolean {
   }
 }
 
-/** The start (ms) of the nearest ancestor that is Claude Code, within a few levels; else `fallback`. */
+/**
+ * The start (ms) of the nearest ancestor that is Claude Code, within a few levels; else `fallback`.
+ * Counted back from now on the boot clock, to its ticks (10 ms), not from /proc/stat's btime (whole
+ * seconds): with a second's margin, a CLI resumed within a second of a kill took the dead one's
+ * queue records for a live queue and waited on them.
+ */
 export function claudeStartedAt(fallback: number): number {
-  const boot = bootTime()
-  if (boot === null) return fallback
+  const now = Date.now()
+  const up = uptimeSeconds()
+  if (up === null) return fallback
   let pid = process.ppid
   for (let level = 0; level < 4 && pid > 1; level++) {
     const info = parentOf(pid)
     if (!info) return fallback
-    // btime is in whole seconds: a second's margin, so this process's own first records count.
-    if (isClaude(pid)) return boot + (info.startTicks * 1000) / TICKS_PER_SECOND - 1_000
+    // Both clocks read in 10 ms steps: two steps of margin, so this process's own first records count.
+    if (isClaude(pid)) return now - (up * 1000 - (info.startTicks * 1000) / TICKS_PER_SECOND) - 20
     pid = info.ppid
   }
   return fallback

@@ -398,10 +398,8 @@ it("keeps at the hub, unacknowledged, the event a channel session's CLI SIGKILLe
   expect(inContextCounts(world).get(queued as string)).toBeUndefined()
 
   held.open()
-  // The new channel tells the dead process's queue records from a live queue by Claude Code's start,
-  // known to a second (the kernel's boot time is in whole seconds): a resume within that second would
-  // take the dead queue for a live one and wait (left as it is; see the design notes).
-  await new Promise((resolve) => setTimeout(resolve, 2_000))
+  // Resumed at once: the new channel tells the dead process's queue records from a live queue by
+  // Claude Code's start, to 10 ms (claude-started.ts).
   const resumed = printSession(world, [...PLUGIN_CHANNEL, '--resume', sessionId], {
     SWITCHBOARD_CONFIRM_MS: '2000',
   })
