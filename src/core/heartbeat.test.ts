@@ -51,3 +51,20 @@ it('stops pinging once the link closed by itself', () => {
   expect(ws.pings).toBe(0)
   expect(ws.terminated).toBe(false)
 })
+
+it('does not take its own stall for the other end’s silence: the pong waiting in its socket counts', () => {
+  const ws = new FakeSocket()
+  heartbeat(ws, 1_000)
+  vi.advanceTimersByTime(1_000)
+  ws.emit('pong')
+  // The process stood still for ten heartbeats (a blocked event loop, SIGSTOP): its clock moved on,
+  // and its timer fires once on waking, before it reads the pongs that waited meanwhile.
+  vi.setSystemTime(Date.now() + 10_000)
+  vi.advanceTimersByTime(1_000)
+  expect(ws.terminated).toBe(false)
+  for (let i = 0; i < 5; i++) {
+    ws.emit('pong')
+    vi.advanceTimersByTime(1_000)
+  }
+  expect(ws.terminated).toBe(false)
+})

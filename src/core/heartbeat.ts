@@ -18,17 +18,25 @@ export const DEFAULT_HEARTBEAT_MS = 5_000
 /** How many intervals of silence end the link. */
 export const MISSES = 3
 
-/** Pings `ws` every `everyMs`; terminates it (its close runs) when nothing came for MISSES intervals. */
+/**
+ * Pings `ws` every `everyMs`; terminates it (its close runs) when MISSES pings in a row went out with
+ * nothing heard since. Counted in this end's own ticks, not in time since the last word: a process
+ * that stalled (a busy event loop, SIGSTOP) wakes to its timer before it reads what waited in its
+ * socket, and would take its own pause for the other end's silence.
+ */
 export function heartbeat(ws: Beating, everyMs: number, dead: () => void = () => {}): void {
-  let heard = Date.now()
+  let heard = true
+  let misses = 0
   const alive = () => {
-    heard = Date.now()
+    heard = true
   }
   ws.on('pong', alive)
   ws.on('ping', alive)
   ws.on('message', alive)
   const timer = setInterval(() => {
-    if (Date.now() - heard > MISSES * everyMs) {
+    misses = heard ? 0 : misses + 1
+    heard = false
+    if (misses >= MISSES) {
       clearInterval(timer)
       dead()
       ws.terminate()
