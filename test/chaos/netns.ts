@@ -174,6 +174,22 @@ export class Netns {
     return spawn('ip', ['netns', 'exec', this.ns(name), command, ...args], options)
   }
 
+  /**
+   * A TCP port in namespace `name`, on each of its addresses, whose connections go on to the Unix
+   * socket `socketPath` (which namespaces do not divide): a server of this process, reached from the
+   * namespace's links and cut with them. Resolves once it listens.
+   */
+  async door(name: string, port: number, socketPath: string): Promise<ChildProcess> {
+    const door = this.spawn(name, process.execPath, ['-e', DOOR, String(port), socketPath], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    await new Promise<void>((resolve, reject) => {
+      door.stdout?.once('data', () => resolve())
+      door.once('exit', (code) => reject(new Error(`the door in ${name} ended (${code}) before it listened`)))
+    })
+    return door
+  }
+
   /** The argv for running `command` in namespace `name`, for callers that spawn it themselves. */
   argv(name: string, command: string, args: string[]): [string, string[]] {
     return ['ip', ['netns', 'exec', this.ns(name), command, ...args]]
@@ -194,5 +210,19 @@ export class Netns {
     return link.ends[which] as LinkEnd
   }
 }
+
+/** `node -e` text of a door: each connection to the port piped both ways to a new one to the socket. */
+const DOOR = `
+const net = require('node:net')
+const [port, socketPath] = process.argv.slice(1)
+net
+  .createServer((near) => {
+    const far = net.connect(socketPath)
+    const end = () => { near.destroy(); far.destroy() }
+    for (const s of [near, far]) { s.on('error', end); s.on('close', end) }
+    near.pipe(far).pipe(near)
+  })
+  .listen(Number(port), '0.0.0.0', () => process.stdout.write('listening\\n'))
+`
 
 const key = (a: string, b: string) => [a, b].sort().join('|')

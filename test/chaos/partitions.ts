@@ -1,8 +1,9 @@
-// The delivery promise when the network splits and every process lives. Two hubs, Postgres and a
-// channel each in a network namespace of their own (netns.ts), one veth pair per link:
+// The delivery promise when the network splits and every process lives. Two hubs, Postgres, a
+// channel and a chat platform each in a network namespace of their own (netns.ts), one veth pair
+// per link:
 //
 //        pg ─── hubA ─── chan          hubA ─── hubB (forwarding between hubs)
-//        pg ─── hubB ─── chan
+//        pg ─── hubB ─── chan          hubA ─── platform ─── hubB
 //
 // One sender (this process, on each hub's Unix socket, which no cut touches) posts numbered webhooks
 // with idempotency keys, to the hub that last answered, the other one when it does not. The channel's
@@ -10,13 +11,13 @@
 // silent drops), heals them, waits for the client to have everything, and counts: lost, shown twice,
 // out of order; the hubs' logs give the order in which they held each lease (the fencing).
 //
-// A hub cut off from a chat platform is another scenario (issue 37): it adds a `platform` namespace
-// linked to each hub, its fake platform started there with `netns.spawn('platform', …)`, and the
-// hubs' bridges pointed at its addresses; see PLATFORM below.
-import { type ChildProcess, execFileSync } from 'node:child_process'
+// The platform is the fake Telegram (platform.ts), which each hub's Telegram bridge (the real grammy
+// client) polls over its own link; a person on it is an operator, so permission prompts go to them.
+import { type ChildProcess, execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { closeSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { paths } from '../../src/core/config.js'
@@ -26,9 +27,10 @@ import { alive, CLI, TestHome, waitFor } from '../helpers/home.js'
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js'
 import { count } from './chaos.js'
 import { Netns } from './netns.js'
+import { type NsPlatform, startNsPlatform } from './platform.js'
 
 export interface PartitionOptions {
-  /** How long the flapping link flaps (scenario 3). */
+  /** How long the flapping link flaps (scenario 4). */
   flapMs: number
   /** How long each calm stretch around a cut lasts, events flowing. */
   calmMs: number
@@ -54,8 +56,26 @@ export interface ScenarioResult {
   fencing: string[]
   /** Two hubs running one lease's work at once, from the same logs. */
   overlaps: number
-  /** Scenario 1: the cut-off hub live again, holding nothing another hub took. */
+  /** Scenarios 1 and 3: the cut-off hub live again, holding nothing another hub took. */
   rejoined?: boolean
+  /** Scenarios 1 and 3: the hub cut off, the other, and the leases of work it held that should move. */
+  cut?: { victim: HubName; survivor: HubName; held: string[]; at: number }
+  /**
+   * For each of those leases, from the hubs' logs (ms from the run's start): when the cut-off hub
+   * stopped its work (fenced, lost or handed over) and when the other hub took it; null if it did not.
+   */
+  handOvers?: { lease: string; stoppedAt: number | null; takenAt: number | null }[]
+  /** Scenario 3: what reached the chat and the session across the move, each once when all is well. */
+  chat?: {
+    /** The hub holding the bridge once the cut-off hub gave it up; null if none took it. */
+    bridgeMovedTo: HubName | null
+    /** The permission prompt raised after the cut, as often as the chat shows it. */
+    prompts: number
+    /** The session's reply sent after the cut, as often as the chat shows it. */
+    replies: number
+    /** The person's line written during the cut, as often as the session was shown it. */
+    lines: number
+  }
   findings: string[]
   durationMs: number
 }
@@ -78,10 +98,16 @@ const DRAIN_MS = 30_000
 const PACE_MS = 25
 /** A hub that does not answer a webhook within this long is passed over for the other. */
 const SEND_TIMEOUT_MS = 2_000
-/** Where a fake chat platform would live (branch bridgecut); not made by these scenarios. */
+/** A bridge whose platform has not answered for this long hands its lease over (platformLostMs). */
+const PLATFORM_LOST_MS = 3_000
+/** The namespace of the fake chat platform. */
 export const PLATFORM = 'platform'
+/** The lease of the hubs' Telegram bridge. */
+const BRIDGE = 'bridge:telegram'
+/** The person on Telegram, an operator: the session's prompts go to them, their lines to it. */
+const ALICE = { id: '10001', name: 'Alice' }
 
-type HubName = 'hubA' | 'hubB'
+export type HubName = 'hubA' | 'hubB'
 const HUBS: HubName[] = ['hubA', 'hubB']
 const other = (hub: HubName): HubName => (hub === 'hubA' ? 'hubB' : 'hubA')
 
@@ -196,12 +222,16 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
   const t0 = Date.now()
   const now = () => Date.now() - t0
 
-  const netns = Netns.create(['pg', 'hubA', 'hubB', 'chan'])
+  const netns = Netns.create(['pg', 'hubA', 'hubB', 'chan', PLATFORM])
   let pg: PostgresServer | null = null
+  let platform: NsPlatform | null = null
   const homes: TestHome[] = []
   let client: Client | null = null
   const hubs = new Map<HubName, NsHub>()
   const hub = (name: HubName) => hubs.get(name) as NsHub
+  /** The leases a hub holds, as it says; null while it cannot say. */
+  const holds = async (name: HubName) =>
+    (await hub(name).status())?.hubs.find((h) => h.id === hub(name).id)?.holds ?? null
   const scenarios: ScenarioResult[] = []
   let failed = true
   try {
@@ -210,6 +240,10 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
     netns.link('chan', 'hubA')
     netns.link('chan', 'hubB')
     netns.link('hubA', 'hubB')
+    netns.link('hubA', PLATFORM)
+    netns.link('hubB', PLATFORM)
+    platform = await startNsPlatform(netns, PLATFORM)
+    const telegram = platform.telegram
     pg = await startPostgres({
       netns: {
         name: netns.ns('pg'),
@@ -227,15 +261,36 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
         SWITCHBOARD_ADMIN_TOKEN: adminToken,
         SWITCHBOARD_LEASE_MS: String(LEASE_MS),
         SWITCHBOARD_HEARTBEAT_MS: String(HEARTBEAT_MS),
+        SWITCHBOARD_PLATFORM_LOST_MS: String(PLATFORM_LOST_MS),
       })
       hubs.set(name, new NsHub(name, home, netns, cli))
+      // Each hub's bridge dials the platform's address on its own link.
+      await switchboard(netns, name, home, cli, [
+        'bridge',
+        'add',
+        'telegram',
+        '--token',
+        telegram.credentials.token,
+        '--api-root',
+        platform.apiRoot(name),
+      ])
     }
-    // hubA first: it takes the exclusive leases (bridges, retention), and the channel dials it first.
+    // hubA first: it takes the exclusive leases (the bridge, retention), and the channel dials it first.
     await hub('hubA').start()
+    await waitFor(
+      async () => (await holds('hubA'))?.includes(BRIDGE) === true,
+      15_000,
+      `hubA to take ${BRIDGE}`,
+    )
     await hub('hubB').start()
-    const [command, args] = netns.argv('hubA', process.execPath, [cli, 'source', 'add', 'chaos'])
-    const added = execFileSync(command, args, { env: hub('hubA').home.env })
-    const secret = /secret: (\S+)/.exec(String(added))?.[1] ?? ''
+    const added = await switchboard(netns, 'hubA', hub('hubA').home, cli, ['source', 'add', 'chaos'])
+    const secret = /secret: (\S+)/.exec(added)?.[1] ?? ''
+    await switchboard(netns, 'hubA', hub('hubA').home, cli, [
+      'access',
+      'allow',
+      `telegram:${ALICE.id}`,
+      '--operator',
+    ])
     log(`t=${now()} ms  hubs up: ${HUBS.map((h) => `${h} ${hub(h).id}`).join(', ')}`)
 
     // --- the channel and its client --------------------------------------------------------------
@@ -247,6 +302,8 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
       SWITCHBOARD_HEARTBEAT_MS: String(HEARTBEAT_MS),
     })
     const shown: Shown[] = []
+    /** What the session was shown that is not a numbered webhook: the chat's lines. */
+    const chatShown: { content: string; chatId: string }[] = []
     const [chanCommand, chanArgs] = netns.argv('chan', process.execPath, [cli, 'channel', '--name', 'chaos'])
     const transport = new StdioClientTransport({
       command: chanCommand,
@@ -258,8 +315,9 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
     transport.stderr?.on('data', (chunk) => channelLog.push(String(chunk)))
     client = new Client({ name: 'claude-code', version: '0.0.0' })
     client.setNotificationHandler(ChannelNotification, ({ params }) => {
-      const index = Number(/^part (\d+)$/.exec(params.content)?.[1] ?? Number.NaN)
-      shown.push({ index, id: params.meta?.event_id ?? '?', at: now() })
+      const part = /^part (\d+)$/.exec(params.content)?.[1]
+      if (part === undefined) chatShown.push({ content: params.content, chatId: params.meta?.chat_id ?? '' })
+      else shown.push({ index: Number(part), id: params.meta?.event_id ?? '?', at: now() })
     })
     await client.connect(transport)
 
@@ -316,6 +374,10 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
     }
     const connectedTo = async (name: HubName) =>
       (await hub(name).status())?.connected.some((c) => c.name === 'chaos') ?? false
+    const bridgeHolder = async (): Promise<HubName | null> => {
+      for (const name of HUBS) if ((await holds(name))?.includes(BRIDGE)) return name
+      return null
+    }
     const channelHub = async (): Promise<HubName | null> => {
       for (const name of HUBS) if (await connectedTo(name)) return name
       return null
@@ -356,6 +418,8 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
         ['hubB', 'pg'],
         ['chan', 'hubA'],
         ['chan', 'hubB'],
+        ['hubA', PLATFORM],
+        ['hubB', PLATFORM],
       ] as const)
         netns.heal(a, b)
       const to = next
@@ -377,10 +441,9 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
       )
       const missing = [...mine.keys()].filter((i) => !shown.some((s) => s.index === i))
       if (missing.length) r.findings.push(`never shown: ${missing.slice(0, 20).join(' ')}`)
-      const order = fencingOrder(
-        HUBS.flatMap((h) => hub(h).logLines()).filter((l) => l.time >= startTime),
-        t0,
-      )
+      const lines = HUBS.flatMap((h) => hub(h).logLines()).filter((l) => l.time >= startTime)
+      const order = fencingOrder(lines, t0)
+      if (r.cut) r.handOvers = handOvers(lines, r.cut, t0)
       Object.assign(r, figures, {
         sent: to - from,
         accepted: mine.size,
@@ -417,17 +480,20 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
         const victim = (await channelHub()) ?? 'hubA'
         const survivor = other(victim)
         await sleep(options.calmMs)
+        // What it runs under a lease (the bridge, retention…), not its own or its channels' leases.
+        const held = ((await holds(victim)) ?? []).filter((n) => !/^(hub|subscriber):/.test(n))
+        r.cut = { victim, survivor, held, at: Date.now() }
         netns.cut(victim, 'pg')
-        log(`t=${now()} ms  cut ${victim} from pg`)
+        log(`t=${now()} ms  cut ${victim} from pg; it held ${held.join(', ') || 'no work'}`)
         await catchUp(r, `${victim} cut off from Postgres`, survivor)
         await waitFor(
           async () => {
-            const holds = (await hub(survivor).status())?.hubs.find((h) => h.id === hub(survivor).id)?.holds
-            return holds?.includes('bridges') === true && holds.includes('retention')
+            const now = await holds(survivor)
+            return now !== null && held.every((n) => now.includes(n))
           },
           CATCH_UP_MS,
-          `${survivor} to hold the exclusive leases`,
-        ).catch(() => r.findings.push(`${survivor} did not take bridges and retention`))
+          `${survivor} to hold what ${victim} held`,
+        ).catch(() => r.findings.push(`${survivor} did not take all of ${held.join(', ')}`))
         await sleep(options.calmMs)
         netns.heal(victim, 'pg')
         log(`t=${now()} ms  healed ${victim}–pg`)
@@ -468,7 +534,83 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
       }),
     )
 
-    // --- 3. links that flap while events flow ------------------------------------------------------
+    // --- 3. a hub cut off from the chat platform, keeping Postgres and its channel ------------------
+    const session = client
+    /** How often the chat shows a message of the bot's saying `text`. */
+    const said = (text: string) =>
+      telegram.sent().filter((m) => m.userId === telegram.botId && m.text.includes(text)).length
+    const linesShown = (text: string) => chatShown.filter((e) => e.content.includes(text)).length
+    scenarios.push(
+      await scenario('hub cut off from a chat platform', async (r) => {
+        await waitFor(async () => (await bridgeHolder()) !== null, CATCH_UP_MS, `a hub to hold ${BRIDGE}`)
+        // The hub running the bridge; after scenario 2 the channel is back on it too, so the prompt
+        // and the reply are raised on the hub that can no longer send them.
+        const victim = (await bridgeHolder()) ?? 'hubA'
+        const survivor = other(victim)
+        await sleep(options.calmMs)
+        // A line before the cut, from the operator: the chat the session's reply goes to.
+        await telegram.dm(ALICE, 'before the platform cut')
+        await waitFor(() => linesShown('before the platform cut') > 0, CATCH_UP_MS, 'the line before the cut')
+        const chatId = chatShown.find((e) => e.content.includes('before the platform cut'))?.chatId ?? ''
+        r.cut = { victim, survivor, held: [BRIDGE], at: Date.now() }
+        netns.cut(victim, PLATFORM)
+        log(`t=${now()} ms  cut ${victim} from the platform; the channel is on ${await channelHub()}`)
+        await telegram.dm(ALICE, 'written during the platform cut')
+        await session.notification({
+          method: 'notifications/claude/channel/permission_request',
+          params: {
+            request_id: 'hjkmn',
+            tool_name: 'Bash',
+            description: 'run the tests',
+            input_preview: '{"command":"npm test"}',
+          },
+        })
+        const replied = session.callTool({
+          name: 'reply',
+          arguments: { chat_id: chatId, text: 'a reply after the platform cut' },
+        })
+        let movedTo: HubName | null = null
+        await waitFor(async () => (await holds(survivor))?.includes(BRIDGE) === true, CATCH_UP_MS, 'the move')
+          .then(() => {
+            movedTo = survivor
+            log(`t=${now()} ms  ${survivor} holds ${BRIDGE}`)
+          })
+          .catch(() => r.findings.push(`${survivor} did not take ${BRIDGE} from ${victim}`))
+        await waitFor(
+          () =>
+            said('a reply after the platform cut') > 0 &&
+            said('$ npm test') > 0 &&
+            linesShown('written during the platform cut') > 0,
+          CATCH_UP_MS,
+          'the prompt and the reply in the chat, the line in the session',
+        )
+          .then(() => log(`t=${now()} ms  prompt and reply in the chat, the line in the session`))
+          .catch(() =>
+            r.findings.push('the prompt, the reply or the line written during the cut did not arrive'),
+          )
+        await replied.catch((err) => r.findings.push(`the reply tool failed: ${(err as Error).message}`))
+        netns.heal(victim, PLATFORM)
+        log(`t=${now()} ms  healed ${victim}–platform`)
+        // It stood aside for a lease after giving the bridge up and takes it back only if nobody holds
+        // it: a few leases after the heal it is still a follower. (Late copies get their chance too.)
+        await sleep(3 * LEASE_MS)
+        const [victimHolds, survivorHolds] = [await holds(victim), await holds(survivor)]
+        r.rejoined =
+          victimHolds !== null && !victimHolds.includes(BRIDGE) && survivorHolds?.includes(BRIDGE) === true
+        if (!r.rejoined)
+          r.findings.push(
+            `after the heal ${victim} holds ${victimHolds?.join(', ')}; ${survivor} ${survivorHolds?.join(', ')}`,
+          )
+        r.chat = {
+          bridgeMovedTo: movedTo,
+          prompts: said('$ npm test'),
+          replies: said('a reply after the platform cut'),
+          lines: linesShown('written during the platform cut'),
+        }
+        log(`t=${now()} ms  in the chat: ${JSON.stringify(r.chat)}`)
+      }),
+    )
+    // --- 4. links that flap while events flow ------------------------------------------------------
     scenarios.push(
       await scenario('links flapping', async (r) => {
         const links = [
@@ -491,12 +633,14 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
         await catchUp(r, 'after the flapping', null)
       }),
     )
+
     failed = scenarios.some(missed)
     if (failed) log(`channel log:\n${channelLog.join('').slice(-20_000)}`)
   } finally {
     await client?.close().catch(() => {})
     for (const h of hubs.values()) await h.stop().catch(() => {})
     await pg?.stop().catch(() => {})
+    await platform?.close().catch(() => {})
     netns.destroy()
     if (!(failed && options.keepOnFailure))
       for (const home of homes) rmSync(home.dir, { recursive: true, force: true })
@@ -504,13 +648,61 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
   return { seed, scenarios, homes: failed && options.keepOnFailure ? homes.map((h) => h.dir) : null }
 }
 
+/**
+ * Runs `switchboard args…` in the hub's namespace with its home, and gives what it printed. Not
+ * execFileSync: the fake platform lives in this process, and a second of a blocked event loop is a
+ * poll it answers late, which the hub's bridge takes for a platform out of reach.
+ */
+async function switchboard(
+  netns: Netns,
+  name: HubName,
+  home: TestHome,
+  cli: string,
+  args: string[],
+): Promise<string> {
+  const [command, argv] = netns.argv(name, process.execPath, [cli, ...args])
+  return (await execFileAsync(command, argv, { env: home.env })).stdout
+}
+
 /** Whether a scenario missed a target. */
 export function missed(r: ScenarioResult): boolean {
   return (
     r.lost + r.shownTwice + r.outOfOrder + r.stalls + r.overlaps > 0 ||
     r.seen !== r.accepted ||
-    r.rejoined === false
+    r.rejoined === false ||
+    (r.handOvers ?? []).some((h) => h.stoppedAt === null || h.takenAt === null || h.takenAt <= h.stoppedAt) ||
+    (r.chat !== undefined &&
+      (r.chat.bridgeMovedTo !== r.cut?.survivor ||
+        r.chat.prompts !== 1 ||
+        r.chat.replies !== 1 ||
+        r.chat.lines !== 1))
   )
+}
+
+/** The log line says the hub stopped the work of `lease`: fenced, told it lost it, or handed it over. */
+function stops(l: LogLine, lease: string): boolean {
+  if (l.msg.startsWith('no lease renewal reached the store in time')) return (l.leases ?? []).includes(lease)
+  return (
+    l.lease === lease &&
+    (l.msg.startsWith('lease lost; its work stops here') || l.msg.startsWith('handed over'))
+  )
+}
+
+/** For each lease the cut-off hub held: when, after the cut, it stopped that work and the other took it. */
+function handOvers(
+  lines: LogLine[],
+  cut: NonNullable<ScenarioResult['cut']>,
+  t0: number,
+): NonNullable<ScenarioResult['handOvers']> {
+  const after = lines.filter((l) => l.time >= cut.at).sort((a, b) => a.time - b.time)
+  return cut.held.map((lease) => {
+    const stopped = after.find((l) => l.hub === cut.victim && stops(l, lease))
+    const taken = after.find(
+      (l) =>
+        l.hub === cut.survivor && l.lease === lease && l.msg.startsWith('lease taken; its work starts here'),
+    )
+    return { lease, stoppedAt: stopped ? stopped.time - t0 : null, takenAt: taken ? taken.time - t0 : null }
+  })
 }
 
 /**
@@ -533,6 +725,11 @@ function fencingOrder(lines: LogLine[], t0: number): { lines: string[]; overlaps
     } else if (l.msg.startsWith('lease lost; its work stops here') && l.lease) {
       out.push(`${at(l)} ${l.hub} lost ${l.lease}: stops it`)
       if (running.get(l.lease) === l.hub) running.delete(l.lease)
+    } else if (l.msg.startsWith('handed over') && l.lease) {
+      out.push(`${at(l)} ${l.hub} hands over ${l.lease}: stopped it, released it`)
+      if (running.get(l.lease) === l.hub) running.delete(l.lease)
+    } else if (l.msg.includes('has not answered this hub in time')) {
+      out.push(`${at(l)} ${l.hub} hears nothing from its platform: gives the bridge up`)
     } else if (l.msg.startsWith('lease taken; its work starts here') && l.lease) {
       const holder = running.get(l.lease)
       if (holder && holder !== l.hub)
@@ -557,4 +754,5 @@ function mulberry32(seed: number): () => number {
   }
 }
 
+const execFileAsync = promisify(execFile)
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

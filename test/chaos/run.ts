@@ -42,8 +42,21 @@ if (process.argv.includes('--partitions')) {
       ['stalls', s.stalls],
       ['two holders', s.overlaps],
       ...(s.rejoined === undefined ? [] : ([['rejoined', s.rejoined ? 'yes' : 'no']] as [string, string][])),
+      ...(s.chat === undefined
+        ? []
+        : ([
+            ['bridge moved to', s.chat.bridgeMovedTo ?? 'none'],
+            ['prompts in chat', s.chat.prompts],
+            ['replies in chat', s.chat.replies],
+            ['lines in session', s.chat.lines],
+          ] as [string, number | string][])),
       ['duration', `${(s.durationMs / 1000).toFixed(1)} s`],
     ])
+    if (s.cut)
+      for (const h of s.handOvers ?? [])
+        console.log(
+          `${h.lease} ${s.cut.victim} → ${s.cut.survivor}: stopped ${h.stoppedAt === null ? 'never' : `+${h.stoppedAt} ms`}, taken ${h.takenAt === null ? 'never' : `+${h.takenAt} ms`}`,
+        )
     console.log('fencing order:')
     for (const line of s.fencing) console.log(`  ${line}`)
     for (const line of s.findings.slice(0, 50)) console.log(line)
