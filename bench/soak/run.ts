@@ -3,6 +3,8 @@
 import { copyFileSync, mkdtempSync } from 'node:fs'
 import { availableParallelism, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { seededRandom } from '../../test/helpers/seeded-random.js'
 import { SoakChannel } from './channel.js'
 import { type SoakFigures, soakFigures } from './figures.js'
 import { startHubs } from './hubs.js'
@@ -41,7 +43,7 @@ const STARTING = 10
 export async function runSoak(o: SoakOptions): Promise<SoakFigures> {
   const log = o.log ?? (() => {})
   const seed = o.seed ?? Date.now() % 2 ** 31
-  const random = mulberry32(seed)
+  const random = seededRandom(seed)
   const t0 = performance.now()
   const now = () => performance.now() - t0
   const ledger = new Ledger()
@@ -144,16 +146,3 @@ export async function runSoak(o: SoakOptions): Promise<SoakFigures> {
     await hubs.stop()
   }
 }
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

@@ -3,6 +3,7 @@
 // with its X-GitHub-Delivery (the key a retry repeats); operators' lines in the web chat, each to one
 // session, with an Idempotency-Key; and permission prompts that channels raise for operators.
 import { createHmac, randomUUID } from 'node:crypto'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { githubExamples } from '../../test/fixtures/webhooks/github-examples.js'
 import type { SoakChannel } from './channel.js'
 import type { Ledger } from './ledger.js'
@@ -202,5 +203,3 @@ function hash(text: string): number {
   for (let i = 0; i < text.length; i++) h = (Math.imul(h, 31) + text.charCodeAt(i)) >>> 0
   return h
 }
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

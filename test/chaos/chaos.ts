@@ -13,12 +13,14 @@ import {
   writeFileSync,
 } from 'node:fs'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import Database from 'better-sqlite3'
 import { openSqliteStore } from '../../src/store/sqlite/index.js'
 import { ChannelNotification } from '../helpers/channel-client.js'
 import { alive, CLI, TestHome, waitFor } from '../helpers/home.js'
+import { seededRandom } from '../helpers/seeded-random.js'
 
 export interface ChaosOptions {
   events: number
@@ -88,7 +90,7 @@ interface Kill {
 
 export async function runChaos(options: ChaosOptions): Promise<ChaosResult> {
   const seed = options.seed ?? Date.now() % 2 ** 31
-  const random = mulberry32(seed)
+  const random = seededRandom(seed)
   const log = options.log ?? (() => {})
   const home = await TestHome.create()
   const logs = join(home.dir, 'logs')
@@ -424,16 +426,3 @@ function commandLine(pid: number): string {
     return '?'
   }
 }
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))

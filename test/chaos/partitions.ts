@@ -17,6 +17,7 @@ import { type ChildProcess, execFile } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { closeSync, openSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { promisify } from 'node:util'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
@@ -25,6 +26,7 @@ import { hubRequest } from '../../src/core/hub-dial.js'
 import { ChannelNotification } from '../helpers/channel-client.js'
 import { alive, CLI, TestHome, waitFor } from '../helpers/home.js'
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js'
+import { seededRandom } from '../helpers/seeded-random.js'
 import { count } from './chaos.js'
 import { Netns } from './netns.js'
 import { type NsPlatform, startNsPlatform } from './platform.js'
@@ -216,7 +218,7 @@ class NsHub {
 
 export async function runPartitions(options: PartitionOptions): Promise<PartitionResult> {
   const seed = options.seed ?? Date.now() % 2 ** 31
-  const random = mulberry32(seed)
+  const random = seededRandom(seed)
   const log = options.log ?? (() => {})
   const cli = options.cli ?? CLI
   const t0 = Date.now()
@@ -743,16 +745,4 @@ function fencingOrder(lines: LogLine[], t0: number): { lines: string[]; overlaps
   return { lines: out, overlaps }
 }
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0
-    let t = a
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32
-  }
-}
-
 const execFileAsync = promisify(execFile)
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
