@@ -107,6 +107,56 @@ describe('a hub cut off from the shared store', () => {
   })
 })
 
+/**
+ * The store as a hub busy delivering sees it: renewals have a connection of their own and are
+ * answered at once; every other statement waits `queueMs` behind the deliveries (a pool whose
+ * connections are all taken) while `busy` is on.
+ */
+function behindDeliveries(inner: Store, queueMs: number): { store: Store; busy: (on: boolean) => void } {
+  let busy = false
+  const proxy = new Proxy(inner, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver)
+      if (typeof value !== 'function') return value
+      return async (...args: unknown[]) => {
+        if (busy && key !== 'renewLeases') await new Promise((resolve) => setTimeout(resolve, queueMs))
+        return value.apply(target, args)
+      }
+    },
+  })
+  return { store: proxy, busy: (on) => (busy = on) }
+}
+
+// Found by the soak on three hubs (issue 37): the hubs fenced themselves although Postgres answered.
+describe('a hub whose other statements wait behind its deliveries', () => {
+  it('keeps its work and connections while its renewals reach the store', async () => {
+    const queue = behindDeliveries(store, 1.5 * LEASE_MS)
+    const a = new LeaseKeeper(queue.store, 'hub_a', log, () => null, LEASE_MS, true)
+    const b = new LeaseKeeper(store, 'hub_b', log, () => null, LEASE_MS, true)
+    a.exclusive('bridge:telegram', bridgeOn('hub_a'))
+    b.exclusive('bridge:telegram', bridgeOn('hub_b'))
+    // The hub's outbound webhooks, listed each tick from the same store.
+    a.source({
+      async wanted() {
+        await queue.store.listLeases('outbound:')
+        return new Map()
+      },
+    })
+    await a.start()
+    await a.seize('ch_1', () => happened.push('hub_a ends ch_1’s connection'))
+    await b.start()
+
+    queue.busy(true)
+    await vi.advanceTimersByTimeAsync(6 * LEASE_MS)
+    expect(happened).toEqual(['hub_a starts the bridge (epoch 1)'])
+    expect((await store.getLease(subscriberLease('ch_1')))?.holder).toBe('hub_a')
+    queue.busy(false)
+    await vi.advanceTimersByTimeAsync(2 * LEASE_MS)
+    await b.stop()
+    await a.stop()
+  })
+})
+
 // A bridge whose hub cannot reach its platform hands its lease over (src/hub/bridges/manager.ts).
 describe('work handed over because this hub cannot do it', () => {
   it('goes to another hub, and the hub that gave it up does not take it straight back', async () => {
