@@ -8,7 +8,11 @@
 // lease; a timer of its own, apart from the ticks (which may hang on a store that does not answer),
 // stops all its work and ends its subscribers' connections a tick before that, which is before any
 // other hub may take them. Once renewals reach the store again it takes back only what no other hub
-// took meanwhile: it rejoins as one hub among the others.
+// took meanwhile: it rejoins as one hub among the others. The fence answers to renewals alone, and
+// a tick's other statements may wait behind the hub's own deliveries (a pool whose connections are
+// all taken), holding up the next tick's renewal: so renewals also run on a timer of their own
+// whenever no tick's renewal came lately (the soak on three hubs found hubs whose database answered
+// fencing themselves, again and again).
 //
 // Handing over: work that holds its lease but cannot do its job from here (a chat bridge whose hub
 // cannot reach the platform) gives the lease up, and this hub stands aside from it for a lease, so
@@ -53,6 +57,12 @@ export class LeaseKeeper {
   private timer: NodeJS.Timeout | null = null
   /** Stops everything here when no renewal has reached the store for almost a lease (see the top). */
   private fenceTimer: NodeJS.Timeout | null = null
+  /** Renews apart from the ticks, so that slow ticks do not let the fence fall (see prove). */
+  private proveTimer: NodeJS.Timeout | null = null
+  /** When the renewal under way apart from the ticks was made, or null. */
+  private provingSince: number | null = null
+  /** The time of the latest renewal that reached the store: the fence counts from it. */
+  private provenAt = 0
   /** The tick under way; one given up on (see tickOnce) finds it changed and stops acting. */
   private generation = 0
   private ticking: Promise<void> = Promise.resolve()
@@ -184,6 +194,10 @@ export class LeaseKeeper {
     // Renewed four times per lease: a hub must miss several ticks before its leases lapse.
     this.timer = setInterval(() => void this.tickNow(), Math.floor(this.leaseMs / 4))
     this.timer.unref()
+    if (this.shared) {
+      this.proveTimer = setInterval(() => void this.prove(), Math.floor(this.leaseMs / 4))
+      this.proveTimer.unref()
+    }
   }
 
   /** Runs a tick now (after any under way): work just stored starts without waiting for the next. */
@@ -196,6 +210,7 @@ export class LeaseKeeper {
   async stop(): Promise<void> {
     this.stopped = true
     if (this.timer) clearInterval(this.timer)
+    if (this.proveTimer) clearInterval(this.proveTimer)
     if (this.fenceTimer) clearTimeout(this.fenceTimer)
     await this.ticking
     await Promise.all(this.handing)
@@ -213,11 +228,34 @@ export class LeaseKeeper {
    * before another hub's tick may take its leases.
    */
   private renewedAt(now: number): void {
-    if (!this.shared) return
+    // An older renewal answered after a newer one proves less: the fence stays where it is.
+    if (!this.shared || now <= this.provenAt) return
+    this.provenAt = now
     if (this.fenceTimer) clearTimeout(this.fenceTimer)
     const fenceAt = now + this.leaseMs - Math.floor(this.leaseMs / 4)
     this.fenceTimer = setTimeout(() => this.fence(), Math.max(0, fenceAt - Date.now()))
     this.fenceTimer.unref()
+  }
+
+  /**
+   * Renews what this hub holds when no renewal reached the store for a tick (the ticks' own are
+   * held up: the statements after a tick's renewal wait in the hub's queue, and the next tick waits
+   * for them), and moves the fence. It only proves: acting on what was lost stays with the ticks. A
+   * renewal the store does not answer is given up after a lease, as a tick is.
+   */
+  private async prove(): Promise<void> {
+    const now = Date.now()
+    if (this.stopped || now - this.provenAt < this.leaseMs / 4) return
+    if (this.provingSince !== null && now - this.provingSince < this.leaseMs) return
+    this.provingSince = now
+    try {
+      await this.store.renewLeases(this.hubId, this.leaseMs, now)
+      this.renewedAt(now)
+    } catch (err) {
+      this.log.warn({ err }, 'leases not renewed this time; trying again')
+    } finally {
+      if (this.provingSince === now) this.provingSince = null
+    }
   }
 
   /** No renewal reached the store in time: nothing here may act on a lease another hub may now hold. */

@@ -28,7 +28,15 @@ export interface PostgresDb extends Queryable {
   row(sql: string, params?: unknown[]): Promise<Row | null>
 }
 
-export function openPool(connectionString: string): PostgresDb {
+/** What a pool of its own needs beside the defaults (see openPool's). */
+export interface PoolOptions {
+  /** Connections at most (pg's default is 10). */
+  max?: number
+  /** A statement not answered within this is given up and its connection closed (none by default). */
+  queryTimeoutMs?: number
+}
+
+export function openPool(connectionString: string, options: PoolOptions = {}): PostgresDb {
   // Idle connections stay a minute (pg's default is 10 s): a hub between two bursts keeps its
   // connections rather than start a server process for each again. A network that splits must not
   // hang a hub: connecting gives up after 10 s (pg waits forever by default), and TCP keepalives
@@ -40,6 +48,8 @@ export function openPool(connectionString: string): PostgresDb {
     connectionTimeoutMillis: 10_000,
     keepAlive: true,
     keepAliveInitialDelayMillis: 5_000,
+    ...(options.max === undefined ? {} : { max: options.max }),
+    ...(options.queryTimeoutMs === undefined ? {} : { query_timeout: options.queryTimeoutMs }),
   })
   // An idle connection the server dropped errors on the pool; the next query opens a new one.
   pool.on('error', () => {})

@@ -33,14 +33,23 @@ const MIGRATION_LOCK = 7_420_001
  * finds what is left.
  */
 const PRUNE_LOCK = 7_420_002
+/**
+ * A renewal is one short UPDATE; one unanswered for this long is stuck on a dead connection (the
+ * partition a fence is for), and past half a lease (10 s by default) it would barely put the fence off.
+ */
+const RENEWAL_TIMEOUT_MS = 5_000
 
 /** Every area of the Store, on one Postgres database, its schema brought up to date first. */
 export async function openPostgresStore(url: string): Promise<Store> {
   const db = openPool(url)
+  // Lease renewals on a connection of their own, never queued behind the hub's deliveries (which
+  // can take every connection of `db` under load): the hub's proof that it may go on delivering.
+  // One that hangs (a split network) is given up, its connection closed, so the next opens another.
+  const renewals = openPool(url, { max: 1, queryTimeoutMs: RENEWAL_TIMEOUT_MS })
   try {
     await migrate(db)
   } catch (err) {
-    await db.pool.end()
+    await Promise.all([db.pool.end(), renewals.pool.end()])
     throw err
   }
   // This store among all opened on the database: the wake-ups its own commits send are not for it.
@@ -57,7 +66,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
     outboundStore(sql),
     ruleStore(sql),
     routineStore(sql),
-    leaseStore(sql),
+    leaseStore(sql, postgresSql(renewals, instance)),
     bridgeMemoryStore(sql),
     terminalSessionStore(sql),
     receiptStore(sql),
@@ -70,7 +79,7 @@ export async function openPostgresStore(url: string): Promise<Store> {
       },
       async close() {
         await Promise.all(listeners.map((stop) => stop()))
-        await db.pool.end()
+        await Promise.all([db.pool.end(), renewals.pool.end()])
       },
     },
   )

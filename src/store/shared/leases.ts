@@ -5,7 +5,12 @@ import type { LeaseStore } from '../leases.js'
 import { type Row, toLease } from '../rows.js'
 import type { Sql } from './sql.js'
 
-export function leaseStore(sql: Sql): LeaseStore {
+/**
+ * `renewals`: where renewals run, when not on `sql`. On Postgres they have a connection of their own:
+ * a hub proves its leases by them, and behind its own deliveries in a busy pool's queue they came
+ * too late, so a hub whose database answered fenced itself (see design notes, "Fencing").
+ */
+export function leaseStore(sql: Sql, renewals: Sql = sql): LeaseStore {
   return {
     async acquireLease(name, holder, ttlMs, now, note = null) {
       // The row's lock orders two hubs' upserts: the second sees the first's holder and gets nothing.
@@ -34,7 +39,7 @@ export function leaseStore(sql: Sql): LeaseStore {
       return toLease(r as Row)
     },
     async renewLeases(holder, ttlMs, now) {
-      const rows = await sql.all(
+      const rows = await renewals.all(
         'UPDATE leases SET expires_at = $1 WHERE holder = $2 AND expires_at > $3 RETURNING name',
         [now + ttlMs, holder, now],
       )
