@@ -42,10 +42,12 @@ export function decisionRoutes(parts: HubParts): Hono<HubEnv> {
       // A prompt goes out only to one who may answer it now, in the order the feed gave them.
       let writing = Promise.resolve()
       const offDecisions = feed.subscribe((row) => {
-        writing = writing.then(async () => {
-          if (await mayStillSee()) await stream.writeSSE({ event: 'changed', data: JSON.stringify(row) })
-          else await stream.close()
-        })
+        writing = writing
+          .then(async () => {
+            if (await mayStillSee()) await stream.writeSSE({ event: 'changed', data: JSON.stringify(row) })
+            else await stream.close()
+          })
+          .catch(() => {}) // a stream the page closed meanwhile: holdOpen sees it and returns
       })
       const offTurns = sessions.onLine((id, _seq, line) => {
         const turn = turnRow(id, line)
@@ -55,7 +57,13 @@ export function decisionRoutes(parts: HubParts): Hono<HubEnv> {
         offDecisions()
         offTurns()
       })
-      await holdOpen(stream, mayStillSee)
+      try {
+        await holdOpen(stream, mayStillSee)
+      } finally {
+        // Ended here too (closed by the hub, not by the page): onAbort is not called then.
+        offDecisions()
+        offTurns()
+      }
     })
   })
 

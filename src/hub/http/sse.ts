@@ -24,8 +24,17 @@ export async function holdOpen(stream: SSEStreamingApi, mayStillSee: () => Promi
   }
 }
 
-/** Whether `who` may still see an operator's stream: the admin token always; a browser while it is an operator. */
+/**
+ * Whether `who` may still see an operator's stream: the admin token always; a browser while it is an
+ * operator. Never rejects: a store that cannot answer now (a busy Postgres pool gives up a statement
+ * that waited 10 s) ends the stream, and the page opens it again, rather than leaving a rejection
+ * that nothing handles to end the hub.
+ */
 export function stillOperator(store: Pick<Store, 'senderById'>, who: Principal): () => Promise<boolean> {
   if (who.kind !== 'browser') return async () => true
-  return async () => standing(await store.senderById(who.sender.id)) === 'operator'
+  return () =>
+    store.senderById(who.sender.id).then(
+      (sender) => standing(sender) === 'operator',
+      () => false,
+    )
 }
