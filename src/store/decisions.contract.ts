@@ -64,8 +64,9 @@ export function describeDecisionStoreContract(open: OpenStore): void {
       const unrelayed = await store.unrelayedAnswers('question', 'session:a')
       expect(unrelayed.map((u) => [u.code, u.answer])).toEqual([['q1', { text: 'yes' }]])
       expect(await store.unrelayedAnswers('question', 'session:b')).toEqual([])
-      await store.markRelayed(d.id)
+      expect(await store.markRelayed(d.id)).toBe(true)
       expect(await store.unrelayedAnswers('question', 'session:a')).toEqual([])
+      expect(await store.markRelayed(d.id)).toBe(false) // one relay hands it on
     })
 
     it('cancels only what is still open, and an answer after that is refused', async ({ store }) => {

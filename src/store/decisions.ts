@@ -32,7 +32,11 @@ export interface DecisionStore {
   answerDecision(id: string, answer: Record<string, unknown>, answeredBy: string): Promise<Decision | null>
   /** Answered decisions of an owner whose answer has not been handed on yet. */
   unrelayedAnswers(kind: DecisionKind, owner: string): Promise<Decision[]>
-  markRelayed(id: string): Promise<void>
+  /**
+   * Marks an answer handed on; true only for the one call that marked it, so that of two relays
+   * that read it unrelayed at once (a notice and a periodic read, or two hubs), one hands it on.
+   */
+  markRelayed(id: string): Promise<boolean>
   cancelOpenDecisions(kind: DecisionKind, owner: string): Promise<number>
   cancelDecisions(ids: string[]): Promise<void>
   /**

@@ -469,8 +469,11 @@ export class Decisions {
     const connection = this.connections.get(decision.owner)
     const behavior = decision.answer?.behavior as Behavior | undefined
     if (!connection || !behavior) return
-    connection.send({ type: 'verdict', request_id: decision.code, behavior })
-    await this.store.markRelayed(decision.id)
+    // Claimed first, sent after: another relay that read it unrelayed meanwhile finds it taken.
+    if (!(await this.store.markRelayed(decision.id))) return
+    // To the channel's connection now (it may have connected again meanwhile). One that ended during
+    // the claim loses the verdict as one that breaks just after the send always did.
+    this.connections.get(decision.owner)?.send({ type: 'verdict', request_id: decision.code, behavior })
   }
 
   async relayPendingVerdicts(subscriber: string): Promise<void> {

@@ -66,7 +66,7 @@ export function decisionStore(sql: Sql): DecisionStore {
     },
 
     async markRelayed(id) {
-      await sql.run('UPDATE decisions SET relayed = true WHERE id = $1', [id])
+      return (await sql.run('UPDATE decisions SET relayed = true WHERE id = $1 AND NOT relayed', [id])) === 1
     },
 
     async cancelOpenDecisions(kind, owner) {
