@@ -544,12 +544,22 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
     const linesShown = (text: string) => chatShown.filter((e) => e.content.includes(text)).length
     scenarios.push(
       await scenario('hub cut off from a chat platform', async (r) => {
-        await waitFor(async () => (await bridgeHolder()) !== null, CATCH_UP_MS, `a hub to hold ${BRIDGE}`)
-        // The hub running the bridge; after scenario 2 the channel is back on it too, so the prompt
-        // and the reply are raised on the hub that can no longer send them.
-        const victim = (await bridgeHolder()) ?? 'hubA'
-        const survivor = other(victim)
         await sleep(options.calmMs)
+        // The hub running the bridge, as one look found it (a second look may find none, between a
+        // renewal and the next under load, and a guess cut the hub that did not hold it); after
+        // scenario 2 the channel is back on it too, so the prompt and the reply are raised on the hub
+        // that can no longer send them.
+        let holder: HubName | null = null
+        await waitFor(
+          async () => {
+            holder = await bridgeHolder()
+            return holder !== null
+          },
+          CATCH_UP_MS,
+          `a hub to hold ${BRIDGE}`,
+        )
+        const victim: HubName = holder ?? 'hubA'
+        const survivor = other(victim)
         // A line before the cut, from the operator: the chat the session's reply goes to.
         await telegram.dm(ALICE, 'before the platform cut')
         await waitFor(() => linesShown('before the platform cut') > 0, CATCH_UP_MS, 'the line before the cut')
