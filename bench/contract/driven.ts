@@ -2,9 +2,8 @@
 // while the session is idle, each its own turn; in_context is the CLI's command_lifecycle `started`.
 import { adminCall, startDrivingHub } from '../../test/helpers/e2e.js'
 import { waitFor } from '../../test/helpers/home.js'
-import { postWebhook, waitForState } from '../../test/helpers/receipts.js'
-import { figures, type Rung } from './rung.js'
-import { since, withWorld } from './world.js'
+import type { Rung } from './rung.js'
+import { receiptTimes, withWorld } from './world.js'
 
 export const drivenRung: Rung = {
   name: 'driven',
@@ -23,16 +22,13 @@ export const drivenRung: Rung = {
       const turns = async () =>
         (await adminCall<{ turns: number }>(world, 'GET', `/api/sessions/${json.id}`)).json.turns
       await waitFor(async () => (await turns()) >= 1, 60_000, 'the first turn')
-      const written: (number | null)[] = []
-      const inContext: (number | null)[] = []
-      for (let i = 0; i < warmup + n; i++) {
-        const startedAt = Date.now()
-        const id = await postWebhook(world, 'ci', secret, `contract ${i}`)
-        const [receipt] = await waitForState(world, [id], 'in_context', 60_000)
-        written.push(since(startedAt, receipt?.written ?? null))
-        inContext.push(since(startedAt, receipt?.in_context ?? null))
-        await waitFor(async () => (await turns()) >= i + 2, 60_000, `turn ${i + 2}`)
-      }
-      return { written: figures(written, warmup), inContext: figures(inContext, warmup) }
+      return receiptTimes(world, {
+        source: 'ci',
+        secret,
+        n,
+        warmup,
+        until: 'in_context',
+        settle: (i) => waitFor(async () => (await turns()) >= i + 2, 60_000, `turn ${i + 2}`),
+      })
     }),
 }

@@ -7,9 +7,8 @@ import { join } from 'node:path'
 import { PrintSession } from '../../test/helpers/claude.js'
 import { drivingEnv, startDrivingHub } from '../../test/helpers/e2e.js'
 import { CLI } from '../../test/helpers/home.js'
-import { postWebhook, waitForState } from '../../test/helpers/receipts.js'
-import { figures, type Rung } from './rung.js'
-import { since, withWorld } from './world.js'
+import type { Rung } from './rung.js'
+import { receiptTimes, withWorld } from './world.js'
 
 export const hooksRung: Rung = {
   name: 'hooks',
@@ -29,17 +28,14 @@ export const hooksRung: Rung = {
       // Its first hook names the session to the hub.
       session.send('hello')
       await session.waitForResults(1)
-      const written: (number | null)[] = []
-      const inContext: (number | null)[] = []
-      for (let i = 0; i < warmup + n; i++) {
-        const startedAt = Date.now()
-        const id = await postWebhook(world, 'ci', secret, `contract ${i}`)
-        session.send(`next ${i}`)
-        const [receipt] = await waitForState(world, [id], 'in_context', 60_000)
-        written.push(since(startedAt, receipt?.written ?? null))
-        inContext.push(since(startedAt, receipt?.in_context ?? null))
-        await session.waitForResults(i + 2)
-      }
-      return { written: figures(written, warmup), inContext: figures(inContext, warmup) }
+      return receiptTimes(world, {
+        source: 'ci',
+        secret,
+        n,
+        warmup,
+        until: 'in_context',
+        handOver: (i) => session.send(`next ${i}`),
+        settle: (i) => session.waitForResults(i + 2),
+      })
     }),
 }

@@ -3,9 +3,8 @@
 import { createServer } from 'node:http'
 import { startDrivingHub } from '../../test/helpers/e2e.js'
 import { freePort } from '../../test/helpers/home.js'
-import { postWebhook, waitForState } from '../../test/helpers/receipts.js'
-import { figures, type Rung } from './rung.js'
-import { since, withWorld } from './world.js'
+import type { Rung } from './rung.js'
+import { receiptTimes, withWorld } from './world.js'
 
 export const outboundRung: Rung = {
   name: 'outbound',
@@ -28,13 +27,6 @@ export const outboundRung: Rung = {
           }),
       )
       await world.home.cli('subscribe', '--url', `http://127.0.0.1:${port}/`, '--topics', 'bench')
-      const written: (number | null)[] = []
-      for (let i = 0; i < warmup + n; i++) {
-        const startedAt = Date.now()
-        const id = await postWebhook(world, 'bench', secret, `contract ${i}`)
-        const [receipt] = await waitForState(world, [id], 'written', 30_000)
-        written.push(since(startedAt, receipt?.written ?? null))
-      }
-      return { written: figures(written, warmup), inContext: null }
+      return receiptTimes(world, { source: 'bench', secret, n, warmup, until: 'written' })
     }),
 }

@@ -27,7 +27,7 @@ import { ChannelNotification } from '../helpers/channel-client.js'
 import { alive, CLI, TestHome, waitFor } from '../helpers/home.js'
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js'
 import { seededRandom } from '../helpers/seeded-random.js'
-import { count } from './chaos.js'
+import { type ChaosFigures, count } from './chaos.js'
 import { Netns } from './netns.js'
 import { type NsPlatform, startNsPlatform } from './platform.js'
 
@@ -44,14 +44,10 @@ export interface PartitionOptions {
   keepOnFailure?: boolean
 }
 
-export interface ScenarioResult {
+/** What every chaos run counts from the client (chaos.ts), per scenario here. */
+export interface ScenarioResult
+  extends Pick<ChaosFigures, 'sent' | 'accepted' | 'seen' | 'lost' | 'shownTwice' | 'outOfOrder'> {
   name: string
-  sent: number
-  accepted: number
-  seen: number
-  lost: number
-  shownTwice: number
-  outOfOrder: number
   /** Moments a hub was reachable and the channel had not caught up within CATCH_UP_MS. */
   stalls: number
   /** Who held which lease when, as the hubs' logs say, in order. */

@@ -65,6 +65,20 @@ function gate() {
   return { opened, open }
 }
 
+/**
+ * The model holds the turn that starts the long turn until the test opens the gate (opened after the
+ * test at the latest); a request that also carries `label`, and every other, is answered `answer`.
+ */
+function holdTheLongTurn(label: string, answer: string) {
+  const held = gate()
+  world.closers.push(held.open)
+  world.fake.respond((request) =>
+    textOf(request.messages).includes('start the long turn') && !textOf(request.messages).includes(label)
+      ? { text: 'working on it for a long while', pause: { at: 4, until: held.opened } }
+      : { text: answer },
+  )
+  return held
+}
 it("marks unconfirmed, tells operators and sends with the session's next line the event a driven CLI SIGKILLed mid-turn had queued", {
   timeout: 90_000,
 }, async () => {
@@ -73,14 +87,7 @@ it("marks unconfirmed, tells operators and sends with the session's next line th
   await startDrivingHub(world)
   const ops = await SseReader.open(world.home.url, operator)
   world.closers.push(() => ops.close())
-  const held = gate()
-  world.closers.push(held.open)
-  world.fake.respond((request) =>
-    textOf(request.messages).includes('start the long turn') &&
-    !textOf(request.messages).includes('in flight when the CLI died')
-      ? { text: 'working on it for a long while', pause: { at: 4, until: held.opened } }
-      : { text: 'ok' },
-  )
+  holdTheLongTurn('in flight when the CLI died', 'ok')
   const { json: session } = await adminCall<{ id: string }>(world, 'POST', '/api/sessions', {
     prompt: 'start the long turn',
     options: { cwd: world.claude.cwd },
@@ -377,14 +384,7 @@ it("keeps at the hub, unacknowledged, the event a channel session's CLI SIGKILLe
   const secret = await world.home.addSource('ci')
   const first = await startedSession(world, PLUGIN_CHANNEL, { SWITCHBOARD_CONFIRM_MS: '2000' })
   const sessionId = String(first.lines.find((l) => l.type === 'system')?.session_id)
-  const held = gate()
-  world.closers.push(held.open)
-  world.fake.respond((request) =>
-    textOf(request.messages).includes('start the long turn') &&
-    !textOf(request.messages).includes('queued when the CLI died')
-      ? { text: 'working on it for a long while', pause: { at: 4, until: held.opened } }
-      : { text: 'noted' },
-  )
+  const held = holdTheLongTurn('queued when the CLI died', 'noted')
   const [queued] = await sendDuringLongTurn(world, secret, 1, 'queued when the CLI died')
   const [receipt] = await waitForState(world, [queued as string], 'queued', 30_000)
   const subscriber = receipt?.subscriber as string
