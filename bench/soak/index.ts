@@ -26,6 +26,15 @@ const number = (name: string, text: string | undefined, min: number): number => 
 }
 
 const minutes = number('minutes', values.minutes, 0.5)
+// A signal ends the traffic and stops every hub, channel and database the soak started (their
+// processes would outlive it otherwise); a second one does not wait for that.
+const stopping = new AbortController()
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+  process.on(signal, () => {
+    if (stopping.signal.aborted) process.exit(130)
+    console.error(`soak: ${signal}; stopping its hubs and channels`)
+    stopping.abort(new Error(`stopped by ${signal}`))
+  })
 const figures = await runSoak({
   minutes,
   // The first minutes are the hub's and the channels' settling in: two of an hour, a fifth of less.
@@ -36,6 +45,11 @@ const figures = await runSoak({
   perSecond: number('rate', values.rate, 1),
   ...(values.seed ? { seed: number('seed', values.seed, 0) } : {}),
   log: (line) => console.log(line),
+  signal: stopping.signal,
+}).catch((error: unknown) => {
+  if (!stopping.signal.aborted) throw error
+  console.error('soak: stopped before its figures; nothing left running')
+  process.exit(130)
 })
 console.log(`\n${soakTable(figures)}`)
 process.exit(figures.missed.length ? 1 : 0)

@@ -25,6 +25,8 @@ export interface SoakOptions {
   perSecond: number
   seed?: number
   log?: (line: string) => void
+  /** Aborted (a signal to `npm run soak`): the traffic ends, nothing is drained, everything is stopped. */
+  signal?: AbortSignal
 }
 
 /** Shares of the traffic: most of it webhooks, then chat, and prompts for people. */
@@ -60,6 +62,7 @@ export async function runSoak(o: SoakOptions): Promise<SoakFigures> {
     // Each channel follows one GitHub event and takes chat (each line is sent to one session by name).
     const topicOf = (i: number) => `github.${GITHUB_EVENTS[i % GITHUB_EVENTS.length]}`
     for (let i = 0; i < o.channels; i += STARTING) {
+      o.signal?.throwIfAborted()
       const batch = Array.from({ length: Math.min(STARTING, o.channels - i) }, (_, k) => i + k)
       channels.push(
         ...(await Promise.all(
@@ -86,7 +89,11 @@ export async function runSoak(o: SoakOptions): Promise<SoakFigures> {
       `traffic for ${o.minutes} min (warm-up ${o.warmupMinutes}): ${o.perSecond} events/s to ${o.channels} ` +
         `channels on ${o.hubs} hub(s), ${o.operators} operators; seed ${seed}`,
     )
+    o.signal?.throwIfAborted()
     const pace = { until: start + o.minutes * 60_000, now, random }
+    o.signal?.addEventListener('abort', () => {
+      pace.until = 0
+    })
     const progress = setInterval(() => {
       const k = ledger.kinds()
       const m = memory.at(-1)
@@ -120,9 +127,10 @@ export async function runSoak(o: SoakOptions): Promise<SoakFigures> {
     clearInterval(sampler)
     log(`traffic done at ${(end / 1000).toFixed(0)} s; draining`)
     ledger.lastNews = now()
-    while (!ledger.complete && now() - ledger.lastNews < QUIET_MS) await sleep(100)
+    while (!ledger.complete && !o.signal?.aborted && now() - ledger.lastNews < QUIET_MS) await sleep(100)
     // Late repeats (a batch sent again) still get the chance to show.
     await sleep(1_000)
+    o.signal?.throwIfAborted()
     const figures = soakFigures({
       options: { ...o, seed },
       ledger,
