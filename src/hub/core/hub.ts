@@ -224,10 +224,12 @@ export class Hub {
     connection.folder = options.folder
     this.connections.set(name, connection)
     if (options.claim) {
-      const lease = await this.leases.seize(name, () => {
+      const lease = await this.leases.seize(name, (why) => {
         this.log.info(
           { subscriber: name },
-          'the subscriber connected to another hub; its connection here ends',
+          why === 'taken'
+            ? 'the subscriber connected to another hub; its connection here ends'
+            : 'this hub fenced itself: the subscriber’s connection here ends, so that it dials another hub',
         )
         if (this.connections.get(name) === connection) this.detach(name, true)
       })

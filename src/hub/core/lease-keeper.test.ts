@@ -57,7 +57,7 @@ describe('a hub cut off from the shared store', () => {
     a.exclusive('bridge:telegram', bridgeOn('hub_a'))
     b.exclusive('bridge:telegram', bridgeOn('hub_b'))
     await a.start()
-    await a.seize('ch_1', () => happened.push('hub_a ends ch_1’s connection'))
+    await a.seize('ch_1', (why) => happened.push(`hub_a ends ch_1’s connection (${why})`))
     await b.start()
     expect(happened).toEqual(['hub_a starts the bridge (epoch 1)'])
 
@@ -66,7 +66,7 @@ describe('a hub cut off from the shared store', () => {
     // hub_a fenced itself first; only then did hub_b's tick find the lease lapsed.
     expect(happened).toEqual([
       'hub_a starts the bridge (epoch 1)',
-      'hub_a ends ch_1’s connection',
+      'hub_a ends ch_1’s connection (fenced)',
       'hub_a stops the bridge',
       'hub_b starts the bridge (epoch 2)',
     ])
@@ -94,6 +94,19 @@ describe('a hub cut off from the shared store', () => {
     await vi.advanceTimersByTimeAsync(20 * LEASE_MS)
     expect(happened).toEqual(['hub_a starts the bridge (epoch 1)'])
     await a.stop()
+  })
+
+  it('ends a connection whose subscriber connected to another hub, saying it was taken, not fenced', async () => {
+    const a = new LeaseKeeper(store, 'hub_a', log, () => null, LEASE_MS, true)
+    const b = new LeaseKeeper(store, 'hub_b', log, () => null, LEASE_MS, true)
+    await a.start()
+    await b.start()
+    await a.seize('ch_1', (why) => happened.push(`hub_a ends ch_1’s connection (${why})`))
+    await b.seize('ch_1', (why) => happened.push(`hub_b ends ch_1’s connection (${why})`))
+    await vi.advanceTimersByTimeAsync(2 * LEASE_MS)
+    expect(happened).toEqual(['hub_a ends ch_1’s connection (taken)'])
+    await a.stop()
+    await b.stop()
   })
 
   it('on a store no other hub shares, keeps its work through a store that does not answer', async () => {

@@ -34,10 +34,16 @@ export interface WorkSource {
   wanted(): Promise<Map<string, ExclusiveWork>>
 }
 
+/**
+ * Why a connection's lease is no longer this hub's: another hub holds it now (the subscriber
+ * connected there), or this hub fenced itself (no renewal reached the store in time).
+ */
+export type LeaseLoss = 'taken' | 'fenced'
+
 /** A lease seized for a connection here, under `epoch`; `lost` ends the connection. */
 interface Seized {
   epoch: number
-  lost: () => void
+  lost: (why: LeaseLoss) => void
 }
 
 export const hubLease = (hubId: string) => `hub:${hubId}`
@@ -95,9 +101,10 @@ export class LeaseKeeper {
 
   /**
    * A subscriber connected here: its lease is taken whoever held it, with the next epoch, and
-   * `lost` is called once another hub takes it (the subscriber connected there since).
+   * `lost` is called once another hub takes it (the subscriber connected there since), or once this
+   * hub fences itself.
    */
-  async seize(subscriber: string, lost: () => void): Promise<Lease> {
+  async seize(subscriber: string, lost: (why: LeaseLoss) => void): Promise<Lease> {
     const name = subscriberLease(subscriber)
     const lease = await this.store.seizeLease(name, this.hubId, this.leaseMs, Date.now())
     this.seized.set(name, { epoch: lease.epoch, lost })
@@ -183,7 +190,7 @@ export class LeaseKeeper {
     if (lease && lease.holder === this.hubId && lease.epoch === seized.epoch) return
     if (this.seized.get(name) !== seized) return // seized again meanwhile, under a new epoch
     this.seized.delete(name)
-    seized.lost()
+    seized.lost('taken')
   }
 
   /** The first tick runs before this resolves: what this hub holds is running when the hub answers. */
@@ -271,7 +278,7 @@ export class LeaseKeeper {
     this.running.clear()
     const seized = [...this.seized.values()]
     this.seized.clear()
-    for (const entry of seized) entry.lost()
+    for (const entry of seized) entry.lost('fenced')
     for (const [name, { work }] of running)
       work.stop().catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
   }
@@ -315,7 +322,7 @@ export class LeaseKeeper {
     for (const [name, entry] of seized)
       if (!held.has(name) && this.seized.get(name) === entry) {
         this.seized.delete(name)
-        entry.lost()
+        entry.lost('taken')
       }
     const wanted = new Map(this.fixed)
     for (const source of this.sources)
