@@ -92,6 +92,24 @@ export function describeDecisionStoreContract(open: OpenStore): void {
       expect((await store.listDecisions({})).map((d) => d.id).sort()).toEqual(
         [pairing.id, permission.id].sort(),
       )
+      expect((await store.listDecisions({ kind: 'permission', status: 'open' })).map((d) => d.id)).toEqual([])
+    })
+
+    it('finds the newest decision of a kind, code and owner, however many came after it', async ({
+      store,
+    }) => {
+      const settled = await store.openDecision(ask('permission', 'c1', 'ch_1'))
+      await store.answerDecision(settled.id, { behavior: 'allow' }, 'alice')
+      // Newest is by creation time, in milliseconds: the next one is made in a later one.
+      const at = Date.now()
+      while (Date.now() === at) await new Promise((resolve) => setTimeout(resolve, 1))
+      // The code given again once its decision was settled, then 500 newer decisions of the kind.
+      const again = await store.openDecision(ask('permission', 'c1', 'ch_1'))
+      const otherOwner = await store.openDecision(ask('permission', 'c1', 'ch_2'))
+      for (let i = 0; i < 500; i++) await store.openDecision(ask('permission', `n${i}`, 'ch_3'))
+      expect((await store.latestDecision('permission', 'c1', 'ch_1'))?.id).toBe(again.id)
+      expect((await store.latestDecision('permission', 'c1', 'ch_2'))?.id).toBe(otherOwner.id)
+      expect(await store.latestDecision('question', 'c1', 'ch_1')).toBeNull()
     })
   })
 }

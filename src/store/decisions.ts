@@ -45,6 +45,12 @@ export interface DecisionStore {
    */
   expireDecisions(now: number, kind: DecisionKind): Promise<Decision[]>
   countOpen(kind: DecisionKind, now: number): Promise<number>
+  /** The newest 500 of a kind, of a status, or of both, newest first. */
   listDecisions(filter: { kind?: DecisionKind; status?: DecisionStatus }): Promise<Decision[]>
   getDecision(id: string): Promise<Decision | null>
+  /**
+   * The newest decision of a kind with this code and owner, however many others came since (a code
+   * is given again once its decision is settled).
+   */
+  latestDecision(kind: DecisionKind, code: string, owner: string): Promise<Decision | null>
 }

@@ -104,9 +104,7 @@ export class DecisionFeed {
     // Once settled, the code may be given again to a new prompt of the same session.
     if (status !== 'open') this.told.delete(`${kind}:${code}:${owner}:open`)
     if (this.told.size > REMEMBERED) this.told.delete(this.told.values().next().value as string)
-    const [decision] = (await this.hub.store.listDecisions({ kind: kind as Decision['kind'] }))
-      .filter((d) => d.code === code && d.owner === owner)
-      .sort((a, b) => b.createdAt - a.createdAt)
+    const decision = await this.hub.store.latestDecision(kind as Decision['kind'], code, owner)
     if (!decision) return
     const row = decisionRow(decision)
     for (const listener of this.listeners) listener(row)

@@ -1,9 +1,17 @@
 // The decisions area, on either store: one row per question put to a person; the first answer wins by
 // an UPDATE that only matches while the row is still open, whichever hub gives it.
 import { newId } from '../../core/ids.js'
-import type { Decision, DecisionStore } from '../decisions.js'
+import type { Decision, DecisionStatus, DecisionStore } from '../decisions.js'
 import { toDecision } from '../rows.js'
 import { forEachSlice, type Sql } from './sql.js'
+
+/** Each status as written in SQL: a closed list, so that no caller's string reaches the statement. */
+const STATUS_SQL: Record<DecisionStatus, string> = {
+  open: 'open',
+  answered: 'answered',
+  expired: 'expired',
+  cancelled: 'cancelled',
+}
 
 /** Retention (see Store.prune): $1 before, $2 limit; one batch of decisions no longer open. */
 export const PRUNE_DECISIONS = [
@@ -104,17 +112,32 @@ export function decisionStore(sql: Sql): DecisionStore {
     },
 
     async listDecisions(filter) {
+      // Only the conditions asked for, and the status as a literal, so that either database can use
+      // an index (the open ones have one of their own): a catch-all `($1 IS NULL OR kind = $1)` read
+      // and sorted the whole table every time.
+      const where: string[] = []
+      const params: string[] = []
+      if (filter.kind) where.push(`kind = $${params.push(filter.kind)}`)
+      if (filter.status) where.push(`status = '${STATUS_SQL[filter.status]}'`)
       const rows = await sql.all(
-        `SELECT * FROM decisions WHERE (CAST($1 AS TEXT) IS NULL OR kind = $1)
-           AND (CAST($2 AS TEXT) IS NULL OR status = $2)
+        `SELECT * FROM decisions ${where.length ? `WHERE ${where.join(' AND ')}` : ''}
          ORDER BY created_at DESC LIMIT 500`,
-        [filter.kind ?? null, filter.status ?? null],
+        params,
       )
       return rows.map(toDecision)
     },
 
     async getDecision(id) {
       const r = await sql.get('SELECT * FROM decisions WHERE id = $1', [id])
+      return r ? toDecision(r) : null
+    },
+
+    async latestDecision(kind, code, owner) {
+      const r = await sql.get(
+        `SELECT * FROM decisions WHERE kind = $1 AND code = $2 AND owner = $3
+         ORDER BY created_at DESC LIMIT 1`,
+        [kind, code, owner],
+      )
       return r ? toDecision(r) : null
     },
   }

@@ -448,4 +448,11 @@ export const migrations: string[] = [
   ALTER TABLE rules_next RENAME TO rules;
   CREATE INDEX rules_tool ON rules (tool_name);
   `,
+  `
+  -- A decision found by its code (the dashboard's feed, on every change to one): the newest of a
+  -- kind, code and owner, without reading every decision kept. And the answers a channel has not
+  -- been handed yet (read on every answer another hub gave), without reading every answer it had.
+  CREATE INDEX decisions_code ON decisions (kind, code, owner, created_at);
+  CREATE INDEX decisions_unrelayed ON decisions (kind, owner) WHERE status = 'answered' AND NOT relayed;
+  `,
 ]
