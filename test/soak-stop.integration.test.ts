@@ -4,11 +4,11 @@ import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
-import { waitFor } from './helpers/home.js'
+import { alive, waitFor } from './helpers/home.js'
 
 const ROOT = join(import.meta.dirname, '..')
 
-/** Each live process's parent, from /proc (a zombie counts as gone: it has ended, only unreaped). */
+/** Each process's parent, from /proc. */
 function parents(): Map<number, number> {
   const map = new Map<number, number>()
   for (const entry of readdirSync('/proc')) {
@@ -16,8 +16,7 @@ function parents(): Map<number, number> {
     try {
       // pid (comm) state ppid …: comm may hold spaces and parentheses, so read after the last ')'.
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8')
-      const [state, ppid] = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
-      if (state !== 'Z') map.set(Number(entry), Number(ppid))
+      map.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]))
     } catch {
       // gone between the listing and the read
     }
@@ -70,12 +69,9 @@ it('a soak stopped by SIGTERM stops its hub and channel sessions and says so', a
   expect(await exited, out).toBe(130)
   expect(out).toContain('soak: SIGTERM; stopping its hubs and channels')
 
-  const left = () => {
-    const live = parents()
-    return started.filter((pid) => live.has(pid))
-  }
+  // A zombie counts as gone (alive): it has ended, only unreaped.
   await waitFor(
-    () => left().length === 0,
+    () => !started.some(alive),
     10_000,
     `the processes the soak started (${started.join(', ')}) to end`,
   )

@@ -47,6 +47,8 @@ export interface AppWorld {
   request(method: string, path: string, options?: RequestOptions): Promise<Answer>
   /** The typed client of the contract, over this app, with `token` as its bearer (none: no header). */
   client(token?: string): Call
+  /** A browser signed in the way the dashboard is: a link from the admin token, spent for a key. */
+  signIn(): Promise<{ key: string; name: string }>
   close(): Promise<void>
 }
 
@@ -166,20 +168,28 @@ export function appWorld(script: FakeScript = {}, settings: Partial<HubConfig> =
     })
   }
 
+  function client(token?: string): Call {
+    return apiClient(
+      async (req) => {
+        const body = req.body instanceof Blob ? Buffer.from(await req.body.arrayBuffer()) : req.body
+        const a = await request(req.method, req.path, { headers: req.headers, body })
+        return { status: a.status, body: a.text }
+      },
+      (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {}),
+    )
+  }
+
   return {
     dir,
     parts,
     fake,
     request,
-    client(token) {
-      return apiClient(
-        async (req) => {
-          const body = req.body instanceof Blob ? Buffer.from(await req.body.arrayBuffer()) : req.body
-          const a = await request(req.method, req.path, { headers: req.headers, body })
-          return { status: a.status, body: a.text }
-        },
-        (): Record<string, string> => (token ? { authorization: `Bearer ${token}` } : {}),
-      )
+    client,
+    async signIn() {
+      const link = await client(ADMIN_TOKEN)('signinLink')
+      const token = new URL(link.url).searchParams.get('token') ?? ''
+      const { key, name } = await client()('signin', { body: { token } })
+      return { key, name }
     },
     async close() {
       await parts.sessions.stopAll()

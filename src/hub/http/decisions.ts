@@ -53,16 +53,16 @@ export function decisionRoutes(parts: HubParts): Hono<HubEnv> {
         const turn = turnRow(id, line)
         if (turn) void stream.writeSSE({ event: 'turn', data: JSON.stringify(turn) })
       })
-      stream.onAbort(() => {
+      const stopFollowing = () => {
         offDecisions()
         offTurns()
-      })
+      }
+      stream.onAbort(stopFollowing)
       try {
         await holdOpen(stream, mayStillSee)
       } finally {
         // Ended here too (closed by the hub, not by the page): onAbort is not called then.
-        offDecisions()
-        offTurns()
+        stopFollowing()
       }
     })
   })

@@ -13,9 +13,7 @@ afterEach(async () => {
 })
 
 it('ends the feed, and nothing else, when a decision changes while the store cannot answer', async () => {
-  const link = await world.client(ADMIN_TOKEN)('signinLink')
-  const token = new URL(link.url).searchParams.get('token') ?? ''
-  const { key } = await world.client()('signin', { body: { token } })
+  const { key } = await world.signIn()
   const feed = world.request('GET', '/api/feed', { headers: { authorization: `Bearer ${key}` } })
   const listeners = (world.parts.feed as unknown as { listeners: Set<unknown> }).listeners
   await vi.waitFor(() => expect(listeners.size).toBe(1))

@@ -14,13 +14,7 @@ afterEach(async () => {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` })
 
-/** A browser signed in the way the dashboard is: a link from the admin token, spent for a key. */
-async function signIn(): Promise<{ key: string; name: string }> {
-  const link = await world.client(ADMIN_TOKEN)('signinLink')
-  const token = new URL(link.url).searchParams.get('token') ?? ''
-  const signedIn = await world.client()('signin', { body: { token } })
-  return { key: signedIn.key, name: signedIn.name }
-}
+const signIn = () => world.signIn()
 
 describe('a request with no credential', () => {
   it('is refused on an operator route and an admin route with 401, and may ask for health', async () => {

@@ -4,7 +4,7 @@
 // scanning the whole table 27 times a second), so a prompt left open while 500 others came and went
 // was answered without the page hearing of it.
 import { afterEach, beforeEach, expect, it } from 'vitest'
-import { ADMIN_TOKEN, type AppWorld, appWorld } from '../../../test/helpers/app-world.js'
+import { type AppWorld, appWorld } from '../../../test/helpers/app-world.js'
 import type { DecisionRow } from '../../core/api/rows.js'
 
 let world: AppWorld
@@ -17,9 +17,7 @@ afterEach(async () => {
 
 it('tells the feed of a prompt answered after 500 newer prompts of its kind', async () => {
   // An operator signed in: prompts and outcomes are stored for them, which is what the feed follows.
-  const link = await world.client(ADMIN_TOKEN)('signinLink')
-  const token = new URL(link.url).searchParams.get('token') ?? ''
-  await world.client()('signin', { body: { token } })
+  await world.signIn()
   const told: DecisionRow[] = []
   world.parts.feed.subscribe((row) => told.push(row))
 
