@@ -5,6 +5,7 @@ import { runChannel } from '../channel/index.js'
 import { topicSchema } from '../core/hub-protocol.js'
 import { channelLogger } from './channel-log.js'
 import { check, configFrom, settingOptions } from './flags.js'
+import { favourSmallHeap } from './small-heap.js'
 
 export function registerChannel(program: Command): void {
   settingOptions(
@@ -16,6 +17,7 @@ export function registerChannel(program: Command): void {
   )
     .option('--topics <list>', 'comma-separated topics to receive (default: all)')
     .action(async (opts: { topics?: string }, command: Command) => {
+      favourSmallHeap()
       const topics = opts.topics
         ?.split(',')
         .map((t) => t.trim())
