@@ -86,6 +86,43 @@ describe('a hub cut off from the shared store', () => {
     await a.stop()
   })
 
+  it('starts its work again only once the stop the fence began has ended, and its own stop waits for it', async () => {
+    const link = behindALink(store)
+    const a = new LeaseKeeper(link.store, 'hub_a', log, () => null, LEASE_MS, true)
+    a.exclusive('bridge:telegram', {
+      start: async (lease: Lease) => void happened.push(`hub_a starts the bridge (epoch ${lease.epoch})`),
+      // A bridge whose last poll waits on a link that hangs: its stop takes three leases.
+      stop: async () => {
+        happened.push('hub_a begins to stop the bridge')
+        await new Promise((resolve) => setTimeout(resolve, 3 * LEASE_MS))
+        happened.push('hub_a has stopped the bridge')
+      },
+    })
+    await a.start()
+    link.cut(true)
+    await vi.advanceTimersByTimeAsync(1.5 * LEASE_MS)
+    expect(happened).toEqual(['hub_a starts the bridge (epoch 1)', 'hub_a begins to stop the bridge'])
+    // The link returns while the bridge is still stopping: the lease is free, and no other hub wants it.
+    link.cut(false)
+    await vi.advanceTimersByTimeAsync(2 * LEASE_MS)
+    expect(happened.slice(2)).toEqual([])
+    await vi.advanceTimersByTimeAsync(2 * LEASE_MS)
+    expect(happened.slice(2)).toEqual(['hub_a has stopped the bridge', 'hub_a starts the bridge (epoch 2)'])
+
+    // Fenced again, and stopped while the bridge is still stopping: the hub's stop ends after it.
+    link.cut(true)
+    await vi.advanceTimersByTimeAsync(1.5 * LEASE_MS)
+    expect(happened.slice(4)).toEqual(['hub_a begins to stop the bridge'])
+    link.cut(false)
+    let stopped = false
+    const stopping = a.stop().then(() => (stopped = true))
+    await vi.advanceTimersByTimeAsync(LEASE_MS)
+    expect(stopped).toBe(false)
+    await vi.advanceTimersByTimeAsync(2 * LEASE_MS)
+    await stopping
+    expect(happened.slice(5)).toEqual(['hub_a has stopped the bridge'])
+  })
+
   it('keeps everything while its renewals reach the store, however long it runs', async () => {
     const a = new LeaseKeeper(store, 'hub_a', log, () => null, LEASE_MS, true)
     a.exclusive('bridge:telegram', bridgeOn('hub_a'))

@@ -58,8 +58,11 @@ export class LeaseKeeper {
   private readonly seized = new Map<string, Seized>()
   /** Leases handed over (see handOver), by name: not taken again here before this time. */
   private readonly standingAside = new Map<string, number>()
-  /** Work being handed over (handOver): stop() waits for it. */
-  private readonly handing = new Set<Promise<void>>()
+  /**
+   * Work stopping apart from the ticks (handed over, or fenced), by lease name: a tick does not start
+   * it again, nor does stop() end, before it has stopped. A bridge's stop may wait on a hanging link.
+   */
+  private readonly stopping = new Map<string, Promise<void>>()
   private timer: NodeJS.Timeout | null = null
   /** Stops everything here when no renewal has reached the store for almost a lease (see the top). */
   private fenceTimer: NodeJS.Timeout | null = null
@@ -153,20 +156,18 @@ export class LeaseKeeper {
     // may take seconds to stop, and renewals held up that long would let this hub's leases lapse.
     this.running.delete(name)
     this.standingAside.set(name, Number.POSITIVE_INFINITY) // until it has stopped, and a lease more
-    const handing = (async () => {
-      await running.work
-        .stop()
-        .catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
-      // Held, and renewed with the rest, until the work has stopped: no other hub starts it before.
-      await this.store
-        .releaseLease(name, this.hubId)
-        .catch((err) => this.log.warn({ err, lease: name }, 'lease not released; it lapses instead'))
-      this.standingAside.set(name, Date.now() + this.leaseMs)
-      this.log.warn({ lease: name }, 'handed over: another hub on the database may take it now')
-    })()
-    this.handing.add(handing)
-    await handing
-    this.handing.delete(handing)
+    await this.stopApart(
+      name,
+      (async () => {
+        await this.stopWork(name, running.work)
+        // Held, and renewed with the rest, until the work has stopped: no other hub starts it before.
+        await this.store
+          .releaseLease(name, this.hubId)
+          .catch((err) => this.log.warn({ err, lease: name }, 'lease not released; it lapses instead'))
+        this.standingAside.set(name, Date.now() + this.leaseMs)
+        this.log.warn({ lease: name }, 'handed over: another hub on the database may take it now')
+      })(),
+    )
     return true
   }
 
@@ -220,9 +221,9 @@ export class LeaseKeeper {
     if (this.proveTimer) clearInterval(this.proveTimer)
     if (this.fenceTimer) clearTimeout(this.fenceTimer)
     await this.ticking
-    await Promise.all(this.handing)
+    await Promise.all(this.stopping.values())
     for (const [name, { work }] of this.running) {
-      await work.stop().catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
+      await this.stopWork(name, work)
       await this.store.releaseLease(name, this.hubId).catch(() => {})
     }
     this.running.clear()
@@ -279,8 +280,19 @@ export class LeaseKeeper {
     const seized = [...this.seized.values()]
     this.seized.clear()
     for (const entry of seized) entry.lost('fenced')
-    for (const [name, { work }] of running)
-      work.stop().catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
+    for (const [name, { work }] of running) void this.stopApart(name, this.stopWork(name, work))
+  }
+
+  private stopApart(name: string, stopping: Promise<void>): Promise<void> {
+    const tracked = stopping.finally(() => {
+      if (this.stopping.get(name) === tracked) this.stopping.delete(name)
+    })
+    this.stopping.set(name, tracked)
+    return tracked
+  }
+
+  private stopWork(name: string, work: ExclusiveWork): Promise<void> {
+    return work.stop().catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
   }
 
   /**
@@ -333,11 +345,11 @@ export class LeaseKeeper {
         this.running.delete(name)
         if (!held.has(name)) this.log.warn({ lease: name }, 'lease lost; its work stops here')
         else await this.store.releaseLease(name, this.hubId)
-        await work.stop().catch((err) => this.log.error({ err, lease: name }, 'work did not stop cleanly'))
+        await this.stopWork(name, work)
       }
     for (const [name, work] of wanted) {
       if (!current()) return 'done'
-      if (this.running.has(name)) continue
+      if (this.running.has(name) || this.stopping.has(name)) continue
       if ((this.standingAside.get(name) ?? 0) > now) continue
       this.standingAside.delete(name)
       const lease = await this.store.acquireLease(name, this.hubId, this.leaseMs, now)
