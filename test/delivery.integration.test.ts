@@ -1,7 +1,5 @@
 // The delivery promise across crashes: Claude sees each event once, even when the channel that
 // showed it dies before the hub heard its acknowledgement.
-import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ChannelClient } from './helpers/channel-client.js'
 import { alive, waitFor } from './helpers/home.js'
@@ -45,13 +43,8 @@ describe('a channel restarted under the same name', () => {
     // Shown means written and recorded. The record follows the write in the same synchronous step,
     // but this test reads the pipe and kills at once: on two busy cores the reader woken by the
     // write once ran, and killed, before the writer's next system call (README, "Where it ends").
-    const log = join(world.home.dir, 'channels', 'work.shown')
     const id = String(shown?.meta?.event_id)
-    await waitFor(
-      () => existsSync(log) && readFileSync(log, 'utf8').includes(id),
-      10_000,
-      'the shown log to hold it',
-    )
+    await waitFor(() => world.home.shownLogHolds('work', id), 10_000, 'the shown log to hold it')
     process.kill(first.pid as number, 'SIGKILL')
     process.kill(hub, 'SIGKILL')
     process.kill(hub, 'SIGCONT')

@@ -4,15 +4,7 @@
 // by the test where Claude Code would write it.
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
-import {
-  appendFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  realpathSync,
-  rmSync,
-} from 'node:fs'
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { expect, it } from 'vitest'
@@ -83,9 +75,8 @@ it('records in_context for an event confirmed while its hub was dying, once the 
       timestamp: new Date().toISOString(),
     })}\n`,
   )
-  const shownLog = join(world.home.dir, 'channels', 'dying.shown')
   await waitFor(
-    () => existsSync(shownLog) && readFileSync(shownLog, 'utf8').includes(id),
+    () => world.home.shownLogHolds('dying', id),
     10_000,
     'the channel to see the event in context',
   )

@@ -7,6 +7,7 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { markStopped } from '../../src/client/autostart.js'
 import { apiClient, type Call } from '../../src/core/api/client.js'
+import { paths } from '../../src/core/config.js'
 import { openSqliteStore } from '../../src/store/sqlite/index.js'
 import { startsProcesses } from './fast-loop.js'
 
@@ -180,6 +181,12 @@ export class TestHome {
     } finally {
       await store.close()
     }
+  }
+
+  /** Whether the subscriber's channel recorded the event as shown (its shown log, src/channel/shown.ts). */
+  shownLogHolds(subscriber: string, eventId: string): boolean {
+    const log = paths.shownLog(this.dir, subscriber)
+    return existsSync(log) && readFileSync(log, 'utf8').includes(eventId)
   }
 
   /** The pid hub.json names; null when there is none, also one a stopping hub removed as it was read. */

@@ -155,7 +155,6 @@ export class LeaseKeeper {
     // Out of the ticks' hands at once, but stopped beside them rather than in their queue: a bridge
     // may take seconds to stop, and renewals held up that long would let this hub's leases lapse.
     this.running.delete(name)
-    this.standingAside.set(name, Number.POSITIVE_INFINITY) // until it has stopped, and a lease more
     await this.stopApart(
       name,
       (async () => {
