@@ -167,6 +167,16 @@ export function describeAccessStoreContract(open: OpenStore): void {
       ])
     })
 
+    it('hands out one item of a sender’s by its id, and none of another sender’s', async ({ store }) => {
+      await store.addOutbox('snd_1', reply('one'))
+      const two = await store.addOutbox('snd_1', prompt('abcde'))
+      await store.addOutbox('snd_1', reply('three'))
+      const theirs = await store.addOutbox('snd_2', reply('for someone else'))
+      expect(await store.outboxItem('snd_1', two.id)).toEqual(two)
+      expect(await store.outboxItem('snd_1', theirs.id)).toBeNull()
+      expect(await store.outboxItem('snd_1', theirs.id + 1)).toBeNull()
+    })
+
     it('names a sender’s latest item, or 0 for a sender with none', async ({ store }) => {
       expect(await store.lastOutboxId('snd_1')).toBe(0)
       await store.addOutbox('snd_1', reply('one'))

@@ -109,6 +109,8 @@ export interface AccessStore {
   addOutbox(senderId: string, message: OutboxMessage): Promise<OutboxItem>
   /** Items after `afterId`, or when null, the ones never written to any stream. */
   outboxFor(senderId: string, afterId: number | null): Promise<StoredOutboxItem[]>
+  /** One item of a sender's, by its id; null when the sender has no such item. */
+  outboxItem(senderId: string, id: number): Promise<StoredOutboxItem | null>
   /** The id of the sender's latest item; 0 when it has none. */
   lastOutboxId(senderId: string): Promise<number>
   markStreamed(ids: number[]): Promise<void>

@@ -264,8 +264,7 @@ export class Bridge {
         queued: true,
         note: `queued: ${this.platform} is not taking messages now (${this.lastError ?? 'reconnecting'}); it will be delivered when it is back`,
       }
-    const [shown] = await this.deps.hub.store.outboxFor(item.senderId, item.id - 1)
-    const receipt = shown?.id === item.id ? shown.receipt : null
+    const receipt = (await this.deps.hub.store.outboxItem(item.senderId, item.id))?.receipt ?? null
     if (typeof receipt?.notSent === 'string') return { queued: false, refused: true, note: receipt.notSent }
     if (typeof receipt?.refused === 'string')
       return { queued: false, refused: true, note: `${this.platform} refused it: ${receipt.refused}` }

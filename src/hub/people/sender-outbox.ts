@@ -30,10 +30,20 @@ export class SenderOutbox {
     await this.events.missed.emit()
   }
 
-  /** An item another hub stored: the surfaces here show it if its sender is here. */
+  /**
+   * An item another hub stored: the surfaces here show it if its sender is here. That item alone is
+   * read: a hub behind on its notices would otherwise read each one with all the sender's items
+   * since, and the further behind, the more each notice cost.
+   */
   async storedElsewhere(senderId: string, itemId: number): Promise<void> {
-    const item = (await this.items(senderId, itemId - 1)).find((i) => i.id === itemId)
+    const item = await this.item(senderId, itemId)
     if (item) await this.events.stored.emit(item, false)
+  }
+
+  /** One of a sender's items, read as a message; null when there is none, or it does not read. */
+  async item(senderId: string, id: number): Promise<OutboxItem | null> {
+    const stored = await this.store.outboxItem(senderId, id)
+    return stored ? (this.read([stored])[0] ?? null) : null
   }
 
   /**

@@ -210,6 +210,11 @@ export function accessStore(sql: Sql): AccessStore {
       return rows.map(toOutbox)
     },
 
+    async outboxItem(senderId, id) {
+      const r = await sql.get('SELECT * FROM outbox WHERE sender_id = $1 AND id = $2', [senderId, id])
+      return r ? toOutbox(r) : null
+    },
+
     async lastOutboxId(senderId) {
       const r = await sql.get('SELECT COALESCE(MAX(id), 0) AS id FROM outbox WHERE sender_id = $1', [
         senderId,
