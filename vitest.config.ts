@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config'
+import { LongestFirst } from './test/sequencer.js'
 
 // A test file's name says what it needs (README, Tests). `*.integration.test.ts` starts processes of
 // its own (a hub or a channel from dist/, Postgres) and `*.e2e.test.ts` the Claude CLI, Chromium or
@@ -12,6 +13,7 @@ export default defineConfig({
     hookTimeout: 30_000,
     // Integration tests spawn hubs and channels; two cores are shared by every worker.
     maxWorkers: 2,
+    sequence: { sequencer: LongestFirst },
     projects: [
       {
         extends: true,
