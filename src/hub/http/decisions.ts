@@ -10,7 +10,7 @@ import { defineRoute } from './define.js'
 import type { HubEnv } from './env.js'
 import type { HubParts } from './parts.js'
 import { nameOf } from './principal.js'
-import { holdOpen, stillOperator } from './sse.js'
+import { checkedWrites, holdOpen, stillOperator } from './sse.js'
 
 export function decisionRoutes(parts: HubParts): Hono<HubEnv> {
   const app = new Hono<HubEnv>()
@@ -40,15 +40,13 @@ export function decisionRoutes(parts: HubParts): Hono<HubEnv> {
     const mayStillSee = stillOperator(hub.store, who)
     return streamSSE(c, async (stream) => {
       // A prompt goes out only to one who may answer it now, in the order the feed gave them.
-      let writing = Promise.resolve()
-      const offDecisions = feed.subscribe((row) => {
-        writing = writing
-          .then(async () => {
-            if (await mayStillSee()) await stream.writeSSE({ event: 'changed', data: JSON.stringify(row) })
-            else await stream.close()
-          })
-          .catch(() => {}) // a stream the page closed meanwhile: holdOpen sees it and returns
-      })
+      const offDecisions = feed.subscribe(
+        checkedWrites(
+          mayStillSee,
+          (row) => stream.writeSSE({ event: 'changed', data: JSON.stringify(row) }),
+          () => stream.close(),
+        ),
+      )
       const offTurns = sessions.onLine((id, _seq, line) => {
         const turn = turnRow(id, line)
         if (turn) void stream.writeSSE({ event: 'turn', data: JSON.stringify(turn) })
