@@ -152,7 +152,7 @@ export function assemble(
     await streams.show(item)
     return undefined
   })
-  hub.events.stored.on((item) => bridges.stored(item))
+  hub.events.stored.on((item, here) => bridges.stored(item, here))
   hub.addChatSurface(bridges.chatSurface())
   hub.events.stored.on((item) => feed.stored(item))
   hub.events.stored.on((item) => replies.stored(item))

@@ -101,8 +101,13 @@ export class BridgeManager {
     }
   }
 
-  /** An item stored for a sender (HubEvents.stored): shown by the bridge of that sender's platform. */
-  async stored(item: OutboxItem): Promise<ShownOutcome | undefined> {
+  /**
+   * An item stored for a sender (HubEvents.stored): shown by the bridge of that sender's platform.
+   * One another hub stored is nothing to a hub that runs no bridge: what it would say is only heard
+   * where the item was stored, and every hub hears of every item.
+   */
+  async stored(item: OutboxItem, here: boolean): Promise<ShownOutcome | undefined> {
+    if (!here && this.bridges.size === 0) return undefined
     const sender = await this.hub.store.senderById(item.senderId)
     if (!sender) return undefined
     const bridge = [...this.bridges.values()].find((b) => b.owns(sender.name))
