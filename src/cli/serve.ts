@@ -3,7 +3,6 @@
 // stop on purpose (channels wait for the hub, as after `switchboard stop`); --log-json keeps them as
 // JSON lines on stderr (a service manager, autostart), --json prints the banner as JSON.
 import { existsSync, readFileSync } from 'node:fs'
-import { setFlagsFromString } from 'node:v8'
 import { type Command, Option } from 'commander'
 import {
   clearStopped,
@@ -51,12 +50,6 @@ export function registerServe(program: Command): void {
     // Autostart's: a `switchboard stop` that came after the decision to start still wins.
     .addOption(new Option('--unless-stopped').hideHelp())
     .action(async (opts: ServeOptions, command: Command) => {
-      // A hub runs for days with a live heap of ~30 MB, and V8, tuned for speed, lets the old
-      // generation fill with what dies there until it is 1.1 to 4 times the live heap before it
-      // collects: under steady load three hubs' RSS rose ~0.6 MB a minute for most of an hour, or
-      // swung 50-80 MB (docs/design-notes.md, "Load and soak"). The factor V8 itself takes when
-      // memory is tight, fixed: a collection a little more often, for memory that stays.
-      setFlagsFromString('--heap-growing-percent=30')
       const resolved = configFrom(command)
       let config = resolved
       // Autostart's hub is wanted while its home is there and not stopped on purpose. Its process
