@@ -14,7 +14,12 @@ afterEach(async () => {
 
 it('reads only the item another hub stored when no bridge runs here and no stream of its sender is open', async () => {
   const { store, outbox } = world.parts.hub
-  const operator = await store.addSender({ name: 'ops', tokenHash: 'hash-ops', status: 'allowed', operator: true })
+  const operator = await store.addSender({
+    name: 'ops',
+    tokenHash: 'hash-ops',
+    status: 'allowed',
+    operator: true,
+  })
   const item = await store.addOutbox(operator.id, {
     kind: 'notice',
     body: { text: 'a notice for the operator', at: 1 },
