@@ -18,8 +18,8 @@ export class LongestFirst extends BaseSequencer {
     const root = this.ctx.config.root
     const cost = (file: TestSpecification) => seconds[relative(root, file.moduleId)] ?? UNKNOWN_SECONDS
     // Projects keep the order vitest gives them; within one, the longest file first.
-    const projectOrder = (await super.sort(files)).map((f) => f.project.name)
-    const rank = (f: TestSpecification) => projectOrder.indexOf(f.project.name)
+    const projects = [...new Set((await super.sort(files)).map((f) => f.project.name))]
+    const rank = (f: TestSpecification) => projects.indexOf(f.project.name)
     return [...files].sort((a, b) => rank(a) - rank(b) || cost(b) - cost(a))
   }
 }

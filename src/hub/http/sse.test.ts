@@ -3,21 +3,24 @@
 import { expect, it, vi } from 'vitest'
 import { checkedWrites } from './sse.js'
 
-/** A check that answers only when told to, as a busy store does. */
-function gatedCheck() {
+/** A feed whose checks answer only when told to, as a busy store does; what it wrote, and its end. */
+function gatedFeed() {
   const pending: ((ok: boolean) => void)[] = []
+  const written: number[] = []
+  const end = vi.fn(async () => {})
+  const check = () => new Promise<boolean>((resolve) => pending.push(resolve))
   return {
-    check: () => new Promise<boolean>((resolve) => pending.push(resolve)),
+    push: checkedWrites(check, async (n: number) => void written.push(n), end),
+    written,
+    end,
     asked: () => pending.length,
     answer: (ok: boolean) => pending.shift()?.(ok),
   }
 }
 
 it('writes rows in order, with one check for the rows that came while the last one ran', async () => {
-  const gate = gatedCheck()
-  const written: number[] = []
-  const end = vi.fn(async () => {})
-  const push = checkedWrites(gate.check, async (n: number) => void written.push(n), end)
+  const gate = gatedFeed()
+  const { push, written, end } = gate
 
   push(1)
   for (let n = 2; n <= 50; n++) push(n)
@@ -36,10 +39,8 @@ it('writes rows in order, with one check for the rows that came while the last o
 })
 
 it('writes nothing that came before a check that says no, and ends the stream', async () => {
-  const gate = gatedCheck()
-  const written: number[] = []
-  const end = vi.fn(async () => {})
-  const push = checkedWrites(gate.check, async (n: number) => void written.push(n), end)
+  const gate = gatedFeed()
+  const { push, written, end } = gate
 
   push(1)
   gate.answer(true)
