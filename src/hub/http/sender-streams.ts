@@ -19,6 +19,12 @@ interface Stream {
 
 export class SenderStreams {
   private readonly open = new Map<string, Set<Stream>>()
+  /**
+   * Per sender, the attach, show or catch-up under way: each writes and then marks what it wrote as
+   * streamed, and the next waits for both, so that none writes an item another has written and not
+   * yet marked, and no item is stored while a stream opens without one of them writing it to it.
+   */
+  private readonly turns = new Map<string, Promise<void>>()
 
   constructor(
     private readonly store: Store,
@@ -34,17 +40,20 @@ export class SenderStreams {
    * Replays what the sender missed, then keeps the stream for items stored from now on. "From now
    * on" is an id: a notice from the database naming an older item (anyone may send one) shows nothing.
    */
-  async attach(senderId: string, res: ServerResponse, lastEventId: number | null): Promise<void> {
-    const stream: Stream = { res, last: lastEventId ?? (await this.outbox.lastId(senderId)) }
-    const missed = await this.outbox.items(senderId, lastEventId)
-    this.write(stream, missed)
-    if (missed.length) await this.store.markStreamed(missed.map((m) => m.id))
-    const set = this.open.get(senderId) ?? new Set<Stream>()
-    this.open.set(senderId, set)
-    set.add(stream)
-    res.on('close', () => {
-      set.delete(stream)
-      if (set.size === 0) this.open.delete(senderId)
+  attach(senderId: string, res: ServerResponse, lastEventId: number | null): Promise<void> {
+    return this.inTurn(senderId, async () => {
+      const stream: Stream = { res, last: lastEventId ?? (await this.outbox.lastId(senderId)) }
+      const missed = await this.outbox.items(senderId, lastEventId)
+      this.write(stream, missed)
+      if (missed.length) await this.store.markStreamed(missed.map((m) => m.id))
+      if (res.destroyed) return
+      const set = this.open.get(senderId) ?? new Set<Stream>()
+      this.open.set(senderId, set)
+      set.add(stream)
+      res.on('close', () => {
+        set.delete(stream)
+        if (set.size === 0 && this.open.get(senderId) === set) this.open.delete(senderId)
+      })
     })
   }
 
@@ -65,12 +74,15 @@ export class SenderStreams {
    * have not had it. One stored on another hub in the meantime with a lower id is left to catchUp.
    */
   async show(item: OutboxItem): Promise<void> {
-    if (!this.open.get(item.senderId)?.size) return
-    if (!(await this.mayReceive(item.senderId))) return this.closeSender(item.senderId)
-    let shown = false
-    for (const stream of this.open.get(item.senderId) ?? [])
-      if (item.id > stream.last) shown = this.write(stream, [item]) || shown
-    if (shown) await this.store.markStreamed([item.id])
+    if (!this.open.get(item.senderId)?.size && !this.turns.has(item.senderId)) return
+    await this.inTurn(item.senderId, async () => {
+      if (!this.open.get(item.senderId)?.size) return
+      if (!(await this.mayReceive(item.senderId))) return this.closeSender(item.senderId)
+      let shown = false
+      for (const stream of this.open.get(item.senderId) ?? [])
+        if (item.id > stream.last) shown = this.write(stream, [item]) || shown
+      if (shown) await this.store.markStreamed([item.id])
+    })
   }
 
   /**
@@ -78,15 +90,24 @@ export class SenderStreams {
    * whose notice this hub may have missed (see hub/core/other-hubs.ts).
    */
   async catchUp(): Promise<void> {
-    for (const senderId of [...this.open.keys()]) {
-      if (!(await this.mayReceive(senderId))) {
-        this.closeSender(senderId)
-        continue
-      }
-      const missed = await this.outbox.items(senderId, null)
-      for (const stream of this.open.get(senderId) ?? []) this.write(stream, missed)
-      if (missed.length) await this.store.markStreamed(missed.map((m) => m.id))
-    }
+    for (const senderId of [...this.open.keys()])
+      await this.inTurn(senderId, async () => {
+        if (!(await this.mayReceive(senderId))) return this.closeSender(senderId)
+        const missed = await this.outbox.items(senderId, null)
+        for (const stream of this.open.get(senderId) ?? []) this.write(stream, missed)
+        if (missed.length) await this.store.markStreamed(missed.map((m) => m.id))
+      })
+  }
+
+  /** Runs `work` after the sender's turns before it; a failed one does not stop the next. */
+  private inTurn(senderId: string, work: () => Promise<void>): Promise<void> {
+    const run = (this.turns.get(senderId) ?? Promise.resolve()).then(work)
+    const tail = run.catch(() => {})
+    this.turns.set(senderId, tail)
+    void tail.then(() => {
+      if (this.turns.get(senderId) === tail) this.turns.delete(senderId)
+    })
+    return run
   }
 
   /** True when something was written. */

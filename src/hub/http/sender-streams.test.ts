@@ -1,0 +1,118 @@
+// A sender's open streams get each of its items once: when an item is shown as it is stored and the
+// hub at the same moment catches up on what no stream was given (another hub's notice it may have
+// missed), or a stream opens while items are being stored.
+import { EventEmitter } from 'node:events'
+import { mkdtempSync, rmSync } from 'node:fs'
+import type { ServerResponse } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setImmediate } from 'node:timers/promises'
+import { afterEach, beforeEach, expect, it } from 'vitest'
+import { openSqliteStore } from '../../store/sqlite/index.js'
+import type { Store } from '../../store/store.js'
+import { HubEvents } from '../core/hub-events.js'
+import { SenderOutbox } from '../people/sender-outbox.js'
+import { SenderStreams } from './sender-streams.js'
+
+let folder: string
+let store: Store
+let senderId: string
+beforeEach(async () => {
+  folder = mkdtempSync(join(tmpdir(), 'sb-streams-'))
+  store = openSqliteStore(join(folder, 'hub.db'))
+  senderId = (await store.addSender({ name: 'phone', tokenHash: 'h', status: 'allowed', operator: false })).id
+})
+afterEach(async () => {
+  await store.close()
+  rmSync(folder, { recursive: true, force: true })
+})
+
+/** What a stream's reader received: the ids of the SSE frames written to it. */
+function reader(): { res: ServerResponse; ids: () => number[] } {
+  const frames: string[] = []
+  const res = Object.assign(new EventEmitter(), {
+    write: (frame: string) => frames.push(frame) > 0,
+    end: () => {},
+  })
+  return {
+    res: res as unknown as ServerResponse,
+    ids: () => frames.map((f) => Number(/^id: (\d+)/.exec(f)?.[1])),
+  }
+}
+
+/** The store, with markStreamed held until `release` is called. */
+function holdingMarks(): { store: Store; release: () => void; held: Promise<void> } {
+  let release = () => {}
+  let heard = () => {}
+  const held = new Promise<void>((r) => {
+    heard = r
+  })
+  const gate = new Promise<void>((r) => {
+    release = r
+  })
+  const heldStore = new Proxy(store, {
+    get(target, key, receiver) {
+      if (key === 'markStreamed')
+        return async (ids: number[]) => {
+          heard()
+          await gate
+          return target.markStreamed(ids)
+        }
+      const value = Reflect.get(target, key, receiver)
+      return typeof value === 'function' ? value.bind(target) : value
+    },
+  })
+  return { store: heldStore, release, held }
+}
+
+/** Lets what was started run as far as it can: the store answers in-process, within a turn. */
+async function turns(): Promise<void> {
+  for (let i = 0; i < 10; i++) await setImmediate()
+}
+
+const reply = (text: string) =>
+  ({ kind: 'reply', body: { chat_id: 'chat_1', text, from: 'api', at: 1 } }) as const
+
+it('writes an item being shown once, though a catch-up reads it before the show marks it streamed', async () => {
+  const outbox = new SenderOutbox(store, new HubEvents(() => {}), () => {})
+  const marks = holdingMarks()
+  const streams = new SenderStreams(marks.store, outbox)
+  const phone = reader()
+  await streams.attach(senderId, phone.res, 0)
+
+  const item = await outbox.item(senderId, (await store.addOutbox(senderId, reply('one'))).id)
+  if (!item) throw new Error('the item did not read back')
+  const shown = streams.show(item)
+  await marks.held
+  const caughtUp = streams.catchUp()
+  await turns()
+  marks.release()
+  await Promise.all([shown, caughtUp])
+
+  expect(phone.ids()).toEqual([item.id])
+})
+
+it('gives a stream that opens while an item is stored that item, once', async () => {
+  const events = new HubEvents(() => {})
+  const outbox = new SenderOutbox(store, events, () => {})
+  const marks = holdingMarks()
+  const streams = new SenderStreams(marks.store, outbox)
+  events.stored.on(async (item) => {
+    await streams.show(item)
+    return undefined
+  })
+  await outbox.send(senderId, reply('before'))
+  const phone = reader()
+
+  // The replay of what the phone missed is written and being marked when the next item is stored.
+  const attached = streams.attach(senderId, phone.res, 0)
+  await marks.held
+  const sent = outbox.send(senderId, reply('during'))
+  await turns()
+  marks.release()
+  await Promise.all([attached, sent])
+
+  const all = (await outbox.items(senderId, 0)).map((i) => i.id)
+  expect(all).toHaveLength(2)
+  expect(phone.ids()).toEqual(all)
+})
