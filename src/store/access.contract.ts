@@ -165,6 +165,9 @@ export function describeAccessStoreContract(open: OpenStore): void {
         reply('two').body,
         prompt('abcde').body,
       ])
+      expect(await store.outboxFor('snd_1', 0, 'reply')).toEqual([one, two])
+      expect(await store.outboxFor('snd_1', one.id, 'permission')).toEqual([three])
+      expect(await store.outboxFor('snd_1', null, 'reply')).toEqual([])
     })
 
     it('hands out one item of a sender’s by its id, and none of another sender’s', async ({ store }) => {

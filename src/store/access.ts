@@ -1,6 +1,6 @@
 // The Store's access area: who may send events in (webhook sources, chat senders), their chats, and
 // the replies waiting in each sender's outbox.
-import type { OutboxMessage } from '../core/outbox.js'
+import type { OutboxKind, OutboxMessage } from '../core/outbox.js'
 import type { WebhookPreset } from '../core/source-spec.js'
 
 export { WEBHOOK_PRESETS, type WebhookPreset } from '../core/source-spec.js'
@@ -107,8 +107,8 @@ export interface AccessStore {
   chatFor(source: string, senderId: string): Promise<Chat>
   getChat(id: string): Promise<Chat | null>
   addOutbox(senderId: string, message: OutboxMessage): Promise<OutboxItem>
-  /** Items after `afterId`, or when null, the ones never written to any stream. */
-  outboxFor(senderId: string, afterId: number | null): Promise<StoredOutboxItem[]>
+  /** Items after `afterId`, or when null, the ones never written to any stream; of one kind if given. */
+  outboxFor(senderId: string, afterId: number | null, kind?: OutboxKind): Promise<StoredOutboxItem[]>
   /** One item of a sender's, by its id; null when the sender has no such item. */
   outboxItem(senderId: string, id: number): Promise<StoredOutboxItem | null>
   /** The id of the sender's latest item; 0 when it has none. */

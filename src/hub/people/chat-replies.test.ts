@@ -35,3 +35,31 @@ it('shows a browser the replies that are replies, and skips a row that is not on
   stop()
   expect(shown).toEqual([{ chat_id: 'chat_1', text: 'done', from: 'api', at: 2 }])
 })
+
+it('reads only the replies of a browser whose outbox keeps every prompt it was sent as well', async () => {
+  // An operator's browser is sent each prompt and its outcome: thousands kept, beside a few replies.
+  for (let i = 0; i < 50; i++) {
+    writeRaw('permission', { id: `code${i}`, session: 'api', tool_name: 'Bash', text: 'api: Bash: ls' })
+    writeRaw('notice', { text: `answered code${i}` })
+  }
+  writeRaw('reply', { chat_id: 'chat_1', text: 'done', from: 'api', at: 2 })
+  let rowsRead = 0
+  const counting = new Proxy(store, {
+    get(target, key) {
+      const value = Reflect.get(target, key)
+      if (typeof value !== 'function') return value
+      return async (...args: unknown[]) => {
+        const result = await value.apply(target, args)
+        if (Array.isArray(result)) rowsRead += result.length
+        return result
+      }
+    },
+  })
+  const shown: ChatReply[] = []
+  const stop = await new ChatReplies(memoryHub(counting)).follow('snd_browser', 0, (_id, reply) =>
+    shown.push(reply),
+  )
+  stop()
+  expect(shown).toEqual([{ chat_id: 'chat_1', text: 'done', from: 'api', at: 2 }])
+  expect(rowsRead).toBe(1)
+})

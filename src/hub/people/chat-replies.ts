@@ -36,7 +36,8 @@ export class ChatReplies {
     const set = this.listeners.get(senderId) ?? new Set()
     this.listeners.set(senderId, set)
     set.add(listener)
-    for (const item of await this.hub.outbox.items(senderId, afterId))
+    // Only the replies are read: a browser's outbox also keeps every prompt and verdict it was sent.
+    for (const item of await this.hub.outbox.items(senderId, afterId, 'reply'))
       if (item.kind === 'reply') deliver(item.id, asReply(item))
     replaying = false
     for (const [id, reply] of held.splice(0)) deliver(id, reply)

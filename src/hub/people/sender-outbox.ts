@@ -4,7 +4,7 @@
 // HubEvents.stored. Every item is written as a message of core/outbox.ts and read back through it
 // here: one that does not read (a newer hub's kind, a row written by hand) is logged and skipped,
 // and the items after it are still shown.
-import { type OutboxMessage, readOutboxMessage } from '../../core/outbox.js'
+import { type OutboxKind, type OutboxMessage, readOutboxMessage } from '../../core/outbox.js'
 import type { OutboxItem, Store, StoredOutboxItem } from '../../store/store.js'
 import type { HubEvents, ShownOutcome } from '../core/hub-events.js'
 
@@ -56,9 +56,9 @@ export class SenderOutbox {
     return said.reduce<ShownOutcome | undefined>((outcome, one) => one ?? outcome, undefined)
   }
 
-  /** A sender's items after `afterId`, or when null, the ones never written to any stream. */
-  async items(senderId: string, afterId: number | null): Promise<OutboxItem[]> {
-    return this.read(await this.store.outboxFor(senderId, afterId))
+  /** A sender's items after `afterId`, or when null, the ones never written to any stream; of one kind if given. */
+  async items(senderId: string, afterId: number | null, kind?: OutboxKind): Promise<OutboxItem[]> {
+    return this.read(await this.store.outboxFor(senderId, afterId, kind))
   }
 
   /** A sender's items about a decision's code, oldest first. */

@@ -197,16 +197,14 @@ export function accessStore(sql: Sql): AccessStore {
       return { ...message, id, senderId, receipt: null, createdAt }
     },
 
-    async outboxFor(senderId, afterId) {
-      const rows =
-        afterId === null
-          ? await sql.all('SELECT * FROM outbox WHERE sender_id = $1 AND NOT streamed ORDER BY id', [
-              senderId,
-            ])
-          : await sql.all('SELECT * FROM outbox WHERE sender_id = $1 AND id > $2 ORDER BY id', [
-              senderId,
-              afterId,
-            ])
+    async outboxFor(senderId, afterId, kind) {
+      const params: unknown[] = [senderId]
+      const which = afterId === null ? 'NOT streamed' : `id > $${params.push(afterId)}`
+      const ofKind = kind ? ` AND kind = $${params.push(kind)}` : ''
+      const rows = await sql.all(
+        `SELECT * FROM outbox WHERE sender_id = $1 AND ${which}${ofKind} ORDER BY id`,
+        params,
+      )
       return rows.map(toOutbox)
     },
 
