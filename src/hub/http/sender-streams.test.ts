@@ -12,7 +12,7 @@ import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Store } from '../../store/store.js'
 import { HubEvents } from '../core/hub-events.js'
 import { SenderOutbox } from '../people/sender-outbox.js'
-import { SenderStreams } from './sender-streams.js'
+import { MAX_STREAMS_PER_SENDER, SenderStreams } from './sender-streams.js'
 
 let folder: string
 let store: Store
@@ -27,16 +27,22 @@ afterEach(async () => {
   rmSync(folder, { recursive: true, force: true })
 })
 
-/** What a stream's reader received: the ids of the SSE frames written to it. */
-function reader(): { res: ServerResponse; ids: () => number[] } {
+/** What a stream's reader received: the ids of the SSE frames written to it; `leave` hangs up. */
+function reader(): { res: ServerResponse; ids: () => number[]; leave: () => void } {
   const frames: string[] = []
   const res = Object.assign(new EventEmitter(), {
+    destroyed: false,
     write: (frame: string) => frames.push(frame) > 0,
     end: () => {},
   })
   return {
     res: res as unknown as ServerResponse,
     ids: () => frames.map((f) => Number(/^id: (\d+)/.exec(f)?.[1])),
+    // As node's response does when its client goes: destroyed, then 'close'.
+    leave: () => {
+      res.destroyed = true
+      res.emit('close')
+    },
   }
 }
 
@@ -115,4 +121,26 @@ it('gives a stream that opens while an item is stored that item, once', async ()
   const all = (await outbox.items(senderId, 0)).map((i) => i.id)
   expect(all).toHaveLength(2)
   expect(phone.ids()).toEqual(all)
+})
+
+it('keeps no place for a stream whose reader left while what it missed was replayed', async () => {
+  const outbox = new SenderOutbox(store, new HubEvents(() => {}), () => {})
+  await outbox.send(senderId, reply('missed'))
+  const marks = holdingMarks()
+  const streams = new SenderStreams(marks.store, outbox)
+  marks.release()
+  for (let i = 0; i < MAX_STREAMS_PER_SENDER; i++) {
+    const phone = reader()
+    const attached = streams.attach(senderId, phone.res, 0)
+    phone.leave()
+    await attached
+  }
+  // Each left before its stream was kept: a fifth may still open, and is given what comes.
+  expect(streams.hasRoom(senderId)).toBe(true)
+  const phone = reader()
+  await streams.attach(senderId, phone.res, 0)
+  const item = await outbox.item(senderId, (await store.addOutbox(senderId, reply('new'))).id)
+  if (!item) throw new Error('the item did not read back')
+  await streams.show(item)
+  expect(phone.ids()).toHaveLength(2)
 })
