@@ -28,7 +28,14 @@ export class ClusterHub {
     })
     hub.stderr?.on('data', (chunk) => this.log.push(String(chunk)))
     this.process = hub
-    await this.home.waitForHub()
+    // A hub that does not come up says why only on its stderr: the failure carries it.
+    await this.home.waitForHub().catch((err: Error) => {
+      const ended = hub.exitCode ?? hub.signalCode
+      const said = this.log.join('').trim().slice(-4_000) || 'nothing on stderr'
+      throw new Error(
+        `${err.message} (${ended === null ? 'still running' : `ended: ${ended}`}); it said: ${said}`,
+      )
+    })
   }
 
   /** SIGKILL: the hub gets no chance to hand anything over. */
