@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
 import { memoryHub } from '../../../test/helpers/memory-hub.js'
+import { countingOutboxRows } from '../../../test/helpers/outbox-rows-read.js'
 import { writeOutboxRow } from '../../../test/helpers/raw-outbox.js'
 import type { ChatReply } from '../../core/api/rows.js'
 import { openSqliteStore } from '../../store/sqlite/index.js'
@@ -43,23 +44,12 @@ it('reads only the replies of a browser whose outbox keeps every prompt it was s
     writeRaw('notice', { text: `answered code${i}` })
   }
   writeRaw('reply', { chat_id: 'chat_1', text: 'done', from: 'api', at: 2 })
-  let rowsRead = 0
-  const counting = new Proxy(store, {
-    get(target, key) {
-      const value = Reflect.get(target, key)
-      if (typeof value !== 'function') return value
-      return async (...args: unknown[]) => {
-        const result = await value.apply(target, args)
-        if (Array.isArray(result)) rowsRead += result.length
-        return result
-      }
-    },
-  })
+  const counting = countingOutboxRows(store)
   const shown: ChatReply[] = []
-  const stop = await new ChatReplies(memoryHub(counting)).follow('snd_browser', 0, (_id, reply) =>
+  const stop = await new ChatReplies(memoryHub(counting.store)).follow('snd_browser', 0, (_id, reply) =>
     shown.push(reply),
   )
   stop()
   expect(shown).toEqual([{ chat_id: 'chat_1', text: 'done', from: 'api', at: 2 }])
-  expect(rowsRead).toBe(1)
+  expect(counting.rowsRead()).toBe(1)
 })

@@ -5,6 +5,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { countingOutboxRows } from '../../../test/helpers/outbox-rows-read.js'
 import { writeOutboxRow } from '../../../test/helpers/raw-outbox.js'
 import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Store } from '../../store/store.js'
@@ -84,28 +85,17 @@ it('hears of an item another hub stored by reading that item alone, however many
       kind: 'reply',
       body: { chat_id: 'chat_1', text: `later ${i}`, from: 'api', at: i },
     })
-  let rowsRead = 0
-  const counting = new Proxy(store, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver)
-      if (typeof key !== 'string' || !key.startsWith('outbox') || typeof value !== 'function') return value
-      return async (...args: unknown[]) => {
-        const rows = await value.apply(target, args)
-        rowsRead += Array.isArray(rows) ? rows.length : rows ? 1 : 0
-        return rows
-      }
-    },
-  })
+  const counting = countingOutboxRows(store)
   const events = new HubEvents(() => {})
   const heard: number[] = []
   events.stored.on((item, here) => {
     if (!here) heard.push(item.id)
     return undefined
   })
-  const outbox = new SenderOutbox(counting, events, () => {})
+  const outbox = new SenderOutbox(counting.store, events, () => {})
 
   await outbox.storedElsewhere('snd_1', first.id)
   await outbox.storedElsewhere('snd_2', first.id)
   expect(heard).toEqual([first.id])
-  expect(rowsRead).toBe(1)
+  expect(counting.rowsRead()).toBe(1)
 })
