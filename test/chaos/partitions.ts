@@ -734,7 +734,7 @@ function fencingOrder(lines: LogLine[], t0: number): { lines: string[]; overlaps
       out.push(`${at(l)} ${l.hub} lost ${l.lease}: stops it`)
       if (running.get(l.lease) === l.hub) running.delete(l.lease)
     } else if (l.msg.startsWith('handed over') && l.lease) {
-      out.push(`${at(l)} ${l.hub} hands over ${l.lease}: stopped it, released it`)
+      out.push(`${at(l)} ${l.hub} hands over ${l.lease}: stopped it, releases it`)
       if (running.get(l.lease) === l.hub) running.delete(l.lease)
     } else if (l.msg.includes('has not answered this hub in time')) {
       out.push(`${at(l)} ${l.hub} hears nothing from its platform: gives the bridge up`)

@@ -49,6 +49,20 @@ function bridgeOn(hub: string) {
   }
 }
 
+/** The store, saying in `happened` each lease hub_a releases. */
+function releasesSaid(inner: Store): Store {
+  return new Proxy(inner, {
+    get(target, key, receiver) {
+      const value = Reflect.get(target, key, receiver)
+      if (key !== 'releaseLease') return typeof value === 'function' ? value.bind(target) : value
+      return (...args: Parameters<Store['releaseLease']>) => {
+        happened.push(`hub_a releases ${args[0]}`)
+        return target.releaseLease(...args)
+      }
+    },
+  })
+}
+
 describe('a hub cut off from the shared store', () => {
   it('stops its work and connections before another hub takes them, then rejoins without them', async () => {
     const link = behindALink(store)
@@ -178,6 +192,29 @@ function behindDeliveries(inner: Store, queueMs: number): { store: Store; busy: 
 }
 
 // Found by the soak on three hubs (issue 37): the hubs fenced themselves although Postgres answered.
+describe('work this hub no longer wants', () => {
+  // Another hub that still reads it as wanted (its tick listed the store a moment earlier) may take it
+  // as soon as it is released.
+  it('stops before its lease is released', async () => {
+    let wanted = true
+    const a = new LeaseKeeper(releasesSaid(store), 'hub_a', log, () => null, LEASE_MS, true)
+    a.source({
+      async wanted() {
+        return new Map(wanted ? [['outbound:wh_1', bridgeOn('hub_a')]] : [])
+      },
+    })
+    await a.start()
+    wanted = false
+    await vi.advanceTimersByTimeAsync(LEASE_MS)
+    expect(happened).toEqual([
+      'hub_a starts the bridge (epoch 1)',
+      'hub_a stops the bridge',
+      'hub_a releases outbound:wh_1',
+    ])
+    await a.stop()
+  })
+})
+
 describe('a hub whose other statements wait behind its deliveries', () => {
   it('keeps its work and connections while its renewals reach the store', async () => {
     const queue = behindDeliveries(store, 1.5 * LEASE_MS)
@@ -248,6 +285,30 @@ describe('work handed over because this hub cannot do it', () => {
     const stopping = a.stop()
     await vi.advanceTimersByTimeAsync(2 * LEASE_MS)
     await stopping
+  })
+
+  // The partition test orders what hubs did by their log lines: a hand-over said after the release could
+  // come after the line of the hub that took the lease meanwhile, and read as two hubs running it.
+  it('says it has stopped the work before it releases the lease', async () => {
+    const said = { write: (line: string) => void happened.push(`hub_a says: ${JSON.parse(line).msg}`) }
+    const a = new LeaseKeeper(
+      releasesSaid(store),
+      'hub_a',
+      pino({ level: 'warn' }, said),
+      () => null,
+      LEASE_MS,
+      true,
+    )
+    a.exclusive('bridge:telegram', bridgeOn('hub_a'))
+    await a.start()
+    await a.handOver('bridge:telegram')
+    expect(happened).toEqual([
+      'hub_a starts the bridge (epoch 1)',
+      'hub_a stops the bridge',
+      expect.stringMatching(/^hub_a says: handed over/),
+      'hub_a releases bridge:telegram',
+    ])
+    await a.stop()
   })
 
   it('comes back to the hub that gave it up when no other hub takes it', async () => {

@@ -159,12 +159,17 @@ export class LeaseKeeper {
       name,
       (async () => {
         await this.stopWork(name, running.work)
+        // Said before the release: a hub that takes the lease next says so after this line (the
+        // order the partition test reads the hubs' logs in).
+        this.log.warn(
+          { lease: name },
+          'handed over: its work stopped here, another hub on the database may take it',
+        )
+        this.standingAside.set(name, Date.now() + this.leaseMs)
         // Held, and renewed with the rest, until the work has stopped: no other hub starts it before.
         await this.store
           .releaseLease(name, this.hubId)
           .catch((err) => this.log.warn({ err, lease: name }, 'lease not released; it lapses instead'))
-        this.standingAside.set(name, Date.now() + this.leaseMs)
-        this.log.warn({ lease: name }, 'handed over: another hub on the database may take it now')
       })(),
     )
     return true
@@ -343,8 +348,9 @@ export class LeaseKeeper {
       if (!held.has(name) || !wanted.has(name)) {
         this.running.delete(name)
         if (!held.has(name)) this.log.warn({ lease: name }, 'lease lost; its work stops here')
-        else await this.store.releaseLease(name, this.hubId)
         await this.stopWork(name, work)
+        // Released once stopped: a hub that still lists it as wanted may take it at once.
+        if (held.has(name)) await this.store.releaseLease(name, this.hubId)
       }
     for (const [name, work] of wanted) {
       if (!current()) return 'done'
