@@ -144,3 +144,20 @@ it('keeps no place for a stream whose reader left while what it missed was repla
   await streams.show(item)
   expect(phone.ids()).toHaveLength(2)
 })
+
+it('keeps at most its limit of streams for a sender, however many open at once', async () => {
+  const outbox = new SenderOutbox(store, new HubEvents(() => {}), () => {})
+  const streams = new SenderStreams(store, outbox)
+  // As the route opens one: room is asked, then the stream attached, with no wait between; six
+  // requests that arrive together all ask before the first stream is kept.
+  const phones = Array.from({ length: MAX_STREAMS_PER_SENDER + 2 }, () => reader())
+  const opening = phones.map((phone) =>
+    streams.hasRoom(senderId) ? streams.attach(senderId, phone.res, 0) : null,
+  )
+  expect(opening.filter((o) => o === null)).toHaveLength(2)
+  await Promise.all(opening)
+  const item = await outbox.item(senderId, (await store.addOutbox(senderId, reply('new'))).id)
+  if (!item) throw new Error('the item did not read back')
+  await streams.show(item)
+  expect(phones.filter((p) => p.ids().length > 0)).toHaveLength(MAX_STREAMS_PER_SENDER)
+})

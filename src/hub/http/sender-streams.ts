@@ -25,6 +25,8 @@ export class SenderStreams {
    * yet marked, and no item is stored while a stream opens without one of them writing it to it.
    */
   private readonly turns = new Map<string, Promise<void>>()
+  /** Per sender, streams attached and not yet kept or dropped: they count against the limit too. */
+  private readonly opening = new Map<string, number>()
 
   constructor(
     private readonly store: Store,
@@ -32,8 +34,10 @@ export class SenderStreams {
     private readonly outbox: SenderOutbox,
   ) {}
 
+  /** Asked right before attach, with no wait between: attach takes its place at once. */
   hasRoom(senderId: string): boolean {
-    return (this.open.get(senderId)?.size ?? 0) < MAX_STREAMS_PER_SENDER
+    const taken = (this.open.get(senderId)?.size ?? 0) + (this.opening.get(senderId) ?? 0)
+    return taken < MAX_STREAMS_PER_SENDER
   }
 
   /**
@@ -41,7 +45,8 @@ export class SenderStreams {
    * on" is an id: a notice from the database naming an older item (anyone may send one) shows nothing.
    */
   attach(senderId: string, res: ServerResponse, lastEventId: number | null): Promise<void> {
-    return this.inTurn(senderId, async () => {
+    this.opening.set(senderId, (this.opening.get(senderId) ?? 0) + 1)
+    const attached = this.inTurn(senderId, async () => {
       const stream: Stream = { res, last: lastEventId ?? (await this.outbox.lastId(senderId)) }
       const missed = await this.outbox.items(senderId, lastEventId)
       this.write(stream, missed)
@@ -54,6 +59,11 @@ export class SenderStreams {
         set.delete(stream)
         if (set.size === 0 && this.open.get(senderId) === set) this.open.delete(senderId)
       })
+    })
+    return attached.finally(() => {
+      const left = (this.opening.get(senderId) ?? 1) - 1
+      if (left > 0) this.opening.set(senderId, left)
+      else this.opening.delete(senderId)
     })
   }
 
