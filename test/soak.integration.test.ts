@@ -1,21 +1,22 @@
 // A short soak in every `npm test` (the hour is `npm run soak`, bench/soak/): one hub on SQLite, 30
 // channel sessions driven by the MCP SDK Client, 6 operators on the decision feed and the chat stream,
-// 20 events/s of signed GitHub deliveries, web chat lines and permission prompts for two and a half
-// minutes, the first of them warm-up. Smaller than the bench's 100 sessions at 50 events/s so that it
-// leaves the other worker its core; the same code and the same targets.
+// 20 events/s of signed GitHub deliveries, web chat lines and permission prompts for two minutes, the
+// first of them warm-up. Smaller than the bench's 100 sessions at 50 events/s so that it leaves the
+// other workers their share; the same code, and the same targets but one.
 //
-// Why a neighbour's load does not trip it: the p99 each window is judged by is the median of its
-// 10-second slices' p99s, so a burst of a few seconds elsewhere (a Chromium starting, a build) moves
-// one slice, not the median; memory is the median of the readings of the last half minute before each
-// point, so one garbage collection's timing does not decide it; and every count (lost, twice, out of
-// order, answered once) waits for the drain, which ends only when nothing has arrived for 15 s.
+// The one left to the bench is latency's drift: a test asserts no wall-clock time (README, Tests), and
+// a ratio of two minutes' p99s moves with whatever the other test files do meanwhile. The table in a
+// failure's message still shows it. Memory is the median of the readings of the last half minute
+// before each point, so one garbage collection's timing does not decide it; and every count (lost,
+// twice, out of order, answered once) waits for the drain, which ends only when nothing has arrived
+// for 15 s.
 import { expect, it } from 'vitest'
-import { soakTable } from '../bench/soak/figures.js'
+import { soakTable, TARGETS } from '../bench/soak/figures.js'
 import { runSoak } from '../bench/soak/run.js'
 
-it('loses, repeats and reorders nothing, answers each prompt once, and holds latency and memory flat under mixed load', async () => {
+it('loses, repeats and reorders nothing, answers each prompt once, and holds memory flat under mixed load', async () => {
   const f = await runSoak({
-    minutes: 2.5,
+    minutes: 2,
     warmupMinutes: 1,
     hubs: 1,
     channels: 30,
@@ -44,5 +45,8 @@ it('loses, repeats and reorders nothing, answers each prompt once, and holds lat
     unmatched: 0,
     streamsEnded: 0,
   })
-  expect(f.missed, table).toEqual([])
+  // Memory: the hub's and the channels' (summed) growth from the end of the warm-up to the end.
+  expect(f.memory.hubs, table).toHaveLength(1)
+  for (const m of [...f.memory.hubs, f.memory.channelsSum])
+    expect(m.growth, table).toBeLessThanOrEqual(TARGETS.growth)
 }, 400_000)

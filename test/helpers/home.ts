@@ -277,6 +277,12 @@ export function alive(pid: number): boolean {
   }
 }
 
+/**
+ * Asks `check` until it holds, or says what did not happen by `ms`. A check that costs (a CLI run, a
+ * store opened) is asked at most a third of the time: the pause after it is twice what it took, and
+ * at least 20 ms. Tests share CI's two cores, and a wait that ran `switchboard status` back to back
+ * kept a core busy for as long as it waited.
+ */
 export async function waitFor(
   check: () => boolean | Promise<boolean>,
   ms: number,
@@ -284,8 +290,10 @@ export async function waitFor(
 ): Promise<void> {
   const deadline = Date.now() + ms
   while (Date.now() < deadline) {
+    const asked = performance.now()
     if (await check()) return
-    await new Promise((r) => setTimeout(r, 20))
+    const pause = Math.max(20, 2 * (performance.now() - asked))
+    await new Promise((r) => setTimeout(r, pause))
   }
   throw new Error(`timed out after ${ms} ms waiting for ${what}`)
 }
