@@ -191,7 +191,6 @@ function behindDeliveries(inner: Store, queueMs: number): { store: Store; busy: 
   return { store: proxy, busy: (on) => (busy = on) }
 }
 
-// Found by the soak on three hubs (issue 37): the hubs fenced themselves although Postgres answered.
 describe('work this hub no longer wants', () => {
   // Another hub that still reads it as wanted (its tick listed the store a moment earlier) may take it
   // as soon as it is released.
@@ -215,6 +214,7 @@ describe('work this hub no longer wants', () => {
   })
 })
 
+// Found by the soak on three hubs (issue 37): the hubs fenced themselves although Postgres answered.
 describe('a hub whose other statements wait behind its deliveries', () => {
   it('keeps its work and connections while its renewals reach the store', async () => {
     const queue = behindDeliveries(store, 1.5 * LEASE_MS)
