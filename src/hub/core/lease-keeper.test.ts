@@ -4,6 +4,7 @@
 // hub took meanwhile.
 import { pino } from 'pino'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
+import { withMethods } from '../../../test/helpers/store-overrides.js'
 import { openSqliteStore } from '../../store/sqlite/index.js'
 import type { Lease, Store } from '../../store/store.js'
 import { LeaseKeeper, subscriberLease } from './lease-keeper.js'
@@ -51,14 +52,10 @@ function bridgeOn(hub: string) {
 
 /** The store, saying in `happened` each lease hub_a releases. */
 function releasesSaid(inner: Store): Store {
-  return new Proxy(inner, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver)
-      if (key !== 'releaseLease') return typeof value === 'function' ? value.bind(target) : value
-      return (...args: Parameters<Store['releaseLease']>) => {
-        happened.push(`hub_a releases ${args[0]}`)
-        return target.releaseLease(...args)
-      }
+  return withMethods(inner, {
+    releaseLease(name, holder) {
+      happened.push(`hub_a releases ${name}`)
+      return inner.releaseLease(name, holder)
     },
   })
 }

@@ -347,10 +347,11 @@ export class LeaseKeeper {
     for (const [name, { work }] of this.running)
       if (!held.has(name) || !wanted.has(name)) {
         this.running.delete(name)
-        if (!held.has(name)) this.log.warn({ lease: name }, 'lease lost; its work stops here')
+        const lost = !held.has(name)
+        if (lost) this.log.warn({ lease: name }, 'lease lost; its work stops here')
         await this.stopWork(name, work)
         // Released once stopped: a hub that still lists it as wanted may take it at once.
-        if (held.has(name)) await this.store.releaseLease(name, this.hubId)
+        if (!lost) await this.store.releaseLease(name, this.hubId)
       }
     for (const [name, work] of wanted) {
       if (!current()) return 'done'

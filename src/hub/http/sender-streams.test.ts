@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setImmediate } from 'node:timers/promises'
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { withMethods } from '../../../test/helpers/store-overrides.js'
 import { openSqliteStore } from '../../store/sqlite/index.js'
-import type { Store } from '../../store/store.js'
+import type { OutboxItem, Store } from '../../store/store.js'
 import { HubEvents } from '../core/hub-events.js'
 import { SenderOutbox } from '../people/sender-outbox.js'
 import { MAX_STREAMS_PER_SENDER, SenderStreams } from './sender-streams.js'
@@ -56,16 +57,11 @@ function holdingMarks(): { store: Store; release: () => void; held: Promise<void
   const gate = new Promise<void>((r) => {
     release = r
   })
-  const heldStore = new Proxy(store, {
-    get(target, key, receiver) {
-      if (key === 'markStreamed')
-        return async (ids: number[]) => {
-          heard()
-          await gate
-          return target.markStreamed(ids)
-        }
-      const value = Reflect.get(target, key, receiver)
-      return typeof value === 'function' ? value.bind(target) : value
+  const heldStore = withMethods(store, {
+    async markStreamed(ids) {
+      heard()
+      await gate
+      return store.markStreamed(ids)
     },
   })
   return { store: heldStore, release, held }
@@ -79,6 +75,13 @@ async function turns(): Promise<void> {
 const reply = (text: string) =>
   ({ kind: 'reply', body: { chat_id: 'chat_1', text, from: 'api', at: 1 } }) as const
 
+/** A reply stored for the sender, as the outbox reads it back (no stream is told of it). */
+async function stored(outbox: SenderOutbox, text: string): Promise<OutboxItem> {
+  const item = await outbox.item(senderId, (await store.addOutbox(senderId, reply(text))).id)
+  if (!item) throw new Error('the item did not read back')
+  return item
+}
+
 it('writes an item being shown once, though a catch-up reads it before the show marks it streamed', async () => {
   const outbox = new SenderOutbox(store, new HubEvents(() => {}), () => {})
   const marks = holdingMarks()
@@ -86,8 +89,7 @@ it('writes an item being shown once, though a catch-up reads it before the show 
   const phone = reader()
   await streams.attach(senderId, phone.res, 0)
 
-  const item = await outbox.item(senderId, (await store.addOutbox(senderId, reply('one'))).id)
-  if (!item) throw new Error('the item did not read back')
+  const item = await stored(outbox, 'one')
   const shown = streams.show(item)
   await marks.held
   const caughtUp = streams.catchUp()
@@ -139,9 +141,7 @@ it('keeps no place for a stream whose reader left while what it missed was repla
   expect(streams.hasRoom(senderId)).toBe(true)
   const phone = reader()
   await streams.attach(senderId, phone.res, 0)
-  const item = await outbox.item(senderId, (await store.addOutbox(senderId, reply('new'))).id)
-  if (!item) throw new Error('the item did not read back')
-  await streams.show(item)
+  await streams.show(await stored(outbox, 'new'))
   expect(phone.ids()).toHaveLength(2)
 })
 
@@ -156,8 +156,6 @@ it('keeps at most its limit of streams for a sender, however many open at once',
   )
   expect(opening.filter((o) => o === null)).toHaveLength(2)
   await Promise.all(opening)
-  const item = await outbox.item(senderId, (await store.addOutbox(senderId, reply('new'))).id)
-  if (!item) throw new Error('the item did not read back')
-  await streams.show(item)
+  await streams.show(await stored(outbox, 'new'))
   expect(phones.filter((p) => p.ids().length > 0)).toHaveLength(MAX_STREAMS_PER_SENDER)
 })
