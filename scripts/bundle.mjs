@@ -12,7 +12,17 @@ import { build } from 'esbuild'
  * Packages inlined into the bundle (a subpath of one counts as the package), with what they import
  * in turn: our own code imports these, and they are plain JavaScript.
  */
-const INLINED = new Set(['zod', 'hono', '@hono/node-server', 'commander', '@modelcontextprotocol/sdk', 'pino', 'ws'])
+const INLINED = new Set([
+  'zod',
+  'hono',
+  '@hono/node-server',
+  'commander',
+  '@modelcontextprotocol/sdk',
+  // Imported from node_modules, it brought a second copy of zod into every hub's start (~0.2 CPU-s).
+  '@agentclientprotocol/sdk',
+  'pino',
+  'ws',
+])
 /** Never inlined, whoever imports them: native code, and ws's optional native helpers. */
 const NEVER = new Set(['better-sqlite3', 'bufferutil', 'utf-8-validate'])
 

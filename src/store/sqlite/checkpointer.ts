@@ -13,13 +13,16 @@ const db = new Database(file)
 db.pragma('busy_timeout = 5000')
 // PASSIVE never waits for the hub's writes: it copies what it can, and the next writer restarts
 // the log once all of it is in the database file.
-const timer = setInterval(() => {
+function checkpoint(): void {
   try {
     db.pragma('wal_checkpoint(PASSIVE)')
   } catch (err) {
     parentPort?.postMessage({ error: (err as Error).message })
   }
-}, everyMs)
+}
+// Started because the log has grown: the first one is now.
+checkpoint()
+const timer = setInterval(checkpoint, everyMs)
 
 parentPort?.on('message', (message) => {
   if (message !== 'stop') return

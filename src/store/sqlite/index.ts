@@ -2,10 +2,7 @@
 // opens it; the events area and the session lines are SQLite's own (here), every other area is
 // written once for both stores (store/shared/), on the one database handle.
 import { chmodSync, existsSync } from 'node:fs'
-import { join } from 'node:path'
-import { Worker } from 'node:worker_threads'
 import Database from 'better-sqlite3'
-import { PACKAGE_ROOT } from '../../core/install-root.js'
 import { combine } from '../combine.js'
 import { accessStore } from '../shared/access.js'
 import { bridgeMemoryStore } from '../shared/bridge-memory.js'
@@ -22,9 +19,9 @@ import { sessionRecords } from '../shared/sessions.js'
 import { terminalSessionStore } from '../shared/terminal-sessions.js'
 import { usageStore } from '../shared/usage.js'
 import type { Store } from '../store.js'
-import type { CheckpointerData } from './checkpointer.js'
 import { sqliteEventStore } from './events.js'
 import { migrations } from './migrations.js'
+import { checkpointOffThread, type OffThreadCheckpoints } from './off-thread-checkpoints.js'
 import { sqliteSessionLines } from './sessions.js'
 import { sqliteSql } from './sql.js'
 
@@ -32,15 +29,14 @@ export interface SqliteOptions {
   /** `full` fsyncs every commit (survives power loss); `normal` survives any process crash. */
   synchronous?: 'normal' | 'full'
   /**
-   * `worker`: WAL checkpoints run in a worker thread every second instead of inside whichever commit
-   * crosses SQLite's threshold (the hub's choice: its event loop delivers events). `auto`: SQLite's own.
+   * `worker`: WAL checkpoints run in a worker thread every second, once the log has grown, instead of
+   * inside whichever commit crosses SQLite's threshold (the hub's choice: its event loop delivers
+   * events). `auto`: SQLite's own.
    */
   checkpoints?: 'auto' | 'worker'
   /** Told when a background checkpoint fails (the log then grows until one succeeds). */
   onCheckpointError?: (message: string) => void
 }
-
-const CHECKPOINT_EVERY_MS = 1_000
 
 /** Every area of the Store, on one SQLite database. */
 export function openSqliteStore(file: string, options: SqliteOptions = {}): Store {
@@ -53,8 +49,10 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
   db.pragma('busy_timeout = 5000')
   db.pragma('foreign_keys = ON')
   migrate(db)
-  const checkpointer =
-    options.checkpoints === 'worker' && file !== ':memory:' ? startCheckpointer(db, file, options) : null
+  const checkpoints =
+    options.checkpoints === 'worker' && file !== ':memory:'
+      ? checkpointOffThread(db, file, options.onCheckpointError)
+      : null
   const sql = sqliteSql(db)
   // The areas' own closures become the store's methods: no call goes through a wrapper.
   return combine(
@@ -75,7 +73,7 @@ export function openSqliteStore(file: string, options: SqliteOptions = {}): Stor
     usageStore(sql),
     {
       prune: prune(sql),
-      close: () => close(db, checkpointer),
+      close: () => close(db, checkpoints),
     },
   )
 }
@@ -92,25 +90,7 @@ function migrate(db: Database.Database): void {
   run.immediate()
 }
 
-function startCheckpointer(db: Database.Database, file: string, options: SqliteOptions): Worker {
-  db.pragma('wal_autocheckpoint = 0')
-  const data: CheckpointerData = { file, everyMs: CHECKPOINT_EVERY_MS }
-  const checkpointer = new Worker(join(PACKAGE_ROOT, 'dist/store/sqlite/checkpointer.js'), {
-    workerData: data,
-  })
-  checkpointer.unref()
-  checkpointer.on('message', (m: { error?: string }) => m.error && options.onCheckpointError?.(m.error))
-  checkpointer.on('error', (err) => options.onCheckpointError?.(err.message))
-  return checkpointer
-}
-
-async function close(db: Database.Database, checkpointer: Worker | null): Promise<void> {
-  if (checkpointer) {
-    const exited = new Promise((resolve) => checkpointer.once('exit', resolve))
-    // Unref'd so it never keeps a hub alive; while closing, the wait for it must keep this one alive.
-    checkpointer.ref()
-    checkpointer.postMessage('stop')
-    await exited
-  }
+async function close(db: Database.Database, checkpoints: OffThreadCheckpoints | null): Promise<void> {
+  await checkpoints?.stop()
   db.close()
 }
