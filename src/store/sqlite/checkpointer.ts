@@ -27,7 +27,7 @@ const timer = setInterval(checkpoint, everyMs)
 parentPort?.on('message', (message) => {
   if (message !== 'stop') return
   clearInterval(timer)
-  db.pragma('wal_checkpoint(PASSIVE)')
+  checkpoint()
   db.close()
   parentPort?.close()
 })
