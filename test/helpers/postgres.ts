@@ -46,10 +46,12 @@ export interface PostgresServer {
   readonly port: number
   /** A new, empty database on this server, and its URL. */
   database(): Promise<string>
-  /** A new, empty database on this server, and its name (see `url`). */
-  newDatabase(): Promise<string>
+  /** A new database on this server, empty or a copy of database `template`, and its name (see `url`). */
+  newDatabase(template?: string): Promise<string>
   /** The URL of database `name` at `host` (one of the addresses the server listens on). */
   url(name: string, host: string): string
+  /** Drops database `name`, closing whatever is still connected to it. */
+  dropDatabase(name: string): Promise<void>
   /** Stops the server and removes its folder. */
   stop(): Promise<void>
 }
@@ -93,23 +95,30 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
   ])
   await (netns ? run('ip', ['netns', 'exec', netns.name, command, ...args]) : run(command, args))
   const url = (name: string, host: string) => `postgresql://postgres@${host}:${port}/${name}`
+  const asAdmin = async (sql: string) => {
+    // On the Unix socket: the server may listen on no address this process can reach.
+    const client = new pg.Client({ host: dir, port, user: 'postgres', database: 'postgres' })
+    await client.connect()
+    try {
+      await client.query(sql)
+    } finally {
+      await client.end()
+    }
+  }
   const server: PostgresServer = {
     port,
     url,
     async database() {
       return url(await server.newDatabase(), '127.0.0.1')
     },
-    async newDatabase() {
+    async newDatabase(template) {
       const name = `sb_${process.pid}_${++databases}`
-      // On the Unix socket: the server may listen on no address this process can reach.
-      const client = new pg.Client({ host: dir, port, user: 'postgres', database: 'postgres' })
-      await client.connect()
-      try {
-        await client.query(`CREATE DATABASE ${name}`)
-      } finally {
-        await client.end()
-      }
+      // A copy of the files, not of every block through the log: 210 ms a copy rather than 300 (15+).
+      await asAdmin(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template} STRATEGY FILE_COPY` : ''}`)
       return name
+    },
+    async dropDatabase(name) {
+      await asAdmin(`DROP DATABASE ${name} WITH (FORCE)`)
     },
     async stop() {
       await run(...asServerUser(join(bin, 'pg_ctl'), ['-D', data, '-m', 'immediate', '-w', 'stop'])).catch(
