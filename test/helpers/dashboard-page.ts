@@ -24,14 +24,14 @@ async function signedInPage(
   options: BrowserContextOptions = { viewport: DESKTOP },
   prepare: (context: BrowserContext) => Promise<void> = async () => {},
 ): Promise<{ page: Page; context: BrowserContext }> {
-  const printed = await world.home.cli('open', '--print')
-  const url = /(http:\/\/\S+\/signin\?token=\S+)/.exec(printed)?.[1]
-  expect(url).toBeDefined()
+  // The link `switchboard open --print` prints (its tests: transcript, database-trust), from its route.
+  const { url } = await world.home.api('signinLink')
+  expect(url).toMatch(/^http:\/\/\S+\/signin\?token=\S+$/)
   const context = await browser.newContext(options)
   world.closers.push(() => context.close())
   await prepare(context)
   const page = await context.newPage()
-  await page.goto(url as string)
+  await page.goto(url)
   await page.getByRole('link', { name: /Sessions/ }).waitFor()
   return { page, context }
 }

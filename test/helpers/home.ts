@@ -124,8 +124,18 @@ export class TestHome {
         const res = await fetch(`${this.url}${path}`, { method, headers, body })
         return { status: res.status, body: await res.text() }
       },
-      () => ({ authorization: `Bearer ${readFileSync(join(this.dir, 'admin-token'), 'utf8').trim()}` }),
+      () => ({ authorization: `Bearer ${this.adminToken()}` }),
     )
+  }
+
+  /** The admin token this home's CLI would send: the one in its environment, else its file. */
+  private adminToken(): string {
+    return this.extraEnv.SWITCHBOARD_ADMIN_TOKEN ?? readFileSync(join(this.dir, 'admin-token'), 'utf8').trim()
+  }
+
+  /** Whether a hub answers on this home's port. */
+  async hubAnswers(): Promise<boolean> {
+    return (await fetch(`${this.url}/health`).catch(() => null))?.ok === true
   }
 
   async cli(...args: string[]): Promise<string> {
@@ -144,23 +154,27 @@ export class TestHome {
     throw new Error(`switchboard ${args.join(' ')} succeeded`)
   }
 
+  // The two below ask the hub's API when a hub answers, and the CLI otherwise, which starts one: a
+  // CLI process costs ~0.3 CPU-s, and the suite adds hundreds of these (the CLI's own commands have
+  // tests of their own).
+
+  /** Adds a webhook source; resolves with its secret. */
   async addSource(name: string): Promise<string> {
+    if (await this.hubAnswers()) return (await this.api('addSource', { body: { name } })).secret ?? ''
     const out = await this.cli('source', 'add', name)
     return /secret: (\S+)/.exec(out)?.[1] ?? ''
   }
 
+  /** Adds an allowed sender, an operator or not; resolves with its token. */
   async addSender(name: string, operator = false): Promise<string> {
+    if (await this.hubAnswers()) return (await this.api('addSender', { body: { name, operator } })).token
     const out = await this.cli('sender', 'add', name, ...(operator ? ['--operator'] : []))
     return /token: (\S+)/.exec(out)?.[1] ?? ''
   }
 
   /** Resolves once a hub answers on this home's port (started by a test, or by a channel). */
   async waitForHub(ms = 15_000): Promise<void> {
-    await waitFor(
-      async () => (await fetch(`${this.url}/health`).catch(() => null))?.ok === true,
-      ms,
-      'the hub',
-    )
+    await waitFor(() => this.hubAnswers(), ms, 'the hub')
   }
 
   /** Every subscriber the hub has on record, read from the store. */
