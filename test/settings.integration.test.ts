@@ -84,7 +84,7 @@ const SAMPLES: Record<SettingName, { text: string; json?: unknown; shown: unknow
   },
   leaseMs: { text: '1500', json: 1500, shown: 1500 },
   heartbeatMs: { text: '2500', json: 2500, shown: 2500 },
-  platformLostMs: { text: '4000', json: 4000, shown: 4000 },
+  platformLostMs: { text: '6000', json: 6000, shown: 6000 },
   routineRuns: { text: '2', json: 2, shown: 2 },
   githubToken: { text: 'ghp_settingstest0123456789', json: 'ghp_settingstest0123456789', shown: '(hidden)' },
   githubApiUrl: {

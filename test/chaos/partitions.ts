@@ -23,6 +23,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { paths } from '../../src/core/config.js'
 import { hubRequest } from '../../src/core/hub-dial.js'
+import { PLATFORM_LOST_MIN_MS } from '../../src/core/settings/table.js'
 import { ChannelNotification } from '../helpers/channel-client.js'
 import { alive, CLI, TestHome, waitFor } from '../helpers/home.js'
 import { type PostgresServer, startPostgres } from '../helpers/postgres.js'
@@ -97,7 +98,7 @@ const PACE_MS = 25
 /** A hub that does not answer a webhook within this long is passed over for the other. */
 const SEND_TIMEOUT_MS = 2_000
 /** A bridge whose platform has not answered for this long hands its lease over (platformLostMs). */
-const PLATFORM_LOST_MS = 3_000
+const PLATFORM_LOST_MS = PLATFORM_LOST_MIN_MS
 /** The namespace of the fake chat platform. */
 export const PLATFORM = 'platform'
 /** The lease of the hubs' Telegram bridge. */

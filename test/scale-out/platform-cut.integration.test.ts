@@ -4,6 +4,7 @@
 // after the cut reaches the chat once, what a person writes during it reaches the session once, and
 // once the link heals the cut-off hub stays a follower.
 import { afterEach, beforeEach, expect, it } from 'vitest'
+import { PLATFORM_LOST_MIN_MS } from '../../src/core/settings/table.js'
 import { openPostgresStore } from '../../src/store/postgres/index.js'
 import type { Lease } from '../../src/store/store.js'
 import { type FakeTelegram, startFakeTelegram } from '../fakes/telegram.js'
@@ -13,11 +14,11 @@ import { waitFor } from '../helpers/home.js'
 import { type ClusterHub, clusterPerTest } from '../helpers/hub-cluster.js'
 import { type Cut, Relay } from '../helpers/relay.js'
 
-// Short leases, and a platform given up on after 3 s without an answer (SWITCHBOARD_PLATFORM_LOST_MS).
+// Short leases, and a platform given up on as soon as the setting allows (SWITCHBOARD_PLATFORM_LOST_MS).
 const LEASE_MS = 1500
 const world = clusterPerTest(2, {
   SWITCHBOARD_LEASE_MS: String(LEASE_MS),
-  SWITCHBOARD_PLATFORM_LOST_MS: '3000',
+  SWITCHBOARD_PLATFORM_LOST_MS: String(PLATFORM_LOST_MIN_MS),
 })
 let telegram: FakeTelegram
 /** Each hub's own way to Telegram, by the hub's index. */
@@ -134,3 +135,27 @@ for (const how of ['silent', 'refused'] as Cut[])
     expect(claude.events.filter((e) => e.content.includes('written during the cut'))).toHaveLength(1)
     expect(claude.events.filter((e) => e.content.includes('before the cut'))).toHaveLength(1)
   }, 120_000)
+
+it('keeps the bridge through one failed poll: Telegram is polled again before the platform counts as lost', async () => {
+  const [a, b] = [world.cluster.hub(0), world.cluster.hub(1)]
+  for (const h of world.cluster.hubs) await h.home.cli(...bridgeAddArgs(telegram))
+  await a.start()
+  await waitFor(async () => (await bridgeHolder()) === a, 15_000, 'hub A to run the bridge')
+  await b.start()
+  const said = () => a.log.join('')
+  await waitFor(() => said().includes('Telegram polling works'), 15_000, 'hub A to poll Telegram')
+
+  // One poll answered 502, as a proxy in the way does when it restarts; then Telegram answers again.
+  const before = said().length
+  telegram.setDown(true)
+  await waitFor(() => said().includes('Telegram polling failed', before), 15_000, 'a failed poll')
+  telegram.setDown(false)
+  const after = said().length
+  await waitFor(
+    () => said().includes('Telegram polling works', after) || said().includes('has not answered', before),
+    30_000,
+    'hub A to poll Telegram again, or to give the bridge up',
+  )
+  expect(said().slice(before)).not.toContain('has not answered this hub in time')
+  expect(await bridgeHolder()).toBe(a)
+}, 120_000)

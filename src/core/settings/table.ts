@@ -49,6 +49,12 @@ function isPushContact(value: string): boolean {
 
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', 'silent'] as const
 
+/**
+ * The shortest platformLostMs: after a failed poll Telegram's client (grammy) waits 3 s before the
+ * next, so a shorter setting handed the bridge over at the first blip; this leaves a poll 2 s.
+ */
+export const PLATFORM_LOST_MIN_MS = 5_000
+
 const ON_SERVE = ['serve'] as const
 const ON_CHANNEL = ['channel'] as const
 const PER_SESSION = "each session has its own, and config.json is the whole home's"
@@ -283,7 +289,12 @@ export const SETTINGS = {
     inFile: true,
     text: text.number,
     schema: () =>
-      numberIn('a whole number of milliseconds from 1000 to 3600000', 1000, 3_600_000, { whole: true }),
+      numberIn(
+        `a whole number of milliseconds from ${PLATFORM_LOST_MIN_MS} to 3600000`,
+        PLATFORM_LOST_MIN_MS,
+        3_600_000,
+        { whole: true },
+      ),
     // A minute: Telegram's long poll answers at least every half minute when all is well, and a
     // blip of a few seconds is not worth a restart of the bridge elsewhere.
     default: 60_000,
