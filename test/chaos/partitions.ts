@@ -442,7 +442,16 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
       if (missing.length) r.findings.push(`never shown: ${missing.slice(0, 20).join(' ')}`)
       const lines = HUBS.flatMap((h) => hub(h).logLines()).filter((l) => l.time >= startTime)
       const order = fencingOrder(lines, t0)
-      if (r.cut) r.handOvers = handOvers(lines, r.cut, t0)
+      if (r.cut) {
+        const { victim, survivor } = r.cut
+        r.handOvers = handOvers(lines, r.cut, t0)
+        // Said in words: a lease that moved before the cut (the fencing lines show when) has neither.
+        for (const h of r.handOvers)
+          if (h.stoppedAt === null || h.takenAt === null)
+            r.findings.push(
+              `${h.lease} after the cut: ${victim} ${h.stoppedAt === null ? 'never stopped it' : 'stopped it'}, ${survivor} ${h.takenAt === null ? 'never took it' : 'took it'}`,
+            )
+      }
       Object.assign(r, figures, {
         sent: to - from,
         accepted: mine.size,

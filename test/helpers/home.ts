@@ -155,7 +155,7 @@ export class TestHome {
   }
 
   // The two below ask the hub's API when a hub answers, and the CLI otherwise, which starts one: a
-  // CLI process costs ~0.3 CPU-s, and the suite adds hundreds of these (the CLI's own commands have
+  // CLI process costs ~0.3 CPU-s, and the suite adds ~170 of these (the CLI's own commands have
   // tests of their own).
 
   /** Adds a webhook source; resolves with its secret. */

@@ -51,7 +51,7 @@ export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal', '
 
 /**
  * The shortest platformLostMs: after a failed poll Telegram's client (grammy) waits 3 s before the
- * next, so a shorter setting handed the bridge over at the first blip; this leaves a poll 2 s.
+ * next, so a shorter setting handed the bridge over at the first blip; this leaves that poll 2 s.
  */
 export const PLATFORM_LOST_MIN_MS = 5_000
 
