@@ -113,7 +113,7 @@ export async function startPostgres(options: PostgresOptions = {}): Promise<Post
     },
     async newDatabase(template) {
       const name = `sb_${process.pid}_${++databases}`
-      // A copy of the files, not of every block through the log: 210 ms a copy rather than 300 (15+).
+      // A copy of the files, not of every block through the log: 210 ms rather than 300 (PostgreSQL 15+).
       await asAdmin(`CREATE DATABASE ${name}${template ? ` TEMPLATE ${template} STRATEGY FILE_COPY` : ''}`)
       return name
     },
