@@ -16,6 +16,11 @@ export default defineConfig({
     // third less (process accounting over the whole run): the rest was waits. A third fills them.
     maxWorkers: 3,
     sequence: { sequencer: LongestFirst },
+    // Files share a worker's modules instead of importing zod, pino, the MCP SDK and the helpers again
+    // each: the fast loop takes a third of the time, and the process files' run took 1,204 s instead
+    // of 1,372-1,381 (a fresh clone, three workers each). So a test puts back what it changes (env,
+    // timers, mocks) and closes what it started.
+    isolate: false,
     projects: [
       {
         extends: true,
@@ -23,9 +28,6 @@ export default defineConfig({
           name: 'fast',
           include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'web/src/**/*.test.ts'],
           exclude: [...configDefaults.exclude, ...needsProcesses],
-          // Files share a worker's modules instead of importing zod, pino and the rest again each: the
-          // loop takes a third of the time. So a test puts back what it changes (env, timers, mocks).
-          isolate: false,
           // Read by test/helpers/fast-loop.ts: a helper that would start a process refuses to here.
           env: { SWITCHBOARD_TEST_LOOP: 'fast' },
         },
@@ -39,9 +41,6 @@ export default defineConfig({
           // what did not happen; on two busy cores a 7-second test took 31. The test's own limit is only
           // the last resort, so it is not the one that trips.
           testTimeout: 120_000,
-          // As in the fast loop, files share a worker's modules: the suite took 1,204 s in vitest
-          // instead of 1,372-1,381 (a fresh clone, three workers each).
-          isolate: false,
         },
       },
     ],

@@ -97,8 +97,6 @@ const DRAIN_MS = 30_000
 const PACE_MS = 25
 /** A hub that does not answer a webhook within this long is passed over for the other. */
 const SEND_TIMEOUT_MS = 2_000
-/** A bridge whose platform has not answered for this long hands its lease over (platformLostMs). */
-const PLATFORM_LOST_MS = PLATFORM_LOST_MIN_MS
 /** The namespace of the fake chat platform. */
 export const PLATFORM = 'platform'
 /** The lease of the hubs' Telegram bridge. */
@@ -260,7 +258,8 @@ export async function runPartitions(options: PartitionOptions): Promise<Partitio
         SWITCHBOARD_ADMIN_TOKEN: adminToken,
         SWITCHBOARD_LEASE_MS: String(LEASE_MS),
         SWITCHBOARD_HEARTBEAT_MS: String(HEARTBEAT_MS),
-        SWITCHBOARD_PLATFORM_LOST_MS: String(PLATFORM_LOST_MS),
+        // A bridge hands its lease over as soon as the setting allows.
+        SWITCHBOARD_PLATFORM_LOST_MS: String(PLATFORM_LOST_MIN_MS),
       })
       hubs.set(name, new NsHub(name, home, netns, cli))
       // Each hub's bridge dials the platform's address on its own link.
