@@ -39,12 +39,16 @@ export function decisionRoutes(parts: HubParts): Hono<HubEnv> {
   defineRoute(app, creds, 'feed', (c, { who }) => {
     const mayStillSee = stillOperator(hub.store, who)
     return streamSSE(c, async (stream) => {
-      // A prompt goes out only to one who may answer it now, in the order the feed gave them.
+      // A prompt goes out only to one who may answer it now, in the order the feed gave them. One who
+      // may not ends the feed, which stops following at once (holdOpen would notice within a second).
       const offDecisions = feed.subscribe(
         checkedWrites(
           mayStillSee,
           (row) => stream.writeSSE({ event: 'changed', data: JSON.stringify(row) }),
-          () => stream.close(),
+          () => {
+            stopFollowing()
+            return stream.close()
+          },
         ),
       )
       const offTurns = sessions.onLine((id, _seq, line) => {
